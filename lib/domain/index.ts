@@ -1,0 +1,2 @@
+/** Pure engines: no I/O, no clock, no randomness. The named exports are a public contract. */
+export * from './lock';

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = { '@': path.resolve(import.meta.dirname) };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['**/*.integration.test.ts'],
+          exclude: ['node_modules/**', '.next/**'],
+          setupFiles: ['test/setup-integration.ts'],
+          // Each file gets its own database; two cores, so two at a time.
+          maxWorkers: 2,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
