@@ -20,17 +20,56 @@ const FILTERS = { externalTables: [] as string[], externalEnums: [] as string[] 
 type Engine = {
   applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
   diff(input: unknown): Promise<{ exitCode: number; stdout: string }>;
+  free(): void;
 };
 
-async function loadEngine(url: string): Promise<Engine> {
-  const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
-  const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
-  const wasm = fs.readFileSync(path.join(pkgDir, 'schema_engine_bg.wasm'));
-  const { instance } = await WebAssembly.instantiate(wasm, { './schema_engine_bg.js': bg });
-  const exports = instance.exports as Record<string, unknown> & { __wbindgen_start?: () => void };
-  bg.__wbg_set_wasm(exports);
-  exports.__wbindgen_start?.();
-  const factory = bindMigrationAwareSqlAdapterFactory(new PrismaBetterSqlite3({ url }));
+type Connection = { dispose(): Promise<void> };
+
+/** Runs `fn` with a schema engine on `url`, then closes every connection it opened (SQLite would stay locked otherwise). */
+async function withEngine<T>(url: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const raw = new PrismaBetterSqlite3({ url });
+  const opened: Connection[] = [];
+  const tracked = Object.assign(Object.create(Object.getPrototypeOf(raw)), raw, {
+    connect: async () => {
+      const c = await raw.connect();
+      opened.push(c);
+      return c;
+    },
+    connectToShadowDb: async () => {
+      const c = await raw.connectToShadowDb();
+      opened.push(c);
+      return c;
+    },
+  });
+  const engine = await loadEngine(tracked);
+  try {
+    return await fn(engine);
+  } finally {
+    engine.free();
+    for (const c of opened) await c.dispose().catch(() => {});
+  }
+}
+
+let wasmReady: Promise<any> | null = null;
+
+/** Instantiates the WebAssembly module once per process. */
+function loadWasm() {
+  wasmReady ??= (async () => {
+    const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
+    const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
+    const wasm = fs.readFileSync(path.join(pkgDir, 'schema_engine_bg.wasm'));
+    const { instance } = await WebAssembly.instantiate(wasm, { './schema_engine_bg.js': bg });
+    const exports = instance.exports as Record<string, unknown> & { __wbindgen_start?: () => void };
+    bg.__wbg_set_wasm(exports);
+    exports.__wbindgen_start?.();
+    return bg;
+  })();
+  return wasmReady;
+}
+
+async function loadEngine(adapter: PrismaBetterSqlite3): Promise<Engine> {
+  const bg = await loadWasm();
+  const factory = bindMigrationAwareSqlAdapterFactory(adapter);
   const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
   const log = () => {};
   return bg.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, log, factory) as Promise<Engine>;
@@ -53,9 +92,8 @@ function migrationDirectories() {
 /** Applies every pending migration to the database at `url`; returns the names applied. */
 export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
   fs.mkdirSync(path.dirname(databaseFile(url)), { recursive: true });
-  const engine = await loadEngine(url);
   const lockPath = path.join(MIGRATIONS_DIR, LOCKFILE);
-  const result = await engine.applyMigrations({
+  const result = await withEngine(url, (engine) => engine.applyMigrations({
     migrationsList: {
       baseDir: MIGRATIONS_DIR,
       lockfile: { path: LOCKFILE, content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
@@ -63,7 +101,7 @@ export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
       migrationDirectories: migrationDirectories(),
     },
     filters: FILTERS,
-  });
+  }));
   return result.appliedMigrationNames;
 }
 
@@ -79,9 +117,8 @@ export async function createMigration(name: string): Promise<string | null> {
     const url = `file:${scratch}`;
     const hasMigrations = migrationDirectories().length > 0;
     if (hasMigrations) await applyMigrations(url);
-    const engine = await loadEngine(url);
     const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
-    const result = await engine.diff({
+    const result = await withEngine(url, (engine) => engine.diff({
       from: hasMigrations
         ? { tag: 'schemaDatasource', files: [{ path: SCHEMA_PATH, content: schema }], configDir: ROOT }
         : { tag: 'empty' },
@@ -89,7 +126,7 @@ export async function createMigration(name: string): Promise<string | null> {
       script: true,
       exitCode: null,
       filters: FILTERS,
-    });
+    }));
     const sql = result.stdout.trim();
     if (!sql || /^-- This is an empty migration/.test(sql)) return null;
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);

@@ -3,3 +3,4 @@ export { validateLock, NAME_PATTERN, COOKBOOK_NAME_PATTERN, RUN_LIST_ITEM_PATTER
 export { computeRevisionId, revisionIdText } from './revision-id';
 export { canonicalJson, formatG15, compareCodePoints } from './canonical';
 export { JsonNumber, jsonDepth, parseLossless, pointer, defineKey } from './json';
+export { stableJson } from './stable';

@@ -1,0 +1,24 @@
+import type { Access, StageLevel } from '@/lib/auth/permissions';
+import { highestLevel } from '@/lib/auth/permissions';
+import type { Tx } from '../client';
+import { db } from '../client';
+
+/** Loads a user's permissions from the database; null when the user is missing or deactivated. */
+export async function loadAccess(userId: string, tx: Tx = db()): Promise<Access | null> {
+  const user = await tx.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, name: true, isAdmin: true, active: true, memberships: { select: { teamId: true } } },
+  });
+  if (!user || !user.active) return null;
+  const teamIds = new Set(user.memberships.map((m) => m.teamId));
+  const grants = await tx.groupPermission.findMany({
+    where: { OR: [{ userId: user.id }, { teamId: { in: [...teamIds] } }] },
+    select: { level: true, group: { select: { name: true } } },
+  });
+  const stageLevels = new Map<string, StageLevel>();
+  for (const g of grants) {
+    if (g.level !== 'view' && g.level !== 'promote' && g.level !== 'manage') continue;
+    stageLevels.set(g.group.name, highestLevel(stageLevels.get(g.group.name), g.level));
+  }
+  return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
+}

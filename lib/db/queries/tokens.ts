@@ -1,0 +1,17 @@
+import { db } from '../client';
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The user id behind a live token (not revoked, not expired, user active), or null. */
+export async function userIdForToken(secretHash: string, now = new Date()): Promise<string | null> {
+  const token = await db().apiToken.findUnique({
+    where: { secretHash },
+    select: { id: true, userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { active: true } } },
+  });
+  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now) || !token.user.active) return null;
+  // Record use at most once a minute: a write per read would throttle the node read path.
+  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db().apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+  }
+  return token.userId;
+}

@@ -1,0 +1,39 @@
+/** An expected failure with an HTTP status and a message fit for users. */
+export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large';
+
+const STATUS: Record<AppErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+};
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly errors: FieldError[] = [],
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = STATUS[code];
+  }
+}
+
+export const badRequest = (message: string, errors: FieldError[] = []) => new AppError('bad_request', message, errors);
+export const forbidden = (message = 'You do not have permission to do that.') => new AppError('forbidden', message);
+export const notFound = (message: string) => new AppError('not_found', message);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('conflict', message, [], details);
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}

@@ -1,0 +1,34 @@
+import type { Tx } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+
+export interface AuditInput {
+  action: string;
+  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario';
+  target: string;
+  groupName?: string | null;
+  policyName?: string | null;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+  requestId?: string | null;
+}
+
+/** Writes one audit event inside the caller's transaction (append-only: nothing updates these rows). */
+export async function audit(tx: Tx, actor: Pick<Access, 'userId' | 'email'> | null, e: AuditInput) {
+  return tx.auditEvent.create({
+    data: {
+      actorId: actor?.userId ?? null,
+      actorEmail: actor?.email ?? 'system',
+      action: e.action,
+      targetType: e.targetType,
+      target: e.target,
+      groupName: e.groupName ?? null,
+      policyName: e.policyName ?? null,
+      before: e.before === undefined ? null : JSON.stringify(e.before),
+      after: e.after === undefined ? null : JSON.stringify(e.after),
+      reason: e.reason ?? null,
+      requestId: e.requestId ?? null,
+    },
+    select: { id: true },
+  });
+}

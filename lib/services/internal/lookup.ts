@@ -1,0 +1,22 @@
+import type { Tx } from '@/lib/db/client';
+import { notFound } from '@/lib/errors';
+
+export async function requireGroup(tx: Tx, name: string) {
+  const group = await tx.policyGroup.findUnique({ where: { name }, select: { id: true, name: true, position: true } });
+  if (!group) throw notFound(`Cannot find policy group '${name}'`);
+  return group;
+}
+
+export async function requirePolicy(tx: Tx, name: string) {
+  const policy = await tx.policy.findUnique({ where: { name }, select: { id: true, name: true, ownerTeamId: true } });
+  if (!policy) throw notFound(`Cannot find policy '${name}'`);
+  return policy;
+}
+
+/** The active revision of a policy in a group, or null. */
+export async function activePointer(tx: Tx, groupId: string, policyId: string) {
+  return tx.groupPolicy.findUnique({
+    where: { groupId_policyId: { groupId, policyId } },
+    select: { id: true, revisionPk: true, revision: { select: { revisionId: true, document: true } } },
+  });
+}

@@ -1,0 +1,98 @@
+import type { Tx } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+import { conflict } from '@/lib/errors';
+import { audit } from './audit';
+
+export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
+
+export interface MovePointerInput {
+  group: { id: string; name: string };
+  policy: { id: string; name: string };
+  /** The new revision (row id and revision_id); null removes the association. */
+  to: { pk: string; revisionId: string } | null;
+  kind: PointerKind;
+  reason?: string | null;
+  /**
+   * What the caller saw in the group: a revision_id, null for "nothing", or
+   * undefined to skip the check (plain Chef-style PUT). A mismatch is a 409.
+   */
+  expectedRevisionId?: string | null;
+  requestId?: string | null;
+  at?: Date;
+}
+
+export interface MovePointerResult {
+  fromRevisionId: string | null;
+  toRevisionId: string | null;
+  /** True when the group had no revision of this policy before. */
+  created: boolean;
+  changed: boolean;
+  auditId: string | null;
+}
+
+/**
+ * Points a group at a revision (or removes the association), keeping history
+ * and an audit event, inside the caller's transaction. The expected-revision
+ * check and the write happen in the same transaction, so two racing callers
+ * cannot both succeed.
+ */
+export async function movePointer(tx: Tx, actor: Pick<Access, 'userId' | 'email'> | null, input: MovePointerInput): Promise<MovePointerResult> {
+  const { group, policy, to } = input;
+  const current = await tx.groupPolicy.findUnique({
+    where: { groupId_policyId: { groupId: group.id, policyId: policy.id } },
+    select: { id: true, revisionPk: true, revision: { select: { revisionId: true } } },
+  });
+  const fromRevisionId = current?.revision.revisionId ?? null;
+  if (input.expectedRevisionId !== undefined && input.expectedRevisionId !== fromRevisionId) {
+    throw conflict(
+      `'${group.name}' changed since you looked: it now runs ${fromRevisionId ? `revision ${fromRevisionId.slice(0, 10)}` : 'no revision'} of '${policy.name}', not ${
+        input.expectedRevisionId ? `revision ${input.expectedRevisionId.slice(0, 10)}` : 'nothing'
+      }. Refresh and review the change again.`,
+      { current_revision_id: fromRevisionId, expected_revision_id: input.expectedRevisionId },
+    );
+  }
+  const toRevisionId = to?.revisionId ?? null;
+  if (fromRevisionId === toRevisionId) return { fromRevisionId, toRevisionId, created: false, changed: false, auditId: null };
+
+  const now = input.at ?? new Date();
+  if (!to) {
+    // Conditional delete: only the row we read, so a concurrent change is never removed blindly.
+    const { count } = await tx.groupPolicy.deleteMany({ where: { id: current!.id, revisionPk: current!.revisionPk } });
+    if (count !== 1) throw conflict(`'${group.name}' changed while removing '${policy.name}'. Refresh and try again.`);
+  } else if (current) {
+    const { count } = await tx.groupPolicy.updateMany({
+      where: { id: current.id, revisionPk: current.revisionPk },
+      data: { revisionPk: to.pk, updatedById: actor?.userId ?? null, updatedByEmail: actor?.email ?? null, updatedAt: now },
+    });
+    if (count !== 1) throw conflict(`'${group.name}' changed while updating '${policy.name}'. Refresh and try again.`);
+  } else {
+    await tx.groupPolicy.create({
+      data: { groupId: group.id, policyId: policy.id, revisionPk: to.pk, updatedById: actor?.userId ?? null, updatedByEmail: actor?.email ?? null, updatedAt: now },
+    });
+  }
+  await tx.pointerHistory.create({
+    data: {
+      groupName: group.name,
+      policyName: policy.name,
+      fromRevisionId,
+      toRevisionId,
+      kind: input.kind,
+      reason: input.reason ?? null,
+      actorId: actor?.userId ?? null,
+      actorEmail: actor?.email ?? 'system',
+      createdAt: now,
+    },
+  });
+  const event = await audit(tx, actor, {
+    action: `pointer.${input.kind}`,
+    targetType: 'pointer',
+    target: `${group.name}/${policy.name}`,
+    groupName: group.name,
+    policyName: policy.name,
+    before: { revision_id: fromRevisionId },
+    after: { revision_id: toRevisionId },
+    reason: input.reason,
+    requestId: input.requestId,
+  });
+  return { fromRevisionId, toRevisionId, created: !current, changed: true, auditId: event.id };
+}

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Tx } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+import { computeRevisionId, jsonDepth, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
+import { badRequest, conflict } from '@/lib/errors';
+
+export const MAX_DEPTH = 64;
+
+export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed';
+
+/** Parses and validates a lock body for policy `policyName`; throws a 400 listing every violation. */
+export function parseLockBody(text: string, policyName: string): PolicyLock {
+  if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) {
+    throw badRequest(`Document nests deeper than ${MAX_DEPTH} levels`, [{ path: '', message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`Body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be a JSON object' }]);
+  }
+  const result = validateLock(parsed);
+  const errors = result.ok ? [] : [...result.errors];
+  if (!NAME_PATTERN.test(policyName) && !errors.some((e) => e.path === '/name')) {
+    errors.push({ path: '/name', message: `Policy name '${policyName}' in the URL may contain only letters, digits, '.', '_', ':' and '-'` });
+  } else if (result.ok && result.lock.name !== policyName) {
+    errors.push({ path: '/name', message: `Field 'name' invalid: '${result.lock.name}' must equal the policy name in the URL, '${policyName}'` });
+  }
+  if (errors.length) throw badRequest(errors[0].message, errors);
+  return (result as { lock: PolicyLock }).lock;
+}
+
+/** Identity of a document's content, independent of key order and whitespace. */
+export function contentHash(lock: PolicyLock): string {
+  return createHash('sha256').update(stableJson(lock)).digest('hex');
+}
+
+export interface StoredRevision {
+  id: string;
+  policyId: string;
+  revisionId: string;
+  created: boolean;
+}
+
+/**
+ * Stores a revision unless the same content is already there under that id.
+ * The same (policy, revision_id) with different content is a 409 (Chef
+ * silently keeps the old one; chef-server issue 653). Runs inside the
+ * caller's transaction; the caller audits.
+ */
+export async function storeRevision(
+  tx: Tx,
+  actor: Pick<Access, 'userId' | 'email'> | null,
+  policyId: string,
+  policyName: string,
+  text: string,
+  lock: PolicyLock,
+  origin: RevisionOrigin,
+  originDetail?: unknown,
+  createdAt?: Date,
+): Promise<StoredRevision> {
+  const hash = contentHash(lock);
+  const existing = await tx.policyRevision.findUnique({
+    where: { policyId_revisionId: { policyId, revisionId: lock.revision_id } },
+    select: { id: true, contentHash: true },
+  });
+  if (existing) {
+    if (existing.contentHash !== hash) {
+      throw conflict(`Policy '${policyName}' with revision_id '${lock.revision_id}' already exists.`, {
+        reason: 'A revision with this id exists with different content; revisions are immutable.',
+      });
+    }
+    return { id: existing.id, policyId, revisionId: lock.revision_id, created: false };
+  }
+  const computed = computeRevisionId(text);
+  const created = await tx.policyRevision.create({
+    data: {
+      policyId,
+      revisionId: lock.revision_id,
+      document: text,
+      contentHash: hash,
+      computedRevisionId: computed,
+      runList: JSON.stringify(lock.run_list),
+      cookbookCount: Object.keys(lock.cookbook_locks).length,
+      origin,
+      originDetail: originDetail === undefined ? null : JSON.stringify(originDetail),
+      createdById: actor?.userId ?? null,
+      createdByEmail: actor?.email ?? null,
+      ...(createdAt ? { createdAt } : {}),
+    },
+    select: { id: true },
+  });
+  const rows = Object.entries(lock.cookbook_locks).map(([name, cb]) => ({
+    revisionPk: created.id,
+    name,
+    version: cb.version,
+    identifier: cb.identifier,
+  }));
+  if (rows.length) await tx.cookbookLock.createMany({ data: rows });
+  return { id: created.id, policyId, revisionId: lock.revision_id, created: true };
+}

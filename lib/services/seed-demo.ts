@@ -1,0 +1,76 @@
+import type { Db } from '@/lib/db/client';
+import { hashPassword } from '@/lib/auth/password';
+import { audit } from './internal/audit';
+import { buildDemoLock, DEMO_PASSWORD, DEMO_POLICIES, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
+import { movePointer } from './internal/pointer';
+import { storeRevision } from './internal/store-revision';
+
+export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './internal/demo-data';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Seeds the demo organisation into an empty database. Idempotent: a database
+ * that already has users is left alone. `now` fixes the clock for tests.
+ */
+export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: boolean }> {
+  if ((await client.user.count()) > 0) return { seeded: false };
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await client.$transaction(
+    async (tx) => {
+      const teams = new Map<string, string>();
+      for (const t of DEMO_TEAMS) teams.set(t.name, (await tx.team.create({ data: t })).id);
+      const stages = new Map<string, { id: string; name: string }>();
+      for (const s of DEMO_STAGES) stages.set(s.name, await tx.policyGroup.create({ data: s, select: { id: true, name: true } }));
+
+      for (const u of DEMO_USERS) {
+        const user = await tx.user.create({ data: { email: u.email, name: u.name, isAdmin: !!u.isAdmin, passwordHash } });
+        for (const t of u.teams) await tx.teamMember.create({ data: { teamId: teams.get(t)!, userId: user.id } });
+        for (const [stage, level] of Object.entries(u.grants)) {
+          await tx.groupPermission.create({ data: { groupId: stages.get(stage)!.id, userId: user.id, level } });
+        }
+      }
+      const actor = { userId: null as unknown as string, email: 'seed' };
+      await audit(tx, null, { action: 'seed.demo', targetType: 'stage', target: 'demo', after: { policies: DEMO_POLICIES.length } });
+
+      let nodeNo = 0;
+      for (const [pi, spec] of DEMO_POLICIES.entries()) {
+        const policy = await tx.policy.create({ data: { name: spec.name, ownerTeamId: teams.get(spec.team)! }, select: { id: true, name: true } });
+        const revs: { pk: string; revisionId: string }[] = [];
+        for (let i = 0; i < spec.revisions.length; i++) {
+          const { text, lock } = buildDemoLock(spec, i);
+          const age = (spec.revisions.length - i) * 9 + pi;
+          const stored = await storeRevision(tx, actor, policy.id, spec.name, text, lock, 'seed', undefined, new Date(now.getTime() - age * DAY));
+          revs.push({ pk: stored.id, revisionId: stored.revisionId });
+        }
+        for (const stage of DEMO_STAGES) {
+          const idx = spec.stages[stage.name];
+          if (idx === undefined) continue;
+          const at = new Date(now.getTime() - ((spec.revisions.length - idx) * 7 - stage.position) * DAY);
+          await movePointer(tx, actor, { group: stages.get(stage.name)!, policy, to: revs[idx], kind: 'seed', reason: 'demo data', at });
+          // Nodes: more in production; a few still run the previous revision (stale).
+          const count = stage.name === 'production' ? 8 : stage.name === 'staging' ? 4 : 3;
+          for (let n = 0; n < count; n++) {
+            nodeNo++;
+            const stale = idx > 0 && n === count - 1;
+            await tx.node.create({
+              data: {
+                name: `${spec.name}-${stage.name}-${String(n + 1).padStart(2, '0')}.example.com`,
+                groupId: stages.get(stage.name)!.id,
+                policyId: policy.id,
+                revisionApplied: revs[stale ? idx - 1 : idx].revisionId,
+                platform: spec.nodes.platform,
+                platformFamily: spec.nodes.platform_family,
+                platformVersion: spec.nodes.platform_version,
+                os: 'linux',
+                lastCheckIn: new Date(now.getTime() - ((nodeNo * 7919) % 3600) * 1000),
+              },
+            });
+          }
+        }
+      }
+    },
+    { timeout: 120_000 },
+  );
+  return { seeded: true };
+}

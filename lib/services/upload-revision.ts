@@ -1,0 +1,72 @@
+import { db, type Tx } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { badRequest } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { parseLockBody, storeRevision } from './internal/store-revision';
+
+export interface UploadRevisionInput {
+  policyName: string;
+  /** The document exactly as received; it is stored and served byte-for-byte. */
+  text: string;
+  /** Owning team for a policy that does not exist yet (defaults to the uploader's only team). */
+  teamName?: string;
+  requestId?: string;
+}
+
+export interface UploadRevisionResult {
+  status: 201 | 200;
+  policy: string;
+  revisionId: string;
+  created: boolean;
+}
+
+/** POST /policies/:name/revisions — creates the policy if needed (its owner team), stores the revision. */
+export async function uploadRevision(access: Access, input: UploadRevisionInput): Promise<UploadRevisionResult> {
+  const lock = parseLockBody(input.text, input.policyName);
+  return db().$transaction(async (tx) => {
+    let policy = await tx.policy.findUnique({ where: { name: input.policyName }, select: { id: true, ownerTeamId: true } });
+    if (!policy) {
+      assertCan(access, 'policy.create');
+      const ownerTeamId = await chooseOwnerTeam(tx, access, input.teamName);
+      policy = await tx.policy.create({ data: { name: input.policyName, ownerTeamId }, select: { id: true, ownerTeamId: true } });
+      await audit(tx, access, {
+        action: 'policy.create',
+        targetType: 'policy',
+        target: input.policyName,
+        policyName: input.policyName,
+        after: { ownerTeamId },
+        requestId: input.requestId,
+      });
+    } else {
+      assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
+    }
+    const stored = await storeRevision(tx, access, policy.id, input.policyName, input.text, lock, 'upload');
+    if (stored.created) {
+      await audit(tx, access, {
+        action: 'revision.upload',
+        targetType: 'revision',
+        target: `${input.policyName}@${lock.revision_id}`,
+        policyName: input.policyName,
+        after: { revision_id: lock.revision_id, cookbooks: Object.keys(lock.cookbook_locks).length },
+        requestId: input.requestId,
+      });
+    }
+    return { status: stored.created ? 201 : 200, policy: input.policyName, revisionId: lock.revision_id, created: stored.created };
+  });
+}
+
+async function chooseOwnerTeam(tx: Tx, access: Access, teamName?: string): Promise<string | null> {
+  if (teamName) {
+    const team = await tx.team.findUnique({ where: { name: teamName }, select: { id: true } });
+    if (!team) throw badRequest(`Team '${teamName}' does not exist`, [{ path: '/team', message: `Unknown team '${teamName}'` }]);
+    if (!access.isAdmin && !access.teamIds.has(team.id)) {
+      throw badRequest(`You are not a member of team '${teamName}'`, [{ path: '/team', message: 'Owner team must be one of yours' }]);
+    }
+    return team.id;
+  }
+  if (access.teamIds.size === 1) return [...access.teamIds][0];
+  if (access.teamIds.size === 0) return null; // admins without a team: admin-owned
+  throw badRequest('You belong to several teams: say which one owns the new policy (?team=<name>)', [
+    { path: '/team', message: 'Required when the uploader belongs to several teams' },
+  ]);
+}
