@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 export function authSecret(): string {
   const fromEnv = process.env.NEXTAUTH_SECRET ?? process.env.AUTH_SECRET;
   if (fromEnv) return fromEnv;
-  const file = path.resolve(process.cwd(), process.env.AUTH_SECRET_FILE ?? 'data/.auth-secret');
+  const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), process.env.AUTH_SECRET_FILE ?? 'data/.auth-secret');
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {

@@ -8,5 +8,5 @@ export function databaseUrl(): string {
 /** The file path behind a `file:` URL, resolved against the working directory. */
 export function databaseFile(url = databaseUrl()): string {
   const p = url.replace(/^file:/, '');
-  return path.resolve(process.cwd(), p);
+  return path.resolve(/* turbopackIgnore: true */ process.cwd(), p);
 }

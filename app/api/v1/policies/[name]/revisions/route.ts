@@ -1,0 +1,26 @@
+import { NextResponse } from 'next/server';
+import { apiRoute, readBody } from '@/lib/api/route';
+import { assertCan } from '@/lib/auth/permissions';
+import { chefPolicy, orphanRevisions } from '@/lib/db/queries/policies';
+import { uploadRevision } from '@/lib/services/upload-revision';
+
+export const dynamic = 'force-dynamic';
+
+/** ?orphans=true lists the revisions active in no stage. */
+export const GET = apiRoute(async (req, { access, params }) => {
+  assertCan(access, 'policy.read');
+  const url = new URL(req.url);
+  if (url.searchParams.get('orphans') === 'true') {
+    const revs = await orphanRevisions(params.name);
+    return NextResponse.json({ revisions: Object.fromEntries(revs.map((r) => [r.revisionId, { created_at: r.createdAt.toISOString() }])) });
+  }
+  return NextResponse.json(await chefPolicy(params.name));
+});
+
+/** Upload a revision: 201 created, 200 same content again, 409 same id with other content. */
+export const POST = apiRoute(async (req, { access, params, requestId }) => {
+  const text = await readBody(req);
+  const team = new URL(req.url).searchParams.get('team') ?? undefined;
+  const result = await uploadRevision(access, { policyName: params.name, text, teamName: team, requestId });
+  return new NextResponse(text, { status: result.status, headers: { 'content-type': 'application/json' } });
+});

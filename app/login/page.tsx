@@ -1,0 +1,31 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { currentAccess } from '@/lib/auth/session';
+import { LoginForm } from '@/components/login-form';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
+  const { callbackUrl } = await searchParams;
+  const next = callbackUrl && callbackUrl.startsWith('/') && !callbackUrl.startsWith('//') ? callbackUrl : '/';
+  if (await currentAccess()) redirect(next);
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="card w-full max-w-sm p-6">
+        <div className="mb-5 flex items-center gap-2">
+          <Logo />
+          <h1 className="text-lg font-semibold">Policy Console</h1>
+        </div>
+        <LoginForm callbackUrl={next} />
+      </div>
+    </main>
+  );
+}
+
+function Logo() {
+  return (
+    <span aria-hidden className="flex h-7 w-7 items-center justify-center rounded bg-indigo-600 text-xs font-bold text-white">
+      PC
+    </span>
+  );
+}

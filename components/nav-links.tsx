@@ -1,0 +1,36 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+const LINKS = [
+  { href: '/', label: 'Stages' },
+  { href: '/policies', label: 'Policies' },
+  { href: '/compare', label: 'Compare' },
+  { href: '/compose', label: 'Compose' },
+  { href: '/ordering', label: 'Ordering' },
+  { href: '/resource-map', label: 'Resource map' },
+  { href: '/audit', label: 'Audit' },
+  { href: '/admin', label: 'Admin' },
+];
+
+export function NavLinks() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="flex items-center gap-1 overflow-x-auto">
+      {LINKS.map((l) => {
+        const active = l.href === '/' ? pathname === '/' : pathname === l.href || pathname.startsWith(l.href + '/');
+        return (
+          <Link
+            key={l.href}
+            href={l.href}
+            aria-current={active ? 'page' : undefined}
+            className={`whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium ${active ? 'bg-slate-800 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'}`}
+          >
+            {l.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,147 @@
+'use client';
+
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { BoardData } from '@/lib/db/queries/board';
+import { age, shortId } from '@/lib/format';
+
+async function fetchBoard(): Promise<BoardData> {
+  const res = await fetch('/api/v1/board', { cache: 'no-store' });
+  if (!res.ok) throw new Error(`Could not refresh the board (${res.status})`);
+  return res.json();
+}
+
+export function StageBoard({ initial }: { initial: BoardData }) {
+  const { data, isFetching, error } = useQuery({ queryKey: ['board'], queryFn: fetchBoard, initialData: initial, refetchInterval: 15_000 });
+  const [q, setQ] = useState('');
+  const [team, setTeam] = useState('');
+  const [stage, setStage] = useState('');
+  const [differs, setDiffers] = useState(false);
+
+  const rows = useMemo(
+    () =>
+      data.policies.filter(
+        (p) =>
+          (!q || p.name.toLowerCase().includes(q.toLowerCase())) &&
+          (!team || p.team === team) &&
+          (!stage || p.cells[stage]) &&
+          (!differs || Object.values(p.cells).some((c) => c?.differsFromPrevious)),
+      ),
+    [data, q, team, stage, differs],
+  );
+
+  if (data.stages.length === 0) {
+    return <p className="card p-8 text-center text-slate-500">You cannot view any stage yet. Ask an admin for access.</p>;
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2" role="search">
+        <input aria-label="Search policies" placeholder="Search policies…" className="input max-w-xs" value={q} onChange={(e) => setQ(e.target.value)} />
+        <select aria-label="Team" className="input w-auto" value={team} onChange={(e) => setTeam(e.target.value)}>
+          <option value="">All teams</option>
+          {data.teams.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </select>
+        <select aria-label="Stage" className="input w-auto" value={stage} onChange={(e) => setStage(e.target.value)}>
+          <option value="">In any stage</option>
+          {data.stages.map((s) => (
+            <option key={s.name} value={s.name}>
+              In {s.name}
+            </option>
+          ))}
+        </select>
+        <label className="flex items-center gap-1.5 text-slate-600">
+          <input type="checkbox" checked={differs} onChange={(e) => setDiffers(e.target.checked)} /> Differs from previous stage
+        </label>
+        <span className="ml-auto text-xs text-slate-400" aria-live="polite">
+          {error ? <span className="text-red-600">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : `Updated ${age(data.generatedAt)}`}
+        </span>
+      </div>
+      <div className="card overflow-x-auto">
+        <table className="table" data-testid="stage-board">
+          <thead>
+            <tr>
+              <th scope="col" className="w-48">
+                Policy
+              </th>
+              {data.stages.map((s) => (
+                <th key={s.name} scope="col" title={s.description}>
+                  {s.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={data.stages.length + 1} className="py-8 text-center text-slate-500">
+                  No policy matches these filters.
+                </td>
+              </tr>
+            )}
+            {rows.map((p) => (
+              <tr key={p.name} data-policy={p.name}>
+                <th scope="row" className="!bg-white !text-sm !normal-case !tracking-normal">
+                  <Link href={`/policies/${encodeURIComponent(p.name)}`} className="font-medium text-indigo-700 hover:underline">
+                    {p.name}
+                  </Link>
+                  <div className="text-xs font-normal text-slate-400">{p.team ?? 'no owner'}</div>
+                </th>
+                {data.stages.map((s, i) => {
+                  const c = p.cells[s.name];
+                  const next = data.stages[i + 1];
+                  const nextCell = next ? p.cells[next.name] : undefined;
+                  return (
+                    <td key={s.name} data-stage={s.name} className={c?.differsFromPrevious ? 'bg-amber-50/60' : ''}>
+                      {c ? (
+                        <div className="space-y-1">
+                          <div className="flex items-center gap-1.5">
+                            <Link
+                              href={`/policies/${encodeURIComponent(p.name)}/revisions/${encodeURIComponent(c.revisionId)}`}
+                              className="mono text-slate-800 hover:underline"
+                              title={c.revisionId}
+                            >
+                              {shortId(c.revisionId)}
+                            </Link>
+                            {c.verified && (
+                              <span className="badge bg-emerald-50 text-emerald-700" title="revision_id matches chef-cli's computed id">
+                                ✓ verified
+                              </span>
+                            )}
+                          </div>
+                          <div className="text-xs text-slate-500">
+                            {age(c.since)} · {c.nodesOnRevision}/{c.nodes} nodes on it
+                          </div>
+                          {c.differsFromPrevious === true && (
+                            <div className="text-xs font-medium text-amber-700" data-testid="differs">
+                              differs from {data.stages[i - 1]?.name ?? 'previous'} · {c.cookbooksChanged} cookbook{c.cookbooksChanged === 1 ? '' : 's'}
+                            </div>
+                          )}
+                          {c.differsFromPrevious === false && <div className="text-xs text-slate-400">same as previous</div>}
+                          {next && (!nextCell || nextCell.revisionId !== c.revisionId) && (
+                            <Link
+                              href={`/compare?policy=${encodeURIComponent(p.name)}&from=${encodeURIComponent(s.name)}&to=${encodeURIComponent(next.name)}`}
+                              className={`inline-block text-xs font-medium ${next.canPromote ? 'text-indigo-700 hover:underline' : 'text-slate-500 hover:underline'}`}
+                              data-testid={next.canPromote ? 'promote-link' : 'compare-link'}
+                            >
+                              {next.canPromote ? `Promote → ${next.name}` : `Compare with ${next.name}`}
+                            </Link>
+                          )}
+                        </div>
+                      ) : (
+                        <span className="text-xs text-slate-400">not in {s.name}</span>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import type { Access } from '@/lib/auth/permissions';
+import { can, viewableStages } from '@/lib/auth/permissions';
+import { db } from '../client';
+
+export interface BoardCell {
+  revisionId: string;
+  verified: boolean;
+  since: string;
+  nodes: number;
+  nodesOnRevision: number;
+  /** Compared with the nearest stage to the left that has this policy: null when there is none. */
+  differsFromPrevious: boolean | null;
+  cookbooksChanged: number;
+}
+
+export interface BoardData {
+  stages: { name: string; description: string; position: number; canPromote: boolean }[];
+  policies: { name: string; team: string | null; cells: Record<string, BoardCell | null> }[];
+  teams: string[];
+  generatedAt: string;
+}
+
+/**
+ * Everything the stage board shows, in five queries whatever the number of
+ * policies and stages (no per-row queries).
+ */
+export async function loadBoard(access: Access): Promise<BoardData> {
+  const client = db();
+  const [allStages, policies, pointers, nodeCounts] = await Promise.all([
+    client.policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, description: true, position: true } }),
+    client.policy.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, ownerTeam: { select: { name: true } } } }),
+    client.groupPolicy.findMany({
+      select: { groupId: true, policyId: true, updatedAt: true, revisionPk: true, revision: { select: { revisionId: true, computedRevisionId: true } } },
+    }),
+    client.node.groupBy({ by: ['groupId', 'policyId', 'revisionApplied'], _count: { _all: true } }),
+  ]);
+  const stages = viewableStages(access, allStages);
+  const visibleIds = new Set(stages.map((s) => s.id));
+  const visiblePointers = pointers.filter((p) => visibleIds.has(p.groupId));
+  const cookbooks = await client.cookbookLock.findMany({
+    where: { revisionPk: { in: [...new Set(visiblePointers.map((p) => p.revisionPk))] } },
+    select: { revisionPk: true, name: true, version: true, identifier: true },
+  });
+  const cbByRev = new Map<string, Map<string, string>>();
+  for (const c of cookbooks) {
+    let m = cbByRev.get(c.revisionPk);
+    if (!m) cbByRev.set(c.revisionPk, (m = new Map()));
+    m.set(c.name, `${c.version}|${c.identifier}`);
+  }
+  const pointerAt = new Map(visiblePointers.map((p) => [`${p.groupId}|${p.policyId}`, p]));
+  const nodesAt = new Map<string, { total: number; byRev: Map<string | null, number> }>();
+  for (const n of nodeCounts) {
+    const key = `${n.groupId}|${n.policyId}`;
+    let e = nodesAt.get(key);
+    if (!e) nodesAt.set(key, (e = { total: 0, byRev: new Map() }));
+    e.total += n._count._all;
+    e.byRev.set(n.revisionApplied, (e.byRev.get(n.revisionApplied) ?? 0) + n._count._all);
+  }
+
+  const rows = policies.map((policy) => {
+    const cells: Record<string, BoardCell | null> = {};
+    let previous: (typeof visiblePointers)[number] | null = null;
+    for (const stage of stages) {
+      const p = pointerAt.get(`${stage.id}|${policy.id}`);
+      if (!p) {
+        cells[stage.name] = null;
+        continue;
+      }
+      const n = nodesAt.get(`${stage.id}|${policy.id}`);
+      cells[stage.name] = {
+        revisionId: p.revision.revisionId,
+        verified: p.revision.revisionId === p.revision.computedRevisionId,
+        since: p.updatedAt.toISOString(),
+        nodes: n?.total ?? 0,
+        nodesOnRevision: n?.byRev.get(p.revision.revisionId) ?? 0,
+        differsFromPrevious: previous ? previous.revisionPk !== p.revisionPk : null,
+        cookbooksChanged: previous ? countCookbookChanges(cbByRev.get(previous.revisionPk), cbByRev.get(p.revisionPk)) : 0,
+      };
+      previous = p;
+    }
+    return { name: policy.name, team: policy.ownerTeam?.name ?? null, cells };
+  });
+
+  return {
+    stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }) })),
+    policies: rows,
+    teams: [...new Set(rows.map((r) => r.team).filter((t): t is string => !!t))].sort(),
+    generatedAt: new Date().toISOString(),
+  };
+}
+
+function countCookbookChanges(a = new Map<string, string>(), b = new Map<string, string>()): number {
+  let n = 0;
+  for (const [name, v] of a) if (b.get(name) !== v) n++;
+  for (const name of b.keys()) if (!a.has(name)) n++;
+  return n;
+}

@@ -1,0 +1,97 @@
+import type { Access } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
+import { notFound } from '@/lib/errors';
+import { db } from '../client';
+
+export const apiBase = '/api/v1';
+
+/** GET /policies — Chef's shape: { name: { uri, revisions: { id: {} } } }. */
+export async function chefPolicyList() {
+  const policies = await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } } });
+  return Object.fromEntries(
+    policies.map((p) => [p.name, { uri: `${apiBase}/policies/${p.name}`, revisions: Object.fromEntries(p.revisions.map((r) => [r.revisionId, {}])) }]),
+  );
+}
+
+/** GET /policies/:name — { revisions: { id: {} } }, 404 when missing. */
+export async function chefPolicy(name: string) {
+  const p = await db().policy.findUnique({ where: { name }, select: { revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } } });
+  if (!p) throw notFound(`Cannot load policy ${name}`);
+  return { revisions: Object.fromEntries(p.revisions.map((r) => [r.revisionId, {}])) };
+}
+
+/**
+ * The stored document of a revision with `policy_group_list` appended to the
+ * stored bytes (no re-serialisation), limited to the stages the reader may view.
+ */
+export async function revisionDocumentWithGroups(access: Access, policy: string, revisionId: string): Promise<string> {
+  const rev = await db().policyRevision.findFirst({
+    where: { revisionId, policy: { name: policy } },
+    select: { document: true, groups: { select: { group: { select: { name: true, position: true } } } } },
+  });
+  if (!rev) throw notFound(`Cannot load policy ${policy} with revision_id ${revisionId}`);
+  const groups = rev.groups
+    .map((g) => g.group)
+    .filter((g) => can(access, 'stage.view', { stage: g.name }))
+    .sort((a, b) => a.position - b.position)
+    .map((g) => g.name);
+  return appendField(rev.document, 'policy_group_list', groups);
+}
+
+/** Appends `"key": value` to a JSON object text, keeping every byte before it. */
+export function appendField(objectText: string, key: string, value: unknown): string {
+  const end = objectText.lastIndexOf('}');
+  const body = objectText.slice(0, end).trimEnd();
+  const empty = body.endsWith('{');
+  return `${body}${empty ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(value)}}${objectText.slice(end + 1)}`;
+}
+
+/** Revisions of a policy active in no group (the RFC's orphans). */
+export async function orphanRevisions(policy: string) {
+  const p = await db().policy.findUnique({ where: { name: policy }, select: { id: true } });
+  if (!p) throw notFound(`Cannot load policy ${policy}`);
+  const revs = await db().policyRevision.findMany({
+    where: { policyId: p.id, groups: { none: {} } },
+    orderBy: { createdAt: 'asc' },
+    select: { revisionId: true, createdAt: true },
+  });
+  return revs;
+}
+
+/** The stored document a group runs for a policy: the bytes nodes fetch. */
+export async function groupPolicyDocument(group: string, policy: string): Promise<string> {
+  const row = await db().groupPolicy.findFirst({
+    where: { group: { name: group }, policy: { name: policy } },
+    select: { revision: { select: { document: true } } },
+  });
+  if (!row) throw notFound(`Cannot load policy ${policy} in policy group ${group}`);
+  return row.revision.document;
+}
+
+/** GET /policy_groups — { group: { uri, policies?: { policy: { revision_id } } } } for viewable stages. */
+export async function chefGroupList(access: Access) {
+  const groups = await db().policyGroup.findMany({
+    orderBy: [{ position: 'asc' }, { name: 'asc' }],
+    select: { name: true, position: true, description: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
+  });
+  return Object.fromEntries(groups.filter((g) => can(access, 'stage.view', { stage: g.name })).map((g) => [g.name, chefGroupBody(g)]));
+}
+
+function chefGroupBody(g: { name: string; position: number; description: string; policies: { policy: { name: string }; revision: { revisionId: string } }[] }) {
+  const body: Record<string, unknown> = { uri: `${apiBase}/policy_groups/${g.name}`, position: g.position, description: g.description };
+  if (g.policies.length) {
+    body.policies = Object.fromEntries(
+      [...g.policies].sort((a, b) => (a.policy.name < b.policy.name ? -1 : 1)).map((p) => [p.policy.name, { revision_id: p.revision.revisionId }]),
+    );
+  }
+  return body;
+}
+
+export async function chefGroup(name: string) {
+  const g = await db().policyGroup.findUnique({
+    where: { name },
+    select: { name: true, position: true, description: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
+  });
+  if (!g) throw notFound(`Cannot load policy group ${name}`);
+  return chefGroupBody(g);
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { NAME_PATTERN } from '@/lib/domain';
+import { badRequest, notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { movePointer } from './internal/pointer';
+import { zodErrors } from './internal/zod-errors';
+
+export const ZPutStageInput = z
+  .object({
+    name: z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)"),
+    position: z.number().int('must be a whole number').min(0, 'must be 0 or more').max(10_000, 'must be at most 10000').optional(),
+    description: z.string().max(500, 'is at most 500 characters').optional(),
+  })
+  .strict();
+
+/** PUT /policy_groups/:group — creates a stage (admin) or updates its position and description (manage). */
+export async function putStage(access: Access, raw: unknown, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
+  const parsed = ZPutStageInput.safeParse(raw);
+  if (!parsed.success) {
+    const errors = zodErrors(parsed.error);
+    throw badRequest(errors[0].message, errors);
+  }
+  const input = parsed.data;
+  return db().$transaction(async (tx) => {
+    const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true } });
+    if (!existing) {
+      assertCan(access, 'stage.create');
+      const position = input.position ?? ((await tx.policyGroup.aggregate({ _max: { position: true } }))._max.position ?? -1) + 1;
+      const created = await tx.policyGroup.create({ data: { name: input.name, position, description: input.description ?? '' } });
+      await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.name, groupName: input.name, after: { position, description: created.description }, requestId });
+      return { status: 201, name: input.name };
+    }
+    assertCan(access, 'stage.manage', { stage: input.name });
+    const data = { position: input.position ?? existing.position, description: input.description ?? existing.description };
+    await tx.policyGroup.update({ where: { id: existing.id }, data });
+    await audit(tx, access, {
+      action: 'stage.update',
+      targetType: 'stage',
+      target: input.name,
+      groupName: input.name,
+      before: { position: existing.position, description: existing.description },
+      after: data,
+      requestId,
+    });
+    return { status: 200, name: input.name };
+  });
+}
+
+/** DELETE /policy_groups/:group — removes the stage and its associations (recorded in history); revisions stay. */
+export async function deleteStage(access: Access, name: string, requestId?: string) {
+  return db().$transaction(async (tx) => {
+    const group = await tx.policyGroup.findUnique({
+      where: { name },
+      select: { id: true, name: true, position: true, description: true, policies: { select: { policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true } } } } },
+    });
+    if (!group) throw notFound(`Cannot load policy group ${name}`);
+    assertCan(access, 'stage.manage', { stage: name });
+    for (const p of group.policies) {
+      await movePointer(tx, access, { group, policy: p.policy, to: null, kind: 'remove', expectedRevisionId: p.revision.revisionId, reason: 'stage deleted', requestId });
+    }
+    await tx.policyGroup.delete({ where: { id: group.id } });
+    const policies = Object.fromEntries(group.policies.map((p) => [p.policy.name, { revision_id: p.revision.revisionId }]));
+    await audit(tx, access, { action: 'stage.delete', targetType: 'stage', target: name, groupName: name, before: { position: group.position, policies }, requestId });
+    return { uri: `/api/v1/policy_groups/${name}`, ...(group.policies.length ? { policies } : {}) };
+  });
+}

@@ -1,0 +1,87 @@
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { movePointer } from './internal/pointer';
+import { parseLockBody, storeRevision } from './internal/store-revision';
+
+export interface SetGroupPolicyInput {
+  group: string;
+  policy: string;
+  text: string;
+  requestId?: string;
+  reason?: string;
+}
+
+/**
+ * PUT /policy_groups/:group/policies/:name with a lock body: stores the
+ * revision if it is new and points the group at it. 201 for a new
+ * association, 200 for a replacement (Chef Server's statuses). Needs
+ * `promote` on the stage, plus ownership of the policy when the revision
+ * (or the policy) is new.
+ */
+export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput): Promise<{ status: 200 | 201; document: string; revisionId: string }> {
+  const lock = parseLockBody(input.text, input.policy);
+  return db().$transaction(async (tx) => {
+    let group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
+    if (!group) {
+      // Chef creates a missing group; in the console stages are managed, so only those who may create stages can.
+      assertCan(access, 'stage.create');
+      group = await tx.policyGroup.create({ data: { name: input.group, position: (await tx.policyGroup.count()) * 1 }, select: { id: true, name: true } });
+      await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.group, groupName: input.group, requestId: input.requestId });
+    }
+    assertCan(access, 'stage.promote', { stage: group.name });
+    let policy = await tx.policy.findUnique({ where: { name: input.policy }, select: { id: true, name: true, ownerTeamId: true } });
+    if (!policy) {
+      assertCan(access, 'policy.create');
+      const ownerTeamId = access.teamIds.size === 1 ? [...access.teamIds][0] : null;
+      policy = await tx.policy.create({ data: { name: input.policy, ownerTeamId }, select: { id: true, name: true, ownerTeamId: true } });
+      await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
+    }
+    const exists = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: lock.revision_id } }, select: { id: true } });
+    if (!exists) assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
+    const stored = await storeRevision(tx, access, policy.id, policy.name, input.text, lock, 'upload');
+    if (stored.created) {
+      await audit(tx, access, {
+        action: 'revision.upload',
+        targetType: 'revision',
+        target: `${policy.name}@${lock.revision_id}`,
+        policyName: policy.name,
+        after: { revision_id: lock.revision_id },
+        requestId: input.requestId,
+      });
+    }
+    const moved = await movePointer(tx, access, {
+      group,
+      policy,
+      to: { pk: stored.id, revisionId: stored.revisionId },
+      kind: 'set',
+      reason: input.reason,
+      requestId: input.requestId,
+    });
+    const doc = await tx.policyRevision.findUniqueOrThrow({ where: { id: stored.id }, select: { document: true } });
+    return { status: moved.created ? 201 : 200, document: doc.document, revisionId: stored.revisionId };
+  });
+}
+
+/** DELETE /policy_groups/:group/policies/:name — removes the association; returns the revision it held. */
+export async function removeGroupPolicy(access: Access, input: { group: string; policy: string; requestId?: string; reason?: string }) {
+  return db().$transaction(async (tx) => {
+    const row = await tx.groupPolicy.findFirst({
+      where: { group: { name: input.group }, policy: { name: input.policy } },
+      select: { group: { select: { id: true, name: true } }, policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true, document: true } } },
+    });
+    if (!row) throw notFound(`Cannot load policy ${input.policy} in policy group ${input.group}`);
+    assertCan(access, 'stage.promote', { stage: row.group.name });
+    await movePointer(tx, access, {
+      group: row.group,
+      policy: row.policy,
+      to: null,
+      kind: 'remove',
+      expectedRevisionId: row.revision.revisionId,
+      reason: input.reason,
+      requestId: input.requestId,
+    });
+    return { document: row.revision.document };
+  });
+}
