@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const alias = { '@': path.resolve(import.meta.dirname) };
+const alias = {
+  '@': path.resolve(import.meta.dirname),
+  // 'server-only' throws outside React Server Components; services and routes are tested directly.
+  'server-only': path.resolve(import.meta.dirname, 'test/server-only-stub.ts'),
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -23,6 +27,7 @@ export default defineConfig({
           environment: 'node',
           include: ['**/*.integration.test.ts'],
           exclude: ['node_modules/**', '.next/**'],
+          globalSetup: ['test/global-setup-integration.ts'],
           setupFiles: ['test/setup-integration.ts'],
           // Each file gets its own database; two cores, so two at a time.
           maxWorkers: 2,

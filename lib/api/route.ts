@@ -29,8 +29,14 @@ export async function authenticate(req: Request): Promise<Access | null> {
     const userId = await userIdForToken(hashToken(m[1]));
     return userId ? loadAccess(userId) : null;
   }
-  const session = await getServerSession(authOptions);
-  const id = (session?.user as { id?: string } | undefined)?.id;
+  let id: string | undefined;
+  try {
+    const session = await getServerSession(authOptions);
+    id = (session?.user as { id?: string } | undefined)?.id;
+  } catch {
+    // No request scope (or a malformed cookie): no session. Fail closed.
+    id = undefined;
+  }
   return id ? loadAccess(id) : null;
 }
 
