@@ -38,6 +38,13 @@ export async function revisionDocumentWithGroups(access: Access, policy: string,
   return appendField(rev.document, 'policy_group_list', groups);
 }
 
+/** The stored bytes of a revision. */
+export async function revisionDocument(policy: string, revisionId: string): Promise<string> {
+  const rev = await db().policyRevision.findFirst({ where: { revisionId, policy: { name: policy } }, select: { document: true } });
+  if (!rev) throw notFound(`Cannot load policy ${policy} with revision_id ${revisionId}`);
+  return rev.document;
+}
+
 /** Appends `"key": value` to a JSON object text, keeping every byte before it. */
 export function appendField(objectText: string, key: string, value: unknown): string {
   const end = objectText.lastIndexOf('}');

@@ -1,15 +1,22 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { assertCan } from '@/lib/auth/permissions';
-import { revisionDocumentWithGroups } from '@/lib/db/queries/policies';
+import { revisionDocument, revisionDocumentWithGroups } from '@/lib/db/queries/policies';
 import { deleteRevision } from '@/lib/services/delete-policy';
 
 export const dynamic = 'force-dynamic';
 
 const json = (text: string, status = 200) => new NextResponse(text, { status, headers: { 'content-type': 'application/json' } });
 
-export const GET = apiRoute(async (_req, { access, params }) => {
+/** ?raw=true downloads the stored document alone, as an attachment. */
+export const GET = apiRoute(async (req, { access, params }) => {
   assertCan(access, 'policy.read');
+  if (new URL(req.url).searchParams.get('raw') === 'true') {
+    const text = await revisionDocument(params.name, params.rev);
+    return new NextResponse(text, {
+      headers: { 'content-type': 'application/json', 'content-disposition': `attachment; filename="${params.name}-${params.rev.slice(0, 10)}.lock.json"` },
+    });
+  }
   return json(await revisionDocumentWithGroups(access, params.name, params.rev));
 });
 

@@ -1,0 +1,107 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { requireAccess } from '@/lib/auth/session';
+import { policyDetail } from '@/lib/db/queries/policy-pages';
+import { PageHeader } from '@/components/page-header';
+import { OriginLabel } from '@/components/origin-label';
+import { UploadLock } from '@/components/upload-lock';
+import { dateTime, shortId } from '@/lib/format';
+
+type Props = { params: Promise<{ name: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: decodeURIComponent((await params).name) };
+}
+export const dynamic = 'force-dynamic';
+
+export default async function PolicyPage({ params }: Props) {
+  const access = await requireAccess();
+  const name = decodeURIComponent((await params).name);
+  const policy = await policyDetail(access, name);
+  if (!policy) notFound();
+  const enc = encodeURIComponent(policy.name);
+  return (
+    <>
+      <PageHeader
+        title={
+          <>
+            <Link href="/policies" className="text-slate-400 hover:underline">
+              Policies
+            </Link>{' '}
+            / {policy.name}
+          </>
+        }
+        description={`Owned by ${policy.team ?? 'no team (admins only)'} · ${policy.revisions.length} revision${policy.revisions.length === 1 ? '' : 's'}`}
+        actions={
+          <>
+            <Link href={`/compare?policy=${enc}`} className="btn">
+              Compare…
+            </Link>
+            {policy.canUpload && <UploadLock policyName={policy.name} />}
+          </>
+        }
+      />
+      <div className="card overflow-x-auto">
+        <table className="table" data-testid="revisions-table">
+          <thead>
+            <tr>
+              <th>Revision</th>
+              <th>Created</th>
+              <th>By</th>
+              <th>Origin</th>
+              <th>Cookbooks</th>
+              <th>Stages using it</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {policy.revisions.map((r, i) => {
+              const older = policy.revisions[i + 1];
+              return (
+                <tr key={r.revisionId} data-revision={r.revisionId}>
+                  <td>
+                    <Link href={`/policies/${enc}/revisions/${encodeURIComponent(r.revisionId)}`} className="mono text-indigo-700 hover:underline" title={r.revisionId}>
+                      {shortId(r.revisionId, 12)}
+                    </Link>{' '}
+                    {r.verified ? (
+                      <span className="badge bg-emerald-50 text-emerald-700" title="revision_id equals chef-cli's computed id">
+                        ✓ verified
+                      </span>
+                    ) : (
+                      <span className="badge bg-amber-50 text-amber-700" title={`chef-cli would compute ${r.computedRevisionId}`}>
+                        unverified
+                      </span>
+                    )}
+                  </td>
+                  <td className="whitespace-nowrap text-slate-600">{dateTime(r.createdAt)}</td>
+                  <td className="text-slate-600">{r.createdBy ?? '—'}</td>
+                  <td>
+                    <OriginLabel origin={r.origin} detail={r.originDetail} />
+                  </td>
+                  <td>{r.cookbookCount}</td>
+                  <td>
+                    <div className="flex flex-wrap gap-1">
+                      {r.stages.map((s) => (
+                        <span key={s} className="badge bg-indigo-50 text-indigo-700">
+                          {s}
+                        </span>
+                      ))}
+                    </div>
+                  </td>
+                  <td className="whitespace-nowrap text-right">
+                    {older && (
+                      <Link href={`/compare?policy=${enc}&from=rev:${encodeURIComponent(older.revisionId)}&to=rev:${encodeURIComponent(r.revisionId)}`} className="text-xs text-indigo-700 hover:underline">
+                        diff with previous
+                      </Link>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { uploadRevisionAction } from '@/lib/actions/policies/upload-revision-action';
+import type { ActionServerError } from '@/lib/actions/safe-action';
+
+type Result = { status: number; policy: string; revisionId: string; created: boolean };
+
+/** Upload a lock file (or paste one); validation errors are listed by JSON pointer. */
+export function UploadLock({ policyName }: { policyName?: string }) {
+  const router = useRouter();
+  const ids = useId();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [name, setName] = useState(policyName ?? '');
+  const [fileError, setFileError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: async () => {
+      const res = await uploadRevisionAction({ policyName: name, text });
+      if (res?.serverError) throw res.serverError as ActionServerError;
+      if (res?.validationErrors) throw { code: 'bad_request', message: 'The form is incomplete: give a policy name and a document.', errors: [] } satisfies ActionServerError;
+      return res!.data as Result;
+    },
+    onSuccess: (r) => {
+      toast.success(r.created ? `Stored revision ${r.revisionId.slice(0, 10)} of ${r.policy}` : `Revision ${r.revisionId.slice(0, 10)} was already stored with this content`);
+      setOpen(false);
+      setText('');
+      router.push(`/policies/${encodeURIComponent(r.policy)}/revisions/${encodeURIComponent(r.revisionId)}`);
+      router.refresh();
+    },
+  });
+  const err = mutation.error as ActionServerError | null;
+
+  async function onFile(file: File | undefined) {
+    setFileError(null);
+    if (!file) return;
+    const content = await file.text();
+    setText(content);
+    try {
+      const doc = JSON.parse(content);
+      if (!policyName && typeof doc?.name === 'string') setName(doc.name);
+    } catch {
+      setFileError('This file is not valid JSON; the server will say where.');
+    }
+  }
+
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-primary" onClick={() => setOpen(true)}>
+        Upload lock
+      </button>
+    );
+  }
+  return (
+    <div role="dialog" aria-modal="true" aria-labelledby={`${ids}-title`} className="fixed inset-0 z-30 flex items-start justify-center bg-slate-900/40 p-6" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <form
+        className="card w-full max-w-2xl space-y-3 p-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutation.mutate();
+        }}
+      >
+        <h2 id={`${ids}-title`} className="text-base font-semibold">
+          Upload a Policyfile lock
+        </h2>
+        <div>
+          <label htmlFor={`${ids}-file`} className="mb-1 block text-xs font-medium text-slate-600">
+            Lock file (Policyfile.lock.json)
+          </label>
+          <input id={`${ids}-file`} type="file" accept=".json,application/json" onChange={(e) => onFile(e.target.files?.[0])} />
+          {fileError && <p className="mt-1 text-xs text-amber-700">{fileError}</p>}
+        </div>
+        <div>
+          <label htmlFor={`${ids}-name`} className="mb-1 block text-xs font-medium text-slate-600">
+            Policy name
+          </label>
+          <input id={`${ids}-name`} className="input" value={name} onChange={(e) => setName(e.target.value)} readOnly={!!policyName} required />
+        </div>
+        <div>
+          <label htmlFor={`${ids}-text`} className="mb-1 block text-xs font-medium text-slate-600">
+            Document
+          </label>
+          <textarea id={`${ids}-text`} className="input h-48 font-mono text-xs" value={text} onChange={(e) => setText(e.target.value)} placeholder='{"name": "…", "revision_id": "…", "run_list": [], "cookbook_locks": {}}' />
+        </div>
+        {err && (
+          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="upload-errors">
+            <p className="font-medium">{err.message}</p>
+            {err.errors.length > 0 && (
+              <ul className="mt-2 space-y-1">
+                {err.errors.map((e, i) => (
+                  <li key={i}>
+                    <code className="mono rounded bg-red-100 px-1">{e.path || '(document)'}</code> {e.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {err.code === 'conflict' && <p className="mt-2 text-xs">Revisions are immutable: give the changed document a new revision_id.</p>}
+          </div>
+        )}
+        <div className="flex justify-end gap-2">
+          <button type="button" className="btn" onClick={() => setOpen(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={mutation.isPending || !text || !name}>
+            {mutation.isPending ? 'Uploading…' : 'Upload'}
+          </button>
+        </div>
+        <p className="text-xs text-slate-500">
+          Or from a workstation: <code className="mono">POST /api/v1/policies/&lt;name&gt;/revisions</code> with an{' '}
+          <Link href="/admin/tokens" className="underline">
+            API token
+          </Link>
+          .
+        </p>
+      </form>
+    </div>
+  );
+}
