@@ -1,0 +1,42 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { requireAccess } from '@/lib/auth/session';
+import { compare, comparePickerOptions } from '@/lib/db/queries/compare';
+import { isAppError } from '@/lib/errors';
+import { ComparePicker } from '@/components/compare-picker';
+import { CompareView } from '@/components/compare-view';
+import { EmptyState, PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'Compare' };
+export const dynamic = 'force-dynamic';
+
+type Props = { searchParams: Promise<Record<string, string | undefined>> };
+
+export default async function ComparePage({ searchParams }: Props) {
+  const access = await requireAccess();
+  const { policy, from, to } = await searchParams;
+  const options = await comparePickerOptions(policy);
+  let body: React.ReactNode = null;
+  if (policy && from && to) {
+    try {
+      const c = await compare(access, policy, from, to);
+      body = (
+        <Suspense>
+          <CompareView c={c} />
+        </Suspense>
+      );
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      body = <EmptyState title="Nothing to compare">{e.message}</EmptyState>;
+    }
+  }
+  return (
+    <>
+      <PageHeader title={policy ? `Compare ${policy}` : 'Compare'} description="What differs between two stages or two revisions of a policy: classified changes first, then the full text." />
+      <div className="space-y-4">
+        <ComparePicker options={options} policy={policy} from={from} to={to} />
+        {body}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import type { Access } from '@/lib/auth/permissions';
+import { assertCan } from '@/lib/auth/permissions';
+import { canonicalLockText, diffLocks, type LockDiff, type PolicyLock } from '@/lib/domain';
+import { badRequest, notFound } from '@/lib/errors';
+import { db } from '../client';
+
+export interface CompareSide {
+  spec: string;
+  label: string;
+  stage: string | null;
+  revisionId: string;
+  verified: boolean;
+  createdAt: string;
+  lock: PolicyLock;
+}
+
+/** `staging` (a stage) or `rev:<revision_id>`. */
+export async function resolveSide(access: Access, policy: string, spec: string): Promise<CompareSide> {
+  if (!spec) throw badRequest('Both sides are required: from and to', [{ path: '/from', message: 'from and to are required' }]);
+  const client = db();
+  if (spec.startsWith('rev:')) {
+    const revisionId = spec.slice(4);
+    const rev = await client.policyRevision.findFirst({
+      where: { revisionId, policy: { name: policy } },
+      select: { revisionId: true, computedRevisionId: true, createdAt: true, document: true },
+    });
+    if (!rev) throw notFound(`Policy '${policy}' has no revision '${revisionId}'`);
+    return { spec, label: `revision ${revisionId.slice(0, 10)}`, stage: null, revisionId, verified: rev.computedRevisionId === revisionId, createdAt: rev.createdAt.toISOString(), lock: JSON.parse(rev.document) };
+  }
+  const group = await client.policyGroup.findUnique({ where: { name: spec }, select: { id: true } });
+  if (!group) throw notFound(`There is no stage '${spec}'`);
+  assertCan(access, 'stage.view', { stage: spec });
+  const row = await client.groupPolicy.findFirst({
+    where: { groupId: group.id, policy: { name: policy } },
+    select: { revision: { select: { revisionId: true, computedRevisionId: true, createdAt: true, document: true } } },
+  });
+  if (!row) throw notFound(`Stage '${spec}' has no revision of policy '${policy}'`);
+  const r = row.revision;
+  return { spec, label: spec, stage: spec, revisionId: r.revisionId, verified: r.computedRevisionId === r.revisionId, createdAt: r.createdAt.toISOString(), lock: JSON.parse(r.document) };
+}
+
+export interface Comparison {
+  policy: string;
+  from: Omit<CompareSide, 'lock'>;
+  to: Omit<CompareSide, 'lock'>;
+  diff: LockDiff;
+  fromText: string;
+  toText: string;
+}
+
+export async function compare(access: Access, policy: string, fromSpec: string, toSpec: string): Promise<Comparison> {
+  const exists = await db().policy.findUnique({ where: { name: policy }, select: { id: true } });
+  if (!exists) throw notFound(`There is no policy '${policy}'`);
+  const [from, to] = await Promise.all([resolveSide(access, policy, fromSpec), resolveSide(access, policy, toSpec)]);
+  const { lock: fromLock, ...fromMeta } = from;
+  const { lock: toLock, ...toMeta } = to;
+  return { policy, from: fromMeta, to: toMeta, diff: diffLocks(fromLock, toLock), fromText: canonicalLockText(fromLock), toText: canonicalLockText(toLock) };
+}
+
+/** What the compare picker offers: policies, stages and a policy's revisions. */
+export async function comparePickerOptions(policy?: string) {
+  const [policies, stages, revisions] = await Promise.all([
+    db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true } }),
+    db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }),
+    policy
+      ? db().policyRevision.findMany({ where: { policy: { name: policy } }, orderBy: { createdAt: 'desc' }, select: { revisionId: true, createdAt: true } })
+      : Promise.resolve([]),
+  ]);
+  return {
+    policies: policies.map((p) => p.name),
+    stages: stages.map((s) => s.name),
+    revisions: revisions.map((r) => ({ revisionId: r.revisionId, createdAt: r.createdAt.toISOString() })),
+  };
+}
