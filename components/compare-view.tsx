@@ -132,7 +132,7 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
         <div className="ml-auto flex items-center gap-2">{actions}</div>
       </div>
       <p className="text-xs text-slate-500">
-        Keyboard: <kbd className="rounded border px-1">j</kbd> / <kbd className="rounded border px-1">k</kbd> move between changes.
+        Read as a promotion: what <b>{c.to.label}</b> would change if it took the revision in <b>{c.from.label}</b>. Keyboard: <kbd className="rounded border px-1">j</kbd> / <kbd className="rounded border px-1">k</kbd> move between changes.
       </p>
 
       <Section title="Cookbooks" count={d.cookbooks.length} id="cookbooks">
@@ -143,8 +143,8 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
             <div className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-500`} style={cbCols}>
               <span>Cookbook</span>
               <span>Change</span>
-              <span>From</span>
-              <span>To</span>
+              <span>Now in {c.to.label}</span>
+              <span>Incoming from {c.from.label}</span>
             </div>
           }
           render={(cb) => (
@@ -191,8 +191,8 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
             <div className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-500`} style={atCols}>
               <span>Change</span>
               <span>Path</span>
-              <span>From</span>
-              <span>To</span>
+              <span>Now</span>
+              <span>Incoming</span>
               <span>Level</span>
             </div>
           }
@@ -264,10 +264,10 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
         </div>
         {showText && (
           <div className="overflow-x-auto" data-testid="text-diff" data-view={view}>
-            {c.fromText === c.toText ? (
+            {c.currentText === c.incomingText ? (
               <p className="px-4 py-3 text-slate-500">The two documents are identical.</p>
             ) : (
-              <TextDiff from={c.fromText} to={c.toText} split={view === 'split'} leftTitle={c.from.label} rightTitle={c.to.label} />
+              <TextDiff from={c.currentText} to={c.incomingText} split={view === 'split'} leftTitle={`${c.to.label} (now)`} rightTitle={`${c.from.label} (incoming)`} />
             )}
           </div>
         )}

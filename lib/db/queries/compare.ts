@@ -39,13 +39,21 @@ export async function resolveSide(access: Access, policy: string, spec: string):
   return { spec, label: spec, stage: spec, revisionId: r.revisionId, verified: r.computedRevisionId === r.revisionId, createdAt: r.createdAt.toISOString(), lock: JSON.parse(r.document) };
 }
 
+/**
+ * Comparing `from` → `to` reads as a promotion: what `to` would change if it
+ * took `from`'s revision. So the diff runs from `to`'s lock (what is there
+ * now) to `from`'s lock (what would arrive): staging → production shows
+ * production's upgrades.
+ */
 export interface Comparison {
   policy: string;
   from: Omit<CompareSide, 'lock'>;
   to: Omit<CompareSide, 'lock'>;
+  /** diffLocks(to's lock, from's lock). */
   diff: LockDiff;
-  fromText: string;
-  toText: string;
+  /** Canonical text of `to` (now) and `from` (incoming): the text diff's left and right. */
+  currentText: string;
+  incomingText: string;
 }
 
 export async function compare(access: Access, policy: string, fromSpec: string, toSpec: string): Promise<Comparison> {
@@ -54,7 +62,7 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
   const [from, to] = await Promise.all([resolveSide(access, policy, fromSpec), resolveSide(access, policy, toSpec)]);
   const { lock: fromLock, ...fromMeta } = from;
   const { lock: toLock, ...toMeta } = to;
-  return { policy, from: fromMeta, to: toMeta, diff: diffLocks(fromLock, toLock), fromText: canonicalLockText(fromLock), toText: canonicalLockText(toLock) };
+  return { policy, from: fromMeta, to: toMeta, diff: diffLocks(toLock, fromLock), currentText: canonicalLockText(toLock), incomingText: canonicalLockText(fromLock) };
 }
 
 /** What the compare picker offers: policies, stages and a policy's revisions. */

@@ -126,7 +126,7 @@ describe('diffLocks: includes, dependencies, revision id', () => {
         { name: 'base', revision_id: 'x2', source_options: { server: 'https://c' } },
         { name: 'mon', revision_id: 'm1', source_options: {} },
       ],
-      solution_dependencies: { Policyfile: [['nginx', '~> 12.0']], dependencies: { 'nginx (12.0.0)': [] } },
+      solution_dependencies: { Policyfile: [['nginx', '~> 12.0']], dependencies: { 'nginx (12.0.0)': [], 'app (1.0.0)': [['nginx', '>= 1.0']] } },
     });
     const d = diffLocks(a, b);
     expect(d.includedPolicies.map((i) => [i.key, i.kind])).toEqual([
@@ -135,8 +135,7 @@ describe('diffLocks: includes, dependencies, revision id', () => {
     ]);
     expect(d.solutionDependencies.map((i) => [i.key, i.kind])).toEqual([
       ['Policyfile: nginx', 'changed'],
-      ['nginx (11.5.0)', 'removed'],
-      ['nginx (12.0.0)', 'added'],
+      ['app depends on', 'added'],
     ]);
     expect(d.revisionId).toEqual({ from: 'r1', to: 'r2', changed: true });
   });

@@ -155,7 +155,8 @@ function dependencyEntries(lock: PolicyLock): Record<string, unknown> {
   const sd = lock.solution_dependencies ?? {};
   const out: Record<string, unknown> = {};
   for (const pair of sd.Policyfile ?? []) if (Array.isArray(pair)) out[`Policyfile: ${pair[0]}`] = pair[1];
-  for (const [k, v] of Object.entries(sd.dependencies ?? {})) out[k] = v;
+  // Keyed by cookbook name: a version bump alone is a cookbook change, reported there; here only the dependency lists.
+  for (const [k, v] of Object.entries(sd.dependencies ?? {})) out[`${k.replace(/\s*\(.*\)\s*$/, '')} depends on`] = v;
   return out;
 }
 

@@ -91,7 +91,7 @@ export default async function PolicyPage({ params }: Props) {
                   </td>
                   <td className="whitespace-nowrap text-right">
                     {older && (
-                      <Link href={`/compare?policy=${enc}&from=rev:${encodeURIComponent(older.revisionId)}&to=rev:${encodeURIComponent(r.revisionId)}`} className="text-xs text-indigo-700 hover:underline">
+                      <Link href={`/compare?policy=${enc}&from=rev:${encodeURIComponent(r.revisionId)}&to=rev:${encodeURIComponent(older.revisionId)}`} className="text-xs text-indigo-700 hover:underline">
                         diff with previous
                       </Link>
                     )}

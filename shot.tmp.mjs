@@ -1,0 +1,13 @@
+import { chromium } from '@playwright/test';
+const [,, path, out, email='admin@example.com', h='1100'] = process.argv;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu','--disable-background-networking'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: Number(h) } });
+await page.goto('http://127.0.0.1:3000/login');
+await page.getByLabel('Email').fill(email);
+await page.getByLabel('Password').fill('demo-password');
+await page.getByRole('button', { name: 'Sign in' }).click();
+await page.waitForURL(u => !u.pathname.startsWith('/login'));
+await page.goto('http://127.0.0.1:3000' + path);
+await page.waitForTimeout(1500);
+await page.screenshot({ path: out, fullPage: false });
+await browser.close();
