@@ -35,9 +35,9 @@ test('board → compare: webapp differs between staging and production', async (
 
 test('compare picker and identical state', async ({ page }) => {
   await page.goto('/compare');
-  await page.getByLabel('Policy').selectOption('bastion');
-  await page.getByLabel('From').selectOption('staging');
-  await page.getByLabel('To').selectOption('production');
+  await page.getByRole('combobox', { name: 'Policy' }).selectOption('bastion');
+  await page.getByRole('combobox', { name: 'From' }).selectOption('staging');
+  await page.getByRole('combobox', { name: 'To' }).selectOption('production');
   await page.getByRole('button', { name: 'Compare' }).click();
   await expect(page.getByTestId('diff-summary')).toContainText('Identical');
 });
