@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', 'node_modules/**'],
         },
@@ -25,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           environment: 'node',
+          sequence: { groupOrder: 1 },
           include: ['**/*.integration.test.ts'],
           exclude: ['node_modules/**', '.next/**'],
           globalSetup: ['test/global-setup-integration.ts'],

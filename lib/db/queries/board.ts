@@ -21,28 +21,36 @@ export interface BoardData {
 }
 
 /**
- * Everything the stage board shows, in five queries whatever the number of
+ * Everything the stage board shows, in seven queries whatever the number of
  * policies and stages (no per-row queries).
  */
 export async function loadBoard(access: Access): Promise<BoardData> {
   const client = db();
-  const [allStages, policies, pointers, nodeCounts] = await Promise.all([
+  const [allStages, policies, teamRows, pointers, nodeCounts] = await Promise.all([
     client.policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, description: true, position: true } }),
-    client.policy.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, ownerTeam: { select: { name: true } } } }),
-    client.groupPolicy.findMany({
-      select: { groupId: true, policyId: true, updatedAt: true, revisionPk: true, revision: { select: { revisionId: true, computedRevisionId: true } } },
-    }),
+    client.policy.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, ownerTeamId: true } }),
+    client.team.findMany({ select: { id: true, name: true } }),
+    client.groupPolicy.findMany({ select: { groupId: true, policyId: true, updatedAt: true, revisionPk: true } }),
     client.node.groupBy({ by: ['groupId', 'policyId', 'revisionApplied'], _count: { _all: true } }),
   ]);
+  // Relations are loaded with IN lists that Prisma splits into chunks; joins keep the statement count fixed.
+  const activeRevisions = await client.policyRevision.findMany({
+    where: { groups: { some: {} } },
+    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true },
+  });
+  const revisionByPk = new Map(activeRevisions.map((r) => [r.id, r]));
   const stages = viewableStages(access, allStages);
   const visibleIds = new Set(stages.map((s) => s.id));
-  const visiblePointers = pointers.filter((p) => visibleIds.has(p.groupId));
-  const cookbooks = await client.cookbookLock.findMany({
-    where: { revisionPk: { in: [...new Set(visiblePointers.map((p) => p.revisionPk))] } },
+  const visiblePointers = pointers.filter((p) => visibleIds.has(p.groupId)).map((p) => ({ ...p, revision: revisionByPk.get(p.revisionPk)! }));
+  // Cookbook fingerprints come from each revision's digest; rows written before the digest
+  // existed fall back to their CookbookLock rows (a join, so the statement count stays fixed).
+  const legacy = await client.cookbookLock.findMany({
+    where: { revision: { cookbookDigest: '', groups: { some: {} } } },
     select: { revisionPk: true, name: true, version: true, identifier: true },
   });
   const cbByRev = new Map<string, Map<string, string>>();
-  for (const c of cookbooks) {
+  for (const r of activeRevisions) if (r.cookbookDigest) cbByRev.set(r.id, new Map(Object.entries(JSON.parse(r.cookbookDigest) as Record<string, string>)));
+  for (const c of legacy) {
     let m = cbByRev.get(c.revisionPk);
     if (!m) cbByRev.set(c.revisionPk, (m = new Map()));
     m.set(c.name, `${c.version}|${c.identifier}`);
@@ -57,6 +65,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     e.byRev.set(n.revisionApplied, (e.byRev.get(n.revisionApplied) ?? 0) + n._count._all);
   }
 
+  const teamName = new Map(teamRows.map((t) => [t.id, t.name]));
   const rows = policies.map((policy) => {
     const cells: Record<string, BoardCell | null> = {};
     let previous: (typeof visiblePointers)[number] | null = null;
@@ -78,7 +87,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
       };
       previous = p;
     }
-    return { name: policy.name, team: policy.ownerTeam?.name ?? null, cells };
+    return { name: policy.name, team: (policy.ownerTeamId && teamName.get(policy.ownerTeamId)) || null, cells };
   });
 
   return {

@@ -89,28 +89,45 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Source metadata fields that differ, or null (hot loop: no allocation when nothing differs). */
+function sourceFieldsThatDiffer(a: CookbookLockEntry, b: CookbookLockEntry): string[] | null {
+  let out: string[] | null = null;
+  for (const k in a) {
+    if (SOURCE_IGNORED.has(k)) continue;
+    const x = a[k];
+    const y = b[k];
+    if (x !== y && !jsonEqual(x, y)) (out ??= []).push(k);
+  }
+  for (const k in b) if (!(k in a) && !SOURCE_IGNORED.has(k)) (out ??= []).push(k);
+  return out && out.sort();
+}
+
 function diffCookbooks(from: Record<string, CookbookLockEntry>, to: Record<string, CookbookLockEntry>): CookbookChange[] {
   const out: CookbookChange[] = [];
-  const names = new Set([...Object.keys(from), ...Object.keys(to)]);
-  for (const name of [...names].sort()) {
+  const has = Object.prototype.hasOwnProperty;
+  for (const name in from) {
     const a = from[name];
-    const b = to[name];
-    if (!b) out.push({ name, kind: 'removed', from: { version: a.version, identifier: a.identifier } });
-    else if (!a) out.push({ name, kind: 'added', to: { version: b.version, identifier: b.identifier } });
-    else {
-      const ends = { from: { version: a.version, identifier: a.identifier }, to: { version: b.version, identifier: b.identifier } };
-      const cmp = compareVersions(a.version, b.version);
-      if (cmp !== 0) {
-        out.push({ name, kind: cmp < 0 ? 'upgraded' : 'downgraded', level: bumpLevel(a.version, b.version) ?? undefined, ...ends });
-      } else if (a.identifier !== b.identifier) {
-        out.push({ name, kind: 'content_changed', ...ends });
-      } else {
-        const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !SOURCE_IGNORED.has(k) && !jsonEqual(a[k], b[k])).sort();
-        if (fields.length) out.push({ name, kind: 'source_changed', sourceFields: fields, ...ends });
-      }
+    if (!has.call(to, name)) {
+      out.push({ name, kind: 'removed', from: { version: a.version, identifier: a.identifier } });
+      continue;
     }
+    const b = to[name];
+    if (a.version === b.version && a.identifier === b.identifier) {
+      const fields = sourceFieldsThatDiffer(a, b);
+      if (fields) out.push({ name, kind: 'source_changed', sourceFields: fields, from: { version: a.version, identifier: a.identifier }, to: { version: b.version, identifier: b.identifier } });
+      continue;
+    }
+    const ends = { from: { version: a.version, identifier: a.identifier }, to: { version: b.version, identifier: b.identifier } };
+    const cmp = compareVersions(a.version, b.version);
+    if (cmp !== 0) out.push({ name, kind: cmp < 0 ? 'upgraded' : 'downgraded', level: bumpLevel(a.version, b.version) ?? undefined, ...ends });
+    else out.push({ name, kind: 'content_changed', ...ends });
   }
-  return out;
+  for (const name in to) {
+    if (!has.call(from, name)) out.push({ name, kind: 'added', to: { version: to[name].version, identifier: to[name].identifier } });
+  }
+  return out.sort(byName);
 }
 
 function diffAttributes(precedence: 'default' | 'override', a: unknown, b: unknown, path: string[], out: AttributeChange[]) {
@@ -136,27 +153,33 @@ function leaves(precedence: 'default' | 'override', kind: 'added' | 'removed', v
 
 export const pathText = (path: string[]) => path.map((p) => `[${p}]`).join('');
 
-function diffKeyed<T>(a: Record<string, T>, b: Record<string, T>): KeyedChange<T>[] {
+function diffKeyed<T>(a: Map<string, T>, b: Map<string, T>): KeyedChange<T>[] {
   const out: KeyedChange<T>[] = [];
-  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    const has = Object.prototype.hasOwnProperty;
-    if (!has.call(b, key)) out.push({ key, kind: 'removed', from: a[key] });
-    else if (!has.call(a, key)) out.push({ key, kind: 'added', to: b[key] });
-    else if (!jsonEqual(a[key], b[key])) out.push({ key, kind: 'changed', from: a[key], to: b[key] });
+  for (const [key, x] of a) {
+    if (!b.has(key)) out.push({ key, kind: 'removed', from: x });
+    else {
+      const y = b.get(key)!;
+      if (x !== y && !jsonEqual(x, y)) out.push({ key, kind: 'changed', from: x, to: y });
+    }
   }
-  return out;
+  for (const [key, y] of b) if (!a.has(key)) out.push({ key, kind: 'added', to: y });
+  return out.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 }
 
 function includesByName(lock: PolicyLock) {
-  return Object.fromEntries((lock.included_policy_locks ?? []).map((i) => [i.name, { revision_id: i.revision_id, source_options: i.source_options }]));
+  return new Map((lock.included_policy_locks ?? []).map((i) => [i.name, { revision_id: i.revision_id, source_options: i.source_options }]));
 }
 
-function dependencyEntries(lock: PolicyLock): Record<string, unknown> {
+function dependencyEntries(lock: PolicyLock): Map<string, unknown> {
   const sd = lock.solution_dependencies ?? {};
-  const out: Record<string, unknown> = {};
-  for (const pair of sd.Policyfile ?? []) if (Array.isArray(pair)) out[`Policyfile: ${pair[0]}`] = pair[1];
+  const out = new Map<string, unknown>();
+  for (const pair of sd.Policyfile ?? []) if (Array.isArray(pair)) out.set(`Policyfile: ${pair[0]}`, pair[1]);
   // Keyed by cookbook name: a version bump alone is a cookbook change, reported there; here only the dependency lists.
-  for (const [k, v] of Object.entries(sd.dependencies ?? {})) out[`${k.replace(/\s*\(.*\)\s*$/, '')} depends on`] = v;
+  const deps = sd.dependencies ?? {};
+  for (const k in deps) {
+    const paren = k.lastIndexOf(' (');
+    out.set(`${paren > 0 ? k.slice(0, paren) : k} depends on`, deps[k]);
+  }
   return out;
 }
 
@@ -189,7 +212,7 @@ export function diffLocks(from: PolicyLock, to: PolicyLock): LockDiff {
     cb[c.kind]++;
     if (c.level) cb[c.level]++;
   }
-  cb.unchanged = new Set([...Object.keys(from.cookbook_locks ?? {}), ...Object.keys(to.cookbook_locks ?? {})]).size - cookbooks.length;
+  cb.unchanged = Object.keys(from.cookbook_locks ?? {}).length + cb.added - cookbooks.length;
   const rl = { added: 0, removed: 0, moved: 0 };
   for (const c of runList) rl[c.kind]++;
   const at = { added: 0, removed: 0, changed: 0 };

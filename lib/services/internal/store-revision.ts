@@ -30,6 +30,13 @@ export function parseLockBody(text: string, policyName: string): PolicyLock {
   return (result as { lock: PolicyLock }).lock;
 }
 
+/** { cookbook: "version|identifier" } as JSON, for cheap stage-to-stage comparisons. */
+export function cookbookDigest(lock: PolicyLock): string {
+  const out: Record<string, string> = {};
+  for (const [name, cb] of Object.entries(lock.cookbook_locks)) out[name] = `${cb.version}|${cb.identifier}`;
+  return JSON.stringify(out);
+}
+
 /** Identity of a document's content, independent of key order and whitespace. */
 export function contentHash(lock: PolicyLock): string {
   return createHash('sha256').update(stableJson(lock)).digest('hex');
@@ -82,6 +89,7 @@ export async function storeRevision(
       computedRevisionId: computed,
       runList: JSON.stringify(lock.run_list),
       cookbookCount: Object.keys(lock.cookbook_locks).length,
+      cookbookDigest: cookbookDigest(lock),
       origin,
       originDetail: originDetail === undefined ? null : JSON.stringify(originDetail),
       createdById: actor?.userId ?? null,
