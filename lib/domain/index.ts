@@ -1,3 +1,4 @@
 /** Pure engines: no I/O, no clock, no randomness. The named exports are a public contract. */
 export * from './lock';
 export * from './diff';
+export * from './promote';
