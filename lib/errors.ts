@@ -1,5 +1,5 @@
 /** An expected failure with an HTTP status and a message fit for users. */
-export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large';
+export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable';
 
 const STATUS: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -8,6 +8,7 @@ const STATUS: Record<AppErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unprocessable: 422,
 };
 
 export interface FieldError {

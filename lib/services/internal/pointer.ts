@@ -30,6 +30,17 @@ export interface MovePointerResult {
   auditId: string | null;
 }
 
+/** 409 unless the stage still runs what the caller saw (`expected`: a revision id, or null for nothing). */
+export function assertExpected(groupName: string, policyName: string, current: string | null, expected: string | null): void {
+  if (expected === current) return;
+  throw conflict(
+    `'${groupName}' changed since you looked: it now runs ${current ? `revision ${current.slice(0, 10)}` : 'no revision'} of '${policyName}', not ${
+      expected ? `revision ${expected.slice(0, 10)}` : 'nothing'
+    }. Refresh and review the change again.`,
+    { current_revision_id: current, expected_revision_id: expected },
+  );
+}
+
 /**
  * Points a group at a revision (or removes the association), keeping history
  * and an audit event, inside the caller's transaction. The expected-revision
@@ -43,14 +54,7 @@ export async function movePointer(tx: Tx, actor: Pick<Access, 'userId' | 'email'
     select: { id: true, revisionPk: true, revision: { select: { revisionId: true } } },
   });
   const fromRevisionId = current?.revision.revisionId ?? null;
-  if (input.expectedRevisionId !== undefined && input.expectedRevisionId !== fromRevisionId) {
-    throw conflict(
-      `'${group.name}' changed since you looked: it now runs ${fromRevisionId ? `revision ${fromRevisionId.slice(0, 10)}` : 'no revision'} of '${policy.name}', not ${
-        input.expectedRevisionId ? `revision ${input.expectedRevisionId.slice(0, 10)}` : 'nothing'
-      }. Refresh and review the change again.`,
-      { current_revision_id: fromRevisionId, expected_revision_id: input.expectedRevisionId },
-    );
-  }
+  if (input.expectedRevisionId !== undefined) assertExpected(group.name, policy.name, fromRevisionId, input.expectedRevisionId);
   const toRevisionId = to?.revisionId ?? null;
   if (fromRevisionId === toRevisionId) return { fromRevisionId, toRevisionId, created: false, changed: false, auditId: null };
 
@@ -66,9 +70,15 @@ export async function movePointer(tx: Tx, actor: Pick<Access, 'userId' | 'email'
     });
     if (count !== 1) throw conflict(`'${group.name}' changed while updating '${policy.name}'. Refresh and try again.`);
   } else {
-    await tx.groupPolicy.create({
-      data: { groupId: group.id, policyId: policy.id, revisionPk: to.pk, updatedById: actor?.userId ?? null, updatedByEmail: actor?.email ?? null, updatedAt: now },
-    });
+    try {
+      await tx.groupPolicy.create({
+        data: { groupId: group.id, policyId: policy.id, revisionPk: to.pk, updatedById: actor?.userId ?? null, updatedByEmail: actor?.email ?? null, updatedAt: now },
+      });
+    } catch (e) {
+      // Another writer created the association first: the unique (group, policy) key decides.
+      if ((e as { code?: string }).code === 'P2002') throw conflict(`'${group.name}' changed while adding '${policy.name}'. Refresh and try again.`);
+      throw e;
+    }
   }
   await tx.pointerHistory.create({
     data: {

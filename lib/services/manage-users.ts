@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { hashPassword } from '@/lib/auth/password';
+import { badRequest, conflict, notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { parseInput } from './internal/parse';
+
+const email = z.string().trim().toLowerCase().email('must be an email address');
+const password = z.string().min(10, 'must be at least 10 characters').max(200, 'is at most 200 characters');
+
+export const ZCreateUserInput = z.object({ email, name: z.string().trim().min(1, 'is required').max(100), password, isAdmin: z.boolean().default(false) });
+
+/** Admin: creates a user with an initial password. */
+export async function createUser(access: Access, raw: z.input<typeof ZCreateUserInput>) {
+  assertCan(access, 'admin.users');
+  const input = parseInput(ZCreateUserInput, raw);
+  const passwordHash = await hashPassword(input.password);
+  return db().$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw conflict(`A user '${input.email}' already exists`);
+    const user = await tx.user.create({ data: { email: input.email, name: input.name, isAdmin: input.isAdmin, passwordHash }, select: { id: true, email: true } });
+    await audit(tx, access, { action: 'user.create', targetType: 'user', target: user.email, after: { name: input.name, isAdmin: input.isAdmin } });
+    return user;
+  });
+}
+
+export const ZUpdateUserInput = z.object({
+  email,
+  active: z.boolean().optional(),
+  isAdmin: z.boolean().optional(),
+  password: password.optional(),
+  name: z.string().trim().min(1, 'is required').max(100).optional(),
+});
+
+/** Admin: deactivate/reactivate, grant/revoke admin, reset password, rename. Admins cannot lock themselves out. */
+export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUserInput>) {
+  assertCan(access, 'admin.users');
+  const input = parseInput(ZUpdateUserInput, raw);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true, active: true, isAdmin: true, name: true } });
+    if (!user) throw notFound(`No user '${input.email}'`);
+    if (user.id === access.userId && (input.active === false || input.isAdmin === false)) {
+      throw badRequest('You cannot deactivate yourself or remove your own admin flag; ask another admin', [{ path: input.active === false ? '/active' : '/isAdmin', message: 'not for your own account' }]);
+    }
+    const data = { active: input.active, isAdmin: input.isAdmin, name: input.name, passwordHash };
+    await tx.user.update({ where: { id: user.id }, data });
+    if (input.active === false) await tx.apiToken.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    await audit(tx, access, {
+      action: input.password ? 'user.reset-password' : 'user.update',
+      targetType: 'user',
+      target: input.email,
+      before: { active: user.active, isAdmin: user.isAdmin, name: user.name },
+      after: { active: input.active ?? user.active, isAdmin: input.isAdmin ?? user.isAdmin, name: input.name ?? user.name, passwordChanged: !!input.password },
+    });
+    return { email: input.email };
+  });
+}
+
+export const ZTeamInput = z.object({ name: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'must be 1 to 50 lowercase letters, digits, _ or -'), description: z.string().max(300).default('') });
+
+/** Admin: creates a team. */
+export async function createTeam(access: Access, raw: z.input<typeof ZTeamInput>) {
+  assertCan(access, 'admin.users');
+  const input = parseInput(ZTeamInput, raw);
+  return db().$transaction(async (tx) => {
+    if (await tx.team.findUnique({ where: { name: input.name }, select: { id: true } })) throw conflict(`A team '${input.name}' already exists`);
+    const team = await tx.team.create({ data: input, select: { id: true, name: true } });
+    await audit(tx, access, { action: 'team.create', targetType: 'team', target: team.name, after: input });
+    return team;
+  });
+}
+
+export const ZMembershipInput = z.object({ team: z.string().trim().min(1, 'is required'), email, member: z.boolean() });
+
+/** Admin: adds a user to a team or removes them. */
+export async function setTeamMembership(access: Access, raw: z.input<typeof ZMembershipInput>) {
+  assertCan(access, 'admin.users');
+  const input = parseInput(ZMembershipInput, raw);
+  return db().$transaction(async (tx) => {
+    const team = await tx.team.findUnique({ where: { name: input.team }, select: { id: true } });
+    if (!team) throw notFound(`No team '${input.team}'`);
+    const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
+    if (!user) throw notFound(`No user '${input.email}'`);
+    const key = { teamId_userId: { teamId: team.id, userId: user.id } };
+    const existing = await tx.teamMember.findUnique({ where: key });
+    if (!!existing === input.member) return { changed: false };
+    if (input.member) await tx.teamMember.create({ data: { teamId: team.id, userId: user.id } });
+    else await tx.teamMember.delete({ where: key });
+    await audit(tx, access, { action: input.member ? 'team.add-member' : 'team.remove-member', targetType: 'team', target: `${input.team}/${input.email}`, before: { member: !input.member }, after: { member: input.member } });
+    return { changed: true };
+  });
+}

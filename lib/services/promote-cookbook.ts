@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { COOKBOOK_NAME_PATTERN, NAME_PATTERN, promoteCookbookLock, type PolicyLock } from '@/lib/domain';
+import { AppError, badRequest, notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { requireGroup, requirePolicy } from './internal/lookup';
+import { parseInput } from './internal/parse';
+import { assertExpected, movePointer } from './internal/pointer';
+import { storeRevision } from './internal/store-revision';
+
+const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+export const ZPromoteCookbookInput = z.object({
+  policy: name,
+  cookbook: z.string().regex(COOKBOOK_NAME_PATTERN, "may contain only letters, digits, '.', '_' and '-'"),
+  from: name,
+  to: name,
+  expectedRevisionId: name.nullable(),
+  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** Only check: build and verify the lock, write nothing (the dialog's preview). */
+  dryRun: z.boolean().optional(),
+  requestId: z.string().max(100).optional(),
+});
+export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
+
+/**
+ * Builds a new lock — `to`'s active lock with one cookbook taken from `from` —
+ * checks every dependency constraint, stores it as a derived revision with its
+ * origin, and points `to` at it. Needs `promote` on `to` (the revision is
+ * derived, not authored, so policy ownership is not required).
+ */
+export async function promoteCookbook(access: Access, raw: PromoteCookbookInput) {
+  const input = parseInput(ZPromoteCookbookInput, raw);
+  if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
+  return db().$transaction(async (tx) => {
+    const [from, to, policy] = await Promise.all([requireGroup(tx, input.from), requireGroup(tx, input.to), requirePolicy(tx, input.policy)]);
+    assertCan(access, 'stage.promote', { stage: to.name });
+    assertCan(access, 'stage.view', { stage: from.name });
+    const [source, target] = await Promise.all(
+      [from, to].map((g) =>
+        tx.groupPolicy.findUnique({
+          where: { groupId_policyId: { groupId: g.id, policyId: policy.id } },
+          select: { revision: { select: { revisionId: true, document: true } } },
+        }),
+      ),
+    );
+    if (!source) throw notFound(`Stage '${from.name}' has no revision of '${policy.name}'`);
+    if (!target) throw notFound(`Stage '${to.name}' has no revision of '${policy.name}' to promote a single cookbook into; promote the whole policy instead`);
+    const current = target.revision.revisionId;
+    // Checked before building anything, so a stale dialog never produces a lock.
+    assertExpected(to.name, policy.name, current, input.expectedRevisionId);
+    const result = promoteCookbookLock(JSON.parse(target.revision.document) as PolicyLock, JSON.parse(source.revision.document) as PolicyLock, input.cookbook);
+    if (!result.ok) {
+      throw new AppError(
+        'unprocessable',
+        result.message,
+        result.unmet.map((u) => ({ path: `/cookbook_locks/${u.cookbook}`, message: u.message })),
+        { kind: 'dependencies', unmet: result.unmet },
+      );
+    }
+    const summary = {
+      cookbook: input.cookbook,
+      before: result.before ? { version: result.before.version, identifier: result.before.identifier } : null,
+      after: { version: result.after.version, identifier: result.after.identifier },
+    };
+    if (result.noop) return { ...summary, noop: true, dryRun: !!input.dryRun, revisionId: current, baseRevisionId: current, auditId: null };
+    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null };
+
+    const text = JSON.stringify(result.lock, null, 2) + '\n';
+    const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };
+    const stored = await storeRevision(tx, access, policy.id, policy.name, text, result.lock, 'cookbook-promotion', origin);
+    if (stored.created) {
+      await audit(tx, access, {
+        action: 'revision.derive',
+        targetType: 'revision',
+        target: `${policy.name}@${stored.revisionId}`,
+        policyName: policy.name,
+        groupName: to.name,
+        before: { revision_id: current },
+        after: { revision_id: stored.revisionId, ...origin },
+        reason: input.reason,
+        requestId: input.requestId,
+      });
+    }
+    const moved = await movePointer(tx, access, {
+      group: to,
+      policy,
+      to: { pk: stored.id, revisionId: stored.revisionId },
+      kind: 'promote-cookbook',
+      reason: input.reason,
+      expectedRevisionId: input.expectedRevisionId,
+      requestId: input.requestId,
+    });
+    return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId };
+  });
+}

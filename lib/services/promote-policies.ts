@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { NAME_PATTERN } from '@/lib/domain';
+import { badRequest } from '@/lib/errors';
+import { requireGroup } from './internal/lookup';
+import { parseInput } from './internal/parse';
+import { movePointer } from './internal/pointer';
+
+const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+export const ZPromotePoliciesInput = z.object({
+  from: name,
+  to: name,
+  policies: z.union([z.literal('all'), z.array(name).min(1, 'must name at least one policy').max(1000)]),
+  /** For each policy, what the user saw in `to` (null: nothing). Every promoted policy needs one. */
+  expected: z.record(z.string(), name.nullable()),
+  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  requestId: z.string().max(100).optional(),
+});
+export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
+
+/**
+ * Promotes several policies from one stage to another, all or nothing, in one
+ * transaction (the RFC's `POST /policy_groups/:g/promote`). `'all'` means every
+ * policy of `from` whose revision differs from `to`'s.
+ */
+export async function promotePolicies(access: Access, raw: PromotePoliciesInput) {
+  const input = parseInput(ZPromotePoliciesInput, raw);
+  if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
+  return db().$transaction(async (tx) => {
+    const [from, to] = await Promise.all([requireGroup(tx, input.from), requireGroup(tx, input.to)]);
+    assertCan(access, 'stage.promote', { stage: to.name });
+    assertCan(access, 'stage.view', { stage: from.name });
+    const [sourceRows, targetRows] = await Promise.all(
+      [from, to].map((g) =>
+        tx.groupPolicy.findMany({ where: { groupId: g.id }, select: { revisionPk: true, policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true } } } }),
+      ),
+    );
+    const source = new Map(sourceRows.map((r) => [r.policy.name, r]));
+    const target = new Map(targetRows.map((r) => [r.policy.name, r.revision.revisionId]));
+    const names = input.policies === 'all' ? [...source.keys()].filter((p) => target.get(p) !== source.get(p)!.revision.revisionId).sort() : [...new Set(input.policies)];
+    const errors = [];
+    for (const [i, p] of names.entries()) {
+      if (!source.has(p)) errors.push({ path: `/policies/${i}`, message: `Stage '${from.name}' has no revision of '${p}'` });
+      if (!(p in input.expected)) errors.push({ path: `/expected/${p}`, message: `expected.${p} is required: the revision you saw in '${to.name}' (null for none)` });
+    }
+    if (errors.length) throw badRequest(errors[0].message, errors);
+    const results = [];
+    for (const p of names) {
+      const s = source.get(p)!;
+      const moved = await movePointer(tx, access, {
+        group: to,
+        policy: s.policy,
+        to: { pk: s.revisionPk, revisionId: s.revision.revisionId },
+        kind: 'promote',
+        reason: input.reason,
+        expectedRevisionId: input.expected[p],
+        requestId: input.requestId,
+      });
+      results.push({ policy: p, fromRevisionId: moved.fromRevisionId, toRevisionId: moved.toRevisionId, changed: moved.changed, auditId: moved.auditId });
+    }
+    return { from: from.name, to: to.name, promoted: results };
+  });
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { NAME_PATTERN } from '@/lib/domain';
+import { badRequest, notFound } from '@/lib/errors';
+import { requireGroup, requirePolicy } from './internal/lookup';
+import { parseInput } from './internal/parse';
+import { movePointer } from './internal/pointer';
+
+const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+export const ZPromotePolicyInput = z.object({
+  policy: name,
+  from: name,
+  to: name,
+  /** What the user saw in `to`: a revision id, or null for "nothing". Required: promotions never overwrite blindly. */
+  expectedRevisionId: name.nullable(),
+  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  requestId: z.string().max(100).optional(),
+});
+export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
+
+export interface PromotePolicyResult {
+  policy: string;
+  from: string;
+  to: string;
+  fromRevisionId: string | null;
+  toRevisionId: string;
+  changed: boolean;
+  auditId: string | null;
+}
+
+/** Points stage `to` at the revision active in `from` (no new document). 409 when `to` moved since the user looked. */
+export async function promotePolicy(access: Access, raw: PromotePolicyInput): Promise<PromotePolicyResult> {
+  const input = parseInput(ZPromotePolicyInput, raw);
+  if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
+  return db().$transaction(async (tx) => {
+    const [from, to, policy] = await Promise.all([requireGroup(tx, input.from), requireGroup(tx, input.to), requirePolicy(tx, input.policy)]);
+    assertCan(access, 'stage.promote', { stage: to.name });
+    assertCan(access, 'stage.view', { stage: from.name });
+    const source = await tx.groupPolicy.findUnique({
+      where: { groupId_policyId: { groupId: from.id, policyId: policy.id } },
+      select: { revisionPk: true, revision: { select: { revisionId: true } } },
+    });
+    if (!source) throw notFound(`Stage '${from.name}' has no revision of '${policy.name}' to promote`);
+    const moved = await movePointer(tx, access, {
+      group: to,
+      policy,
+      to: { pk: source.revisionPk, revisionId: source.revision.revisionId },
+      kind: 'promote',
+      reason: input.reason,
+      expectedRevisionId: input.expectedRevisionId,
+      requestId: input.requestId,
+    });
+    return { policy: policy.name, from: from.name, to: to.name, fromRevisionId: moved.fromRevisionId, toRevisionId: source.revision.revisionId, changed: moved.changed, auditId: moved.auditId };
+  });
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { NAME_PATTERN } from '@/lib/domain';
+import { badRequest } from '@/lib/errors';
+import { requireGroup, requirePolicy } from './internal/lookup';
+import { parseInput } from './internal/parse';
+import { movePointer } from './internal/pointer';
+
+const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+export const ZRollbackInput = z.object({
+  policy: name,
+  group: name,
+  toRevisionId: name,
+  expectedRevisionId: name.nullable(),
+  reason: z.string().trim().min(1, 'is required for a rollback').max(1000, 'is at most 1000 characters'),
+  requestId: z.string().max(100).optional(),
+});
+export type RollbackInput = z.input<typeof ZRollbackInput>;
+
+/** Points a stage back at a revision it held before (per its pointer history). */
+export async function rollback(access: Access, raw: RollbackInput) {
+  const input = parseInput(ZRollbackInput, raw);
+  return db().$transaction(async (tx) => {
+    const [group, policy] = await Promise.all([requireGroup(tx, input.group), requirePolicy(tx, input.policy)]);
+    assertCan(access, 'stage.promote', { stage: group.name });
+    const held = await tx.pointerHistory.findFirst({ where: { groupName: group.name, policyName: policy.name, toRevisionId: input.toRevisionId }, select: { id: true } });
+    const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: input.toRevisionId } }, select: { id: true } });
+    if (!held || !rev) {
+      throw badRequest(`'${group.name}' never ran revision ${input.toRevisionId} of '${policy.name}' (or it was deleted); a rollback can only return to a revision the stage held before`, [
+        { path: '/toRevisionId', message: 'must be a revision this stage held before' },
+      ]);
+    }
+    const moved = await movePointer(tx, access, {
+      group,
+      policy,
+      to: { pk: rev.id, revisionId: input.toRevisionId },
+      kind: 'rollback',
+      reason: input.reason,
+      expectedRevisionId: input.expectedRevisionId,
+      requestId: input.requestId,
+    });
+    return { policy: policy.name, group: group.name, fromRevisionId: moved.fromRevisionId, toRevisionId: input.toRevisionId, changed: moved.changed, auditId: moved.auditId };
+  });
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, STAGE_LEVELS, type Access } from '@/lib/auth/permissions';
+import { NAME_PATTERN } from '@/lib/domain';
+import { notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { requireGroup } from './internal/lookup';
+import { parseInput } from './internal/parse';
+
+export const ZSetStageGrantInput = z.object({
+  stage: z.string().regex(NAME_PATTERN, 'must be a stage name'),
+  subject: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('user'), email: z.string().trim().toLowerCase().email('must be an email address') }),
+    z.object({ type: z.literal('team'), name: z.string().trim().min(1, 'is required') }),
+  ]),
+  /** 'none' removes the grant. */
+  level: z.enum([...STAGE_LEVELS, 'none']),
+  requestId: z.string().max(100).optional(),
+});
+export type SetStageGrantInput = z.input<typeof ZSetStageGrantInput>;
+
+/** Sets (or removes) one user's or team's level on a stage. Needs `manage` on that stage, or admin. */
+export async function setStageGrant(access: Access, raw: SetStageGrantInput) {
+  const input = parseInput(ZSetStageGrantInput, raw);
+  return db().$transaction(async (tx) => {
+    const group = await requireGroup(tx, input.stage);
+    assertCan(access, 'stage.manage', { stage: group.name });
+    let where: { groupId: string; userId: string | null; teamId: string | null };
+    let label: string;
+    if (input.subject.type === 'user') {
+      const user = await tx.user.findUnique({ where: { email: input.subject.email }, select: { id: true } });
+      if (!user) throw notFound(`No user '${input.subject.email}'`);
+      where = { groupId: group.id, userId: user.id, teamId: null };
+      label = `user ${input.subject.email}`;
+    } else {
+      const team = await tx.team.findUnique({ where: { name: input.subject.name }, select: { id: true } });
+      if (!team) throw notFound(`No team '${input.subject.name}'`);
+      where = { groupId: group.id, userId: null, teamId: team.id };
+      label = `team ${input.subject.name}`;
+    }
+    const existing = await tx.groupPermission.findFirst({ where, select: { id: true, level: true } });
+    const before = existing?.level ?? 'none';
+    if (before === input.level) return { stage: group.name, subject: label, level: input.level, changed: false };
+    if (input.level === 'none') await tx.groupPermission.delete({ where: { id: existing!.id } });
+    else if (existing) await tx.groupPermission.update({ where: { id: existing.id }, data: { level: input.level } });
+    else await tx.groupPermission.create({ data: { ...where, level: input.level } });
+    await audit(tx, access, { action: 'permission.set', targetType: 'permission', target: `${group.name}/${label}`, groupName: group.name, before: { level: before }, after: { level: input.level }, requestId: input.requestId });
+    return { stage: group.name, subject: label, level: input.level, changed: true };
+  });
+}

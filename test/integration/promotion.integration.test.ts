@@ -1,0 +1,201 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { db } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+import { isAppError } from '@/lib/errors';
+import { promotePolicy } from '@/lib/services/promote-policy';
+import { promoteCookbook } from '@/lib/services/promote-cookbook';
+import { promotePolicies } from '@/lib/services/promote-policies';
+import { rollback } from '@/lib/services/rollback';
+import { setStageGrant } from '@/lib/services/set-stage-grant';
+import { pointerHistory } from '@/lib/db/queries/history';
+import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
+import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
+import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
+import * as permissionsRoute from '@/app/api/v1/policy_groups/[group]/permissions/route';
+import * as historyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/history/route';
+import * as auditRoute from '@/app/api/v1/audit/route';
+
+const ROLES = ['admin', 'release', 'dev', 'viewer', 'nogrants'] as const;
+type Role = (typeof ROLES)[number];
+const access: Partial<Record<Role, Access>> = {};
+
+async function active(stage: string, policy: string): Promise<string | null> {
+  const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
+  return row?.revision.revisionId ?? null;
+}
+
+beforeAll(async () => {
+  await seed();
+  await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x' } });
+  for (const r of ROLES) access[r] = await accessFor(`${r}@example.com`);
+});
+
+/** One use case per row; `allowed` lists the roles the permission table lets through. */
+const CASES: { name: string; allowed: Role[]; run: (a: Access) => Promise<unknown> }[] = [
+  {
+    name: 'promotePolicy staging → production',
+    allowed: ['admin', 'release'],
+    run: async (a) => promotePolicy(a, { policy: 'webapp', from: 'staging', to: 'production', expectedRevisionId: await active('production', 'webapp') }),
+  },
+  {
+    name: 'promotePolicy dev → qa',
+    allowed: ['admin', 'dev'],
+    run: async (a) => promotePolicy(a, { policy: 'jenkins-ci', from: 'dev', to: 'qa', expectedRevisionId: await active('qa', 'jenkins-ci') }),
+  },
+  {
+    name: 'promoteCookbook ntp staging → production',
+    allowed: ['admin', 'release'],
+    run: async (a) => promoteCookbook(a, { policy: 'logstash-shipper', cookbook: 'ntp', from: 'qa', to: 'production', expectedRevisionId: await active('production', 'logstash-shipper') }),
+  },
+  {
+    name: 'promotePolicies staging → production',
+    allowed: ['admin', 'release'],
+    run: async (a) => promotePolicies(a, { from: 'staging', to: 'production', policies: ['haproxy-lb'], expected: { 'haproxy-lb': await active('production', 'haproxy-lb') } }),
+  },
+  {
+    name: 'rollback production',
+    allowed: ['admin', 'release'],
+    run: async (a) => {
+      const history = await pointerHistory('production', 'webapp');
+      const target = history.find((h) => h.kind === 'seed')!.toRevisionId!;
+      return rollback(a, { policy: 'webapp', group: 'production', toRevisionId: target, expectedRevisionId: await active('production', 'webapp'), reason: 'matrix' });
+    },
+  },
+  {
+    name: 'setStageGrant on production',
+    allowed: ['admin'],
+    run: (a) => setStageGrant(a, { stage: 'production', subject: { type: 'team', name: 'web' }, level: 'view' }),
+  },
+];
+
+describe('authorization matrix', () => {
+  for (const c of CASES) {
+    for (const role of ROLES) {
+      const allowed = c.allowed.includes(role);
+      it(`${c.name} × ${role}: ${allowed ? 'allowed' : 'refused'}`, async () => {
+        const before = snapshot();
+        let error: unknown = null;
+        try {
+          await c.run(access[role]!);
+        } catch (e) {
+          error = e;
+        }
+        if (allowed) {
+          expect(error).toBeNull();
+        } else {
+          expect(isAppError(error) && error.status).toBe(403);
+          expect(snapshot()).toBe(before);
+        }
+      });
+    }
+  }
+
+  it('every route refuses a call without a token (401) and changes nothing', async () => {
+    const before = snapshot();
+    const routes = [
+      call(promoteRoute.POST, 'POST', { params: { group: 'production' }, body: { from: 'staging', policies: ['webapp'], expected: {} } }),
+      call(cookbookRoute.POST, 'POST', { params: { group: 'production', name: 'webapp' }, body: { from: 'staging', cookbook: 'nginx', expected_revision_id: null } }),
+      call(rollbackRoute.POST, 'POST', { params: { group: 'production', name: 'webapp' }, body: {} }),
+      call(permissionsRoute.PUT, 'PUT', { params: { group: 'production' }, body: { subject: { type: 'team', name: 'web' }, level: 'promote' } }),
+      call(historyRoute.GET, 'GET', { params: { group: 'production', name: 'webapp' } }),
+      call(auditRoute.GET, 'GET', {}),
+    ];
+    for (const res of await Promise.all(routes)) expect(res.status).toBe(401);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('a user with no grants cannot read a stage history either', async () => {
+    const t = await tokenFor('nogrants@example.com');
+    const res = await call(historyRoute.GET, 'GET', { token: t, params: { group: 'production', name: 'webapp' } });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('race: 50 concurrent promotions of the same stage and policy', () => {
+  it('exactly one succeeds; 49 get 409; one audit event and one history entry', async () => {
+    const expected = await active('production', 'mysql-primary');
+    const auditBefore = await db().auditEvent.count({ where: { action: 'pointer.promote', policyName: 'mysql-primary', groupName: 'production' } });
+    const historyBefore = await db().pointerHistory.count({ where: { policyName: 'mysql-primary', groupName: 'production' } });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => promotePolicy(access.release!, { policy: 'mysql-primary', from: 'staging', to: 'production', expectedRevisionId: expected, reason: 'race' })),
+    );
+    const ok = results.filter((r) => r.status === 'fulfilled' && (r.value as { changed: boolean }).changed);
+    const conflicts = results.filter((r) => r.status === 'rejected' && isAppError(r.reason) && r.reason.status === 409);
+    expect(ok).toHaveLength(1);
+    expect(conflicts).toHaveLength(49);
+    expect(await db().auditEvent.count({ where: { action: 'pointer.promote', policyName: 'mysql-primary', groupName: 'production' } })).toBe(auditBefore + 1);
+    expect(await db().pointerHistory.count({ where: { policyName: 'mysql-primary', groupName: 'production' } })).toBe(historyBefore + 1);
+  });
+});
+
+describe('promotion behaviour', () => {
+  it('a stale expectation is a 409 naming the change, and nothing moves', async () => {
+    const before = snapshot();
+    const err = await promotePolicy(access.release!, { policy: 'redis-cache', from: 'staging', to: 'production', expectedRevisionId: 'not-what-is-there' }).catch((e) => e);
+    expect(err.status).toBe(409);
+    expect(err.message).toMatch(/production' changed since you looked/);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('promoteCookbook builds a derived revision with its origin; a dependency failure writes nothing', async () => {
+    const before = snapshot();
+    const err = await promoteCookbook(access.release!, { policy: 'webapp', cookbook: 'nginx', from: 'dev', to: 'production', expectedRevisionId: await active('production', 'webapp') }).catch((e) => e);
+    // The matrix's rollback left production on the seed revision: webapp 1.4.0 needs nginx ~> 11.5; dev runs nginx 12.1.0.
+    expect(err.status).toBe(422);
+    expect(err.errors[0].message).toBe('webapp (1.4.0) needs nginx ~> 11.5, but the lock would have nginx 12.1.0');
+    expect(snapshot()).toBe(before);
+    const ok = await promoteCookbook(access.release!, { policy: 'mysql-replica', cookbook: 'apt', from: 'qa', to: 'production', expectedRevisionId: await active('production', 'mysql-replica'), reason: 'apt fix' });
+    expect(ok).toMatchObject({ cookbook: 'apt', noop: false, before: { version: '7.4.0' }, after: { version: '7.5.0' } });
+    const rev = await db().policyRevision.findFirstOrThrow({ where: { revisionId: ok.revisionId } });
+    expect(rev.origin).toBe('cookbook-promotion');
+    expect(JSON.parse(rev.originDetail!)).toMatchObject({ cookbook: 'apt', fromStage: 'qa', baseRevisionId: ok.baseRevisionId });
+    expect(rev.computedRevisionId).toBe(rev.revisionId);
+    expect(await active('production', 'mysql-replica')).toBe(ok.revisionId);
+    const again = await promoteCookbook(access.release!, { policy: 'mysql-replica', cookbook: 'apt', from: 'qa', to: 'production', expectedRevisionId: ok.revisionId });
+    expect(again.noop).toBe(true);
+  });
+
+  it('promotePolicies is all or nothing', async () => {
+    const before = snapshot();
+    const err = await promotePolicies(access.release!, {
+      from: 'staging',
+      to: 'production',
+      policies: ['monitoring', 'redis-cache'],
+      expected: { monitoring: await active('production', 'monitoring'), 'redis-cache': 'stale' },
+    }).catch((e) => e);
+    expect(err.status).toBe(409);
+    expect(snapshot()).toBe(before);
+    const res = await promotePolicies(access.release!, {
+      from: 'staging',
+      to: 'production',
+      policies: 'all',
+      expected: Object.fromEntries(await Promise.all(['monitoring', 'redis-cache', 'mysql-primary', 'haproxy-lb', 'webapp', 'base', 'logstash-shipper', 'collectd-agent', 'mysql-replica'].map(async (p) => [p, await active('production', p)]))),
+    });
+    expect(res.promoted.map((p) => p.policy)).toContain('monitoring');
+    expect(await active('production', 'monitoring')).toBe(await active('staging', 'monitoring'));
+  });
+
+  it('rollback returns to a revision the stage held, and refuses one it never held', async () => {
+    const history = await pointerHistory('production', 'monitoring');
+    const old = history.find((h) => h.kind === 'seed')!.toRevisionId!;
+    const res = await rollback(access.release!, { policy: 'monitoring', group: 'production', toRevisionId: old, expectedRevisionId: await active('production', 'monitoring'), reason: 'bad collectd' });
+    expect(res.toRevisionId).toBe(old);
+    expect((await pointerHistory('production', 'monitoring'))[0]).toMatchObject({ kind: 'rollback', toRevisionId: old, reason: 'bad collectd', actor: 'release@example.com' });
+    const never = await db().policyRevision.findFirstOrThrow({ where: { policy: { name: 'webapp' } } });
+    const err = await rollback(access.release!, { policy: 'monitoring', group: 'production', toRevisionId: never.revisionId, expectedRevisionId: old, reason: 'x' }).catch((e) => e);
+    expect(err.status).toBe(400);
+  });
+
+  it('the audit API filters and exports CSV', async () => {
+    const t = await tokenFor('admin@example.com');
+    const res = await call(auditRoute.GET, 'GET', { token: t, query: 'action=pointer.rollback&stage=production' });
+    expect(res.json.events.length).toBeGreaterThan(0);
+    for (const e of res.json.events) expect(e.action).toBe('pointer.rollback');
+    const csv = await call(auditRoute.GET, 'GET', { token: t, query: 'policy=monitoring&format=csv' });
+    expect(csv.text.split('\r\n')[0]).toBe('at,actor,action,target_type,target,stage,policy,before,after,reason,request_id');
+    const bad = await call(auditRoute.GET, 'GET', { token: t, query: 'since=yesterday' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors[0].path).toBe('/since');
+  });
+});
