@@ -3,11 +3,12 @@
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { Comparison } from '@/lib/db/queries/compare';
 import type { CookbookChange } from '@/lib/domain';
 import { age, shortId } from '@/lib/format';
 import { VirtualRows } from './virtual-rows';
+import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 
 const TextDiff = dynamic(() => import('./text-diff'), { ssr: false, loading: () => <p className="p-4 text-slate-500">Loading text diff…</p> });
 
@@ -62,8 +63,11 @@ function Section({ title, count, children, id }: { title: string; count: number;
 
 const rowClass = 'grid items-center gap-3 border-b border-slate-100 px-4 text-sm outline-none focus:bg-indigo-50 focus:ring-2 focus:ring-inset focus:ring-indigo-400';
 
-export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode }) {
+/** `canPromote`: both sides are stages and the viewer may promote into `to` (the server checks again). */
+export function CompareView({ c, canPromote = false }: { c: Comparison; canPromote?: boolean }) {
   useChangeNavigation();
+  const [promoting, setPromoting] = useState<PromoteTarget | null>(null);
+  const target = (cookbook?: string): PromoteTarget => ({ policy: c.policy, from: c.from.stage!, to: c.to.stage!, expectedRevisionId: c.to.revisionId, cookbook });
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -80,7 +84,7 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
   );
   const d = c.diff;
   const s = d.summary;
-  const cbCols = { gridTemplateColumns: 'minmax(8rem,1.2fr) minmax(10rem,1.3fr) 1fr 1fr' };
+  const cbCols = { gridTemplateColumns: canPromote ? 'minmax(8rem,1.2fr) minmax(10rem,1.3fr) 1fr 1fr 9rem' : 'minmax(8rem,1.2fr) minmax(10rem,1.3fr) 1fr 1fr' };
   const atCols = { gridTemplateColumns: '5rem minmax(10rem,2fr) 1fr 1fr 5rem' };
 
   return (
@@ -129,7 +133,13 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
             </>
           )}
         </div>
-        <div className="ml-auto flex items-center gap-2">{actions}</div>
+        <div className="ml-auto flex items-center gap-2">
+          {canPromote && !d.identical && (
+            <button type="button" className="btn btn-primary" onClick={() => setPromoting(target())} data-testid="compare-promote">
+              Promote {c.from.label} → {c.to.label}
+            </button>
+          )}
+        </div>
       </div>
       <p className="text-xs text-slate-500">
         Read as a promotion: what <b>{c.to.label}</b> would change if it took the revision in <b>{c.from.label}</b>. Keyboard: <kbd className="rounded border px-1">j</kbd> / <kbd className="rounded border px-1">k</kbd> move between changes.
@@ -145,6 +155,7 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
               <span>Change</span>
               <span>Now in {c.to.label}</span>
               <span>Incoming from {c.from.label}</span>
+              {canPromote && <span />}
             </div>
           }
           render={(cb) => (
@@ -156,6 +167,14 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
                 {cb.to ? `${cb.to.version} (${shortId(cb.to.identifier, 8)})` : '—'}
                 {cb.sourceFields && <span className="ml-1 text-slate-500">{cb.sourceFields.join(', ')}</span>}
               </span>
+              {canPromote &&
+                (cb.kind === 'removed' ? (
+                  <span />
+                ) : (
+                  <button type="button" className="text-left text-xs font-medium text-indigo-700 hover:underline" onClick={() => setPromoting(target(cb.name))} data-testid="promote-cookbook">
+                    Promote only this
+                  </button>
+                ))}
             </div>
           )}
         />
@@ -273,6 +292,7 @@ export function CompareView({ c, actions }: { c: Comparison; actions?: ReactNode
         )}
       </section>
       <p className="text-xs text-slate-500">
+        {promoting && <PromoteDialog target={promoting} onClose={() => setPromoting(null)} />}
         Deep link to this view:{' '}
         <Link className="underline" href={`${pathname}?${params.toString()}`}>
           {`${pathname}?${params.toString()}`}

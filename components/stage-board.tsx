@@ -5,6 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { BoardData } from '@/lib/db/queries/board';
 import { age, shortId } from '@/lib/format';
+import { BulkPromoteDialog } from './bulk-promote-dialog';
+import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 
 async function fetchBoard(): Promise<BoardData> {
   const res = await fetch('/api/v1/board', { cache: 'no-store' });
@@ -18,6 +20,8 @@ export function StageBoard({ initial }: { initial: BoardData }) {
   const [team, setTeam] = useState('');
   const [stage, setStage] = useState('');
   const [differs, setDiffers] = useState(false);
+  const [promoting, setPromoting] = useState<PromoteTarget | null>(null);
+  const [bulk, setBulk] = useState<{ from: string; to: string } | null>(null);
 
   const rows = useMemo(
     () =>
@@ -67,9 +71,21 @@ export function StageBoard({ initial }: { initial: BoardData }) {
               <th scope="col" className="w-48">
                 Policy
               </th>
-              {data.stages.map((s) => (
+              {data.stages.map((s, i) => (
                 <th key={s.name} scope="col" title={s.description}>
-                  {s.name}
+                  <div className="flex items-center justify-between gap-2">
+                    <span>{s.name}</span>
+                    {s.canPromote && i > 0 && (
+                      <button
+                        type="button"
+                        className="rounded px-1.5 py-0.5 text-[11px] font-medium normal-case tracking-normal text-indigo-700 hover:bg-indigo-50"
+                        onClick={() => setBulk({ from: data.stages[i - 1].name, to: s.name })}
+                        data-testid={`bulk-promote-${s.name}`}
+                      >
+                        Promote differing from {data.stages[i - 1].name}…
+                      </button>
+                    )}
+                  </div>
                 </th>
               ))}
             </tr>
@@ -122,14 +138,29 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                           )}
                           {c.differsFromPrevious === false && <div className="text-xs text-slate-400">same as previous</div>}
                           {next && (!nextCell || nextCell.revisionId !== c.revisionId) && (
-                            <Link
-                              href={`/compare?policy=${encodeURIComponent(p.name)}&from=${encodeURIComponent(s.name)}&to=${encodeURIComponent(next.name)}`}
-                              className={`inline-block text-xs font-medium ${next.canPromote ? 'text-indigo-700 hover:underline' : 'text-slate-500 hover:underline'}`}
-                              data-testid={next.canPromote ? 'promote-link' : 'compare-link'}
-                            >
-                              {next.canPromote ? `Promote → ${next.name}` : `Compare with ${next.name}`}
-                            </Link>
+                            <div className="flex flex-wrap gap-x-2 text-xs">
+                              {next.canPromote && (
+                                <button
+                                  type="button"
+                                  className="font-medium text-indigo-700 hover:underline"
+                                  data-testid="promote-button"
+                                  onClick={() => setPromoting({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null })}
+                                >
+                                  Promote → {next.name}
+                                </button>
+                              )}
+                              <Link
+                                href={`/compare?policy=${encodeURIComponent(p.name)}&from=${encodeURIComponent(s.name)}&to=${encodeURIComponent(next.name)}`}
+                                className="text-slate-500 hover:underline"
+                                data-testid="compare-link"
+                              >
+                                Compare with {next.name}
+                              </Link>
+                            </div>
                           )}
+                          <Link href={`/history?policy=${encodeURIComponent(p.name)}&stage=${encodeURIComponent(s.name)}`} className="text-xs text-slate-400 hover:underline">
+                            history
+                          </Link>
                         </div>
                       ) : (
                         <span className="text-xs text-slate-400">not in {s.name}</span>
@@ -142,6 +173,8 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           </tbody>
         </table>
       </div>
+      {promoting && <PromoteDialog target={promoting} onClose={() => setPromoting(null)} />}
+      {bulk && <BulkPromoteDialog board={data} from={bulk.from} to={bulk.to} onClose={() => setBulk(null)} />}
     </div>
   );
 }

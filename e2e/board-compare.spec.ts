@@ -9,7 +9,7 @@ test('board → compare: webapp differs between staging and production', async (
   const production = row.locator('td[data-stage="production"]');
   await expect(production.getByTestId('differs')).toContainText('differs from staging');
 
-  await row.locator('td[data-stage="staging"]').getByRole('link', { name: 'Promote → production' }).click();
+  await row.locator('td[data-stage="staging"]').getByRole('link', { name: 'Compare with production' }).click();
   await expect(page).toHaveURL(/\/compare\?policy=webapp&from=staging&to=production/);
   const view = page.getByTestId('compare-view');
   await expect(view.locator('[data-cookbook="nginx"]')).toContainText('upgraded · major');

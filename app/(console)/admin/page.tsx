@@ -1,10 +1,22 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
-import { Placeholder } from '@/components/page-header';
+import { permissionsMatrix } from '@/lib/db/queries/admin';
+import { PageHeader } from '@/components/page-header';
+import { PermissionsMatrix } from '@/components/permissions-matrix';
 
-export const metadata: Metadata = { title: 'Admin' };
+export const metadata: Metadata = { title: 'Permissions' };
+export const dynamic = 'force-dynamic';
 
-export default async function Page() {
-  await requireAccess();
-  return <Placeholder title="Admin">Permissions matrix (stages × users and teams), users, teams and API tokens.</Placeholder>;
+export default async function PermissionsPage() {
+  const access = await requireAccess();
+  const data = await permissionsMatrix(access);
+  return (
+    <>
+      <PageHeader
+        title="Permissions"
+        description="Who may do what in each stage: view < promote < manage. Grants to a team apply to its members; admins may do everything. Only those who manage a stage (or admins) can edit its column."
+      />
+      <PermissionsMatrix {...data} />
+    </>
+  );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { requireAccess } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
 import { compare, comparePickerOptions } from '@/lib/db/queries/compare';
 import { isAppError } from '@/lib/errors';
 import { ComparePicker } from '@/components/compare-picker';
@@ -22,7 +23,7 @@ export default async function ComparePage({ searchParams }: Props) {
       const c = await compare(access, policy, from, to);
       body = (
         <Suspense>
-          <CompareView c={c} />
+          <CompareView c={c} canPromote={!!c.from.stage && !!c.to.stage && can(access, 'stage.promote', { stage: c.to.stage })} />
         </Suspense>
       );
     } catch (e) {

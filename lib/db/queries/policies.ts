@@ -102,3 +102,9 @@ export async function chefGroup(name: string) {
   if (!g) throw notFound(`Cannot load policy group ${name}`);
   return chefGroupBody(g);
 }
+
+/** The revision id a stage runs for a policy, or null. */
+export async function activeRevisionId(group: string, policy: string): Promise<string | null> {
+  const row = await db().groupPolicy.findFirst({ where: { group: { name: group }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
+  return row?.revision.revisionId ?? null;
+}

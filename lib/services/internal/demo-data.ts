@@ -58,7 +58,8 @@ const CATALOG: Record<string, CookbookVersion[]> = {
   iptables: [{ version: '8.0.0' }, { version: '8.1.0' }],
   'chef-client': [{ version: '12.3.4', deps: [['logrotate', '>= 2.2.0']] }, { version: '13.0.0', deps: [['logrotate', '>= 2.2.0']] }],
   logrotate: [{ version: '3.0.0' }, { version: '3.0.1' }],
-  nginx: [{ version: '11.5.0' }, { version: '12.0.1' }, { version: '12.1.0' }],
+  nginx: [{ version: '11.5.0' }, { version: '11.6.2' }, { version: '12.0.1' }, { version: '12.1.0' }],
+  gateway: [{ version: '3.1.0', deps: [['nginx', '~> 11.5']] }, { version: '3.2.0', deps: [['nginx', '~> 11.6']] }],
   mysql: [{ version: '10.1.0' }, { version: '11.0.0' }],
   collectd: [{ version: '2.2.4' }, { version: '2.3.0' }],
   haproxy: [{ version: '12.2.1' }, { version: '12.3.0' }],
@@ -87,7 +88,7 @@ export function demoIdentifier(name: string, version: string, salt = ''): string
 
 function cookbookEntry(name: string, version: string, salt = '') {
   const identifier = demoIdentifier(name, version, salt);
-  const internal = ['base', 'webapp', 'monitoring'].includes(name);
+  const internal = ['base', 'webapp', 'monitoring', 'gateway'].includes(name);
   return {
     version,
     identifier,
@@ -162,6 +163,17 @@ export const DEMO_POLICIES: DemoPolicySpec[] = [
       },
     ],
     stages: { dev: 2, qa: 2, staging: 1, production: 0 },
+    nodes: ubuntu,
+  },
+  {
+    name: 'api-gateway',
+    team: 'web',
+    runList: [...BASE_RUN, 'recipe[nginx::default]', 'recipe[gateway::default]'],
+    revisions: [
+      { cookbooks: { ...BASE_COOKBOOKS, nginx: '11.5.0', gateway: '3.1.0' }, default: { gateway: { upstreams: ['api-1', 'api-2'], rate_limit: 500 } } },
+      { cookbooks: { ...BASE_COOKBOOKS_2, nginx: '11.6.2', gateway: '3.2.0' }, default: { gateway: { upstreams: ['api-1', 'api-2', 'api-3'], rate_limit: 800 } } },
+    ],
+    stages: { dev: 1, qa: 1, staging: 1, production: 0 },
     nodes: ubuntu,
   },
   {

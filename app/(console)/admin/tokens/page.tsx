@@ -1,0 +1,18 @@
+import type { Metadata } from 'next';
+import { requireAccess } from '@/lib/auth/session';
+import { tokensFor } from '@/lib/db/queries/admin';
+import { AdminTokens } from '@/components/admin-tokens';
+import { PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'API tokens' };
+export const dynamic = 'force-dynamic';
+
+export default async function TokensPage() {
+  const access = await requireAccess();
+  return (
+    <>
+      <PageHeader title="API tokens" description={access.isAdmin ? 'Every token in the console. Secrets are stored hashed and shown once.' : 'Your tokens for the API. Secrets are stored hashed and shown once.'} />
+      <AdminTokens tokens={await tokensFor(access)} isAdmin={access.isAdmin} />
+    </>
+  );
+}

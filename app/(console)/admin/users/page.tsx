@@ -1,0 +1,20 @@
+import type { Metadata } from 'next';
+import { requireAccess } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { usersForAdmin } from '@/lib/db/queries/admin';
+import { AdminUsers } from '@/components/admin-users';
+import { EmptyState, PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'Users' };
+export const dynamic = 'force-dynamic';
+
+export default async function UsersPage() {
+  const access = await requireAccess();
+  if (!can(access, 'admin.users')) return <EmptyState title="Admins only">Ask an admin to add or change users.</EmptyState>;
+  return (
+    <>
+      <PageHeader title="Users" description="Invite, deactivate, reset passwords, and grant the admin flag." />
+      <AdminUsers users={await usersForAdmin()} me={access.email} />
+    </>
+  );
+}

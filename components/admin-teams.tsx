@@ -1,0 +1,98 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { errorMessage, runAction } from '@/lib/actions/client';
+import { createTeamAction, setTeamMembershipAction } from '@/lib/actions/admin/users-actions';
+
+type Team = { name: string; description: string; members: string[]; policies: string[] };
+
+export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] }) {
+  const router = useRouter();
+  const done = (msg: string) => {
+    toast.success(msg);
+    router.refresh();
+  };
+  const membership = useMutation({
+    mutationFn: (v: { team: string; email: string; member: boolean }) => runAction(setTeamMembershipAction, v),
+    onSuccess: (_r, v) => done(v.member ? `Added ${v.email} to ${v.team}` : `Removed ${v.email} from ${v.team}`),
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  const create = useMutation({
+    mutationFn: (v: { name: string; description: string }) => runAction(createTeamAction, v),
+    onSuccess: (t) => done(`Created team ${t.name}`),
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  return (
+    <div className="space-y-4">
+      <form
+        className="card flex flex-wrap items-end gap-3 p-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
+          e.currentTarget.reset();
+        }}
+      >
+        <label className="text-xs font-medium text-slate-600">
+          New team
+          <input name="name" required pattern="[a-z0-9][a-z0-9_\-]{0,49}" title="lowercase letters, digits, _ or -" className="input mt-1 w-48" />
+        </label>
+        <label className="flex-1 text-xs font-medium text-slate-600">
+          Description
+          <input name="description" className="input mt-1" />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          Create team
+        </button>
+      </form>
+      <div className="grid gap-4 md:grid-cols-2">
+        {teams.map((t) => (
+          <section key={t.name} className="card p-4" data-team={t.name}>
+            <h2 className="font-semibold">{t.name}</h2>
+            <p className="mb-2 text-slate-500">{t.description || 'No description.'}</p>
+            <p className="mb-2 text-xs text-slate-500">
+              Owns:{' '}
+              {t.policies.length
+                ? t.policies.map((p, i) => (
+                    <span key={p}>
+                      {i > 0 && ', '}
+                      <Link className="text-indigo-700 hover:underline" href={`/policies/${encodeURIComponent(p)}`}>
+                        {p}
+                      </Link>
+                    </span>
+                  ))
+                : 'no policies'}
+            </p>
+            <ul className="mb-2 space-y-1">
+              {t.members.map((m) => (
+                <li key={m} className="flex items-center justify-between">
+                  <span>{m}</span>
+                  <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => membership.mutate({ team: t.name, email: m, member: false })}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+              {t.members.length === 0 && <li className="text-slate-400">No members.</li>}
+            </ul>
+            <select
+              aria-label={`Add a member to ${t.name}`}
+              className="input"
+              value=""
+              onChange={(e) => e.target.value && membership.mutate({ team: t.name, email: e.target.value, member: true })}
+            >
+              <option value="">Add a member…</option>
+              {emails
+                .filter((e) => !t.members.includes(e))
+                .map((e) => (
+                  <option key={e}>{e}</option>
+                ))}
+            </select>
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { errorMessage, runAction } from '@/lib/actions/client';
+import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
+import { age, dateTime } from '@/lib/format';
+import { Modal } from './modal';
+
+type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
+
+export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boolean }) {
+  const router = useRouter();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<Token | null>(null);
+  const create = useMutation({
+    mutationFn: (v: { name: string; userEmail?: string; expiresInDays?: number | null }) => runAction(createTokenAction, v),
+    onSuccess: (r) => {
+      setSecret(r.token);
+      router.refresh();
+    },
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => runAction(revokeTokenAction, { id }),
+    onSuccess: () => {
+      toast.success('Token revoked');
+      setRevoking(null);
+      router.refresh();
+    },
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  return (
+    <div className="space-y-4">
+      <form
+        className="card flex flex-wrap items-end gap-3 p-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          const days = String(f.get('days') ?? '');
+          create.mutate({ name: String(f.get('name')), userEmail: String(f.get('user') ?? '') || undefined, expiresInDays: days ? Number(days) : null });
+        }}
+      >
+        <label className="text-xs font-medium text-slate-600">
+          Token name
+          <input name="name" required maxLength={100} className="input mt-1 w-56" placeholder="ci-pipeline" />
+        </label>
+        {isAdmin && (
+          <label className="text-xs font-medium text-slate-600">
+            For user (blank: yourself)
+            <input name="user" type="email" className="input mt-1 w-56" />
+          </label>
+        )}
+        <label className="text-xs font-medium text-slate-600">
+          Expires in days (blank: never)
+          <input name="days" type="number" min={1} max={3650} className="input mt-1 w-32" />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          Create token
+        </button>
+      </form>
+      <div className="card overflow-x-auto">
+        <table className="table" data-testid="tokens-table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Token</th>
+              <th>Owner</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Expires</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.length === 0 && (
+              <tr>
+                <td colSpan={7} className="py-6 text-center text-slate-500">
+                  No tokens yet.
+                </td>
+              </tr>
+            )}
+            {tokens.map((t) => (
+              <tr key={t.id} className={t.revokedAt ? 'text-slate-400' : ''}>
+                <td className="font-medium">{t.name}</td>
+                <td className="mono">{t.prefix}…</td>
+                <td>{t.owner}</td>
+                <td>{dateTime(t.createdAt)}</td>
+                <td>{t.lastUsedAt ? age(t.lastUsedAt) : 'never'}</td>
+                <td>{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</td>
+                <td className="text-right">
+                  {t.revokedAt ? (
+                    <span className="badge bg-slate-100">revoked</span>
+                  ) : (
+                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setRevoking(t)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {secret && (
+        <Modal title="Your new API token" onClose={() => setSecret(null)}>
+          <p className="mb-2 text-slate-600">Copy it now: it is shown once and stored only as a hash.</p>
+          <input readOnly value={secret} className="input mono" onFocus={(e) => e.currentTarget.select()} autoFocus aria-label="New token" />
+          <p className="mt-2 text-xs text-slate-500">Use it as the header Authorization: Bearer &lt;token&gt;.</p>
+          <div className="mt-3 flex justify-end gap-2">
+            <button type="button" className="btn" onClick={() => navigator.clipboard?.writeText(secret).then(() => toast.success('Copied'))}>
+              Copy
+            </button>
+            <button type="button" className="btn btn-primary" onClick={() => setSecret(null)}>
+              Done
+            </button>
+          </div>
+        </Modal>
+      )}
+      {revoking && (
+        <Modal title={`Revoke ${revoking.name}?`} onClose={() => setRevoking(null)}>
+          <p className="mb-3 text-slate-600">Anything using {revoking.prefix}… will get 401 from now on. This cannot be undone.</p>
+          <div className="flex justify-end gap-2">
+            <button type="button" className="btn" onClick={() => setRevoking(null)}>
+              Cancel
+            </button>
+            <button type="button" className="btn btn-danger" onClick={() => revoke.mutate(revoking.id)} disabled={revoke.isPending}>
+              Revoke
+            </button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { errorMessage, runAction } from '@/lib/actions/client';
+import { createUserAction, updateUserAction } from '@/lib/actions/admin/users-actions';
+import { Modal } from './modal';
+
+type User = { email: string; name: string; isAdmin: boolean; active: boolean; teams: string[] };
+
+export function AdminUsers({ users, me }: { users: User[]; me: string }) {
+  const router = useRouter();
+  const [creating, setCreating] = useState(false);
+  const [resetFor, setResetFor] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<{ email: string; active: boolean } | null>(null);
+  const update = useMutation({
+    mutationFn: (input: { email: string; active?: boolean; isAdmin?: boolean; password?: string }) => runAction(updateUserAction, input),
+    onSuccess: () => {
+      toast.success('Saved');
+      setResetFor(null);
+      setConfirm(null);
+      router.refresh();
+    },
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  const create = useMutation({
+    mutationFn: (input: { email: string; name: string; password: string; isAdmin: boolean }) => runAction(createUserAction, input),
+    onSuccess: (u) => {
+      toast.success(`Created ${u.email}`);
+      setCreating(false);
+      router.refresh();
+    },
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  function onCreate(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    create.mutate({ email: String(f.get('email')), name: String(f.get('name')), password: String(f.get('password')), isAdmin: f.get('isAdmin') === 'on' });
+  }
+  return (
+    <div className="space-y-3">
+      <div className="flex justify-end">
+        <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+          Add user
+        </button>
+      </div>
+      <div className="card overflow-x-auto">
+        <table className="table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th>User</th>
+              <th>Teams</th>
+              <th>Status</th>
+              <th>Admin</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.email} data-user={u.email}>
+                <td>
+                  <div className="font-medium">{u.name}</div>
+                  <div className="text-xs text-slate-500">{u.email}</div>
+                </td>
+                <td>{u.teams.join(', ') || <span className="text-slate-400">none</span>}</td>
+                <td>{u.active ? <span className="badge bg-emerald-50 text-emerald-700">active</span> : <span className="badge bg-slate-100 text-slate-500">deactivated</span>}</td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`${u.email} is admin`}
+                    checked={u.isAdmin}
+                    disabled={u.email === me || update.isPending}
+                    onChange={(e) => update.mutate({ email: u.email, isAdmin: e.target.checked })}
+                  />
+                </td>
+                <td className="whitespace-nowrap text-right">
+                  <button type="button" className="btn py-0.5 text-xs" onClick={() => setResetFor(u.email)}>
+                    Reset password
+                  </button>{' '}
+                  {u.email !== me && (
+                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setConfirm({ email: u.email, active: !u.active })}>
+                      {u.active ? 'Deactivate' : 'Reactivate'}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {creating && (
+        <Modal title="Add a user" onClose={() => setCreating(false)}>
+          <form onSubmit={onCreate} className="space-y-3">
+            <label className="block text-xs font-medium text-slate-600">
+              Email
+              <input name="email" type="email" required className="input mt-1" autoFocus />
+            </label>
+            <label className="block text-xs font-medium text-slate-600">
+              Name
+              <input name="name" required className="input mt-1" />
+            </label>
+            <label className="block text-xs font-medium text-slate-600">
+              Initial password (at least 10 characters; share it privately)
+              <input name="password" type="password" minLength={10} required className="input mt-1" autoComplete="new-password" />
+            </label>
+            <label className="flex items-center gap-2 text-sm">
+              <input name="isAdmin" type="checkbox" /> Admin
+            </label>
+            <div className="flex justify-end gap-2">
+              <button type="button" className="btn" onClick={() => setCreating(false)}>
+                Cancel
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+                Create
+              </button>
+            </div>
+          </form>
+        </Modal>
+      )}
+      {resetFor && (
+        <Modal title={`Reset the password of ${resetFor}`} onClose={() => setResetFor(null)}>
+          <form
+            className="space-y-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              update.mutate({ email: resetFor, password: String(new FormData(e.currentTarget).get('password')) });
+            }}
+          >
+            <label className="block text-xs font-medium text-slate-600">
+              New password (at least 10 characters)
+              <input name="password" type="password" minLength={10} required className="input mt-1" autoFocus autoComplete="new-password" />
+            </label>
+            <div className="flex justify-end gap-2">
+              <button type="button" className="btn" onClick={() => setResetFor(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+                Set password
+              </button>
+            </div>
+          </form>
+        </Modal>
+      )}
+      {confirm && (
+        <Modal title={`${confirm.active ? 'Reactivate' : 'Deactivate'} ${confirm.email}?`} onClose={() => setConfirm(null)}>
+          <p className="mb-3 text-slate-600">{confirm.active ? 'They can sign in again.' : 'They can no longer sign in, and their API tokens are revoked.'}</p>
+          <div className="flex justify-end gap-2">
+            <button type="button" className="btn" onClick={() => setConfirm(null)}>
+              Cancel
+            </button>
+            <button type="button" className={`btn ${confirm.active ? 'btn-primary' : 'btn-danger'}`} onClick={() => update.mutate({ email: confirm.email, active: confirm.active })} disabled={update.isPending}>
+              {confirm.active ? 'Reactivate' : 'Deactivate'}
+            </button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}

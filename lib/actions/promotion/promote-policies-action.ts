@@ -1,0 +1,12 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { ZPromotePoliciesInput } from '@/lib/services/promote-policies';
+import { promotePolicies } from '@/lib/services/promote-policies';
+import { authedAction } from '../safe-action';
+
+export const promotePoliciesAction = authedAction.inputSchema(ZPromotePoliciesInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
+  const result = await promotePolicies(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return result;
+});

@@ -1,0 +1,12 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { ZPromotePolicyInput } from '@/lib/services/promote-policy';
+import { promotePolicy } from '@/lib/services/promote-policy';
+import { authedAction } from '../safe-action';
+
+export const promotePolicyAction = authedAction.inputSchema(ZPromotePolicyInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
+  const result = await promotePolicy(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return result;
+});

@@ -1,0 +1,62 @@
+import type { Access } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
+import { db } from '../client';
+
+/** The permissions matrix: stages × teams and users, with each grant's level. */
+export async function permissionsMatrix(access: Access) {
+  const [stages, teams, users, grants] = await Promise.all([
+    db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true } }),
+    db().team.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, _count: { select: { members: true } } } }),
+    db().user.findMany({ orderBy: { email: 'asc' }, select: { id: true, email: true, name: true, isAdmin: true, active: true } }),
+    db().groupPermission.findMany({ select: { groupId: true, userId: true, teamId: true, level: true } }),
+  ]);
+  const stageName = new Map(stages.map((s) => [s.id, s.name]));
+  const levels: Record<string, string> = {};
+  for (const g of grants) levels[`${g.userId ? 'user:' + g.userId : 'team:' + g.teamId}|${stageName.get(g.groupId)}`] = g.level;
+  return {
+    stages: stages.map((s) => ({ name: s.name, canManage: can(access, 'stage.manage', { stage: s.name }) })),
+    subjects: [
+      ...teams.map((t) => ({ key: `team:${t.id}`, type: 'team' as const, id: t.name, label: t.name, note: `${t._count.members} member${t._count.members === 1 ? '' : 's'}` })),
+      ...users.map((u) => ({ key: `user:${u.id}`, type: 'user' as const, id: u.email, label: u.email, note: u.isAdmin ? 'admin: every permission' : u.active ? u.name : 'deactivated' })),
+    ],
+    levels,
+  };
+}
+
+export async function usersForAdmin() {
+  const users = await db().user.findMany({
+    orderBy: { email: 'asc' },
+    select: { email: true, name: true, isAdmin: true, active: true, createdAt: true, memberships: { select: { team: { select: { name: true } } } } },
+  });
+  return users.map((u) => ({ email: u.email, name: u.name, isAdmin: u.isAdmin, active: u.active, createdAt: u.createdAt.toISOString(), teams: u.memberships.map((m) => m.team.name).sort() }));
+}
+
+export async function teamsForAdmin() {
+  const [teams, users] = await Promise.all([
+    db().team.findMany({ orderBy: { name: 'asc' }, select: { name: true, description: true, members: { select: { user: { select: { email: true } } } }, policies: { select: { name: true } } } }),
+    db().user.findMany({ where: { active: true }, orderBy: { email: 'asc' }, select: { email: true } }),
+  ]);
+  return {
+    teams: teams.map((t) => ({ name: t.name, description: t.description, members: t.members.map((m) => m.user.email).sort(), policies: t.policies.map((p) => p.name).sort() })),
+    emails: users.map((u) => u.email),
+  };
+}
+
+/** Tokens the viewer may see: their own, or everyone's for admins. Secrets are never returned. */
+export async function tokensFor(access: Access) {
+  const rows = await db().apiToken.findMany({
+    where: access.isAdmin ? {} : { userId: access.userId },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true, user: { select: { email: true } } },
+  });
+  return rows.map((t) => ({
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    owner: t.user.email,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+    expiresAt: t.expiresAt?.toISOString() ?? null,
+    revokedAt: t.revokedAt?.toISOString() ?? null,
+  }));
+}
