@@ -2,3 +2,5 @@
 export * from './lock';
 export * from './diff';
 export * from './promote';
+export * from './ordering';
+export * from './resource-map';

@@ -1,0 +1,2 @@
+export { resolveResourceMap } from './resource-map';
+export type { ResolveResourceMapInput, ResolveResourceMapResult, Registration, RegistrationFilters, NodeFacts, RankedEntry, ResourceMapMode } from './resource-map';
