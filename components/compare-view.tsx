@@ -9,6 +9,7 @@ import type { CookbookChange } from '@/lib/domain';
 import { age, shortId } from '@/lib/format';
 import { VirtualRows } from './virtual-rows';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
+import { TakeoverWarning } from './takeover-warning';
 
 const TextDiff = dynamic(() => import('./text-diff'), { ssr: false, loading: () => <p className="p-4 text-slate-500">Loading text diff…</p> });
 
@@ -141,6 +142,7 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
           )}
         </div>
       </div>
+      {c.takeovers.length > 0 && <TakeoverWarning takeovers={c.takeovers} />}
       <p className="text-xs text-slate-500">
         Read as a promotion: what <b>{c.to.label}</b> would change if it took the revision in <b>{c.from.label}</b>. Keyboard: <kbd className="rounded border px-1">j</kbd> / <kbd className="rounded border px-1">k</kbd> move between changes.
       </p>

@@ -12,6 +12,8 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { LockDiff } from '@/lib/domain';
 import { shortId } from '@/lib/format';
 import { Modal } from './modal';
+import { TakeoverWarning } from './takeover-warning';
+import type { ResourceTakeover } from '@/lib/domain/resource-map';
 
 export interface PromoteTarget {
   policy: string;
@@ -40,7 +42,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const [reason, setReason] = useState('');
   const q = (s: string) => encodeURIComponent(s);
 
-  const diff = useQuery({ queryKey: ['diff', policy, from, to], queryFn: () => getJson<LockDiff>(`/api/v1/diff?policy=${q(policy)}&from=${q(from)}&to=${q(to)}`), retry: false });
+  const diff = useQuery({ queryKey: ['diff', policy, from, to], queryFn: () => getJson<LockDiff & { takeovers: ResourceTakeover[] }>(`/api/v1/diff?policy=${q(policy)}&from=${q(from)}&to=${q(to)}`), retry: false });
   const nodes = useQuery({ queryKey: ['nodes', to, policy], queryFn: () => getJson<{ nodes: NodeRow[] }>(`/api/v1/nodes?group=${q(to)}&policy=${q(policy)}`) });
   const check = useQuery({
     queryKey: ['cookbook-check', policy, cookbook, from, to, target.expectedRevisionId],
@@ -95,6 +97,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             </p>
           )}
         </section>
+        {diff.data && diff.data.takeovers.length > 0 && <TakeoverWarning takeovers={diff.data.takeovers} />}
         <section aria-label="Blast radius">
           <h3 className="mb-1 text-xs font-semibold uppercase text-slate-500">Blast radius</h3>
           <p data-testid="blast-radius">

@@ -1,7 +1,7 @@
 import type { Db } from '@/lib/db/client';
 import { hashPassword } from '@/lib/auth/password';
 import { audit } from './internal/audit';
-import { buildDemoLock, DEMO_PASSWORD, DEMO_POLICIES, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
+import { buildDemoLock, DEMO_PASSWORD, DEMO_POLICIES, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
 import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
 
@@ -31,6 +31,12 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
         }
       }
       const actor = { userId: null as unknown as string, email: 'seed' };
+      const admin = await tx.user.findUniqueOrThrow({ where: { email: DEMO_USERS[0].email }, select: { id: true, email: true } });
+      for (const sc of DEMO_SCENARIOS) {
+        await tx.orderingScenario.create({
+          data: { name: sc.name, note: sc.note, shared: true, ownerId: admin.id, ownerEmail: admin.email, input: JSON.stringify(sc.input), selectedRules: JSON.stringify(sc.selectedRules) },
+        });
+      }
       await audit(tx, null, { action: 'seed.demo', targetType: 'stage', target: 'demo', after: { policies: DEMO_POLICIES.length } });
 
       let nodeNo = 0;

@@ -1,10 +1,22 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
-import { Placeholder } from '@/components/page-header';
+import { scenariosFor } from '@/lib/db/queries/scenarios';
+import { OrderingEditor } from '@/components/ordering-editor';
+import { PageHeader } from '@/components/page-header';
 
 export const metadata: Metadata = { title: 'Directive ordering' };
+export const dynamic = 'force-dynamic';
 
-export default async function Page() {
-  await requireAccess();
-  return <Placeholder title="Directive ordering">Preview Rudder-style directive ordering: which directives a node gets, in which order and with which merged values.</Placeholder>;
+export default async function OrderingPage() {
+  const access = await requireAccess();
+  const scenarios = await scenariosFor(access);
+  return (
+    <>
+      <PageHeader
+        title="Directive ordering"
+        description="Rudder's rules for which directives a node gets, in which order and with which merged values — computed exactly (Java's case-insensitive name order, priority 0 highest), explained line by line."
+      />
+      <OrderingEditor scenarios={scenarios} />
+    </>
+  );
 }

@@ -1,10 +1,20 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
-import { Placeholder } from '@/components/page-header';
+import { PageHeader } from '@/components/page-header';
+import { ResourceMapEditor } from '@/components/resource-map-editor';
 
 export const metadata: Metadata = { title: 'Resource map' };
+export const dynamic = 'force-dynamic';
 
-export default async function Page() {
+export default async function ResourceMapPage() {
   await requireAccess();
-  return <Placeholder title="Resource map">Preview Chef resource-map locking: which class each resource name resolves to on a node, and what each Chef version mode would do.</Placeholder>;
+  return (
+    <>
+      <PageHeader
+        title="Resource map"
+        description="Which class each Chef resource name resolves to on a node, and what happens when a cookbook claims a name core has locked — under the RFC's design, Chef 14 and Chef 15+. Resources marked preview allow cookbook overrides."
+      />
+      <ResourceMapEditor />
+    </>
+  );
 }

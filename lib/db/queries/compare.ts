@@ -1,8 +1,12 @@
 import type { Access } from '@/lib/auth/permissions';
 import { assertCan } from '@/lib/auth/permissions';
-import { canonicalLockText, diffLocks, type LockDiff, type PolicyLock } from '@/lib/domain';
+import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type PolicyLock, type ResourceTakeover } from '@/lib/domain';
+import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
 import { db } from '../client';
+
+/** The Chef version takeover warnings assume (the current major). */
+const CHEF_VERSION_FOR_WARNINGS = '18.4.2';
 
 export interface CompareSide {
   spec: string;
@@ -51,6 +55,8 @@ export interface Comparison {
   to: Omit<CompareSide, 'lock'>;
   /** diffLocks(to's lock, from's lock). */
   diff: LockDiff;
+  /** Incoming cookbooks whose `provides` would take over a core resource name. */
+  takeovers: ResourceTakeover[];
   /** Canonical text of `to` (now) and `from` (incoming): the text diff's left and right. */
   currentText: string;
   incomingText: string;
@@ -62,7 +68,16 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
   const [from, to] = await Promise.all([resolveSide(access, policy, fromSpec), resolveSide(access, policy, toSpec)]);
   const { lock: fromLock, ...fromMeta } = from;
   const { lock: toLock, ...toMeta } = to;
-  return { policy, from: fromMeta, to: toMeta, diff: diffLocks(toLock, fromLock), currentText: canonicalLockText(toLock), incomingText: canonicalLockText(fromLock) };
+  const diff = diffLocks(toLock, fromLock);
+  return {
+    policy,
+    from: fromMeta,
+    to: toMeta,
+    diff,
+    takeovers: resourceTakeovers(diff, fromLock, CORE_CATALOG, CHEF_VERSION_FOR_WARNINGS),
+    currentText: canonicalLockText(toLock),
+    incomingText: canonicalLockText(fromLock),
+  };
 }
 
 /** What the compare picker offers: policies, stages and a policy's revisions. */

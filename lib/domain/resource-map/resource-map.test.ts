@@ -65,3 +65,15 @@ describe('resolveResourceMap: rules', () => {
     expect(r.rejected).toEqual([{ key: 'y', className: 'New', reason: 'chef_version' }]);
   });
 });
+
+describe('resourceTakeovers', () => {
+  it('warns when an incoming cookbook provides a core name, with each mode', async () => {
+    const { diffLocks, resourceTakeovers } = await import('@/lib/domain');
+    const from = { name: 'p', revision_id: 'a', run_list: [], cookbook_locks: { app: { version: '1.0.0', identifier: 'x' } } };
+    const to = { ...from, revision_id: 'b', cookbook_locks: { app: { version: '1.1.0', identifier: 'y', provides: ['package', 'app_site'] } } };
+    const core = [{ key: 'package', className: 'Chef::Resource::AptPackage', source: 'core' as const }];
+    expect(resourceTakeovers(diffLocks(from, to), to, core, '18.0.0')).toEqual([
+      { cookbook: 'app', resource: 'package', core: ['Chef::Resource::AptPackage'], modes: { rfc: 'refused', chef14: 'mapped with a deprecation warning', chef15: 'mapped with a warning' } },
+    ]);
+  });
+});

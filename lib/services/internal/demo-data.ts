@@ -86,8 +86,12 @@ export function demoIdentifier(name: string, version: string, salt = ''): string
   return createHash('sha1').update(`${name}@${version}${salt}`).digest('hex');
 }
 
+/** Console extension: resource names a cookbook version defines (resource-map takeover warnings). */
+const PROVIDES: Record<string, string[]> = { 'webapp@1.5.2': ['webapp_site', 'sysctl'], 'gateway@3.2.0': ['gateway_upstream'] };
+
 function cookbookEntry(name: string, version: string, salt = '') {
   const identifier = demoIdentifier(name, version, salt);
+  const provides = PROVIDES[`${name}@${version}`];
   const internal = ['base', 'webapp', 'monitoring', 'gateway'].includes(name);
   return {
     version,
@@ -109,6 +113,7 @@ function cookbookEntry(name: string, version: string, salt = '') {
           origin: `https://supermarket.chef.io:443/api/v1/cookbooks/${name}/versions/${version}/download`,
           source_options: { artifactserver: `https://supermarket.chef.io:443/api/v1/cookbooks/${name}/versions/${version}/download`, version },
         }),
+    ...(provides ? { provides } : {}),
   };
 }
 
@@ -305,3 +310,29 @@ export function buildDemoLock(spec: DemoPolicySpec, index: number): { text: stri
   lock.revision_id = computeRevisionId(lock);
   return { text: JSON.stringify(lock, null, 2) + '\n', lock };
 }
+
+const mergedTechniques = ['A', 'B', 'C'].map((name) => ({ name, version: '1.0', multiInstance: true, generationMode: 'merged' }));
+const letters = ['A1', 'A2', 'B1', 'B2', 'C1', 'C2'].map((n) => ({ id: n.toLowerCase(), name: n, technique: n[0], priority: 5, values: { value: [n] } }));
+
+/** Rudder's documentation examples, as the real code computes them. */
+export const DEMO_SCENARIOS = [
+  {
+    name: "Rudder doc example 1 (typo fixed)",
+    note: 'R1 = [A1, B1, C2], R2 = [A2, B2, C1]. The documentation prints C2 twice (a typo: R2 holds C1). Order: A1, A2, B1, B2, C2, C1.',
+    input: { techniques: mergedTechniques, directives: letters, rules: [
+      { id: 'r1', name: 'R1', directiveIds: ['a1', 'b1', 'c2'] },
+      { id: 'r2', name: 'R2', directiveIds: ['a2', 'b2', 'c1'] },
+    ] },
+    selectedRules: ['r1', 'r2'],
+  },
+  {
+    name: 'Rudder doc example 2',
+    note: "All priorities equal; R0 = [C1], R1 = [A1, B2], R2 = [A2, B1, C2]. The documentation's last line says B's values are [B1, B2]; the code (and its own bullet above) gives [B2, B1], because values follow (priority, rule name, directive name) and B2 sits in R1.",
+    input: { techniques: mergedTechniques, directives: letters, rules: [
+      { id: 'r0', name: 'R0', directiveIds: ['c1'] },
+      { id: 'r1', name: 'R1', directiveIds: ['a1', 'b2'] },
+      { id: 'r2', name: 'R2', directiveIds: ['a2', 'b1', 'c2'] },
+    ] },
+    selectedRules: ['r0', 'r1', 'r2'],
+  },
+];
