@@ -182,6 +182,16 @@ export function ResourceMapEditor() {
                         <span className="mono">{c?.resolved[k] ?? '— (nothing matches)'}</span>
                         {warned && <span className="badge ml-1 bg-amber-100 text-amber-800">warning</span>}
                         {refused && <span className="badge ml-1 bg-red-100 text-red-800">refused</span>}
+                        {cookbooks
+                          .filter((cb) => cb.key === k)
+                          .map((cb) => {
+                            const rank = c?.ranked[k]?.indexOf(cb.className) ?? -1;
+                            return (
+                              <div key={cb.className} className="text-xs text-slate-600" data-testid="cookbook-status">
+                                {cb.className}: {rank >= 0 ? `mapped, rank ${rank + 1} of ${c!.ranked[k].length}` : 'not mapped'}
+                              </div>
+                            );
+                          })}
                       </td>
                     );
                   })}
