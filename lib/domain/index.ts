@@ -4,3 +4,4 @@ export * from './diff';
 export * from './promote';
 export * from './ordering';
 export * from './resource-map';
+export * from './merge';

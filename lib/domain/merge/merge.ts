@@ -1,0 +1,233 @@
+import { jsonEqual, pathText } from '../diff/diff';
+import { satisfies } from '../promote/constraint';
+import { defineKey } from '../lock/json';
+import { computeRevisionId } from '../lock/revision-id';
+import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
+
+/** The policy being composed: its own run list (Policyfile.rb shorthand allowed), cookbooks and attributes. */
+export interface ParentPolicy {
+  name: string;
+  run_list: string[];
+  named_run_lists?: Record<string, string[]>;
+  cookbook_locks?: Record<string, CookbookLockEntry>;
+  default_attributes?: Record<string, unknown>;
+  override_attributes?: Record<string, unknown>;
+  solution_dependencies?: SolutionDependencies;
+}
+
+/** One include: a lock (already merged itself), under a unique include name, with where it came from. */
+export interface IncludedPolicy {
+  name: string;
+  source_options: Record<string, unknown>;
+  lock: PolicyLock;
+}
+
+export interface MergeConflict {
+  kind: 'attribute' | 'cookbook_version' | 'cookbook_identifier' | 'cookbook_source' | 'cookbook_dependencies' | 'unsatisfied_constraint' | 'duplicate_include' | 'include_cycle';
+  /** chef-cli style `[a][b]` for attributes. */
+  path?: string;
+  precedence?: 'default' | 'override';
+  cookbook?: string;
+  /** Include names; the parent by its policy name. */
+  sources: string[];
+  values?: unknown[];
+  message: string;
+}
+
+/** Which source contributed each run-list item, cookbook and attribute leaf. */
+export interface Provenance {
+  runList: Record<string, string>;
+  namedRunLists: Record<string, Record<string, string>>;
+  cookbooks: Record<string, string>;
+  attributes: { default: Record<string, string>; override: Record<string, string> };
+}
+
+export type MergeResult = { ok: true; lock: PolicyLock; provenance: Provenance } | { ok: false; conflicts: MergeConflict[] };
+
+/** Policyfile.rb shorthand to a lock's form: `nginx` → `recipe[nginx::default]`, `nginx::repo` → `recipe[nginx::repo]`. */
+export function normalizeRunListItem(item: string): string {
+  const s = item.trim();
+  const inner = /^recipe\[(.+)\]$/.exec(s)?.[1] ?? (/^[.A-Za-z0-9_-]+(::[.A-Za-z0-9_-]+)?$/.test(s) ? s : null);
+  if (inner === null) return s;
+  return `recipe[${inner.includes('::') ? inner : `${inner}::default`}]`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function mergeRunLists(sources: { name: string; items: string[] }[], provenance: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const s of sources) {
+    for (const raw of s.items) {
+      const item = normalizeRunListItem(raw);
+      if (Object.prototype.hasOwnProperty.call(provenance, item)) continue;
+      defineKey(provenance, item, s.name);
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+/** Merges attribute trees source by source, recording every leaf's origin and every conflict. */
+function mergeAttributes(precedence: 'default' | 'override', sources: { name: string; tree: Record<string, unknown> }[], origins: Record<string, string>, conflicts: MergeConflict[]) {
+  const merged: Record<string, unknown> = {};
+  const setOrigins = (value: unknown, path: string[], source: string) => {
+    defineKey(origins, pathText(path), source);
+    if (isObject(value)) for (const [k, v] of Object.entries(value)) setOrigins(v, [...path, k], source);
+  };
+  const walk = (target: Record<string, unknown>, src: Record<string, unknown>, path: string[], source: string) => {
+    for (const [k, b] of Object.entries(src)) {
+      const p = [...path, k];
+      if (!Object.prototype.hasOwnProperty.call(target, k)) {
+        defineKey(target, k, structuredClone(b));
+        setOrigins(b, p, source);
+        continue;
+      }
+      const a = target[k];
+      if (isObject(a) && isObject(b)) {
+        walk(a, b, p, source);
+      } else if (!jsonEqual(a, b)) {
+        const first = origins[pathText(p)] ?? '?';
+        conflicts.push({
+          kind: 'attribute',
+          precedence,
+          path: pathText(p),
+          sources: [first, source],
+          values: [a, b],
+          message: `Attribute '${pathText(p)}' (${precedence}) provided conflicting values by the following sources ${JSON.stringify([first, source])}: ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
+        });
+      }
+    }
+  };
+  for (const s of sources) walk(merged, s.tree, [], s.name);
+  return merged;
+}
+
+function depsOf(lock: { solution_dependencies?: SolutionDependencies }, name: string, version: string): unknown {
+  return lock.solution_dependencies?.dependencies?.[`${name} (${version})`];
+}
+
+/**
+ * The include_policy merge (domain.md §3): run lists includes-first and
+ * de-duplicated after normalising, attributes unioned after a conflict check,
+ * cookbooks that must agree, the direct includes recorded, a fresh revision
+ * id. Reports every conflict, not just the first.
+ */
+export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): MergeResult {
+  const conflicts: MergeConflict[] = [];
+  const seen = new Set<string>();
+  for (const inc of includes) {
+    if (seen.has(inc.name) || inc.name === parent.name) {
+      conflicts.push({ kind: 'duplicate_include', sources: [inc.name], message: `Include name '${inc.name}' is used ${inc.name === parent.name ? 'by the parent policy itself' : 'twice'}; include names must be unique` });
+    }
+    seen.add(inc.name);
+    const nested = (inc.lock.included_policy_locks ?? []).map((r) => r.name);
+    if (inc.lock.name === parent.name || nested.includes(parent.name)) {
+      const path = inc.lock.name === parent.name ? [parent.name, inc.name, parent.name] : [parent.name, inc.name, parent.name];
+      conflicts.push({ kind: 'include_cycle', sources: [inc.name], message: `Include cycle: ${path.join(' → ')}` });
+    }
+  }
+
+  const sources = [
+    { name: parent.name, runList: parent.run_list, named: parent.named_run_lists ?? {}, cookbooks: parent.cookbook_locks ?? {}, def: parent.default_attributes ?? {}, ovr: parent.override_attributes ?? {}, deps: parent },
+    ...includes.map((i) => ({
+      name: i.name,
+      runList: i.lock.run_list ?? [],
+      named: i.lock.named_run_lists ?? {},
+      cookbooks: i.lock.cookbook_locks ?? {},
+      def: i.lock.default_attributes ?? {},
+      ovr: i.lock.override_attributes ?? {},
+      deps: i.lock as { solution_dependencies?: SolutionDependencies },
+    })),
+  ];
+  const runOrder = [...sources.slice(1), sources[0]];
+  const provenance: Provenance = { runList: {}, namedRunLists: {}, cookbooks: {}, attributes: { default: {}, override: {} } };
+
+  const run_list = mergeRunLists(runOrder.map((s) => ({ name: s.name, items: s.runList })), provenance.runList);
+  const named_run_lists: Record<string, string[]> = {};
+  const namedKeys = [...new Set(runOrder.flatMap((s) => Object.keys(s.named)))];
+  for (const key of namedKeys) {
+    const prov: Record<string, string> = {};
+    defineKey(named_run_lists, key, mergeRunLists(runOrder.filter((s) => s.named[key]).map((s) => ({ name: s.name, items: s.named[key] })), prov));
+    defineKey(provenance.namedRunLists, key, prov);
+  }
+
+  // Attributes: the parent first, then each include by include name; default and override separately.
+  const default_attributes = mergeAttributes('default', sources.map((s) => ({ name: s.name, tree: s.def })), provenance.attributes.default, conflicts);
+  const override_attributes = mergeAttributes('override', sources.map((s) => ({ name: s.name, tree: s.ovr })), provenance.attributes.override, conflicts);
+
+  // Cookbooks must agree wherever two sources lock the same one.
+  const cookbook_locks: Record<string, CookbookLockEntry> = {};
+  const owner = new Map<string, (typeof sources)[number]>();
+  for (const s of sources) {
+    for (const [cb, entry] of Object.entries(s.cookbooks)) {
+      const first = owner.get(cb);
+      if (!first) {
+        defineKey(cookbook_locks, cb, structuredClone(entry));
+        owner.set(cb, s);
+        defineKey(provenance.cookbooks, cb, s.name);
+        continue;
+      }
+      const a = first.cookbooks[cb];
+      const pair = [first.name, s.name];
+      if (a.version !== entry.version) {
+        conflicts.push({ kind: 'cookbook_version', cookbook: cb, sources: pair, values: [a.version, entry.version], message: `Multiple versions provided for cookbook ${cb}: ${a.version} from ${first.name}, ${entry.version} from ${s.name}` });
+      } else if (a.identifier !== entry.identifier) {
+        conflicts.push({ kind: 'cookbook_identifier', cookbook: cb, sources: pair, values: [a.identifier, entry.identifier], message: `Cookbook ${cb} ${a.version} has different content in ${first.name} and ${s.name} (identifiers ${a.identifier} and ${entry.identifier})` });
+      } else if (!jsonEqual(a.source_options, entry.source_options)) {
+        conflicts.push({ kind: 'cookbook_source', cookbook: cb, sources: pair, values: [a.source_options, entry.source_options], message: `Conflicting sources provided for cookbook ${cb}` });
+      } else {
+        const da = depsOf(first.deps, cb, a.version);
+        const db = depsOf(s.deps, cb, entry.version);
+        if (da !== undefined && db !== undefined && !jsonEqual(da, db)) {
+          conflicts.push({ kind: 'cookbook_dependencies', cookbook: cb, sources: pair, values: [da, db], message: `Conflicting dependencies provided for cookbook ${cb}` });
+        }
+      }
+    }
+  }
+
+  // The parent's own constraints must accept what the includes pin.
+  for (const [cb, constraint] of parent.solution_dependencies?.Policyfile ?? []) {
+    const pinnedBy = owner.get(cb);
+    if (!pinnedBy || pinnedBy === sources[0]) continue;
+    const version = cookbook_locks[cb].version;
+    if (!satisfies(version, constraint)) {
+      conflicts.push({
+        kind: 'unsatisfied_constraint',
+        cookbook: cb,
+        sources: [parent.name, pinnedBy.name],
+        values: [constraint, `= ${version}`],
+        message: `${parent.name} requires ${cb} ${constraint}, but ${pinnedBy.name} pins ${cb} = ${version}`,
+      });
+    }
+  }
+
+  if (conflicts.length) return { ok: false, conflicts };
+
+  const policyfile: [string, string][] = [];
+  const pfSeen = new Set<string>();
+  const dependencies: Record<string, [string, string][]> = {};
+  for (const s of sources) {
+    for (const pair of s.deps.solution_dependencies?.Policyfile ?? []) {
+      const key = JSON.stringify(pair);
+      if (!pfSeen.has(key)) {
+        pfSeen.add(key);
+        policyfile.push([pair[0], pair[1]]);
+      }
+    }
+    for (const [k, v] of Object.entries(s.deps.solution_dependencies?.dependencies ?? {})) if (!Object.prototype.hasOwnProperty.call(dependencies, k)) defineKey(dependencies, k, v);
+  }
+  const included_policy_locks: IncludedPolicyLockRef[] = includes.map((i) => ({ name: i.name, revision_id: i.lock.revision_id, source_options: i.source_options }));
+  const lock: PolicyLock = {
+    revision_id: '',
+    name: parent.name,
+    run_list,
+    ...(namedKeys.length ? { named_run_lists } : {}),
+    included_policy_locks,
+    cookbook_locks,
+    default_attributes,
+    override_attributes,
+    solution_dependencies: { Policyfile: policyfile, dependencies },
+  };
+  lock.revision_id = computeRevisionId(lock);
+  return { ok: true, lock, provenance };
+}
