@@ -209,7 +209,8 @@ export const DEMO_POLICIES: DemoPolicySpec[] = [
     runList: ['recipe[collectd::default]', 'recipe[monitoring::default]'],
     revisions: [
       { cookbooks: { collectd: '2.2.4', monitoring: '0.9.0' }, default: { collectd: { interval: 20, graphite_host: 'graphite.internal' }, ntp: { servers: ['0.pool.ntp.org'] } } },
-      { cookbooks: { collectd: '2.3.0', monitoring: '1.0.0' }, default: { collectd: { interval: 10, graphite_host: 'graphite.internal' }, ntp: { servers: ['0.pool.ntp.org'] } } },
+      // The newer revision stops setting ntp servers, which the core team owns (the compose demo's conflict and its fix).
+      { cookbooks: { collectd: '2.3.0', monitoring: '1.0.0' }, default: { collectd: { interval: 10, graphite_host: 'graphite.internal' } } },
     ],
     stages: { dev: 1, qa: 1, staging: 1, production: 0 },
     nodes: ubuntu,

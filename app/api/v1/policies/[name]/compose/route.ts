@@ -1,0 +1,28 @@
+import { NextResponse } from 'next/server';
+import { apiRoute, readJson } from '@/lib/api/route';
+import { badRequest } from '@/lib/errors';
+import { composePolicy, type ComposeInput } from '@/lib/services/compose-policy';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST { parent: { revision } | { run_list, cookbook_locks?, default_attributes?, … },
+ *        includes: [{ name, source: { type: "server", policy, group | revision } | { type: "upload", lock } | { type: "git", repository, path, ref } }],
+ *        save?, group?, expected_revision_id?, reason? }
+ * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
+ */
+export const POST = apiRoute(async (req, { access, params, requestId }) => {
+  const b = (await readJson(req)) as Record<string, unknown> | null;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  const result = await composePolicy(access, {
+    policy: params.name,
+    parent: b.parent as ComposeInput['parent'],
+    includes: (b.includes ?? []) as ComposeInput['includes'],
+    save: b.save as boolean | undefined,
+    group: b.group as string | undefined,
+    expectedRevisionId: b.expected_revision_id as string | null | undefined,
+    reason: b.reason as string | undefined,
+    requestId,
+  });
+  return NextResponse.json(result, { status: result.saved?.status ?? 200 });
+});

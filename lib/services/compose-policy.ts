@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { db, type Tx } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type Provenance } from '@/lib/domain';
+import { AppError, badRequest } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { readGitFile } from './internal/git-source';
+import { parseInput } from './internal/parse';
+import { movePointer } from './internal/pointer';
+import { storeRevision } from './internal/store-revision';
+
+const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const attrs = z.record(z.string(), z.unknown());
+export const ZParentInput = z.union([
+  z.object({ revision: name }).strict(),
+  z
+    .object({
+      run_list: z.array(z.string().max(500)).max(5000),
+      named_run_lists: z.record(z.string(), z.array(z.string().max(500))).optional(),
+      cookbook_locks: z.record(z.string().regex(COOKBOOK_NAME_PATTERN, 'is not a cookbook name'), z.object({ version: z.string(), identifier: z.string() }).passthrough()).optional(),
+      default_attributes: attrs.optional(),
+      override_attributes: attrs.optional(),
+      solution_dependencies: z.object({}).passthrough().optional(),
+    })
+    .strict(),
+]);
+export const ZIncludeSource = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
+  z.object({ type: z.literal('upload'), lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]) }),
+  z.object({ type: z.literal('git'), repository: z.string().min(1, 'is required').max(1000), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
+]);
+export type IncludeSource = z.infer<typeof ZIncludeSource>;
+export const ZComposeInput = z.object({
+  policy: name,
+  parent: ZParentInput,
+  includes: z.array(z.object({ name: z.string().trim().min(1, 'is required').max(100), source: ZIncludeSource })).max(50),
+  save: z.boolean().optional(),
+  group: name.optional(),
+  expectedRevisionId: name.nullable().optional(),
+  reason: z.string().max(1000).optional(),
+  requestId: z.string().max(100).optional(),
+});
+export type ComposeInput = z.input<typeof ZComposeInput>;
+
+export interface ComposeResult {
+  lock: PolicyLock;
+  provenance: Provenance;
+  /** Against the composed revision named as parent (re-lock), when there is one. */
+  previous: { revisionId: string; diff: LockDiff } | null;
+  saved: { revisionId: string; created: boolean; status: 201 | 200 } | null;
+  includes: { name: string; source: IncludeSource; source_options: Record<string, unknown>; revisionId: string }[];
+}
+
+interface ComposeOrigin {
+  parent: ParentPolicy;
+  includes: { name: string; source: IncludeSource }[];
+}
+
+const toParent = (policy: string, lock: Partial<PolicyLock>): ParentPolicy => ({
+  name: policy,
+  run_list: lock.run_list ?? [],
+  ...(lock.named_run_lists ? { named_run_lists: lock.named_run_lists } : {}),
+  cookbook_locks: lock.cookbook_locks ?? {},
+  default_attributes: lock.default_attributes ?? {},
+  override_attributes: lock.override_attributes ?? {},
+  ...(lock.solution_dependencies ? { solution_dependencies: lock.solution_dependencies } : {}),
+});
+
+async function resolveParent(tx: Tx, policy: string, parent: z.infer<typeof ZParentInput>) {
+  if (!('revision' in parent)) return { parent: toParent(policy, parent as Partial<PolicyLock>), previous: null };
+  const rev = await tx.policyRevision.findFirst({ where: { revisionId: parent.revision, policy: { name: policy } }, select: { document: true, origin: true, originDetail: true, revisionId: true } });
+  if (!rev) throw badRequest(`Policy '${policy}' has no revision '${parent.revision}'`, [{ path: '/parent/revision', message: 'no such revision' }]);
+  const lock = JSON.parse(rev.document) as PolicyLock;
+  // A composed revision already holds its includes' content: compose again from its own part.
+  if (rev.origin === 'compose' && rev.originDetail) {
+    const origin = JSON.parse(rev.originDetail) as ComposeOrigin;
+    return { parent: { ...origin.parent, name: policy }, previous: { revisionId: rev.revisionId, lock, includes: origin.includes } };
+  }
+  return { parent: toParent(policy, lock), previous: null };
+}
+
+async function resolveInclude(tx: Tx, access: Access, inc: { name: string; source: IncludeSource }, i: number): Promise<IncludedPolicy & { revisionId: string }> {
+  const at = `/includes/${i}/source`;
+  const s = inc.source;
+  if (s.type === 'server') {
+    let row: { revisionId: string; document: string } | null = null;
+    if (s.group) {
+      if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
+      assertCan(access, 'stage.view', { stage: s.group });
+      const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
+      if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
+      row = g.revision;
+    } else {
+      row = await tx.policyRevision.findFirst({ where: { revisionId: s.revision!, policy: { name: s.policy } }, select: { revisionId: true, document: true } });
+      if (!row) {
+        const policyExists = await tx.policy.count({ where: { name: s.policy } });
+        throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: `${at}/${policyExists ? 'revision' : 'policy'}`, message: 'not found' }]);
+      }
+    }
+    const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
+    return { name: inc.name, source_options, lock: JSON.parse(row.document) as PolicyLock, revisionId: row.revisionId };
+  }
+  const { text, extra } =
+    s.type === 'upload'
+      ? { text: typeof s.lock === 'string' ? s.lock : JSON.stringify(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
+      : await readGitFile(s.repository, s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`Include '${inc.name}' is not valid JSON: ${(e as Error).message}`, [{ path: at, message: 'not valid JSON' }]);
+  }
+  const v = validateLock(parsed);
+  if (!v.ok) throw badRequest(`Include '${inc.name}' is not a valid lock: ${v.errors[0].message}`, v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: e.message })));
+  return { name: inc.name, source_options: extra, lock: v.lock, revisionId: v.lock.revision_id };
+}
+
+/** Follows server references in the includes' own included_policy_locks; a path back to `policy` is a cycle. */
+async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): Promise<MergeConflict[]> {
+  const conflicts: MergeConflict[] = [];
+  const visit = async (lock: PolicyLock, trail: string[], depth: number): Promise<void> => {
+    if (depth > 20) return;
+    for (const ref of lock.included_policy_locks ?? []) {
+      const so = ref.source_options ?? {};
+      const refPolicy = typeof so.policy_name === 'string' ? so.policy_name : ref.name;
+      const next = [...trail, refPolicy];
+      if (refPolicy === policy) {
+        conflicts.push({ kind: 'include_cycle', sources: [trail[1] ?? refPolicy], message: `Include cycle: ${next.join(' → ')}` });
+        continue;
+      }
+      if (trail.includes(refPolicy)) continue;
+      const rev = await tx.policyRevision.findFirst({ where: { revisionId: ref.revision_id, policy: { name: refPolicy } }, select: { document: true } });
+      if (rev) await visit(JSON.parse(rev.document) as PolicyLock, next, depth + 1);
+    }
+  };
+  for (const inc of includes) {
+    if (inc.lock.name === policy) conflicts.push({ kind: 'include_cycle', sources: [inc.name], message: `Include cycle: ${policy} → ${inc.name} (${inc.lock.name}) → ${policy}` });
+    else await visit(inc.lock, [policy, inc.lock.name], 1);
+  }
+  return conflicts;
+}
+
+/**
+ * Composes a policy from a parent and includes (server, upload or git), with
+ * cycle detection; optionally saves the result as a new revision (policy
+ * owners) and points a stage at it (promote on that stage). Conflicts are a
+ * 409 listing every one of them.
+ */
+export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
+  const input = parseInput(ZComposeInput, raw);
+  if (input.group && !input.save) throw badRequest('group needs save: true', [{ path: '/group', message: 'only with save' }]);
+  if (input.group && input.expectedRevisionId === undefined) {
+    throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);
+  }
+  // Git sources are read before the transaction: network and disk work must not hold the database.
+  const gitReads = new Map<number, IncludedPolicy & { revisionId: string }>();
+  await Promise.all(
+    input.includes.map(async (inc, i) => {
+      if (inc.source.type === 'git') gitReads.set(i, await resolveInclude(null as unknown as Tx, access, inc, i));
+    }),
+  );
+  return db().$transaction(
+    async (tx) => {
+      const policy = await tx.policy.findUnique({ where: { name: input.policy }, select: { id: true, name: true, ownerTeamId: true } });
+      if (!policy && !('revision' in input.parent) && input.save) assertCan(access, 'policy.create');
+      if (policy && input.save) assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
+      const { parent, previous } = await resolveParent(tx, input.policy, input.parent);
+      const includes = [];
+      for (const [i, inc] of input.includes.entries()) includes.push(gitReads.get(i) ?? (await resolveInclude(tx, access, inc, i)));
+      const cycles = await findCycles(tx, input.policy, includes);
+      const merged = mergePolicy(parent, includes);
+      const conflicts = [...cycles, ...(merged.ok ? [] : merged.conflicts)];
+      if (!merged.ok || conflicts.length) {
+        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts });
+      }
+      const result: ComposeResult = {
+        lock: merged.lock,
+        provenance: merged.provenance,
+        previous: previous ? { revisionId: previous.revisionId, diff: diffLocks(previous.lock, merged.lock) } : null,
+        saved: null,
+        includes: includes.map((inc, i) => ({ name: inc.name, source: input.includes[i].source, source_options: inc.source_options, revisionId: inc.revisionId })),
+      };
+      if (!input.save) return result;
+
+      let target = policy;
+      if (!target) {
+        const ownerTeamId = access.teamIds.size === 1 ? [...access.teamIds][0] : null;
+        target = await tx.policy.create({ data: { name: input.policy, ownerTeamId }, select: { id: true, name: true, ownerTeamId: true } });
+        await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
+      }
+      const origin: ComposeOrigin = { parent, includes: input.includes.map((inc) => ({ name: inc.name, source: inc.source.type === 'upload' ? { type: 'upload', lock: '(uploaded)' } : inc.source })) };
+      const text = JSON.stringify(merged.lock, null, 2) + '\n';
+      const stored = await storeRevision(tx, access, target.id, target.name, text, merged.lock, 'compose', { ...origin, includes: result.includes.map((r) => ({ name: r.name, source: origin.includes.find((o) => o.name === r.name)!.source, source_options: r.source_options })) });
+      if (stored.created) {
+        await audit(tx, access, {
+          action: 'revision.compose',
+          targetType: 'revision',
+          target: `${target.name}@${stored.revisionId}`,
+          policyName: target.name,
+          after: { revision_id: stored.revisionId, includes: result.includes.map((r) => ({ name: r.name, revision_id: r.revisionId })) },
+          reason: input.reason,
+          requestId: input.requestId,
+        });
+      }
+      if (input.group) {
+        const group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
+        if (!group) throw badRequest(`There is no stage '${input.group}'`, [{ path: '/group', message: 'no such stage' }]);
+        assertCan(access, 'stage.promote', { stage: group.name });
+        await movePointer(tx, access, { group, policy: target, to: { pk: stored.id, revisionId: stored.revisionId }, kind: 'set', reason: input.reason ?? 'composed', expectedRevisionId: input.expectedRevisionId, requestId: input.requestId });
+      }
+      result.saved = { revisionId: stored.revisionId, created: stored.created, status: stored.created ? 201 : 200 };
+      return result;
+    },
+    { timeout: 30_000 },
+  );
+}

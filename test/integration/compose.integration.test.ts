@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { db } from '@/lib/db/client';
+import * as compose from '@/app/api/v1/policies/[name]/compose/route';
+
+let dev: string, viewer: string, ops: string;
+const parent = { run_list: ['webapp::default', 'nginx'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } }, default_attributes: { webapp: { workers: 16 } } };
+
+beforeAll(async () => {
+  await seed();
+  [dev, viewer, ops] = await Promise.all(['dev@example.com', 'viewer@example.com', 'ops@example.com'].map(tokenFor));
+  // First use records lastUsedAt; do it now so snapshots compare only what the calls under test change.
+  for (const t of [dev, viewer, ops]) await call(compose.POST, 'POST', { token: t, params: { name: 'webapp' }, body: {} });
+});
+
+describe('POST /policies/:name/compose', () => {
+  it('previews base + monitoring: the production monitoring revision conflicts with base on [ntp][servers]', async () => {
+    const res = await call(compose.POST, 'POST', {
+      token: viewer,
+      params: { name: 'webapp' },
+      body: { parent, includes: [{ name: 'base', source: { type: 'server', policy: 'base', group: 'staging' } }, { name: 'monitoring', source: { type: 'server', policy: 'monitoring', group: 'production' } }] },
+    });
+    expect(res.status).toBe(409);
+    expect(res.json.conflicts).toEqual([expect.objectContaining({ kind: 'attribute', path: '[ntp][servers]', precedence: 'default', sources: ['base', 'monitoring'], values: [['ntp1.example.com', 'ntp2.example.com'], ['0.pool.ntp.org']] })]);
+  });
+
+  it('merges with the staging monitoring revision, pins group includes, and saves for the owner team (201)', async () => {
+    const body = { parent, includes: [{ name: 'base', source: { type: 'server', policy: 'base', group: 'staging' } }, { name: 'monitoring', source: { type: 'server', policy: 'monitoring', group: 'staging' } }] };
+    const preview = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body });
+    expect(preview.status).toBe(200);
+    expect(preview.json.lock.run_list.slice(0, 1)).toEqual(['recipe[base::default]']);
+    expect(preview.json.lock.run_list).toContain('recipe[webapp::default]');
+    expect(preview.json.provenance.runList['recipe[collectd::default]']).toBe('monitoring');
+    expect(preview.json.lock.included_policy_locks[0].source_options).toMatchObject({ policy_name: 'base', policy_group: 'staging', policy_revision_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    const before = snapshot();
+    const refused = await call(compose.POST, 'POST', { token: ops, params: { name: 'webapp' }, body: { ...body, save: true } });
+    expect(refused.status).toBe(403);
+    expect(snapshot()).toBe(before);
+
+    const saved = await call(compose.POST, 'POST', { token: dev, params: { name: 'webapp' }, body: { ...body, save: true, group: 'dev', expected_revision_id: (await db().groupPolicy.findFirstOrThrow({ where: { group: { name: 'dev' }, policy: { name: 'webapp' } }, select: { revision: { select: { revisionId: true } } } })).revision.revisionId } });
+    expect(saved.status).toBe(201);
+    const rev = await db().policyRevision.findFirstOrThrow({ where: { revisionId: saved.json.saved.revisionId } });
+    expect(rev.origin).toBe('compose');
+    expect(rev.computedRevisionId).toBe(rev.revisionId);
+    const relock = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent: { revision: rev.revisionId }, includes: body.includes } });
+    expect(relock.status).toBe(200);
+    expect(relock.json.previous).toMatchObject({ revisionId: rev.revisionId, diff: { identical: true } });
+  });
+
+  it('names what is missing: policy, stage, revision, ref, file', async () => {
+    const cases = [
+      [{ type: 'server', policy: 'nope', revision: 'x' }, '/includes/0/source/policy'],
+      [{ type: 'server', policy: 'base', group: 'nowhere' }, '/includes/0/source/group'],
+      [{ type: 'server', policy: 'base', revision: 'nope' }, '/includes/0/source/revision'],
+      [{ type: 'git', repository: '/definitely/not/here', path: 'a.json', ref: 'main' }, '/includes/0/source/repository'],
+    ] as const;
+    for (const [source, p] of cases) {
+      const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'x', source }] } });
+      expect(res.status, JSON.stringify(source)).toBe(400);
+      expect(res.json.errors[0].path).toBe(p);
+    }
+  });
+
+  it('reads a lock from a git repository at a pinned commit', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-git-'));
+    await git.init({ fs, dir, defaultBranch: 'main' });
+    const write = async (runList: string[], message: string) => {
+      fs.mkdirSync(path.join(dir, 'policies'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'policies/mon.lock.json'), JSON.stringify({ name: 'mon', revision_id: `mon-${message}`, run_list: runList, cookbook_locks: { collectd: { version: '2.3.0', identifier: 'c230' } } }));
+      await git.add({ fs, dir, filepath: 'policies/mon.lock.json' });
+      return git.commit({ fs, dir, message, author: { name: 'Test', email: 't@example.com' } });
+    };
+    const first = await write(['recipe[collectd::default]'], 'one');
+    await write(['recipe[collectd::default]', 'recipe[collectd::plugins]'], 'two');
+    const at = (ref: string) => call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'mon', source: { type: 'git', repository: dir, path: 'policies/mon.lock.json', ref } }] } });
+    const head = await at('main');
+    expect(head.status).toBe(200);
+    expect(head.json.lock.run_list).toContain('recipe[collectd::plugins]');
+    const pinned = await at(first);
+    expect(pinned.json.lock.run_list).not.toContain('recipe[collectd::plugins]');
+    expect(pinned.json.lock.included_policy_locks[0].source_options).toMatchObject({ git: dir, path: 'policies/mon.lock.json', revision: first });
+    const missingRef = await at('no-such-branch');
+    expect(missingRef.json.errors[0].path).toBe('/includes/0/source/ref');
+    const missingFile = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'mon', source: { type: 'git', repository: dir, path: 'nope.json', ref: 'main' } }] } });
+    expect(missingFile.json.errors[0].path).toBe('/includes/0/source/path');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('detects include cycles through server references', async () => {
+    const baseRev = (await db().groupPolicy.findFirstOrThrow({ where: { group: { name: 'dev' }, policy: { name: 'webapp' } }, select: { revision: { select: { revisionId: true } } } })).revision.revisionId;
+    // The dev webapp revision is now the composed one, which includes base: composing base from it loops back.
+    const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'base' }, body: { parent: { run_list: [] }, includes: [{ name: 'app', source: { type: 'server', policy: 'webapp', revision: baseRev } }] } });
+    expect(res.status).toBe(409);
+    expect(res.json.conflicts.map((c: { kind: string }) => c.kind)).toContain('include_cycle');
+    expect(res.json.conflicts.find((c: { kind: string }) => c.kind === 'include_cycle').message).toBe('Include cycle: base → webapp → base');
+  });
+});
