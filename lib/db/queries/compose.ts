@@ -1,0 +1,32 @@
+import type { Access } from '@/lib/auth/permissions';
+import { can, viewableStages } from '@/lib/auth/permissions';
+import type { IncludeSource } from '@/lib/services/compose-policy';
+import { db } from '../client';
+
+/** What the Compose page offers: policies with their revisions (and saved compositions), stages, and what each stage runs. */
+export async function composeOptions(access: Access) {
+  const [policies, stages, pointers] = await Promise.all([
+    db().policy.findMany({
+      orderBy: { name: 'asc' },
+      select: { name: true, ownerTeamId: true, revisions: { orderBy: { createdAt: 'desc' }, take: 30, select: { revisionId: true, createdAt: true, origin: true, originDetail: true } } },
+    }),
+    db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }),
+    db().groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
+  ]);
+  const active: Record<string, Record<string, string>> = {};
+  for (const p of pointers) (active[p.policy.name] ??= {})[p.group.name] = p.revision.revisionId;
+  return {
+    stages: viewableStages(access, stages).map((s) => ({ name: s.name, canPromote: can(access, 'stage.promote', { stage: s.name }) })),
+    active,
+    policies: policies.map((p) => ({
+      name: p.name,
+      canSave: can(access, 'policy.upload', { ownerTeamId: p.ownerTeamId }),
+      revisions: p.revisions.map((r) => ({
+        revisionId: r.revisionId,
+        createdAt: r.createdAt.toISOString(),
+        origin: r.origin,
+        includes: r.origin === 'compose' && r.originDetail ? ((JSON.parse(r.originDetail) as { includes: { name: string; source: IncludeSource }[] }).includes ?? []).map(({ name, source }) => ({ name, source })) : null,
+      })),
+    })),
+  };
+}
