@@ -8,6 +8,18 @@ import { JsonNumber } from './json';
 /** Formats a finite number as C's `printf("%.15g")` does. */
 export function formatG15(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const ax = Math.abs(x);
+  if (ax >= 1e-4 && ax < 1e15) {
+    // %g's fixed-notation range; toPrecision(15) is fixed here too unless rounding reaches 1e15.
+    const fixed = x.toPrecision(15);
+    if (!fixed.includes('e')) {
+      if (!fixed.includes('.')) return fixed;
+      let end = fixed.length;
+      while (fixed.charCodeAt(end - 1) === 48 /* 0 */) end--;
+      if (fixed.charCodeAt(end - 1) === 46 /* . */) end--;
+      return fixed.slice(0, end);
+    }
+  }
   const [mant, expText] = x.toExponential(14).split('e');
   const exp = Number(expText);
   const trim = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
@@ -44,29 +56,42 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
-/** Keys that are pure ASCII sort the same way under `<` as by code point; only fall back when needed. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Code-point order; default string sort agrees with it unless a key holds a surrogate pair. */
 function sortKeys(keys: string[]): string[] {
-  // eslint-disable-next-line no-control-regex
-  const ascii = keys.every((k) => /^[\u0000-\ud7ff]*$/.test(k));
-  return ascii ? keys.sort() : keys.sort(compareCodePoints);
+  keys.sort();
+  for (const k of keys) if (SURROGATE.test(k)) return keys.sort(compareCodePoints);
+  return keys;
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || value === undefined) out.push('null');
+  else if (value === true) out.push('true');
+  else if (value === false) out.push('false');
+  else if (typeof value === 'string') out.push('"', value, '"');
+  else if (typeof value === 'number' || value instanceof JsonNumber) out.push(numberText(value));
+  else if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i) out.push(',');
+      write(value[i], out);
+    }
+    out.push(']');
+  } else if (typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const keys = sortKeys(Object.keys(obj));
+    out.push('{');
+    for (let k = 0; k < keys.length; k++) {
+      out.push(k ? ',"' : '"', keys[k], '":');
+      write(obj[keys[k]], out);
+    }
+    out.push('}');
+  } else out.push('null');
 }
 
 export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (value === true) return 'true';
-  if (value === false) return 'false';
-  if (typeof value === 'string') return '"' + value + '"';
-  if (typeof value === 'number' || value instanceof JsonNumber) return numberText(value);
-  if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
-  if (typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const keys = sortKeys(Object.keys(obj));
-    let out = '{';
-    for (let k = 0; k < keys.length; k++) {
-      if (k) out += ',';
-      out += '"' + keys[k] + '":' + canonicalJson(obj[keys[k]]);
-    }
-    return out + '}';
-  }
-  return 'null';
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
 }

@@ -1,4 +1,4 @@
-import { jsonEqual, pathText } from '../diff/diff';
+import { jsonEqual } from '../diff/diff';
 import { satisfies } from '../promote/constraint';
 import { defineKey } from '../lock/json';
 import { computeRevisionId } from '../lock/revision-id';
@@ -60,45 +60,58 @@ function mergeRunLists(sources: { name: string; items: string[] }[], provenance:
     for (const raw of s.items) {
       const item = normalizeRunListItem(raw);
       if (Object.prototype.hasOwnProperty.call(provenance, item)) continue;
-      defineKey(provenance, item, s.name);
+      setKey(provenance, item, s.name);
       out.push(item);
     }
   }
   return out;
 }
 
+/** Sets an own property; only `__proto__` needs defineProperty (plain assignment is much faster). */
+function setKey(target: Record<string, unknown>, key: string, value: unknown) {
+  if (key === '__proto__') defineKey(target, key, value);
+  else target[key] = value;
+}
+
+/** Copies a subtree that one source brings alone, recording its leaves' origin in the same pass. Arrays are leaves and shared. */
+function adopt(value: unknown, path: string, source: string, origins: Record<string, string>): unknown {
+  setKey(origins, path, source);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k)) setKey(out, k, adopt(value[k], `${path}[${k}]`, source, origins));
+  return out;
+}
+
 /** Merges attribute trees source by source, recording every leaf's origin and every conflict. */
 function mergeAttributes(precedence: 'default' | 'override', sources: { name: string; tree: Record<string, unknown> }[], origins: Record<string, string>, conflicts: MergeConflict[]) {
   const merged: Record<string, unknown> = {};
-  const setOrigins = (value: unknown, path: string[], source: string) => {
-    defineKey(origins, pathText(path), source);
-    if (isObject(value)) for (const [k, v] of Object.entries(value)) setOrigins(v, [...path, k], source);
-  };
-  const walk = (target: Record<string, unknown>, src: Record<string, unknown>, path: string[], source: string) => {
-    for (const [k, b] of Object.entries(src)) {
-      const p = [...path, k];
-      if (!Object.prototype.hasOwnProperty.call(target, k)) {
-        defineKey(target, k, structuredClone(b));
-        setOrigins(b, p, source);
+  const has = Object.prototype.hasOwnProperty;
+  const walk = (target: Record<string, unknown>, src: Record<string, unknown>, path: string, source: string) => {
+    for (const k in src) {
+      if (!has.call(src, k)) continue;
+      const b = src[k];
+      const p = `${path}[${k}]`;
+      if (!has.call(target, k)) {
+        setKey(target, k, adopt(b, p, source, origins));
         continue;
       }
       const a = target[k];
       if (isObject(a) && isObject(b)) {
         walk(a, b, p, source);
       } else if (!jsonEqual(a, b)) {
-        const first = origins[pathText(p)] ?? '?';
+        const first = origins[p] ?? '?';
         conflicts.push({
           kind: 'attribute',
           precedence,
-          path: pathText(p),
+          path: p,
           sources: [first, source],
           values: [a, b],
-          message: `Attribute '${pathText(p)}' (${precedence}) provided conflicting values by the following sources ${JSON.stringify([first, source])}: ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
+          message: `Attribute '${p}' (${precedence}) provided conflicting values by the following sources ${JSON.stringify([first, source])}: ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
         });
       }
     }
   };
-  for (const s of sources) walk(merged, s.tree, [], s.name);
+  for (const s of sources) walk(merged, s.tree, '', s.name);
   return merged;
 }
 
@@ -162,9 +175,9 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     for (const [cb, entry] of Object.entries(s.cookbooks)) {
       const first = owner.get(cb);
       if (!first) {
-        defineKey(cookbook_locks, cb, structuredClone(entry));
+        setKey(cookbook_locks, cb, { ...entry });
         owner.set(cb, s);
-        defineKey(provenance.cookbooks, cb, s.name);
+        setKey(provenance.cookbooks, cb, s.name);
         continue;
       }
       const a = first.cookbooks[cb];
