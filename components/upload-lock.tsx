@@ -7,6 +7,8 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { uploadRevisionAction } from '@/lib/actions/policies/upload-revision-action';
 import type { ActionServerError } from '@/lib/actions/safe-action';
+import { runAction } from '@/lib/actions/client';
+import { Modal } from './modal';
 
 type Result = { status: number; policy: string; revisionId: string; created: boolean };
 
@@ -19,12 +21,7 @@ export function UploadLock({ policyName }: { policyName?: string }) {
   const [name, setName] = useState(policyName ?? '');
   const [fileError, setFileError] = useState<string | null>(null);
   const mutation = useMutation({
-    mutationFn: async () => {
-      const res = await uploadRevisionAction({ policyName: name, text });
-      if (res?.serverError) throw res.serverError as ActionServerError;
-      if (res?.validationErrors) throw { code: 'bad_request', message: 'The form is incomplete: give a policy name and a document.', errors: [] } satisfies ActionServerError;
-      return res!.data as Result;
-    },
+    mutationFn: () => runAction(uploadRevisionAction, { policyName: name, text }) as Promise<Result>,
     onSuccess: (r) => {
       toast.success(r.created ? `Stored revision ${r.revisionId.slice(0, 10)} of ${r.policy}` : `Revision ${r.revisionId.slice(0, 10)} was already stored with this content`);
       setOpen(false);
@@ -56,17 +53,14 @@ export function UploadLock({ policyName }: { policyName?: string }) {
     );
   }
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby={`${ids}-title`} className="fixed inset-0 z-30 flex items-start justify-center bg-slate-900/40 p-6" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+    <Modal title="Upload a Policyfile lock" onClose={() => setOpen(false)} wide>
       <form
-        className="card w-full max-w-2xl space-y-3 p-5"
+        className="space-y-3"
         onSubmit={(e) => {
           e.preventDefault();
           mutation.mutate();
         }}
       >
-        <h2 id={`${ids}-title`} className="text-base font-semibold">
-          Upload a Policyfile lock
-        </h2>
         <div>
           <label htmlFor={`${ids}-file`} className="mb-1 block text-xs font-medium text-slate-600">
             Lock file (Policyfile.lock.json)
@@ -117,6 +111,6 @@ export function UploadLock({ policyName }: { policyName?: string }) {
           .
         </p>
       </form>
-    </div>
+    </Modal>
   );
 }

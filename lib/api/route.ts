@@ -87,3 +87,10 @@ export async function readJson(req: Request): Promise<unknown> {
     throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
   }
 }
+
+/** A JSON body that must be an object (every write endpoint's body). */
+export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
+  const body = await readJson(req);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  return body as Record<string, unknown>;
+}

@@ -3,7 +3,8 @@ import type { Db } from '@/lib/db/client';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { generateToken } from '@/lib/auth/tokens';
-import { badRequest, notFound } from '@/lib/errors';
+import { notFound } from '@/lib/errors';
+import { parseInput } from './internal/parse';
 import { audit } from './internal/audit';
 
 export const ZCreateApiTokenInput = z.object({
@@ -19,12 +20,7 @@ export type CreateApiTokenInput = z.input<typeof ZCreateApiTokenInput>;
  * otherwise a user may create tokens for themselves, admins for anyone.
  */
 export async function createApiToken(access: Access | null, raw: CreateApiTokenInput, client: Db = db()) {
-  const parsed = ZCreateApiTokenInput.safeParse(raw);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ path: '/' + i.path.join('/'), message: `${i.path.join('.')} ${i.message}` }));
-    throw badRequest(errors[0].message, errors);
-  }
-  const input = parsed.data;
+  const input = parseInput(ZCreateApiTokenInput, raw);
   return client.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email: input.userEmail }, select: { id: true, email: true, active: true } });
     if (!user || !user.active) throw notFound(`No active user '${input.userEmail}'`);

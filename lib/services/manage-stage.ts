@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { badRequest, notFound } from '@/lib/errors';
+import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { movePointer } from './internal/pointer';
-import { zodErrors } from './internal/zod-errors';
+import { parseInput } from './internal/parse';
 
 export const ZPutStageInput = z
   .object({
@@ -17,12 +17,7 @@ export const ZPutStageInput = z
 
 /** PUT /policy_groups/:group — creates a stage (admin) or updates its position and description (manage). */
 export async function putStage(access: Access, raw: unknown, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
-  const parsed = ZPutStageInput.safeParse(raw);
-  if (!parsed.success) {
-    const errors = zodErrors(parsed.error);
-    throw badRequest(errors[0].message, errors);
-  }
-  const input = parsed.data;
+  const input = parseInput(ZPutStageInput, raw);
   return db().$transaction(async (tx) => {
     const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true } });
     if (!existing) {

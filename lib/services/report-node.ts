@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { badRequest, notFound } from '@/lib/errors';
+import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { zodErrors } from './internal/zod-errors';
+import { parseInput } from './internal/parse';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 export const ZReportNodeInput = z
@@ -27,12 +27,7 @@ export const ZReportNodeInput = z
  * stage or policy is.
  */
 export async function reportNode(access: Access, raw: unknown): Promise<{ status: 200 | 201 }> {
-  const parsed = ZReportNodeInput.safeParse(raw);
-  if (!parsed.success) {
-    const errors = zodErrors(parsed.error);
-    throw badRequest(errors[0].message, errors);
-  }
-  const n = parsed.data;
+  const n = parseInput(ZReportNodeInput, raw);
   return db().$transaction(async (tx) => {
     const group = await tx.policyGroup.findUnique({ where: { name: n.policy_group }, select: { id: true } });
     if (!group) throw notFound(`Cannot find policy group '${n.policy_group}'`);

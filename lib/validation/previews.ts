@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { FieldError } from '@/lib/errors';
 
 const text = (max = 200) => z.string().trim().min(1, 'is required').max(max, `is at most ${max} characters`);
 
@@ -74,8 +73,3 @@ export const ZResolveResourceMapInput = z.object({
     )
     .max(5000),
 });
-
-/** zod issues as field errors with JSON pointers. */
-export function issuesToErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((i) => ({ path: '/' + i.path.map(String).join('/'), message: `${i.path.join('.') || 'body'} ${i.message}` }));
-}

@@ -1,6 +1,5 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJson } from '@/lib/api/route';
-import { badRequest } from '@/lib/errors';
+import { apiRoute, readJsonObject } from '@/lib/api/route';
 import { composePolicy, type ComposeInput } from '@/lib/services/compose-policy';
 
 export const dynamic = 'force-dynamic';
@@ -12,8 +11,7 @@ export const dynamic = 'force-dynamic';
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
  */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const b = (await readJson(req)) as Record<string, unknown> | null;
-  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  const b = await readJsonObject(req);
   const result = await composePolicy(access, {
     policy: params.name,
     parent: b.parent as ComposeInput['parent'],

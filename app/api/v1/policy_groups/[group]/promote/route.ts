@@ -1,14 +1,12 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJson } from '@/lib/api/route';
-import { badRequest } from '@/lib/errors';
+import { apiRoute, readJsonObject } from '@/lib/api/route';
 import { promotePolicies } from '@/lib/services/promote-policies';
 
 export const dynamic = 'force-dynamic';
 
 /** POST { from, policies: [..] | "all", expected: { policy: revision_id | null }, reason? } — all or nothing. */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const body = (await readJson(req)) as Record<string, unknown> | null;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  const body = await readJsonObject(req);
   const result = await promotePolicies(access, { from: body.from as string, to: params.group, policies: body.policies as string[], expected: body.expected as Record<string, string | null>, reason: body.reason as string | undefined, requestId });
   return NextResponse.json(result);
 });

@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJson } from '@/lib/api/route';
+import { apiRoute, readJsonObject } from '@/lib/api/route';
 import { badRequest } from '@/lib/errors';
 import { promoteCookbook } from '@/lib/services/promote-cookbook';
 
@@ -7,8 +7,7 @@ export const dynamic = 'force-dynamic';
 
 /** POST { from, cookbook, expected_revision_id, reason?, dry_run? } → 201 with the derived revision (200 for a no-op or dry run). */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const b = (await readJson(req)) as Record<string, unknown> | null;
-  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  const b = await readJsonObject(req);
   if (!('expected_revision_id' in b)) throw badRequest('expected_revision_id is required: the revision you saw in the target stage (null for none)', [{ path: '/expected_revision_id', message: 'is required' }]);
   const result = await promoteCookbook(access, {
     policy: params.name,
