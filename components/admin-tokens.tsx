@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { errorMessage, runAction } from '@/lib/actions/client';
 import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
 import { age, dateTime } from '@/lib/format';
-import { Modal } from './modal';
+import { ConfirmDialog, Modal } from './modal';
 
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
 
@@ -120,17 +120,9 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
         </Modal>
       )}
       {revoking && (
-        <Modal title={`Revoke ${revoking.name}?`} onClose={() => setRevoking(null)}>
-          <p className="mb-3 text-slate-600">Anything using {revoking.prefix}… will get 401 from now on. This cannot be undone.</p>
-          <div className="flex justify-end gap-2">
-            <button type="button" className="btn" onClick={() => setRevoking(null)}>
-              Cancel
-            </button>
-            <button type="button" className="btn btn-danger" onClick={() => revoke.mutate(revoking.id)} disabled={revoke.isPending}>
-              Revoke
-            </button>
-          </div>
-        </Modal>
+        <ConfirmDialog title={`Revoke ${revoking.name}?`} confirmLabel="Revoke" danger pending={revoke.isPending} onConfirm={() => revoke.mutate(revoking.id)} onClose={() => setRevoking(null)}>
+          Anything using {revoking.prefix}… will get 401 from now on. This cannot be undone.
+        </ConfirmDialog>
       )}
     </div>
   );

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { errorMessage, runAction } from '@/lib/actions/client';
 import { createUserAction, updateUserAction } from '@/lib/actions/admin/users-actions';
-import { Modal } from './modal';
+import { ConfirmDialog, Modal } from './modal';
 
 type User = { email: string; name: string; isAdmin: boolean; active: boolean; teams: string[] };
 
@@ -144,17 +144,16 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
         </Modal>
       )}
       {confirm && (
-        <Modal title={`${confirm.active ? 'Reactivate' : 'Deactivate'} ${confirm.email}?`} onClose={() => setConfirm(null)}>
-          <p className="mb-3 text-slate-600">{confirm.active ? 'They can sign in again.' : 'They can no longer sign in, and their API tokens are revoked.'}</p>
-          <div className="flex justify-end gap-2">
-            <button type="button" className="btn" onClick={() => setConfirm(null)}>
-              Cancel
-            </button>
-            <button type="button" className={`btn ${confirm.active ? 'btn-primary' : 'btn-danger'}`} onClick={() => update.mutate({ email: confirm.email, active: confirm.active })} disabled={update.isPending}>
-              {confirm.active ? 'Reactivate' : 'Deactivate'}
-            </button>
-          </div>
-        </Modal>
+        <ConfirmDialog
+          title={`${confirm.active ? 'Reactivate' : 'Deactivate'} ${confirm.email}?`}
+          confirmLabel={confirm.active ? 'Reactivate' : 'Deactivate'}
+          danger={!confirm.active}
+          pending={update.isPending}
+          onConfirm={() => update.mutate({ email: confirm.email, active: confirm.active })}
+          onClose={() => setConfirm(null)}
+        >
+          {confirm.active ? 'They can sign in again.' : 'They can no longer sign in, and their API tokens are revoked.'}
+        </ConfirmDialog>
       )}
     </div>
   );

@@ -42,3 +42,36 @@ export function Modal({ title, onClose, children, wide }: { title: ReactNode; on
     </div>
   );
 }
+
+/** A yes/no confirmation for anything destructive or hard to undo. */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  danger,
+  pending,
+  onConfirm,
+  onClose,
+}: {
+  title: ReactNode;
+  children: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  pending?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal title={title} onClose={onClose}>
+      <div className="mb-3 text-slate-600">{children}</div>
+      <div className="flex justify-end gap-2">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}
