@@ -305,6 +305,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
             )}
             <div className="card p-4">
               <h3 className="mb-2 font-semibold">Run list</h3>
+              {preview.data.lock.run_list.length === 0 && <p className="text-slate-400">Empty: give the parent a run list or add includes.</p>}
               <ol className="list-decimal space-y-0.5 pl-5" data-testid="merged-run-list">
                 {preview.data.lock.run_list.map((item) => (
                   <li key={item}>

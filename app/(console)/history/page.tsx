@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
 import { pointerHistory } from '@/lib/db/queries/history';
-import { activeRevisionId } from '@/lib/db/queries/policies';
+import { activeRevisionId, policyNames, stageNames } from '@/lib/db/queries/policies';
 import { HistoryTimeline } from '@/components/history-timeline';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
@@ -14,10 +14,37 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const access = await requireAccess();
   const { policy, stage } = await searchParams;
   if (!policy || !stage) {
+    const [policies, stages] = await Promise.all([policyNames(), stageNames()]);
     return (
       <>
-        <PageHeader title="History" />
-        <EmptyState title="Pick a policy and a stage">Open a history from a stage board cell (the “history” link) or a policy page.</EmptyState>
+        <PageHeader title="History" description="Every change of the revision a stage runs for a policy." />
+        <form method="get" className="card flex flex-wrap items-end gap-3 p-4" aria-label="Choose a history">
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+            Policy
+            <select name="policy" className="input w-56" defaultValue={policy ?? ''} required>
+              <option value="" disabled>
+                Choose a policy…
+              </option>
+              {policies.map((p) => (
+                <option key={p}>{p}</option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+            Stage
+            <select name="stage" className="input w-44" defaultValue={stage ?? ''} required>
+              <option value="" disabled>
+                Choose a stage…
+              </option>
+              {stages.filter((s) => can(access, 'stage.view', { stage: s })).map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn btn-primary">
+            Show history
+          </button>
+        </form>
       </>
     );
   }

@@ -4,6 +4,7 @@ import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type Po
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
 import { db } from '../client';
+import { policyNames, stageNames } from './policies';
 
 /** The Chef version takeover warnings assume (the current major). */
 const CHEF_VERSION_FOR_WARNINGS = '18.4.2';
@@ -83,15 +84,15 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
 /** What the compare picker offers: policies, stages and a policy's revisions. */
 export async function comparePickerOptions(policy?: string) {
   const [policies, stages, revisions] = await Promise.all([
-    db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true } }),
-    db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }),
+    policyNames(),
+    stageNames(),
     policy
       ? db().policyRevision.findMany({ where: { policy: { name: policy } }, orderBy: { createdAt: 'desc' }, select: { revisionId: true, createdAt: true } })
       : Promise.resolve([]),
   ]);
   return {
-    policies: policies.map((p) => p.name),
-    stages: stages.map((s) => s.name),
+    policies,
+    stages,
     revisions: revisions.map((r) => ({ revisionId: r.revisionId, createdAt: r.createdAt.toISOString() })),
   };
 }

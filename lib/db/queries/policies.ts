@@ -108,3 +108,12 @@ export async function activeRevisionId(group: string, policy: string): Promise<s
   const row = await db().groupPolicy.findFirst({ where: { group: { name: group }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
   return row?.revision.revisionId ?? null;
 }
+
+export async function policyNames(): Promise<string[]> {
+  return (await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true } })).map((p) => p.name);
+}
+
+/** Stage names in promotion order. */
+export async function stageNames(): Promise<string[]> {
+  return (await db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { name: true } })).map((g) => g.name);
+}

@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/auth/session';
 import { policyDetail } from '@/lib/db/queries/policy-pages';
+import { stageNames } from '@/lib/db/queries/policies';
+import { can } from '@/lib/auth/permissions';
 import { PageHeader } from '@/components/page-header';
 import { OriginLabel } from '@/components/origin-label';
 import { UploadLock } from '@/components/upload-lock';
@@ -21,6 +23,7 @@ export default async function PolicyPage({ params }: Props) {
   const policy = await policyDetail(access, name);
   if (!policy) notFound();
   const enc = encodeURIComponent(policy.name);
+  const stages = (await stageNames()).filter((st) => can(access, 'stage.view', { stage: st }));
   return (
     <>
       <PageHeader
@@ -42,6 +45,19 @@ export default async function PolicyPage({ params }: Props) {
           </>
         }
       />
+      {stages.length > 0 && (
+        <p className="mb-3 text-sm text-slate-600">
+          History in:{' '}
+          {stages.map((st, i) => (
+            <span key={st}>
+              {i > 0 && ' · '}
+              <Link className="text-indigo-700 hover:underline" href={`/history?policy=${enc}&stage=${encodeURIComponent(st)}`}>
+                {st}
+              </Link>
+            </span>
+          ))}
+        </p>
+      )}
       <div className="card overflow-x-auto">
         <table className="table" data-testid="revisions-table">
           <thead>

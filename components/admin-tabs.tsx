@@ -1,0 +1,32 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+const TABS = [
+  ['/admin', 'Permissions'],
+  ['/admin/users', 'Users'],
+  ['/admin/teams', 'Teams'],
+  ['/admin/tokens', 'API tokens'],
+] as const;
+
+export function AdminTabs() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Admin" className="mb-5 flex gap-1 border-b border-slate-200">
+      {TABS.map(([href, label]) => {
+        const active = pathname === href;
+        return (
+          <Link
+            key={href}
+            href={href}
+            aria-current={active ? 'page' : undefined}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${active ? 'border-indigo-600 text-indigo-700' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900'}`}
+          >
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
