@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import type { MergeConflict, PolicyLock, Provenance, LockDiff } from '@/lib/domain';
+import type { MergeConflict, PolicyLock, ProvenanceJson, LockDiff } from '@/lib/domain';
 import { dateTime, shortId } from '@/lib/format';
 
 type Source = { type: 'server'; policy: string; group?: string; revision?: string } | { type: 'upload'; lock: string | Record<string, unknown> } | { type: 'git'; repository: string; path: string; ref: string };
@@ -15,7 +15,7 @@ type Options = {
   active: Record<string, Record<string, string>>;
   policies: { name: string; canSave: boolean; revisions: { revisionId: string; createdAt: string; origin: string; includes: Include[] | null }[] }[];
 };
-type Preview = { lock: PolicyLock; provenance: Provenance; previous: { revisionId: string; diff: LockDiff } | null; saved: { revisionId: string } | null };
+type Preview = { lock: PolicyLock; provenance: ProvenanceJson; previous: { revisionId: string; diff: LockDiff } | null; saved: { revisionId: string } | null };
 type ApiError = { status: number; error: string[]; errors: { path: string; message: string }[]; conflicts?: MergeConflict[] };
 
 async function post(policy: string, body: object): Promise<Preview> {

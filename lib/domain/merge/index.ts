@@ -1,2 +1,2 @@
-export { mergePolicy, normalizeRunListItem } from './merge';
-export type { ParentPolicy, IncludedPolicy, MergeConflict, MergeResult, Provenance } from './merge';
+export { mergePolicy, normalizeRunListItem, provenanceToJson } from './merge';
+export type { ParentPolicy, IncludedPolicy, MergeConflict, MergeResult, Provenance, ProvenanceJson } from './merge';

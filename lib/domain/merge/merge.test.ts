@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixtureJson } from '@/test/fixtures';
-import { computeRevisionId, mergePolicy, normalizeRunListItem, validateLock, type IncludedPolicy, type ParentPolicy, type PolicyLock } from '@/lib/domain';
+import { computeRevisionId, mergePolicy, normalizeRunListItem, provenanceToJson, validateLock, type IncludedPolicy, type ParentPolicy, type PolicyLock } from '@/lib/domain';
 
 type Case = {
   id: string;
@@ -56,7 +56,7 @@ describe('mergePolicy: console rules', () => {
     expect(normalizeRunListItem('recipe[nginx]')).toBe('recipe[nginx::default]');
     const r = mergePolicy({ name: 'app', run_list: ['nginx', 'app::deploy'] }, [inc('web', { run_list: ['recipe[nginx::default]'] })]);
     expect(r.ok && r.lock.run_list).toEqual(['recipe[nginx::default]', 'recipe[app::deploy]']);
-    if (r.ok) expect(r.provenance.runList).toEqual({ 'recipe[nginx::default]': 'web', 'recipe[app::deploy]': 'app' });
+    if (r.ok) expect(provenanceToJson(r.provenance).runList).toEqual({ 'recipe[nginx::default]': 'web', 'recipe[app::deploy]': 'app' });
   });
 
   it('reports every conflict, an object against a scalar too, with both values', () => {

@@ -34,12 +34,42 @@ export interface MergeConflict {
   message: string;
 }
 
-/** Which source contributed each run-list item, cookbook and attribute leaf. */
+/**
+ * Which source contributed each run-list item, cookbook and attribute node
+ * (keyed by chef-cli style path `[a][b]`). Maps, because they are built at the
+ * rate of tens of thousands of entries; `provenanceToJson` gives plain objects.
+ */
 export interface Provenance {
+  runList: Map<string, string>;
+  namedRunLists: Map<string, Map<string, string>>;
+  cookbooks: Map<string, string>;
+  /** [path, source] for every attribute node, in merge order (an array: no hashing of tens of thousands of paths). */
+  attributes: { default: [string, string][]; override: [string, string][] };
+}
+
+export interface ProvenanceJson {
   runList: Record<string, string>;
   namedRunLists: Record<string, Record<string, string>>;
   cookbooks: Record<string, string>;
   attributes: { default: Record<string, string>; override: Record<string, string> };
+}
+
+const mapToObject = (m: Map<string, string>) => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of m) setKey(out, k, v);
+  return out;
+};
+
+/** Provenance as plain objects (for JSON). */
+export function provenanceToJson(p: Provenance): ProvenanceJson {
+  const named: Record<string, Record<string, string>> = {};
+  for (const [k, m] of p.namedRunLists) setKey(named, k, mapToObject(m));
+  return {
+    runList: mapToObject(p.runList),
+    namedRunLists: named,
+    cookbooks: mapToObject(p.cookbooks),
+    attributes: { default: mapToObject(new Map(p.attributes.default)), override: mapToObject(new Map(p.attributes.override)) },
+  };
 }
 
 export type MergeResult = { ok: true; lock: PolicyLock; provenance: Provenance } | { ok: false; conflicts: MergeConflict[] };
@@ -54,13 +84,13 @@ export function normalizeRunListItem(item: string): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function mergeRunLists(sources: { name: string; items: string[] }[], provenance: Record<string, string>): string[] {
+function mergeRunLists(sources: { name: string; items: string[] }[], provenance: Map<string, string>): string[] {
   const out: string[] = [];
   for (const s of sources) {
     for (const raw of s.items) {
       const item = normalizeRunListItem(raw);
-      if (Object.prototype.hasOwnProperty.call(provenance, item)) continue;
-      setKey(provenance, item, s.name);
+      if (provenance.has(item)) continue;
+      provenance.set(item, s.name);
       out.push(item);
     }
   }
@@ -73,18 +103,40 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown) {
   else target[key] = value;
 }
 
-/** Copies a subtree that one source brings alone, recording its leaves' origin in the same pass. Arrays are leaves and shared. */
-function adopt(value: unknown, path: string, source: string, origins: Record<string, string>): unknown {
-  setKey(origins, path, source);
-  if (!isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k)) setKey(out, k, adopt(value[k], `${path}[${k}]`, source, origins));
-  return out;
+/** Records the origin of a subtree that one source brings alone (every node, leaves included). */
+function recordOrigins(value: unknown, path: string, source: string, origins: [string, string][]): void {
+  origins.push([path, source]);
+  if (!isObject(value)) return;
+  for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k)) recordOrigins(value[k], `${path}[${k}]`, source, origins);
 }
 
-/** Merges attribute trees source by source, recording every leaf's origin and every conflict. */
-function mergeAttributes(precedence: 'default' | 'override', sources: { name: string; tree: Record<string, unknown> }[], origins: Record<string, string>, conflicts: MergeConflict[]) {
+/** The first source (before `current`) that sets the node at `keys`: who a conflict is with. */
+function firstSetter(sources: { name: string; tree: Record<string, unknown> }[], keys: string[], current: string): string {
+  for (const s of sources) {
+    if (s.name === current) break;
+    let node: unknown = s.tree;
+    let found = true;
+    for (const k of keys) {
+      if (!isObject(node) || !Object.prototype.hasOwnProperty.call(node, k)) {
+        found = false;
+        break;
+      }
+      node = node[k];
+    }
+    if (found) return s.name;
+  }
+  return '?';
+}
+
+/**
+ * Merges attribute trees source by source, recording every leaf's origin and
+ * every conflict. Copy-on-write: a subtree only one source brings is shared
+ * with that input (inputs and result are treated as immutable); an object is
+ * copied the moment a second source merges into it.
+ */
+function mergeAttributes(precedence: 'default' | 'override', sources: { name: string; tree: Record<string, unknown> }[], origins: [string, string][], conflicts: MergeConflict[]) {
   const merged: Record<string, unknown> = {};
+  const owned = new WeakSet<object>([merged]);
   const has = Object.prototype.hasOwnProperty;
   const walk = (target: Record<string, unknown>, src: Record<string, unknown>, path: string, source: string) => {
     for (const k in src) {
@@ -92,14 +144,21 @@ function mergeAttributes(precedence: 'default' | 'override', sources: { name: st
       const b = src[k];
       const p = `${path}[${k}]`;
       if (!has.call(target, k)) {
-        setKey(target, k, adopt(b, p, source, origins));
+        setKey(target, k, b);
+        recordOrigins(b, p, source, origins);
         continue;
       }
       const a = target[k];
       if (isObject(a) && isObject(b)) {
-        walk(a, b, p, source);
+        let into = a;
+        if (!owned.has(a)) {
+          into = { ...a };
+          owned.add(into);
+          setKey(target, k, into);
+        }
+        walk(into, b, p, source);
       } else if (!jsonEqual(a, b)) {
-        const first = origins[p] ?? '?';
+        const first = firstSetter(sources, p.slice(1, -1).split(']['), source);
         conflicts.push({
           kind: 'attribute',
           precedence,
@@ -120,7 +179,8 @@ function depsOf(lock: { solution_dependencies?: SolutionDependencies }, name: st
 }
 
 /**
- * The include_policy merge (domain.md §3): run lists includes-first and
+ * The include_policy merge (domain.md §3). The result may share unchanged
+ * subtrees and cookbook entries' nested objects with the inputs: treat both as immutable.: run lists includes-first and
  * de-duplicated after normalising, attributes unioned after a conflict check,
  * cookbooks that must agree, the direct includes recorded, a fresh revision
  * id. Reports every conflict, not just the first.
@@ -153,15 +213,15 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     })),
   ];
   const runOrder = [...sources.slice(1), sources[0]];
-  const provenance: Provenance = { runList: {}, namedRunLists: {}, cookbooks: {}, attributes: { default: {}, override: {} } };
+  const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: { default: [], override: [] } };
 
   const run_list = mergeRunLists(runOrder.map((s) => ({ name: s.name, items: s.runList })), provenance.runList);
   const named_run_lists: Record<string, string[]> = {};
   const namedKeys = [...new Set(runOrder.flatMap((s) => Object.keys(s.named)))];
   for (const key of namedKeys) {
-    const prov: Record<string, string> = {};
-    defineKey(named_run_lists, key, mergeRunLists(runOrder.filter((s) => s.named[key]).map((s) => ({ name: s.name, items: s.named[key] })), prov));
-    defineKey(provenance.namedRunLists, key, prov);
+    const prov = new Map<string, string>();
+    setKey(named_run_lists, key, mergeRunLists(runOrder.filter((s) => s.named[key]).map((s) => ({ name: s.name, items: s.named[key] })), prov));
+    provenance.namedRunLists.set(key, prov);
   }
 
   // Attributes: the parent first, then each include by include name; default and override separately.
@@ -177,7 +237,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
       if (!first) {
         setKey(cookbook_locks, cb, { ...entry });
         owner.set(cb, s);
-        setKey(provenance.cookbooks, cb, s.name);
+        provenance.cookbooks.set(cb, s.name);
         continue;
       }
       const a = first.cookbooks[cb];
