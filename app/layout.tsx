@@ -6,6 +6,7 @@ import { Providers } from './providers';
 export const metadata: Metadata = {
   title: { default: 'Policy Console', template: '%s · Policy Console' },
   description: 'Policyfile locks, stages and promotions',
+  icons: { icon: '/favicon.svg' },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

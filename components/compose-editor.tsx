@@ -13,6 +13,7 @@ type Include = { name: string; source: Source };
 type Options = {
   stages: { name: string; canPromote: boolean }[];
   active: Record<string, Record<string, string>>;
+  canCreate: boolean;
   policies: { name: string; canSave: boolean; revisions: { revisionId: string; createdAt: string; origin: string; includes: Include[] | null }[] }[];
 };
 type Preview = { lock: PolicyLock; provenance: ProvenanceJson; previous: { revisionId: string; diff: LockDiff } | null; saved: { revisionId: string } | null };
@@ -83,12 +84,14 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
             Parent policy
           </h2>
           <label className="block text-xs font-medium text-slate-600">
-            Policy
-            <select aria-label="Policy" className="input mt-1" value={policy} onChange={(e) => setPolicy(e.target.value)}>
+            Policy (an existing one, or a new name)
+            <input aria-label="Policy" className="input mt-1" list="compose-policy-names" value={policy} onChange={(e) => setPolicy(e.target.value.trim())} required pattern="[.A-Za-z0-9_:\-]{1,255}" />
+            <datalist id="compose-policy-names">
               {options.policies.map((p) => (
-                <option key={p.name}>{p.name}</option>
+                <option key={p.name} value={p.name} />
               ))}
-            </select>
+            </datalist>
+            {policy && !info && <span className="mt-1 block text-slate-500">New policy: saving creates it, owned by your team.</span>}
           </label>
           <div className="flex gap-4 text-sm" role="radiogroup" aria-label="Parent">
             <label className="flex items-center gap-1">
@@ -233,7 +236,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
             Preview {preview.isFetching && <span className="text-xs font-normal text-slate-400">updating…</span>}
           </h2>
           {preview.data && !err && <span className="badge bg-emerald-50 text-emerald-700">no conflicts · revision {shortId(preview.data.lock.revision_id)}</span>}
-          {info?.canSave ? (
+          {info?.canSave || (!info && options.canCreate) ? (
             <div className="ml-auto flex items-center gap-2">
               <select aria-label="Point a stage at it" className="input w-44" value={saveGroup} onChange={(e) => setSaveGroup(e.target.value)}>
                 <option value="">Save only</option>

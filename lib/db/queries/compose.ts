@@ -16,6 +16,7 @@ export async function composeOptions(access: Access) {
   const active: Record<string, Record<string, string>> = {};
   for (const p of pointers) (active[p.policy.name] ??= {})[p.group.name] = p.revision.revisionId;
   return {
+    canCreate: can(access, 'policy.create'),
     stages: viewableStages(access, stages).map((s) => ({ name: s.name, canPromote: can(access, 'stage.promote', { stage: s.name }) })),
     active,
     policies: policies.map((p) => ({
