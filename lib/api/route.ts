@@ -40,6 +40,15 @@ export async function authenticate(req: Request): Promise<Access | null> {
   return id ? loadAccess(id) : null;
 }
 
+/** A malformed escape (a stray '%') is kept as written, so validation can name it instead of a 500. */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
 type Handler = (req: Request, ctx: ApiContext) => Promise<Response>;
 
 /** Wraps an API handler: authentication (401), AppError → Chef-style body, anything else → 500 without internals. */
@@ -50,7 +59,7 @@ export function apiRoute(handler: Handler) {
       const access = await authenticate(req);
       if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
       const raw = (await routeCtx?.params) ?? {};
-      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decodeURIComponent(Array.isArray(v) ? v.join('/') : v)]));
+      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
       const res = await handler(req, { access, requestId, params });
       res.headers.set('x-request-id', requestId);
       return res;

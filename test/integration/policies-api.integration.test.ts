@@ -181,3 +181,11 @@ describe('GET /openapi.json', () => {
     }
   });
 });
+
+describe('malformed names', () => {
+  it('a stray % in a policy name is a 400 naming the field, not a 500', async () => {
+    const res = await call(revisions.POST, 'POST', { token: admin, params: { name: 'bad%name' }, body: { name: 'bad%name', revision_id: 'r1', run_list: [], cookbook_locks: {} } });
+    expect(res.status).toBe(400);
+    expect(res.json.errors.map((e: { path: string }) => e.path)).toContain('/name');
+  });
+});
