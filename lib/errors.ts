@@ -38,3 +38,13 @@ export const conflict = (message: string, details?: Record<string, unknown>) => 
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
+
+/**
+ * Expected failures that surface as database errors: a unique-key violation
+ * means a concurrent request created the same record first (409, retry).
+ */
+export function asAppError(e: unknown): AppError | null {
+  if (isAppError(e)) return e;
+  if ((e as { code?: string } | null)?.code === 'P2002') return conflict('A concurrent request created the same record first; nothing was changed by this one. Refresh and retry.');
+  return null;
+}

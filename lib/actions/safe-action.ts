@@ -1,7 +1,7 @@
 import 'server-only';
 import { createSafeActionClient } from 'next-safe-action';
 import { currentAccess } from '@/lib/auth/session';
-import { AppError, isAppError, type FieldError } from '@/lib/errors';
+import { AppError, asAppError, type FieldError } from '@/lib/errors';
 
 export interface ActionServerError {
   code: string;
@@ -13,7 +13,8 @@ export interface ActionServerError {
 /** Expected failures reach the UI with their code and field errors; anything else is logged and shown generically. */
 export const actionClient = createSafeActionClient({
   handleServerError(e): ActionServerError {
-    if (isAppError(e)) return { code: e.code, message: e.message, errors: e.errors, details: e.details };
+    const known = asAppError(e);
+    if (known) return { code: known.code, message: known.message, errors: known.errors, details: known.details };
     console.error('[action] unexpected error', e);
     return { code: 'internal', message: 'Something went wrong on the server. Try again; if it persists, check the server log.', errors: [] };
   },

@@ -7,7 +7,7 @@ import type { Access } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
 import { loadAccess } from '@/lib/db/queries/access';
 import { userIdForToken } from '@/lib/db/queries/tokens';
-import { AppError, isAppError } from '@/lib/errors';
+import { AppError, asAppError } from '@/lib/errors';
 
 export interface ApiContext {
   access: Access;
@@ -64,7 +64,8 @@ export function apiRoute(handler: Handler) {
       res.headers.set('x-request-id', requestId);
       return res;
     } catch (e) {
-      if (isAppError(e)) return errorResponse(e.status, e.message, e.errors, e.details);
+      const known = asAppError(e);
+      if (known) return errorResponse(known.status, known.message, known.errors, known.details);
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} request ${requestId} failed`, e);
       return errorResponse(500, `Internal error (request ${requestId}).`);
     }

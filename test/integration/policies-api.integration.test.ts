@@ -189,3 +189,14 @@ describe('malformed names', () => {
     expect(res.json.errors.map((e: { path: string }) => e.path)).toContain('/name');
   });
 });
+
+describe('concurrent uploads', () => {
+  it('ten simultaneous uploads of one new policy store it once and never fail with 500', async () => {
+    const body = { name: 'brand-new', revision_id: 'bn-1', run_list: [], cookbook_locks: {} };
+    const results = await Promise.all(Array.from({ length: 10 }, () => call(revisions.POST, 'POST', { token: dev, params: { name: 'brand-new' }, body })));
+    for (const r of results) expect([200, 201, 409]).toContain(r.status);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    const list = await call(revisions.GET, 'GET', { token: viewer, params: { name: 'brand-new' } });
+    expect(Object.keys(list.json.revisions)).toEqual(['bn-1']);
+  });
+});
