@@ -5,6 +5,7 @@ import { usePathname } from 'next/navigation';
 
 const TABS = [
   ['/admin', 'Permissions'],
+  ['/admin/stages', 'Stages'],
   ['/admin/users', 'Users'],
   ['/admin/teams', 'Teams'],
   ['/admin/tokens', 'API tokens'],

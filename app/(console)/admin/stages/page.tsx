@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { requireAccess } from '@/lib/auth/session';
+import { stagesForAdmin } from '@/lib/db/queries/admin';
+import { AdminStages } from '@/components/admin-stages';
+import { PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'Stages' };
+export const dynamic = 'force-dynamic';
+
+export default async function StagesAdminPage() {
+  const access = await requireAccess();
+  const data = await stagesForAdmin(access);
+  return (
+    <>
+      <PageHeader title="Stages" description="The promotion order, left to right on the board. Admins create stages; those who manage a stage edit or delete it." />
+      <AdminStages {...data} />
+    </>
+  );
+}

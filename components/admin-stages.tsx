@@ -1,0 +1,119 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { errorMessage, runAction } from '@/lib/actions/client';
+import { deleteStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
+import { ConfirmDialog } from './modal';
+
+type Stage = { name: string; position: number; description: string; policies: number; nodes: number; canManage: boolean };
+
+export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate: boolean }) {
+  const router = useRouter();
+  const [deleting, setDeleting] = useState<Stage | null>(null);
+  const done = (msg: string) => {
+    toast.success(msg);
+    router.refresh();
+  };
+  const put = useMutation({
+    mutationFn: (v: { name: string; position?: number; description?: string }) => runAction(putStageAction, v),
+    onSuccess: (r) => done(r.status === 201 ? `Created stage ${r.name}` : `Saved ${r.name}`),
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  const remove = useMutation({
+    mutationFn: (name: string) => runAction(deleteStageAction, { name }),
+    onSuccess: (r) => {
+      setDeleting(null);
+      done(`Deleted stage ${r.name}; ${r.policies} association${r.policies === 1 ? '' : 's'} removed (revisions kept)`);
+    },
+    onError: (e) => toast.error(errorMessage(e)),
+  });
+  const move = (s: Stage, delta: number) => {
+    const other = stages[stages.indexOf(s) + delta];
+    if (!other) return;
+    put.mutate({ name: s.name, position: other.position });
+    put.mutate({ name: other.name, position: s.position });
+  };
+  return (
+    <div className="space-y-4">
+      {canCreate && (
+        <form
+          className="card flex flex-wrap items-end gap-3 p-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = new FormData(e.currentTarget);
+            put.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
+            e.currentTarget.reset();
+          }}
+        >
+          <label className="text-xs font-medium text-slate-600">
+            New stage
+            <input name="name" required pattern="[.A-Za-z0-9_:\-]{1,255}" title="letters, digits, '.', '_', ':' and '-'" className="input mt-1 w-44" />
+          </label>
+          <label className="flex-1 text-xs font-medium text-slate-600">
+            Description
+            <input name="description" maxLength={500} className="input mt-1" />
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={put.isPending}>
+            Add stage (last in order)
+          </button>
+        </form>
+      )}
+      <div className="card overflow-x-auto">
+        <table className="table" data-testid="stages-table">
+          <thead>
+            <tr>
+              <th>Order</th>
+              <th>Stage</th>
+              <th>Description</th>
+              <th>Policies</th>
+              <th>Nodes</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {stages.map((s, i) => (
+              <tr key={s.name} data-stage={s.name}>
+                <td className="whitespace-nowrap">
+                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={!s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
+                    ↑
+                  </button>{' '}
+                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={!s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
+                    ↓
+                  </button>
+                </td>
+                <td className="font-medium">{s.name}</td>
+                <td>
+                  <input
+                    aria-label={`Description of ${s.name}`}
+                    className="input py-1"
+                    defaultValue={s.description}
+                    disabled={!s.canManage}
+                    onBlur={(e) => e.target.value !== s.description && put.mutate({ name: s.name, description: e.target.value })}
+                  />
+                </td>
+                <td>{s.policies}</td>
+                <td>{s.nodes}</td>
+                <td className="text-right">
+                  {s.canManage && (
+                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setDeleting(s)}>
+                      Delete…
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {deleting && (
+        <ConfirmDialog title={`Delete stage ${deleting.name}?`} confirmLabel={`Delete ${deleting.name}`} danger pending={remove.isPending} onConfirm={() => remove.mutate(deleting.name)} onClose={() => setDeleting(null)}>
+          Its {deleting.policies} polic{deleting.policies === 1 ? 'y association' : 'y associations'} and its grants are removed; the revisions stay, and the pointer history keeps what ran here. {deleting.nodes} node
+          {deleting.nodes === 1 ? '' : 's'} will no longer belong to a stage.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

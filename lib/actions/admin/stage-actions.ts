@@ -1,0 +1,18 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { deleteStage, putStage, ZPutStageInput } from '@/lib/services/manage-stage';
+import { authedAction } from '../safe-action';
+
+export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {
+  const r = await putStage(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return r;
+});
+
+export const deleteStageAction = authedAction.inputSchema(z.object({ name: z.string().min(1) })).action(async ({ parsedInput, ctx }) => {
+  const r = await deleteStage(ctx.access, parsedInput.name);
+  revalidatePath('/', 'layout');
+  return { name: parsedInput.name, policies: Object.keys(r.policies ?? {}).length };
+});
