@@ -107,7 +107,8 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown) {
 function recordOrigins(value: unknown, path: string, source: string, origins: [string, string][]): void {
   origins.push([path, source]);
   if (!isObject(value)) return;
-  for (const k in value) if (Object.prototype.hasOwnProperty.call(value, k)) recordOrigins(value[k], `${path}[${k}]`, source, origins);
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) recordOrigins(value[keys[i]], path + '[' + keys[i] + ']', source, origins);
 }
 
 /** The first source (before `current`) that sets the node at `keys`: who a conflict is with. */
@@ -235,7 +236,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     for (const [cb, entry] of Object.entries(s.cookbooks)) {
       const first = owner.get(cb);
       if (!first) {
-        setKey(cookbook_locks, cb, { ...entry });
+        setKey(cookbook_locks, cb, entry);
         owner.set(cb, s);
         provenance.cookbooks.set(cb, s.name);
         continue;
