@@ -30,7 +30,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
           await tx.groupPermission.create({ data: { groupId: stages.get(stage)!.id, userId: user.id, level } });
         }
       }
-      const actor = { userId: null as unknown as string, email: 'seed' };
+      const actor = { userId: null, email: 'seed' };
       const admin = await tx.user.findUniqueOrThrow({ where: { email: DEMO_USERS[0].email }, select: { id: true, email: true } });
       for (const sc of DEMO_SCENARIOS) {
         await tx.orderingScenario.create({

@@ -1,5 +1,10 @@
 import type { Tx } from '@/lib/db/client';
-import type { Access } from '@/lib/auth/permissions';
+
+/** Who acts: a signed-in user (an Access fits), or the system (seed, CLI) with a null user id. */
+export interface Actor {
+  userId: string | null;
+  email: string;
+}
 
 export interface AuditInput {
   action: string;
@@ -14,7 +19,7 @@ export interface AuditInput {
 }
 
 /** Writes one audit event inside the caller's transaction (append-only: nothing updates these rows). */
-export async function audit(tx: Tx, actor: Pick<Access, 'userId' | 'email'> | null, e: AuditInput) {
+export async function audit(tx: Tx, actor: Actor | null, e: AuditInput) {
   return tx.auditEvent.create({
     data: {
       actorId: actor?.userId ?? null,

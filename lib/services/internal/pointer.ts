@@ -1,7 +1,6 @@
 import type { Tx } from '@/lib/db/client';
-import type { Access } from '@/lib/auth/permissions';
 import { conflict } from '@/lib/errors';
-import { audit } from './audit';
+import { audit, type Actor } from './audit';
 
 export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
 
@@ -47,7 +46,7 @@ export function assertExpected(groupName: string, policyName: string, current: s
  * check and the write happen in the same transaction, so two racing callers
  * cannot both succeed.
  */
-export async function movePointer(tx: Tx, actor: Pick<Access, 'userId' | 'email'> | null, input: MovePointerInput): Promise<MovePointerResult> {
+export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointerInput): Promise<MovePointerResult> {
   const { group, policy, to } = input;
   const current = await tx.groupPolicy.findUnique({
     where: { groupId_policyId: { groupId: group.id, policyId: policy.id } },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
-import type { Access } from '@/lib/auth/permissions';
+import type { Actor } from './audit';
 import { computeRevisionId, jsonDepth, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
 import { badRequest, conflict } from '@/lib/errors';
 
@@ -57,7 +57,7 @@ export interface StoredRevision {
  */
 export async function storeRevision(
   tx: Tx,
-  actor: Pick<Access, 'userId' | 'email'> | null,
+  actor: Actor | null,
   policyId: string,
   policyName: string,
   text: string,
