@@ -1,34 +1,21 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
-import { errorMessage, runAction } from '@/lib/actions/client';
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
 import { ConfirmDialog } from './modal';
 
 type Stage = { name: string; position: number; description: string; policies: number; nodes: number; canManage: boolean };
 
 export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate: boolean }) {
-  const router = useRouter();
   const [deleting, setDeleting] = useState<Stage | null>(null);
-  const done = (msg: string) => {
-    toast.success(msg);
-    router.refresh();
-  };
-  const put = useMutation({
-    mutationFn: (v: { name: string; position?: number; description?: string }) => runAction(putStageAction, v),
-    onSuccess: (r) => done(r.status === 201 ? `Created stage ${r.name}` : `Saved ${r.name}`),
-    onError: (e) => toast.error(errorMessage(e)),
+  const put = useActionMutation((v: { name: string; position?: number; description?: string }) => runAction(putStageAction, v), {
+    success: (r) => (r.status === 201 ? `Created stage ${r.name}` : `Saved ${r.name}`),
   });
-  const remove = useMutation({
-    mutationFn: (name: string) => runAction(deleteStageAction, { name }),
-    onSuccess: (r) => {
-      setDeleting(null);
-      done(`Deleted stage ${r.name}; ${r.policies} association${r.policies === 1 ? '' : 's'} removed (revisions kept)`);
-    },
-    onError: (e) => toast.error(errorMessage(e)),
+  const remove = useActionMutation((name: string) => runAction(deleteStageAction, { name }), {
+    success: (r) => `Deleted stage ${r.name}; ${r.policies} association${r.policies === 1 ? '' : 's'} removed (revisions kept)`,
+    then: () => setDeleting(null),
   });
   const move = (s: Stage, delta: number) => {
     const other = stages[stages.indexOf(s) + delta];

@@ -1,29 +1,18 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useMutation } from '@tanstack/react-query';
-import { toast } from 'sonner';
-import { errorMessage, runAction } from '@/lib/actions/client';
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTeamAction, setTeamMembershipAction } from '@/lib/actions/admin/users-actions';
 
 type Team = { name: string; description: string; members: string[]; policies: string[] };
 
 export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] }) {
-  const router = useRouter();
-  const done = (msg: string) => {
-    toast.success(msg);
-    router.refresh();
-  };
-  const membership = useMutation({
-    mutationFn: (v: { team: string; email: string; member: boolean }) => runAction(setTeamMembershipAction, v),
-    onSuccess: (_r, v) => done(v.member ? `Added ${v.email} to ${v.team}` : `Removed ${v.email} from ${v.team}`),
-    onError: (e) => toast.error(errorMessage(e)),
+  const membership = useActionMutation((v: { team: string; email: string; member: boolean }) => runAction(setTeamMembershipAction, v), {
+    success: (_r, v) => (v.member ? `Added ${v.email} to ${v.team}` : `Removed ${v.email} from ${v.team}`),
   });
-  const create = useMutation({
-    mutationFn: (v: { name: string; description: string }) => runAction(createTeamAction, v),
-    onSuccess: (t) => done(`Created team ${t.name}`),
-    onError: (e) => toast.error(errorMessage(e)),
+  const create = useActionMutation((v: { name: string; description: string }) => runAction(createTeamAction, v), {
+    success: (t) => `Created team ${t.name}`,
   });
   return (
     <div className="space-y-4">

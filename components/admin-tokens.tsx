@@ -1,10 +1,9 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { errorMessage, runAction } from '@/lib/actions/client';
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
 import { age, dateTime } from '@/lib/format';
 import { ConfirmDialog, Modal } from './modal';
@@ -12,25 +11,14 @@ import { ConfirmDialog, Modal } from './modal';
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
 
 export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boolean }) {
-  const router = useRouter();
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
-  const create = useMutation({
-    mutationFn: (v: { name: string; userEmail?: string; expiresInDays?: number | null }) => runAction(createTokenAction, v),
-    onSuccess: (r) => {
-      setSecret(r.token);
-      router.refresh();
-    },
-    onError: (e) => toast.error(errorMessage(e)),
+  const create = useActionMutation((v: { name: string; userEmail?: string; expiresInDays?: number | null }) => runAction(createTokenAction, v), {
+    then: (r) => setSecret(r.token),
   });
-  const revoke = useMutation({
-    mutationFn: (id: string) => runAction(revokeTokenAction, { id }),
-    onSuccess: () => {
-      toast.success('Token revoked');
-      setRevoking(null);
-      router.refresh();
-    },
-    onError: (e) => toast.error(errorMessage(e)),
+  const revoke = useActionMutation((id: string) => runAction(revokeTokenAction, { id }), {
+    success: () => 'Token revoked',
+    then: () => setRevoking(null),
   });
   return (
     <div className="space-y-4">

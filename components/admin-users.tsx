@@ -1,38 +1,27 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
-import { errorMessage, runAction } from '@/lib/actions/client';
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createUserAction, updateUserAction } from '@/lib/actions/admin/users-actions';
 import { ConfirmDialog, Modal } from './modal';
 
 type User = { email: string; name: string; isAdmin: boolean; active: boolean; teams: string[] };
 
 export function AdminUsers({ users, me }: { users: User[]; me: string }) {
-  const router = useRouter();
   const [creating, setCreating] = useState(false);
   const [resetFor, setResetFor] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ email: string; active: boolean } | null>(null);
-  const update = useMutation({
-    mutationFn: (input: { email: string; active?: boolean; isAdmin?: boolean; password?: string }) => runAction(updateUserAction, input),
-    onSuccess: () => {
-      toast.success('Saved');
+  const update = useActionMutation((input: { email: string; active?: boolean; isAdmin?: boolean; password?: string }) => runAction(updateUserAction, input), {
+    success: () => 'Saved',
+    then: () => {
       setResetFor(null);
       setConfirm(null);
-      router.refresh();
     },
-    onError: (e) => toast.error(errorMessage(e)),
   });
-  const create = useMutation({
-    mutationFn: (input: { email: string; name: string; password: string; isAdmin: boolean }) => runAction(createUserAction, input),
-    onSuccess: (u) => {
-      toast.success(`Created ${u.email}`);
-      setCreating(false);
-      router.refresh();
-    },
-    onError: (e) => toast.error(errorMessage(e)),
+  const create = useActionMutation((input: { email: string; name: string; password: string; isAdmin: boolean }) => runAction(createUserAction, input), {
+    success: (u) => `Created ${u.email}`,
+    then: () => setCreating(false),
   });
   function onCreate(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();

@@ -1,9 +1,7 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useMutation } from '@tanstack/react-query';
-import { toast } from 'sonner';
-import { errorMessage, runAction } from '@/lib/actions/client';
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { setStageGrantAction } from '@/lib/actions/admin/set-stage-grant-action';
 
 type Level = 'none' | 'view' | 'promote' | 'manage';
@@ -14,16 +12,11 @@ interface Props {
 }
 
 export function PermissionsMatrix({ stages, subjects, levels }: Props) {
-  const router = useRouter();
-  const mutation = useMutation({
-    mutationFn: (v: { stage: string; type: 'user' | 'team'; id: string; level: Level }) =>
+  const mutation = useActionMutation(
+    (v: { stage: string; type: 'user' | 'team'; id: string; level: Level }) =>
       runAction(setStageGrantAction, { stage: v.stage, subject: v.type === 'user' ? { type: 'user', email: v.id } : { type: 'team', name: v.id }, level: v.level }),
-    onSuccess: (r) => {
-      toast.success(r.changed ? `${r.subject}: ${r.level} on ${r.stage}` : 'No change');
-      router.refresh();
-    },
-    onError: (e) => toast.error(errorMessage(e)),
-  });
+    { success: (r) => (r.changed ? `${r.subject}: ${r.level} on ${r.stage}` : 'No change') },
+  );
   return (
     <div className="card overflow-x-auto">
       <table className="table" data-testid="permissions-matrix">

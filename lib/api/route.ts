@@ -1,8 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { getServerSession } from 'next-auth';
 import { NextResponse } from 'next/server';
-import { authOptions } from '@/lib/auth/options';
+import { currentAccess } from '@/lib/auth/session';
 import type { Access } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
 import { loadAccess } from '@/lib/db/queries/access';
@@ -29,15 +28,7 @@ export async function authenticate(req: Request): Promise<Access | null> {
     const userId = await userIdForToken(hashToken(m[1]));
     return userId ? loadAccess(userId) : null;
   }
-  let id: string | undefined;
-  try {
-    const session = await getServerSession(authOptions);
-    id = (session?.user as { id?: string } | undefined)?.id;
-  } catch {
-    // No request scope (or a malformed cookie): no session. Fail closed.
-    id = undefined;
-  }
-  return id ? loadAccess(id) : null;
+  return currentAccess();
 }
 
 /** A malformed escape (a stray '%') is kept as written, so validation can name it instead of a 500. */

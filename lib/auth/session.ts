@@ -6,10 +6,19 @@ import { authOptions } from './options';
 import type { Access } from './permissions';
 import { loadAccess } from '@/lib/db/queries/access';
 
-/** The signed-in user's access, read from the database once per request; null without a valid session. */
+/**
+ * The signed-in user's access, read from the database once per request; null
+ * without a valid session. Fails closed: no request scope or a malformed
+ * cookie is no session.
+ */
 export const currentAccess = cache(async (): Promise<Access | null> => {
-  const session = await getServerSession(authOptions);
-  const id = (session?.user as { id?: string } | undefined)?.id;
+  let id: string | undefined;
+  try {
+    const session = await getServerSession(authOptions);
+    id = (session?.user as { id?: string } | undefined)?.id;
+  } catch {
+    id = undefined;
+  }
   return id ? loadAccess(id) : null;
 });
 

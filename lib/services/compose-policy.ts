@@ -79,27 +79,34 @@ async function resolveParent(tx: Tx, policy: string, parent: z.infer<typeof ZPar
   return { parent: toParent(policy, lock), previous: null };
 }
 
-async function resolveInclude(tx: Tx, access: Access, inc: { name: string; source: IncludeSource }, i: number): Promise<IncludedPolicy & { revisionId: string }> {
+type ResolvedInclude = IncludedPolicy & { revisionId: string };
+
+/** A server include: a stage's current revision (pinned) or a given revision. */
+async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string; source: Extract<IncludeSource, { type: 'server' }> }, i: number): Promise<ResolvedInclude> {
   const at = `/includes/${i}/source`;
   const s = inc.source;
-  if (s.type === 'server') {
-    let row: { revisionId: string; document: string } | null = null;
-    if (s.group) {
-      if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
-      assertCan(access, 'stage.view', { stage: s.group });
-      const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
-      if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
-      row = g.revision;
-    } else {
-      row = await tx.policyRevision.findFirst({ where: { revisionId: s.revision!, policy: { name: s.policy } }, select: { revisionId: true, document: true } });
-      if (!row) {
-        const policyExists = await tx.policy.count({ where: { name: s.policy } });
-        throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: `${at}/${policyExists ? 'revision' : 'policy'}`, message: 'not found' }]);
-      }
+  let row: { revisionId: string; document: string } | null = null;
+  if (s.group) {
+    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
+    assertCan(access, 'stage.view', { stage: s.group });
+    const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
+    if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
+    row = g.revision;
+  } else {
+    row = await tx.policyRevision.findFirst({ where: { revisionId: s.revision!, policy: { name: s.policy } }, select: { revisionId: true, document: true } });
+    if (!row) {
+      const policyExists = await tx.policy.count({ where: { name: s.policy } });
+      throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: `${at}/${policyExists ? 'revision' : 'policy'}`, message: 'not found' }]);
     }
-    const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
-    return { name: inc.name, source_options, lock: JSON.parse(row.document) as PolicyLock, revisionId: row.revisionId };
   }
+  const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
+  return { name: inc.name, source_options, lock: JSON.parse(row.document) as PolicyLock, revisionId: row.revisionId };
+}
+
+/** An uploaded or git include: read and validated outside any transaction (git may touch the network and disk). */
+async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSource, { type: 'upload' | 'git' }> }, i: number): Promise<ResolvedInclude> {
+  const at = `/includes/${i}/source`;
+  const s = inc.source;
   const { text, extra } =
     s.type === 'upload'
       ? { text: typeof s.lock === 'string' ? s.lock : JSON.stringify(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
@@ -152,12 +159,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
   if (input.group && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);
   }
-  // Git sources are read before the transaction: network and disk work must not hold the database.
-  const gitReads = new Map<number, IncludedPolicy & { revisionId: string }>();
-  await Promise.all(
-    input.includes.map(async (inc, i) => {
-      if (inc.source.type === 'git') gitReads.set(i, await resolveInclude(null as unknown as Tx, access, inc, i));
-    }),
+  // Uploaded and git includes are read before the transaction: network and disk work must not hold the database.
+  const fileIncludes = await Promise.all(
+    input.includes.map((inc, i) => (inc.source.type === 'server' ? null : resolveFileInclude({ name: inc.name, source: inc.source }, i))),
   );
   return db().$transaction(
     async (tx) => {
@@ -166,7 +170,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       if (policy && input.save) assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
       const { parent, previous } = await resolveParent(tx, input.policy, input.parent);
       const includes = [];
-      for (const [i, inc] of input.includes.entries()) includes.push(gitReads.get(i) ?? (await resolveInclude(tx, access, inc, i)));
+      for (const [i, inc] of input.includes.entries()) {
+        includes.push(inc.source.type === 'server' ? await resolveServerInclude(tx, access, { name: inc.name, source: inc.source }, i) : fileIncludes[i]!);
+      }
       const cycles = await findCycles(tx, input.policy, includes);
       const merged = mergePolicy(parent, includes);
       const conflicts = [...cycles, ...(merged.ok ? [] : merged.conflicts)];

@@ -4,6 +4,7 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
 import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
+import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
 import { parseInput } from './internal/parse';
 
@@ -22,7 +23,7 @@ export async function putStage(access: Access, raw: unknown, requestId?: string)
     const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true } });
     if (!existing) {
       assertCan(access, 'stage.create');
-      const position = input.position ?? ((await tx.policyGroup.aggregate({ _max: { position: true } }))._max.position ?? -1) + 1;
+      const position = input.position ?? (await nextStagePosition(tx));
       const created = await tx.policyGroup.create({ data: { name: input.name, position, description: input.description ?? '' } });
       await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.name, groupName: input.name, after: { position, description: created.description }, requestId });
       return { status: 201, name: input.name };

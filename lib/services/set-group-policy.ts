@@ -2,6 +2,7 @@ import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
+import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
 import { parseLockBody, storeRevision } from './internal/store-revision';
 
@@ -27,7 +28,7 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
     if (!group) {
       // Chef creates a missing group; in the console stages are managed, so only those who may create stages can.
       assertCan(access, 'stage.create');
-      group = await tx.policyGroup.create({ data: { name: input.group, position: (await tx.policyGroup.count()) * 1 }, select: { id: true, name: true } });
+      group = await tx.policyGroup.create({ data: { name: input.group, position: await nextStagePosition(tx) }, select: { id: true, name: true } });
       await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.group, groupName: input.group, requestId: input.requestId });
     }
     assertCan(access, 'stage.promote', { stage: group.name });

@@ -1,8 +1,8 @@
 import type { Access, StageLevel } from '@/lib/auth/permissions';
 import { db } from '../client';
+import { touchToken } from './tokens';
 
 const LEVELS: StageLevel[] = ['view', 'promote', 'manage'];
-const TOUCH_INTERVAL_MS = 60_000;
 
 export interface ReadPathResult {
   /** Null when the token is unknown, revoked, expired or its user deactivated. */
@@ -38,10 +38,7 @@ export async function readPathLookup(secretHash: string, group: string, policy: 
   if (!row) return { access: null, document: null };
   const expires = row.expiresAt ? new Date(row.expiresAt) : null;
   if (expires && expires <= now) return { access: null, document: null };
-  const last = row.lastUsedAt ? new Date(row.lastUsedAt) : null;
-  if (!last || now.getTime() - last.getTime() > TOUCH_INTERVAL_MS) {
-    await db().apiToken.update({ where: { id: row.tokenId }, data: { lastUsedAt: now } });
-  }
+  await touchToken(row.tokenId, row.lastUsedAt ? new Date(row.lastUsedAt) : null, now);
   const level = row.level === null ? 0 : Number(row.level);
   const stageLevels = new Map<string, StageLevel>();
   if (level > 0) stageLevels.set(group, LEVELS[level - 1]);

@@ -9,9 +9,13 @@ export async function userIdForToken(secretHash: string, now = new Date()): Prom
     select: { id: true, userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { active: true } } },
   });
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now) || !token.user.active) return null;
-  // Record use at most once a minute: a write per read would throttle the node read path.
-  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db().apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
-  }
+  await touchToken(token.id, token.lastUsedAt, now);
   return token.userId;
+}
+
+/** Records a token's use at most once a minute: a write per read would throttle the node read path. */
+export async function touchToken(id: string, lastUsedAt: Date | null, now: Date): Promise<void> {
+  if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db().apiToken.update({ where: { id }, data: { lastUsedAt: now } });
+  }
 }

@@ -20,3 +20,8 @@ export async function activePointer(tx: Tx, groupId: string, policyId: string) {
     select: { id: true, revisionPk: true, revision: { select: { revisionId: true, document: true } } },
   });
 }
+
+/** The position after the last stage: new stages go to the end of the promotion order. */
+export async function nextStagePosition(tx: Tx): Promise<number> {
+  return ((await tx.policyGroup.aggregate({ _max: { position: true } }))._max.position ?? -1) + 1;
+}
