@@ -18,7 +18,7 @@ export default defineConfig({
           environment: 'node',
           sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', 'node_modules/**'],
         },
       },
       {
@@ -35,6 +35,20 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Needs the real Chef tools; run through `npm run test:chef` (scripts/test-chef.ts), which finds them.
+          name: 'chef',
+          environment: 'node',
+          include: ['test/chef/**/*.chef.test.ts'],
+          exclude: ['node_modules/**', '.next/**'],
+          globalSetup: ['test/global-setup-integration.ts'],
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

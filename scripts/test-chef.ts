@@ -1,0 +1,43 @@
+/**
+ * `npm run test:chef`: the suites that need the real Chef tools (interop with
+ * knife, chef-cli and chef-client; the live differential suite against
+ * `chef install`). Finds the toolchain on PATH, or the one
+ * `../shared/chef-toolchain/setup.sh` installs (~/.cache/chef-toolchain, or
+ * CHEF_TOOLCHAIN_DIR). Without it: one line saying the suites did not run, and
+ * a failure when CHEF_INTEROP=required (CI).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { env, stdio: 'ignore' }).status === 0;
+}
+
+const env: NodeJS.ProcessEnv = { ...process.env };
+const tools = ['chef', 'knife', 'chef-client'];
+if (!tools.every((t) => onPath(t, env))) {
+  const dir = process.env.CHEF_TOOLCHAIN_DIR ?? path.join(os.homedir(), '.cache/chef-toolchain');
+  const envSh = path.join(dir, 'env.sh');
+  if (fs.existsSync(envSh)) {
+    const out = spawnSync('sh', ['-c', `. "${envSh}" && env -0`], { encoding: 'utf8' });
+    for (const kv of out.stdout.split('\0')) {
+      const i = kv.indexOf('=');
+      if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+  }
+}
+const missing = tools.filter((t) => !onPath(t, env));
+if (missing.length) {
+  const line = `test:chef: NOT RUN: the Chef toolchain is missing (${missing.join(', ')} not on PATH); install Chef Workstation or run ../shared/chef-toolchain/setup.sh.`;
+  if (process.env.CHEF_INTEROP === 'required') {
+    console.error(line + ' CHEF_INTEROP=required, so this is a failure.');
+    process.exit(1);
+  }
+  console.log(line);
+  process.exit(0);
+}
+env.CHEF_TOOLCHAIN = 'present';
+const r = spawnSync('npx', ['vitest', 'run', '--project', 'chef', ...process.argv.slice(2)], { env, stdio: 'inherit' });
+process.exit(r.status ?? 1);
