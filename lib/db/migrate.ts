@@ -112,6 +112,7 @@ export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
  */
 export async function createMigration(name: string): Promise<string | null> {
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`migration name must match [a-z0-9_]+, got '${name}'`);
+  fs.mkdirSync(path.join(ROOT, 'data'), { recursive: true });
   const scratch = path.join(fs.mkdtempSync(path.join(ROOT, 'data', '.scratch-')), 'scratch.db');
   try {
     const url = `file:${scratch}`;
