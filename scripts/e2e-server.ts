@@ -1,4 +1,4 @@
-/** The e2e server: a fresh database file, migrated and seeded, then `next start` on the production build. */
+/** The e2e server: a fresh database file, migrated and seeded, then the console's server (scripts/serve.ts) on the production build. */
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { databaseFile } from '../lib/db/url';
@@ -11,7 +11,7 @@ const run = (cmd: string, args: string[]) =>
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))));
   });
 await run('npx', ['tsx', 'scripts/prepare.ts']);
-const server = spawn('npx', ['next', 'start', '-p', process.env.PORT ?? '3100', '-H', '127.0.0.1'], { stdio: 'inherit', env: process.env });
+const server = spawn('npx', ['tsx', 'scripts/serve.ts'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '3100', HOST: '127.0.0.1', NODE_ENV: 'production' } });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

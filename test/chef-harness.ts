@@ -58,6 +58,122 @@ export interface ChefHarness {
   close(): Promise<void>;
 }
 
-export async function startChefHarness(_opts: { seed?: boolean } = {}): Promise<ChefHarness> {
-  throw new Error('startChefHarness: not implemented yet (the organization routes are being built)');
+import type http from 'node:http';
+import { db } from '@/lib/db/client';
+import { loadAccess } from '@/lib/db/queries/access';
+import { startChefServer } from '@/lib/chef/http';
+import { chefOrg } from '@/lib/chef/router';
+import { signRequest, type SignProtocol } from '@/lib/chef/signing';
+import { addUserKey, createClient, rotateValidator } from '@/lib/services/chef-keys';
+import { createApiToken } from '@/lib/services/create-api-token';
+import { seedDemo } from '@/lib/services/seed-demo';
+import { hashPassword } from '@/lib/auth/password';
+import { DEMO_USERS } from '@/lib/services/internal/demo-data';
+
+const SYSTEM = { userId: null, email: 'test-harness' };
+const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
+
+/** Users only (no stages, teams or policies): the empty organization pedant assumes, with the demo's people in it. */
+async function seedUsersOnly() {
+  if ((await db().user.count()) > 0) return;
+  const passwordHash = await hashPassword('demo-password');
+  await db().$transaction(async (tx) => {
+    for (const u of DEMO_USERS) {
+      await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash } });
+      await tx.chefName.create({ data: { name: u.chefName, kind: 'user' } });
+    }
+  });
+}
+
+export async function startChefHarness(opts: { seed?: boolean } = {}): Promise<ChefHarness> {
+  if (opts.seed === false) await seedUsersOnly();
+  else await seedDemo(db(), HARNESS_NOW);
+  const { server, url } = await startChefServer(0);
+  const org = chefOrg();
+  const orgUrl = `${url}/organizations/${org}`;
+  const keys = new Map<string, Promise<string>>();
+  const tokens = new Map<string, Promise<string>>();
+
+  async function adminRequestor() {
+    const admin = await db().user.findFirstOrThrow({ where: { chefName: 'admin' }, select: { id: true } });
+    return { kind: 'user' as const, access: (await loadAccess(admin.id))! };
+  }
+
+  function privateKey(actor: Exclude<ChefActor, 'anonymous' | `bearer:${string}`>): Promise<string> {
+    let k = keys.get(actor);
+    if (!k) {
+      if (actor === 'validator') k = rotateValidator(SYSTEM, org).then((v) => v.privateKey);
+      else if (actor.startsWith('client:')) {
+        const name = actor.slice('client:'.length);
+        k = adminRequestor().then((r) => createClient(r, { name, create_key: true }, { apiVersion: 1 })).then((c) => c.privateKey!);
+      } else k = addUserKey(SYSTEM, actor, { name: `harness-${Date.now().toString(36)}` }).then((v) => v.privateKey);
+      keys.set(actor, k);
+    }
+    return k;
+  }
+
+  function actorName(actor: ChefActor): string {
+    if (actor === 'validator') return `${org}-validator`;
+    if (actor.startsWith('client:')) return actor.slice('client:'.length);
+    return actor;
+  }
+
+  async function request(method: string, path: string, o: ChefRequestOptions = {}): Promise<ChefResponse> {
+    const full = path.startsWith('/') ? `${url}${path}` : `${orgUrl}/${path}`;
+    const u = new URL(full);
+    const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    const headers: Record<string, string> = { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
+    const as = o.as ?? 'admin';
+    if (as.startsWith('bearer:')) {
+      const email = as.slice('bearer:'.length);
+      let t = tokens.get(email);
+      if (!t) {
+        t = createApiToken(null, { userEmail: email, name: `harness-${email}` }).then((r) => r.token);
+        tokens.set(email, t);
+      }
+      headers.authorization = `Bearer ${await t}`;
+      if (o.apiVersion !== null) headers['x-ops-server-api-version'] = String(o.apiVersion ?? 2);
+    } else if (as !== 'anonymous') {
+      const key = await privateKey(as as Exclude<ChefActor, 'anonymous' | `bearer:${string}`>);
+      const signedPath = o.tamper === 'path' ? `${u.pathname}x` : u.pathname;
+      const signed = signRequest({
+        protocol: (o.protocol ?? '1.1') as SignProtocol,
+        method,
+        path: signedPath,
+        body: body ?? '',
+        userId: actorName(as),
+        privateKey: key,
+        timestamp: o.timestamp,
+        apiVersion: o.apiVersion === null ? null : String(o.apiVersion ?? 2),
+      });
+      if (o.tamper === 'timestamp') signed['X-Ops-Timestamp'] = new Date(Date.parse(signed['X-Ops-Timestamp']) + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      Object.assign(headers, signed);
+    } else if (o.apiVersion !== null) {
+      headers['x-ops-server-api-version'] = String(o.apiVersion ?? 2);
+    }
+    Object.assign(headers, o.headers);
+    const sent = o.tamper === 'body' && body !== undefined ? body + ' ' : body;
+    const res = await fetch(u, { method, headers, body: sent, redirect: 'manual' });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  return {
+    url,
+    org,
+    orgUrl,
+    request,
+    privateKey,
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as http.Server).close(() => resolve());
+        (server as http.Server).closeAllConnections();
+      }),
+  };
 }

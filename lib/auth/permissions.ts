@@ -44,6 +44,8 @@ export interface Access {
   teamIds: ReadonlySet<string>;
   /** Highest level per stage name, from the user's own and their teams' grants. */
   stageLevels: ReadonlyMap<string, StageLevel>;
+  /** How the request authenticated when not through a console session or token, e.g. "chef-key:release/default" (audited). */
+  via?: string;
 }
 
 export interface Target {

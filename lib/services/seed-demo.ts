@@ -24,7 +24,8 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
       for (const s of DEMO_STAGES) stages.set(s.name, await tx.policyGroup.create({ data: s, select: { id: true, name: true } }));
 
       for (const u of DEMO_USERS) {
-        const user = await tx.user.create({ data: { email: u.email, name: u.name, isAdmin: !!u.isAdmin, passwordHash } });
+        const user = await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash } });
+        await tx.chefName.create({ data: { name: u.chefName, kind: 'user' } });
         for (const t of u.teams) await tx.teamMember.create({ data: { teamId: teams.get(t)!, userId: user.id } });
         for (const [stage, level] of Object.entries(u.grants)) {
           await tx.groupPermission.create({ data: { groupId: stages.get(stage)!.id, userId: user.id, level } });

@@ -4,7 +4,7 @@ import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
-import { parseLockBody, storeRevision } from './internal/store-revision';
+import { parseLockBody, storeRevision, withoutServerFields } from './internal/store-revision';
 
 export interface SetGroupPolicyInput {
   group: string;
@@ -22,7 +22,8 @@ export interface SetGroupPolicyInput {
  * (or the policy) is new.
  */
 export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput): Promise<{ status: 200 | 201; document: string; revisionId: string }> {
-  const lock = parseLockBody(input.text, input.policy);
+  const text = withoutServerFields(input.text);
+  const lock = parseLockBody(text, input.policy);
   return db().$transaction(async (tx) => {
     let group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
     if (!group) {
@@ -41,7 +42,7 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
     }
     const exists = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: lock.revision_id } }, select: { id: true } });
     if (!exists) assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
-    const stored = await storeRevision(tx, access, policy.id, policy.name, input.text, lock, 'upload');
+    const stored = await storeRevision(tx, access, policy.id, policy.name, text, lock, 'upload');
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.upload',

@@ -2,7 +2,7 @@ import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { parseLockBody, storeRevision } from './internal/store-revision';
+import { parseLockBody, storeRevision, withoutServerFields } from './internal/store-revision';
 
 export interface UploadRevisionInput {
   policyName: string;
@@ -18,11 +18,14 @@ export interface UploadRevisionResult {
   policy: string;
   revisionId: string;
   created: boolean;
+  /** The document as stored (server-only fields removed). */
+  document: string;
 }
 
 /** POST /policies/:name/revisions — creates the policy if needed (its owner team), stores the revision. */
 export async function uploadRevision(access: Access, input: UploadRevisionInput): Promise<UploadRevisionResult> {
-  const lock = parseLockBody(input.text, input.policyName);
+  const text = withoutServerFields(input.text);
+  const lock = parseLockBody(text, input.policyName);
   return db().$transaction(async (tx) => {
     let policy = await tx.policy.findUnique({ where: { name: input.policyName }, select: { id: true, ownerTeamId: true } });
     if (!policy) {
@@ -40,7 +43,7 @@ export async function uploadRevision(access: Access, input: UploadRevisionInput)
     } else {
       assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
     }
-    const stored = await storeRevision(tx, access, policy.id, input.policyName, input.text, lock, 'upload');
+    const stored = await storeRevision(tx, access, policy.id, input.policyName, text, lock, 'upload');
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.upload',
@@ -51,7 +54,7 @@ export async function uploadRevision(access: Access, input: UploadRevisionInput)
         requestId: input.requestId,
       });
     }
-    return { status: stored.created ? 201 : 200, policy: input.policyName, revisionId: lock.revision_id, created: stored.created };
+    return { status: stored.created ? 201 : 200, policy: input.policyName, revisionId: lock.revision_id, created: stored.created, document: text };
   });
 }
 

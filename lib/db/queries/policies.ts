@@ -117,3 +117,26 @@ export async function policyNames(): Promise<string[]> {
 export async function stageNames(): Promise<string[]> {
   return (await db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { name: true } })).map((g) => g.name);
 }
+
+/** Policies and their revision ids in upload order (all, or one by name): the Chef surface builds its bodies from these. */
+export async function chefPolicyRows(name?: string): Promise<{ name: string; revisions: string[] }[]> {
+  const rows = await db().policy.findMany({
+    where: name === undefined ? {} : { name },
+    orderBy: { name: 'asc' },
+    select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } },
+  });
+  return rows.map((p) => ({ name: p.name, revisions: p.revisions.map((r) => r.revisionId) }));
+}
+
+/** Stages in promotion order (all, or one by name) with the revision each policy runs there. */
+export async function chefGroupRows(name?: string): Promise<{ name: string; policies: { policy: string; revisionId: string }[] }[]> {
+  const rows = await db().policyGroup.findMany({
+    where: name === undefined ? {} : { name },
+    orderBy: [{ position: 'asc' }, { name: 'asc' }],
+    select: { name: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
+  });
+  return rows.map((g) => ({
+    name: g.name,
+    policies: g.policies.map((p) => ({ policy: p.policy.name, revisionId: p.revision.revisionId })).sort((a, b) => (a.policy < b.policy ? -1 : a.policy > b.policy ? 1 : 0)),
+  }));
+}

@@ -4,11 +4,13 @@ import type { Tx } from '@/lib/db/client';
 export interface Actor {
   userId: string | null;
   email: string;
+  /** How the actor authenticated, when through a Chef key ("chef-key:<name>/<key>"). */
+  via?: string;
 }
 
 export interface AuditInput {
   action: string;
-  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario';
+  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client';
   target: string;
   groupName?: string | null;
   policyName?: string | null;
@@ -33,6 +35,7 @@ export async function audit(tx: Tx, actor: Actor | null, e: AuditInput) {
       after: e.after === undefined ? null : JSON.stringify(e.after),
       reason: e.reason ?? null,
       requestId: e.requestId ?? null,
+      via: actor?.via ?? null,
     },
     select: { id: true },
   });

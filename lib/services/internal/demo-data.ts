@@ -24,23 +24,26 @@ export const DEMO_TEAMS = [
 export type DemoUser = {
   email: string;
   name: string;
+  /** The Chef user name (knife's node_name). */
+  chefName: string;
   isAdmin?: boolean;
   teams: string[];
   grants: Partial<Record<(typeof DEMO_STAGES)[number]['name'], 'view' | 'promote' | 'manage'>>;
 };
 
 export const DEMO_USERS: DemoUser[] = [
-  { email: 'admin@example.com', name: 'Ada Admin', isAdmin: true, teams: ['core'], grants: {} },
+  { email: 'admin@example.com', chefName: 'admin', name: 'Ada Admin', isAdmin: true, teams: ['core'], grants: {} },
   {
     email: 'release@example.com',
+    chefName: 'release',
     name: 'Rene Release',
     teams: [],
     grants: { dev: 'view', qa: 'view', staging: 'promote', production: 'promote' },
   },
-  { email: 'dev@example.com', name: 'Dana Developer', teams: ['web'], grants: { dev: 'promote', qa: 'promote', staging: 'view', production: 'view' } },
-  { email: 'viewer@example.com', name: 'Victor Viewer', teams: [], grants: { dev: 'view', qa: 'view', staging: 'view', production: 'view' } },
-  { email: 'dba@example.com', name: 'Dora DBA', teams: ['dba'], grants: { dev: 'promote', qa: 'promote', staging: 'view', production: 'view' } },
-  { email: 'ops@example.com', name: 'Otto Ops', teams: ['monitoring'], grants: { dev: 'promote', qa: 'view', staging: 'view', production: 'view' } },
+  { email: 'dev@example.com', chefName: 'dev', name: 'Dana Developer', teams: ['web'], grants: { dev: 'promote', qa: 'promote', staging: 'view', production: 'view' } },
+  { email: 'viewer@example.com', chefName: 'viewer', name: 'Victor Viewer', teams: [], grants: { dev: 'view', qa: 'view', staging: 'view', production: 'view' } },
+  { email: 'dba@example.com', chefName: 'dba', name: 'Dora DBA', teams: ['dba'], grants: { dev: 'promote', qa: 'promote', staging: 'view', production: 'view' } },
+  { email: 'ops@example.com', chefName: 'ops', name: 'Otto Ops', teams: ['monitoring'], grants: { dev: 'promote', qa: 'view', staging: 'view', production: 'view' } },
 ];
 
 type Dep = [string, string];

@@ -8,6 +8,77 @@ export const MAX_DEPTH = 64;
 
 export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed';
 
+/**
+ * Fields a Chef Server adds to a lock document it serves (`policy_group_list`
+ * on revision reads, `policy_group` in some clients' uploads): they are not
+ * part of the lock, so they are removed before it is validated, compared and
+ * stored, and `chef undelete` can put back what `chef delete-policy-group`
+ * saved. Only those top-level members are cut; every other byte is kept.
+ */
+export const SERVER_ONLY_FIELDS = ['policy_group_list', 'policy_group'];
+
+export function withoutServerFields(text: string): string {
+  if (!text.includes('"policy_group')) return text;
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i])) i++;
+  };
+  const skipString = () => {
+    const start = i++;
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return text.slice(start, i);
+  };
+  const skipValue = () => {
+    let depth = 0;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === '"') {
+        skipString();
+        if (depth === 0) return;
+        continue;
+      }
+      if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') {
+        if (depth === 0) return;
+        depth--;
+        if (depth === 0) {
+          i++;
+          return;
+        }
+      } else if (depth === 0 && c === ',') return;
+      i++;
+    }
+  };
+  ws();
+  if (text[i] !== '{') return text;
+  const open = ++i;
+  const members: { text: string; key: string }[] = [];
+  for (;;) {
+    ws();
+    if (text[i] === '}' || i >= text.length) break;
+    const start = i;
+    if (text[i] !== '"') return text;
+    let key: string;
+    try {
+      key = JSON.parse(skipString());
+    } catch {
+      return text;
+    }
+    ws();
+    if (text[i] !== ':') return text;
+    i++;
+    ws();
+    skipValue();
+    members.push({ text: text.slice(start, i).trimEnd(), key });
+    ws();
+    if (text[i] === ',') i++;
+  }
+  if (!members.some((m) => SERVER_ONLY_FIELDS.includes(m.key))) return text;
+  const kept = members.filter((m) => !SERVER_ONLY_FIELDS.includes(m.key)).map((m) => m.text);
+  return text.slice(0, open) + kept.join(',') + text.slice(i);
+}
+
 /** Parses and validates a lock body for policy `policyName`; throws a 400 listing every violation. */
 export function parseLockBody(text: string, policyName: string): PolicyLock {
   if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) {

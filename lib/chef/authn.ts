@@ -1,0 +1,66 @@
+/**
+ * Authenticates a request on either HTTP surface: a Chef signature
+ * (X-Ops-* headers, verified as Chef Server does) or a console API token.
+ * Returns who is asking, or Chef's refusal (status and message).
+ */
+import type { Requestor } from '@/lib/auth/requestor';
+import { hashToken } from '@/lib/auth/tokens';
+import { loadAccess } from '@/lib/db/queries/access';
+import { chefKeysFor, touchChefKey } from '@/lib/db/queries/chef-auth';
+import { userIdForToken } from '@/lib/db/queries/tokens';
+import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
+
+export type AuthResult =
+  | { ok: true; requestor: Requestor; protocol: SignProtocol | 'bearer' }
+  | { ok: false; status: 400 | 401; message: string }
+  | { ok: false; status: 0 };
+
+export interface AuthRequest {
+  method: string;
+  /** The path exactly as the client sent it, without the query string. */
+  path: string;
+  header(name: string): string | null | undefined;
+  body: string | Uint8Array;
+}
+
+export function authFailedMessage(user: string): string {
+  return `Failed to authenticate as '${user}'. Ensure that your node_name and client key are correct.`;
+}
+
+/** Verifies a Chef-signed request. `status: 0` means it carries no Chef signature at all. */
+export async function authenticateSigned(req: AuthRequest, now = new Date()): Promise<AuthResult> {
+  if (!hasChefSignature(req.header)) return { ok: false, status: 0 };
+  const sig = parseSignedHeaders(req.header, now);
+  if (!sig.ok) return sig;
+  const keys = await chefKeysFor(sig.userId);
+  if (!keys.length) return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
+  const live = keys.filter((k) => !k.expiresAt || k.expiresAt > now);
+  const key = live.find((k) => verifySignature(sig, req, k.publicKey));
+  if (!key) return { ok: false, status: 401, message: `Invalid signature for user or client '${sig.userId}'` };
+  await touchChefKey(key, now);
+  const via = `chef-key:${sig.userId}/${key.keyName}`;
+  if (key.clientId) {
+    return { ok: true, protocol: sig.protocol, requestor: { kind: 'client', clientId: key.clientId, name: key.clientName!, validator: key.validator, via } };
+  }
+  const access = await loadAccess(key.userId!);
+  if (!access) return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
+  return { ok: true, protocol: sig.protocol, requestor: { kind: 'user', access: { ...access, via } } };
+}
+
+/** A console API token ("Authorization: Bearer …"); `status: 0` when there is none. */
+export async function authenticateBearer(req: AuthRequest): Promise<AuthResult> {
+  const header = req.header('authorization');
+  if (!header) return { ok: false, status: 0 };
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  const userId = m ? await userIdForToken(hashToken(m[1])) : null;
+  const access = userId ? await loadAccess(userId) : null;
+  if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
+  return { ok: true, protocol: 'bearer', requestor: { kind: 'user', access } };
+}
+
+/** Chef signature first, then a bearer token. */
+export async function authenticateRequest(req: AuthRequest, now = new Date()): Promise<AuthResult> {
+  const signed = await authenticateSigned(req, now);
+  if (signed.ok || signed.status !== 0) return signed;
+  return authenticateBearer(req);
+}

@@ -1,0 +1,95 @@
+/**
+ * The Chef surface over plain node:http: what the console's server runs in
+ * front of Next (see scripts/serve.ts), and what tests and benchmarks start on
+ * their own. Reads the body while counting it (413 past MAX_BODY_BYTES).
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleChef, isChefPath } from './router';
+
+function bodyLimit(): number {
+  const n = Number(process.env.MAX_BODY_BYTES);
+  return Number.isFinite(n) && n > 0 ? n : 8 * 1024 * 1024;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      if (over) return;
+      size += c.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        resolve(null);
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => !over && resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The base of absolute URIs in answers: PUBLIC_URL when set, else the Host the client used. */
+function baseUrl(req: IncomingMessage): string {
+  const configured = process.env.PUBLIC_URL?.replace(/\/+$/, '');
+  if (configured) return configured;
+  const proto = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return `${proto}://${req.headers.host ?? 'localhost'}`;
+}
+
+/** Serves a Chef request when the path is one of ours; false otherwise (the caller hands it on). */
+export async function serveChef(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  if (!isChefPath(rawPath)) return false;
+  const limit = bodyLimit();
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const body = declared > limit ? null : await readBody(req, limit);
+  if (body === null) {
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ error: [`Request body is larger than ${limit} bytes (MAX_BODY_BYTES)`] }));
+    return true;
+  }
+  const out = await handleChef({
+    method: (req.method ?? 'GET').toUpperCase(),
+    rawPath,
+    query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+    header: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    body,
+    baseUrl: baseUrl(req),
+  });
+  res.writeHead(out.status, out.headers);
+  res.end(out.body);
+  return true;
+}
+
+/** A server for the Chef surface alone (tests, benchmarks): other paths get a JSON 404. */
+export async function startChefServer(port = 0, host = '127.0.0.1'): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer((req, res) => {
+    serveChef(req, res)
+      .then((handled) => {
+        if (!handled) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: ['Not found'] }));
+        }
+      })
+      .catch((e) => {
+        console.error('[chef] request failed', e);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: ['internal service error'] }));
+      });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const addr = server.address() as AddressInfo;
+  return { server, url: `http://${host}:${addr.port}` };
+}

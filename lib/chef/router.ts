@@ -1,0 +1,371 @@
+/**
+ * Chef Server's HTTP API under /organizations/<org>/… (and the server-level
+ * /users/:user/keys), framework-free so it can run in front of Next in a
+ * plain node:http server. Every answer is JSON with Chef's shapes, status
+ * codes and messages; nothing here redirects. Thin: authentication, then the
+ * shared services in lib/services.
+ */
+import { randomUUID } from 'node:crypto';
+import { can, type Access } from '@/lib/auth/permissions';
+import { clientMay, requestorAccess, type Requestor } from '@/lib/auth/requestor';
+import { asAppError, AppError, forbidden, notFound } from '@/lib/errors';
+import { chefGroupRows, chefPolicyRows, revisionDocumentWithGroups, groupPolicyDocument } from '@/lib/db/queries/policies';
+import { userProfile } from '@/lib/db/queries/users';
+import { deletePolicy, deleteRevision } from '@/lib/services/delete-policy';
+import { deleteStage } from '@/lib/services/manage-stage';
+import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
+import { uploadRevision } from '@/lib/services/upload-revision';
+import { createChefNode, deleteChefNode, getChefNode, listChefNodes, updateChefNode } from '@/lib/services/chef-nodes';
+import { createClient, createKey, deleteClient, deleteKey, getClient, getKey, listClients, listKeys, updateClient, updateKey, type ClientDto, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
+import { authenticateRequest } from './authn';
+
+export const API_MIN_VERSION = 0;
+export const API_MAX_VERSION = 2;
+
+/** The organization this install serves (CHEF_ORG, default `console`). */
+export function chefOrg(): string {
+  return process.env.CHEF_ORG || 'console';
+}
+
+export interface ChefRequest {
+  method: string;
+  /** The path exactly as sent (percent-escapes kept), without the query string. */
+  rawPath: string;
+  query: URLSearchParams;
+  header(name: string): string | null | undefined;
+  body: Buffer;
+  /** scheme://host[:port] the client reached us at: the base of absolute URIs. */
+  baseUrl: string;
+}
+
+export interface ChefResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+interface Ctx {
+  req: ChefRequest;
+  requestor: Requestor;
+  params: Record<string, string>;
+  apiVersion: number;
+  requestId: string;
+  orgUrl: string;
+  /** Sets a response header (Location). */
+  headers: Record<string, string>;
+}
+
+type Result = { status: number; json?: unknown; raw?: string } | null;
+type Handler = (ctx: Ctx) => Promise<Result>;
+
+interface Route {
+  method: string;
+  pattern: string[];
+  handler: Handler;
+}
+
+const routes: Route[] = [];
+function route(method: string, path: string, handler: Handler) {
+  routes.push({ method, pattern: path.split('/').filter(Boolean), handler });
+}
+
+function match(pattern: string[], segs: string[]): Record<string, string> | null {
+  if (pattern.length !== segs.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i];
+    if (p.startsWith(':')) params[p.slice(1)] = segs[i];
+    else if (p !== segs[i]) return null;
+  }
+  return params;
+}
+
+/** A JSON body (Chef answers 400 "invalid JSON" otherwise). */
+function jsonBody(ctx: Ctx): unknown {
+  const text = ctx.req.body.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'invalid JSON', [{ path: '', message: 'Body must be valid JSON' }]);
+  }
+}
+
+function userAccess(ctx: Ctx, what: string): Access {
+  const access = requestorAccess(ctx.requestor);
+  if (!access) throw forbidden(`Client '${(ctx.requestor as { name: string }).name}' may not ${what}.`);
+  return access;
+}
+
+const ok = (json: unknown, status = 200): Result => ({ status, json });
+const raw = (text: string, status = 200): Result => ({ status, raw: text });
+
+// ------------------------------------------------------------------ policies
+
+route('GET', 'policies', async (ctx) => {
+  userAccess(ctx, 'list policies');
+  const rows = await chefPolicyRows();
+  return ok(Object.fromEntries(rows.map((p) => [p.name, { uri: `${ctx.orgUrl}/policies/${p.name}`, revisions: Object.fromEntries(p.revisions.map((r) => [r, {}])) }])));
+});
+
+route('GET', 'policies/:name', async (ctx) => {
+  userAccess(ctx, 'read policies');
+  const p = (await chefPolicyRows(ctx.params.name))[0];
+  if (!p) throw notFound(`Cannot load policy ${ctx.params.name}`);
+  return ok({ revisions: Object.fromEntries(p.revisions.map((r) => [r, {}])) });
+});
+
+route('DELETE', 'policies/:name', async (ctx) => ok(await deletePolicy(userAccess(ctx, 'delete policies'), ctx.params.name, ctx.requestId)));
+
+route('POST', 'policies/:name/revisions', async (ctx) => {
+  const access = userAccess(ctx, 'upload policy revisions');
+  const text = ctx.req.body.toString('utf8');
+  const result = await uploadRevision(access, { policyName: ctx.params.name, text, requestId: ctx.requestId, teamName: ctx.req.query.get('team') ?? undefined });
+  if (!result.created) throw new AppError('conflict', `Policy revision ${result.revisionId} of '${ctx.params.name}' already exists`);
+  ctx.headers.location = `${ctx.orgUrl}/policies/${ctx.params.name}/revisions/${result.revisionId}`;
+  return raw(result.document, 201);
+});
+
+route('GET', 'policies/:name/revisions/:rev', async (ctx) =>
+  raw(await revisionDocumentWithGroups(userAccess(ctx, 'read policy revisions'), ctx.params.name, ctx.params.rev)),
+);
+
+route('DELETE', 'policies/:name/revisions/:rev', async (ctx) => {
+  const access = userAccess(ctx, 'delete policy revisions');
+  const doc = await revisionDocumentWithGroups(access, ctx.params.name, ctx.params.rev);
+  await deleteRevision(access, ctx.params.name, ctx.params.rev, ctx.requestId);
+  return raw(doc);
+});
+
+// ------------------------------------------------------------- policy groups
+
+function groupBody(ctx: Ctx, g: { name: string; policies: { policy: string; revisionId: string }[] }) {
+  return { uri: `${ctx.orgUrl}/policy_groups/${g.name}`, policies: Object.fromEntries(g.policies.map((p) => [p.policy, { revision_id: p.revisionId }])) };
+}
+
+route('GET', 'policy_groups', async (ctx) => {
+  const access = userAccess(ctx, 'list policy groups');
+  const groups = (await chefGroupRows()).filter((g) => can(access, 'stage.view', { stage: g.name }));
+  return ok(Object.fromEntries(groups.map((g) => [g.name, groupBody(ctx, g)])));
+});
+
+route('GET', 'policy_groups/:group', async (ctx) => {
+  const access = userAccess(ctx, 'read policy groups');
+  const g = (await chefGroupRows(ctx.params.group))[0];
+  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`Cannot load policy group ${ctx.params.group}`);
+  return ok(groupBody(ctx, g));
+});
+
+route('DELETE', 'policy_groups/:group', async (ctx) => {
+  const access = userAccess(ctx, 'delete policy groups');
+  const g = (await chefGroupRows(ctx.params.group))[0];
+  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`Cannot load policy group ${ctx.params.group}`);
+  await deleteStage(access, ctx.params.group, ctx.requestId);
+  return ok(groupBody(ctx, g));
+});
+
+route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
+  const r = ctx.requestor;
+  const allowed = r.kind === 'client' ? clientMay(r, 'converge.read') : can(r.access, 'stage.view', { stage: ctx.params.group });
+  if (!allowed) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
+  return raw(await groupPolicyDocument(ctx.params.group, ctx.params.name));
+});
+
+route('PUT', 'policy_groups/:group/policies/:name', async (ctx) => {
+  const access = userAccess(ctx, 'change policy groups');
+  const result = await setGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, text: ctx.req.body.toString('utf8'), requestId: ctx.requestId });
+  if (result.status === 201) ctx.headers.location = `${ctx.orgUrl}/policy_groups/${ctx.params.group}/policies/${ctx.params.name}`;
+  return raw(result.document, result.status);
+});
+
+route('DELETE', 'policy_groups/:group/policies/:name', async (ctx) => {
+  const access = userAccess(ctx, 'change policy groups');
+  return raw((await removeGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, requestId: ctx.requestId })).document);
+});
+
+// --------------------------------------------------------------------- nodes
+
+route('GET', 'nodes', async (ctx) => ok(Object.fromEntries((await listChefNodes(ctx.requestor)).map((n) => [n, `${ctx.orgUrl}/nodes/${n}`]))));
+
+route('POST', 'nodes', async (ctx) => {
+  const node = await createChefNode(ctx.requestor, jsonBody(ctx), ctx.requestId);
+  const uri = `${ctx.orgUrl}/nodes/${node.name}`;
+  ctx.headers.location = uri;
+  return ok({ uri }, 201);
+});
+
+route('GET', 'nodes/:name', async (ctx) => ok(await getChefNode(ctx.requestor, ctx.params.name)));
+route('HEAD', 'nodes/:name', async (ctx) => {
+  await getChefNode(ctx.requestor, ctx.params.name);
+  return { status: 200 };
+});
+route('PUT', 'nodes/:name', async (ctx) => ok(await updateChefNode(ctx.requestor, ctx.params.name, jsonBody(ctx), ctx.requestId)));
+route('DELETE', 'nodes/:name', async (ctx) => ok(await deleteChefNode(ctx.requestor, ctx.params.name, ctx.requestId)));
+
+// ------------------------------------------------------------------- clients
+
+function clientBody(ctx: Ctx, c: ClientDto) {
+  return { name: c.name, clientname: c.name, orgname: chefOrg(), validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+}
+
+function keyBody(k: KeyDto) {
+  return { name: k.name, public_key: k.publicKey, expiration_date: k.expiresAt ? k.expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z') : 'infinity' };
+}
+
+route('GET', 'clients', async (ctx) => ok(Object.fromEntries((await listClients(ctx.requestor)).map((c) => [c.name, `${ctx.orgUrl}/clients/${c.name}`]))));
+
+route('POST', 'clients', async (ctx) => {
+  const { client, key, privateKey } = await createClient(ctx.requestor, jsonBody(ctx), { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
+  const uri = `${ctx.orgUrl}/clients/${client.name}`;
+  ctx.headers.location = uri;
+  if (ctx.apiVersion === 0) return ok({ uri, ...(key ? { public_key: key.publicKey } : {}), ...(privateKey ? { private_key: privateKey } : {}) }, 201);
+  const body: Record<string, unknown> = { uri };
+  if (key) body.chef_key = { ...keyBody(key), uri: `${uri}/keys/${key.name}`, ...(privateKey ? { private_key: privateKey } : {}) };
+  return ok(body, 201);
+});
+
+route('GET', 'clients/:name', async (ctx) => ok(clientBody(ctx, await getClient(ctx.requestor, ctx.params.name))));
+
+route('PUT', 'clients/:name', async (ctx) => {
+  const { client, renamed, privateKey } = await updateClient(ctx.requestor, ctx.params.name, jsonBody(ctx), ctx.requestId);
+  if (renamed) ctx.headers.location = `${ctx.orgUrl}/clients/${client.name}`;
+  return ok({ ...clientBody(ctx, client), ...(privateKey ? { private_key: privateKey } : {}) }, renamed ? 201 : 200);
+});
+
+route('DELETE', 'clients/:name', async (ctx) => ok(clientBody(ctx, await deleteClient(ctx.requestor, ctx.params.name, ctx.requestId))));
+
+// ---------------------------------------------------------------------- keys
+
+function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => string) {
+  const owner = (ctx: Ctx): KeyOwner => ({ kind, name: ctx.params.owner });
+  route('GET', `${prefix}/:owner/keys`, async (ctx) =>
+    ok((await listKeys(ctx.requestor, owner(ctx))).map((k) => ({ uri: `${base(ctx)}/${ctx.params.owner}/keys/${k.name}`, name: k.name, expired: k.expired }))),
+  );
+  route('POST', `${prefix}/:owner/keys`, async (ctx) => {
+    const { key, privateKey } = await createKey(ctx.requestor, owner(ctx), jsonBody(ctx), ctx.requestId);
+    const uri = `${base(ctx)}/${ctx.params.owner}/keys/${key.name}`;
+    ctx.headers.location = uri;
+    return ok({ uri, ...(privateKey ? { private_key: privateKey } : {}) }, 201);
+  });
+  route('GET', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await getKey(ctx.requestor, owner(ctx), ctx.params.key))));
+  route('PUT', `${prefix}/:owner/keys/:key`, async (ctx) => {
+    const { key, privateKey, renamed } = await updateKey(ctx.requestor, owner(ctx), ctx.params.key, jsonBody(ctx), ctx.requestId);
+    if (renamed) ctx.headers.location = `${base(ctx)}/${ctx.params.owner}/keys/${key.name}`;
+    return ok({ ...keyBody(key), ...(privateKey ? { private_key: privateKey } : {}) }, renamed ? 201 : 200);
+  });
+  route('DELETE', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await deleteKey(ctx.requestor, owner(ctx), ctx.params.key, ctx.requestId))));
+}
+keyRoutes('clients', 'client', (ctx) => `${ctx.orgUrl}/clients`);
+keyRoutes('users', 'user', (ctx) => `${ctx.orgUrl}/users`);
+
+route('GET', 'users/:owner', async (ctx) => {
+  const access = userAccess(ctx, 'read users');
+  const u = await userProfile(ctx.params.owner);
+  void access;
+  if (!u) throw notFound(`Could not find user '${ctx.params.owner}'`);
+  const [first, ...rest] = u.name.split(' ');
+  return ok({ username: u.chefName, display_name: u.name, email: u.email, first_name: first, last_name: rest.join(' ') });
+});
+
+// ---------------------------------------------- endpoints chef-client tolerates missing
+
+const tolerated = (what: string): Handler => async () => {
+  throw notFound(`${what} is not provided by this server`);
+};
+route('POST', 'data-collector', tolerated('The data collector'));
+route('GET', 'required_recipe', tolerated('A required recipe'));
+
+// -------------------------------------------------------------------- dispatch
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function apiVersionHeader(requested: number, response: number): string {
+  return JSON.stringify({ min_version: String(API_MIN_VERSION), max_version: String(API_MAX_VERSION), request_version: String(requested), response_version: String(response) });
+}
+
+function errorBody(message: string, errors: { path: string; message: string }[] = [], extra?: Record<string, unknown>): string {
+  return JSON.stringify({ error: [message], ...(errors.length ? { errors } : {}), ...extra });
+}
+
+function decodeSegment(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+/** True for the paths this router owns: everything under /organizations, and /users (Chef's server-level users). */
+export function isChefPath(path: string): boolean {
+  return path === '/organizations' || path.startsWith('/organizations/') || path.startsWith('/users/');
+}
+
+/**
+ * Serves one Chef API request. The org routes are matched on the path as
+ * sent; a path under another org is a 404 naming it; an unknown path is a
+ * JSON 404; a known path with another method is a 405 with `Allow`.
+ */
+export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
+  const requestId = sanitizeRequestId(req.header('x-request-id')) ?? randomUUID();
+  const headers: Record<string, string> = { ...JSON_HEADERS, 'x-request-id': requestId };
+  const reply = (status: number, body: string | Buffer = ''): ChefResponse => ({ status, headers, body: req.method === 'HEAD' ? '' : body });
+
+  // API version (erchef checks it before authentication).
+  const rawVersion = req.header('x-ops-server-api-version');
+  const version = rawVersion === undefined || rawVersion === null ? 0 : /^-?\d+$/.test(rawVersion.trim()) ? Number(rawVersion.trim()) : NaN;
+  if (!Number.isInteger(version) || version < API_MIN_VERSION || version > API_MAX_VERSION) {
+    headers['x-ops-server-api-version'] = apiVersionHeader(Number.isInteger(version) ? version : -1, -1);
+    return reply(406, JSON.stringify({ error: 'invalid-x-ops-server-api-version', message: `Specified version ${rawVersion} not supported`, min_version: API_MIN_VERSION, max_version: API_MAX_VERSION }));
+  }
+  headers['x-ops-server-api-version'] = apiVersionHeader(version, version);
+
+  const segsRaw = req.rawPath.split('/').filter(Boolean);
+  const segs: string[] = [];
+  for (const s of segsRaw) {
+    const d = decodeSegment(s);
+    if (d === null) return reply(400, errorBody(`Malformed percent-escape in path segment '${s}'`));
+    segs.push(d);
+  }
+  const org = chefOrg();
+  let rel: string[];
+  if (segs[0] === 'organizations') {
+    if (segs.length < 2) return reply(404, errorBody('Not found: this server serves one organization, ' + org));
+    if (segs[1] !== org) return reply(404, errorBody(`organization '${segs[1]}' does not exist.`));
+    rel = segs.slice(2);
+  } else {
+    rel = segs; // /users/…: Chef's server-level user endpoints
+  }
+
+  const candidates = routes.map((r) => ({ r, params: match(r.pattern, rel) })).filter((c) => c.params);
+  if (!candidates.length) return reply(404, errorBody(`Not found: ${req.rawPath}`));
+  const hit = candidates.find((c) => c.r.method === req.method) ?? (req.method === 'HEAD' ? undefined : undefined);
+  if (!hit) {
+    headers.allow = [...new Set(candidates.map((c) => c.r.method))].join(', ');
+    return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));
+  }
+
+  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });
+  if (!auth.ok) {
+    if (auth.status === 0) return reply(401, errorBody('missing required authentication header(s) X-Ops-UserId, X-Ops-Timestamp, X-Ops-Sign, X-Ops-Content-Hash, X-Ops-Authorization-1'));
+    return reply(auth.status, errorBody(auth.message));
+  }
+  const orgUrl = `${req.baseUrl}/organizations/${org}`;
+  const ctx: Ctx = { req, requestor: auth.requestor, params: hit.params!, apiVersion: version, requestId, orgUrl, headers };
+  try {
+    const result = await hit.r.handler(ctx);
+    if (!result) return reply(204);
+    if (result.raw !== undefined) return reply(result.status, result.raw);
+    return reply(result.status, result.json === undefined ? '' : JSON.stringify(result.json));
+  } catch (e) {
+    const known = asAppError(e);
+    if (known) return reply(known.status, errorBody(known.message, known.errors, known.details));
+    console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
+    return reply(500, errorBody('internal service error'));
+  }
+}
+
+/** An incoming X-Request-Id is kept when short and printable, else replaced (never a reason to refuse a request). */
+export function sanitizeRequestId(v: string | null | undefined): string | null {
+  if (!v) return null;
+  const t = v.trim();
+  return /^[\x21-\x7e]{1,100}$/.test(t) ? t : null;
+}

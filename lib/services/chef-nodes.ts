@@ -1,0 +1,237 @@
+/**
+ * Chef node objects (GET/POST/PUT/DELETE/HEAD /nodes[/name]) with Chef
+ * Server's validation. The console's node facts (stage, policy, platform, last
+ * check-in, the revision applied) come from what chef-client saves. A node
+ * reporting a stage or policy the console does not know is still stored, with
+ * the names it reported.
+ *
+ * Who may write: a client only its own node (named like the client); a user
+ * needs `node.report` on the stage the node is in and on the stage it moves
+ * to; a node without a known stage needs an admin.
+ */
+import { db, type Tx } from '@/lib/db/client';
+import { can, type Access } from '@/lib/auth/permissions';
+import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { NAME_PATTERN } from '@/lib/domain';
+import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
+import { audit } from './internal/audit';
+
+const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
+const ENV_NAME = /^[A-Za-z0-9_-]+$/;
+const RUN_LIST_ITEM = /^(?:recipe\[[.A-Za-z0-9_-]+(?:::[.A-Za-z0-9_-]+)?(?:@\d+(?:\.\d+){1,2})?\]|role\[[.A-Za-z0-9_-]+\]|[.A-Za-z0-9_-]+(?:::[.A-Za-z0-9_-]+)?(?:@\d+(?:\.\d+){1,2})?)$/;
+const ATTRS = ['normal', 'default', 'override', 'automatic'] as const;
+
+export type ChefNode = Record<string, unknown> & { name: string };
+
+/** Validates a node body as Chef Server does and fills its defaults. Throws a 400 with Chef's message. */
+export function normaliseNode(body: unknown, urlName?: string): ChefNode {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Incorrect JSON: expected a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  const b = body as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const fail = (field: string, message: string) => errors.push({ path: `/${field}`, message });
+  const name = b.name ?? urlName;
+  if (name === undefined) fail('name', "Field 'name' missing");
+  else if (typeof name !== 'string' || !NODE_NAME.test(name)) fail('name', "Field 'name' invalid");
+  else if (urlName !== undefined && b.name !== undefined && b.name !== urlName) fail('name', 'Node name mismatch.');
+  if (b.json_class !== undefined && b.json_class !== 'Chef::Node') fail('json_class', "Field 'json_class' invalid");
+  if (b.chef_type !== undefined && b.chef_type !== 'node') fail('chef_type', "Field 'chef_type' invalid");
+  if (b.chef_environment !== undefined && (typeof b.chef_environment !== 'string' || !ENV_NAME.test(b.chef_environment))) fail('chef_environment', "Field 'chef_environment' invalid");
+  if (b.run_list !== undefined && (!Array.isArray(b.run_list) || !b.run_list.every((i) => typeof i === 'string' && RUN_LIST_ITEM.test(i)))) {
+    fail('run_list', "Field 'run_list' is not a valid run list");
+  }
+  for (const a of ATTRS) {
+    const v = b[a];
+    if (v !== undefined && (v === null || typeof v !== 'object' || Array.isArray(v))) fail(a, `Field '${a}' is not a hash`);
+  }
+  for (const f of ['policy_name', 'policy_group'] as const) {
+    const v = b[f];
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !NAME_PATTERN.test(v))) fail(f, `Field '${f}' invalid`);
+  }
+  if (errors.length) throw badRequest(errors[0].message, errors);
+  const node: ChefNode = {
+    ...b,
+    name: name as string,
+    chef_environment: b.chef_environment ?? '_default',
+    json_class: 'Chef::Node',
+    chef_type: 'node',
+    run_list: b.run_list ?? [],
+  };
+  for (const a of ATTRS) node[a] = b[a] ?? {};
+  return node;
+}
+
+function str(v: unknown, max = 100): string | null {
+  return typeof v === 'string' ? v.slice(0, max) : null;
+}
+
+/** The console's node facts, from a Chef node object. */
+function facts(node: ChefNode) {
+  const auto = (node.automatic ?? {}) as Record<string, unknown>;
+  return {
+    reportedGroup: str(node.policy_group, 255),
+    reportedPolicy: str(node.policy_name, 255),
+    revisionApplied: str(auto.policy_revision, 255) ?? str((auto.chef_client as Record<string, unknown> | undefined)?.policy_revision, 255),
+    platform: str(auto.platform),
+    platformVersion: str(auto.platform_version),
+    platformFamily: str(auto.platform_family),
+    os: str(auto.os),
+  };
+}
+
+async function resolve(tx: Tx, groupName: string | null, policyName: string | null) {
+  const group = groupName ? await tx.policyGroup.findUnique({ where: { name: groupName }, select: { id: true, name: true } }) : null;
+  const policy = policyName ? await tx.policy.findUnique({ where: { name: policyName }, select: { id: true } }) : null;
+  return { group, policy };
+}
+
+/** A user may write a node in `stage` (a known stage: node.report; none or unknown: admins only). */
+function userMayWrite(access: Access, stage: string | null): boolean {
+  return stage ? can(access, 'node.report', { stage }) : access.isAdmin;
+}
+
+function userMayRead(access: Access, stage: string | null): boolean {
+  return stage ? can(access, 'stage.view', { stage }) : access.isAdmin;
+}
+
+type Existing = { id: string; name: string; group: { name: string } | null; reportedGroup: string | null; chefDocument: string | null } & Record<string, unknown>;
+
+function assertWrite(r: Requestor, nodeName: string, stages: (string | null)[]) {
+  if (r.kind === 'client') {
+    if (!clientMay(r, 'node.own') || r.name !== nodeName) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${nodeName}'.`);
+    return;
+  }
+  for (const s of stages) {
+    if (!userMayWrite(r.access, s)) throw forbidden(s ? `You may not report node check-ins in stage '${s}'.` : 'Only administrators may write nodes that are in no known stage.');
+  }
+}
+
+const NODE_SELECT = {
+  id: true,
+  name: true,
+  chefDocument: true,
+  reportedGroup: true,
+  reportedPolicy: true,
+  revisionApplied: true,
+  platform: true,
+  platformVersion: true,
+  platformFamily: true,
+  os: true,
+  group: { select: { name: true } },
+  policy: { select: { name: true } },
+} as const;
+
+/** The Chef node object for a stored node (built from the console's facts when chef-client never saved one). */
+function nodeJson(n: { name: string; chefDocument: string | null; reportedGroup: string | null; reportedPolicy: string | null; group: { name: string } | null; policy: { name: string } | null; revisionApplied: string | null; platform: string | null; platformVersion: string | null; platformFamily: string | null; os: string | null }): ChefNode {
+  if (n.chefDocument) return JSON.parse(n.chefDocument) as ChefNode;
+  const automatic: Record<string, unknown> = {};
+  if (n.platform) automatic.platform = n.platform;
+  if (n.platformVersion) automatic.platform_version = n.platformVersion;
+  if (n.platformFamily) automatic.platform_family = n.platformFamily;
+  if (n.os) automatic.os = n.os;
+  if (n.revisionApplied) automatic.policy_revision = n.revisionApplied;
+  const node: ChefNode = { name: n.name, chef_environment: '_default', json_class: 'Chef::Node', chef_type: 'node', run_list: [], normal: {}, default: {}, override: {}, automatic };
+  const g = n.group?.name ?? n.reportedGroup;
+  const p = n.policy?.name ?? n.reportedPolicy;
+  if (g) node.policy_group = g;
+  if (p) node.policy_name = p;
+  return node;
+}
+
+function stageOf(n: { group: { name: string } | null; reportedGroup: string | null }): string | null {
+  return n.group?.name ?? null;
+}
+
+export async function getChefNode(r: Requestor, name: string): Promise<ChefNode> {
+  const n = await db().node.findUnique({ where: { name }, select: NODE_SELECT });
+  const visible = n && (r.kind === 'client' ? clientMay(r, 'node.own') && r.name === name : userMayRead(r.access, stageOf(n)));
+  // Unknown and unviewable look alike, so the answer does not reveal which nodes exist.
+  if (!n || !visible) {
+    if (!n || r.kind === 'user') throw notFound(`node '${name}' not found`);
+    throw forbidden(`Client '${r.name}' may only read its own node.`);
+  }
+  return nodeJson(n);
+}
+
+export async function listChefNodes(r: Requestor): Promise<string[]> {
+  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list nodes.`);
+  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } });
+  return rows.filter((n) => userMayRead(r.access, stageOf(n))).map((n) => n.name);
+}
+
+async function write(tx: Tx, r: Requestor, node: ChefNode, existing: Existing | null, requestId?: string) {
+  const f = facts(node);
+  const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy);
+  const from = existing ? stageOf(existing as never) : null;
+  assertWrite(r, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
+  const data = {
+    ...f,
+    groupId: group?.id ?? null,
+    policyId: policy?.id ?? null,
+    chefDocument: JSON.stringify(node),
+    ...(r.kind === 'client' ? { lastCheckIn: new Date() } : {}),
+  };
+  const actor = requestorActor(r);
+  if (existing) {
+    await tx.node.update({ where: { id: existing.id }, data });
+    const prevGroup = (existing as { group: { name: string } | null }).group?.name ?? existing.reportedGroup;
+    const prevPolicy = (existing as { policy?: { name: string } | null }).policy?.name ?? (existing.reportedPolicy as string | null);
+    if (prevGroup !== f.reportedGroup || prevPolicy !== f.reportedPolicy) {
+      await audit(tx, actor, {
+        action: 'node.move',
+        targetType: 'node',
+        target: node.name,
+        groupName: f.reportedGroup,
+        policyName: f.reportedPolicy,
+        before: { policy_group: prevGroup, policy_name: prevPolicy },
+        after: { policy_group: f.reportedGroup, policy_name: f.reportedPolicy },
+        requestId,
+      });
+    }
+    return;
+  }
+  await tx.node.create({ data: { name: node.name, ...data } });
+  await audit(tx, actor, { action: 'node.register', targetType: 'node', target: node.name, groupName: f.reportedGroup, policyName: f.reportedPolicy, requestId });
+}
+
+/** POST /nodes — 201, or 409 when the name is taken. */
+export async function createChefNode(r: Requestor, body: unknown, requestId?: string): Promise<ChefNode> {
+  const node = normaliseNode(body);
+  return db().$transaction(async (tx) => {
+    const existing = await tx.node.findUnique({ where: { name: node.name }, select: { id: true } });
+    if (existing) throw conflict('Node already exists');
+    try {
+      await write(tx, r, node, null, requestId);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'P2002') throw conflict('Node already exists');
+      throw e;
+    }
+    return node;
+  });
+}
+
+/** PUT /nodes/:name — replaces the node object; 404 when it does not exist (Chef's rule). */
+export async function updateChefNode(r: Requestor, name: string, body: unknown, requestId?: string): Promise<ChefNode> {
+  const node = normaliseNode(body, name);
+  return db().$transaction(async (tx) => {
+    const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
+    if (!existing) {
+      if (r.kind === 'client' && r.name !== name) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${name}'.`);
+      throw notFound(`node '${name}' not found`);
+    }
+    if (r.kind === 'user' && !userMayRead(r.access, stageOf(existing))) throw notFound(`node '${name}' not found`);
+    await write(tx, r, node, existing as unknown as Existing, requestId);
+    return node;
+  });
+}
+
+export async function deleteChefNode(r: Requestor, name: string, requestId?: string): Promise<ChefNode> {
+  return db().$transaction(async (tx) => {
+    const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
+    if (!existing || (r.kind === 'user' && !userMayRead(r.access, stageOf(existing)))) throw notFound(`node '${name}' not found`);
+    if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete nodes.`);
+    assertWrite(r, name, [stageOf(existing)]);
+    await tx.node.delete({ where: { id: existing.id } });
+    await audit(tx, requestorActor(r), { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
+    return nodeJson(existing);
+  });
+}
