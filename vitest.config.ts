@@ -46,6 +46,7 @@ export default defineConfig({
           include: ['test/chef/**/*.chef.test.ts'],
           exclude: ['node_modules/**', '.next/**'],
           globalSetup: ['test/global-setup-integration.ts'],
+          setupFiles: ['test/setup-integration.ts'],
           maxWorkers: 1,
           testTimeout: 300_000,
           hookTimeout: 300_000,

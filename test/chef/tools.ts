@@ -1,0 +1,50 @@
+/** Running the real Chef tools (chef-cli, knife, chef-client) from tests. */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command with a time limit; never throws on a non-zero exit (the test asserts on it). */
+export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A knife/chef-cli config.rb for one user of the console. */
+export function writeConfig(dir: string, file: string, o: { serverUrl: string; nodeName: string; keyFile: string; protocol?: '1.0' | '1.1' | '1.3' }): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const p = path.join(dir, file);
+  fs.writeFileSync(
+    p,
+    [
+      `chef_server_url ${JSON.stringify(o.serverUrl)}`,
+      `node_name ${JSON.stringify(o.nodeName)}`,
+      `client_key ${JSON.stringify(o.keyFile)}`,
+      `authentication_protocol_version ${JSON.stringify(o.protocol ?? '1.1')}`,
+      `cache_path ${JSON.stringify(path.join(dir, 'cache'))}`,
+      '',
+    ].join('\n'),
+  );
+  return p;
+}
+
+/** Runs `npx tsx scripts/<script>` against the test's database (what a person runs as `npm run chef:…`). */
+export async function projectScript(script: string, args: string[]): Promise<RunResult> {
+  return run('npx', ['tsx', `scripts/${script}`, ...args], { cwd: process.cwd(), env: { DATABASE_URL: process.env.DATABASE_URL } });
+}
