@@ -7,6 +7,8 @@ import { hashToken } from '@/lib/auth/tokens';
 import { loadAccess } from '@/lib/db/queries/access';
 import { userIdForToken } from '@/lib/db/queries/tokens';
 import { AppError, asAppError } from '@/lib/errors';
+import { authenticateSigned } from '@/lib/chef/authn';
+import { hasChefSignature } from '@/lib/chef/signing';
 
 export interface ApiContext {
   access: Access;
@@ -19,8 +21,14 @@ export function errorResponse(status: number, message: string, errors: { path: s
   return NextResponse.json({ error: [message, ...errors.map((e) => e.message).filter((m) => m !== message)], errors, ...extra }, { status });
 }
 
-/** Bearer token first, then the browser session. Null when neither is valid. */
+/** A Chef signature (X-Ops-* headers, as knife signs), then a bearer token, then the browser session. Null when none is valid. */
 export async function authenticate(req: Request): Promise<Access | null> {
+  if (hasChefSignature((h) => req.headers.get(h))) {
+    const body = new Uint8Array(await req.clone().arrayBuffer());
+    const signed = await authenticateSigned({ method: req.method, path: new URL(req.url).pathname, header: (h) => req.headers.get(h), body });
+    // Clients are machine identities with Chef-surface rights only: the console API is for people.
+    return signed.ok && signed.requestor.kind === 'user' ? signed.requestor.access : null;
+  }
   const header = req.headers.get('authorization');
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);

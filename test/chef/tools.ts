@@ -10,7 +10,7 @@ export interface RunResult {
 }
 
 /** Runs a command with a time limit; never throws on a non-zero exit (the test asserts on it). */
-export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<RunResult> {
+export function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number; input?: string } = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

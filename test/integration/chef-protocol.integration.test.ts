@@ -42,6 +42,39 @@ describe('signed requests', () => {
     expect((await r.json()).error).toEqual(["Failed to authenticate as 'nobody'. Ensure that your node_name and client key are correct."]);
   });
 
+  it('an expired key is refused, a live one of the same user still works', async () => {
+    const { addUserKey } = await import('@/lib/services/chef-keys');
+    const { signRequest } = await import('@/lib/chef/signing');
+    const expired = await addUserKey({ userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
+    const path = new URL(`${chef.orgUrl}/nodes`).pathname;
+    const r = await fetch(`${chef.orgUrl}/nodes`, { headers: signRequest({ method: 'GET', path, userId: 'dba', privateKey: expired.privateKey }) });
+    expect(r.status).toBe(401);
+    expect((await r.json()).error).toEqual(["Invalid signature for user or client 'dba'"]);
+    expect((await chef.request('GET', 'nodes', { as: 'dba' })).status).toBe(200);
+  });
+
+  it('a deactivated user cannot sign in with a key', async () => {
+    await chef.request('GET', 'nodes', { as: 'ops' });
+    const { db } = await import('@/lib/db/client');
+    await db().user.update({ where: { email: 'ops@example.com' }, data: { active: false } });
+    try {
+      expect((await chef.request('GET', 'nodes', { as: 'ops' })).status).toBe(401);
+    } finally {
+      await db().user.update({ where: { email: 'ops@example.com' }, data: { active: true } });
+    }
+  });
+
+  it('the console API accepts a Chef signature as the user it names', async () => {
+    const { GET } = await import('@/app/api/v1/policies/route');
+    const { signRequest } = await import('@/lib/chef/signing');
+    const key = await chef.privateKey('viewer');
+    const url = 'http://localhost/api/v1/policies';
+    const ok = await GET(new Request(url, { headers: signRequest({ method: 'GET', path: '/api/v1/policies', userId: 'viewer', privateKey: key }) }), { params: Promise.resolve({}) });
+    expect(ok.status).toBe(200);
+    const bad = await GET(new Request(url, { headers: signRequest({ method: 'GET', path: '/api/v1/other', userId: 'viewer', privateKey: key }) }), { params: Promise.resolve({}) });
+    expect(bad.status).toBe(401);
+  });
+
   it('no credentials at all is a 401', async () => {
     const r = await chef.request('GET', 'nodes', { as: 'anonymous' });
     expect(r.status).toBe(401);
