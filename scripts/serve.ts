@@ -24,6 +24,8 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify({ error: ['internal service error'] }));
     });
 });
+// Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
+server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`[server] Policy Console on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port} (${dev ? 'development' : 'production'})`));
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, then exit.

@@ -88,7 +88,7 @@ export async function startChefServer(port = 0, host = '127.0.0.1'): Promise<{ s
         res.end(JSON.stringify({ error: ['internal service error'] }));
       });
   });
-  server.keepAliveTimeout = 5000;
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const addr = server.address() as AddressInfo;
   return { server, url: `http://${host}:${addr.port}` };

@@ -17,7 +17,9 @@ import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-poli
 import { uploadRevision } from '@/lib/services/upload-revision';
 import { createChefNode, deleteChefNode, getChefNode, listChefNodes, updateChefNode } from '@/lib/services/chef-nodes';
 import { createClient, createKey, deleteClient, deleteKey, getClient, getKey, listClients, listKeys, updateClient, updateKey, type ClientDto, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
-import { authenticateRequest } from './authn';
+import { authenticateRequest, verifyChefRequest } from './authn';
+import { hasChefSignature } from './signing';
+import { fastPolicyRead } from '@/lib/db/queries/chef-read-path';
 
 export const API_MIN_VERSION = 0;
 export const API_MAX_VERSION = 2;
@@ -343,6 +345,11 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));
   }
 
+  if (req.method === 'GET' && rel.length === 4 && rel[0] === 'policy_groups' && rel[2] === 'policies') {
+    const fast = await fastPolicyGet(req, rel[1], rel[3]);
+    if (fast) return reply(fast.status, fast.body);
+  }
+
   const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });
   if (!auth.ok) {
     if (auth.status === 0) return reply(401, errorBody('missing required authentication header(s) X-Ops-UserId, X-Ops-Timestamp, X-Ops-Sign, X-Ops-Content-Hash, X-Ops-Authorization-1'));
@@ -361,6 +368,25 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
     return reply(500, errorBody('internal service error'));
   }
+}
+
+/**
+ * GET policy_groups/:g/policies/:p, signed: what every chef-client run starts
+ * with. Signature check and read without loading the whole access (two
+ * prepared statements); the same rules as the general route. Null: take the
+ * general path (no signature, or a database without the fast path).
+ */
+async function fastPolicyGet(req: ChefRequest, group: string, policy: string): Promise<{ status: number; body: string } | null> {
+  if (!hasChefSignature(req.header)) return null;
+  const v = await verifyChefRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });
+  if (!v.ok) return v.status === 0 ? null : { status: v.status, body: errorBody(v.message) };
+  const read = fastPolicyRead(v.key.userId, group, policy);
+  if (!read || (v.key.userId && v.key.isAdmin === undefined)) return null;
+  const allowed = v.key.clientId ? !v.key.validator : v.key.isAdmin || read.level >= 1;
+  const missing = `Cannot load policy ${policy} in policy group ${group}`;
+  if (!allowed) return v.key.validator ? { status: 403, body: errorBody(`Client '${v.userId}' may not read policies.`) } : { status: 404, body: errorBody(missing) };
+  if (read.document === null) return { status: 404, body: errorBody(missing) };
+  return { status: 200, body: read.document };
 }
 
 /** An incoming X-Request-Id is kept when short and printable, else replaced (never a reason to refuse a request). */

@@ -181,8 +181,17 @@ export function verifySignature(sig: Extract<ParsedSignature, { ok: true }>, req
   }
   try {
     if (sig.protocol === '1.3') return cryptoVerify('sha256', Buffer.from(canonical), key, sig.signature);
-    const plain = publicDecrypt({ key, padding: constants.RSA_PKCS1_PADDING }, sig.signature);
-    return plain.equals(Buffer.from(canonical));
+    // Raw RSA, then the PKCS#1 v1.5 type 1 padding checked here: with another
+    // user's key OpenSSL's padding check would throw, and exceptions are slow
+    // (a user may have several keys, each tried in turn).
+    const size = (key.asymmetricKeyDetails?.modulusLength ?? 0) / 8;
+    if (sig.signature.length !== size) return false;
+    const block = publicDecrypt({ key, padding: constants.RSA_NO_PADDING }, sig.signature);
+    const data = Buffer.from(canonical);
+    const sep = block.length - data.length - 1;
+    if (block[0] !== 0 || block[1] !== 1 || sep < 10 || block[sep] !== 0) return false;
+    for (let i = 2; i < sep; i++) if (block[i] !== 0xff) return false;
+    return block.subarray(sep + 1).equals(data);
   } catch {
     return false;
   }
