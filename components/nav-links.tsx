@@ -11,6 +11,7 @@ const LINKS = [
   { href: '/ordering', label: 'Ordering' },
   { href: '/resource-map', label: 'Resource map' },
   { href: '/audit', label: 'Audit' },
+  { href: '/connect', label: 'Chef tools' },
   { href: '/admin', label: 'Admin' },
 ];
 

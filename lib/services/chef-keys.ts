@@ -417,7 +417,47 @@ export async function addUserKey(actor: Actor, userRef: string, opts: { name?: s
   });
 }
 
-/** For the console: the signed-in user's own keys. */
-export async function myKeys(access: Access) {
-  return listKeys({ kind: 'user', access }, { kind: 'user', name: (await db().user.findUniqueOrThrow({ where: { id: access.userId }, select: { chefName: true } })).chefName ?? '' });
+
+// ------------------------------------------------------------- console use
+
+/** The signed-in user as a Chef key owner, giving them a Chef user name first if they have none. */
+async function selfOwner(access: Access): Promise<KeyOwner> {
+  const name = await db().$transaction((tx) => ensureChefUserName(tx, access.userId));
+  return { kind: 'user', name };
+}
+
+/** Console: generate a key pair for yourself; the private key is returned once. */
+export async function createOwnKey(access: Access, input: { name: string; expiresAt?: string | null }): Promise<{ privateKey: string; name: string; userName: string }> {
+  const owner = await selfOwner(access);
+  const r = await createKey({ kind: 'user', access }, owner, { name: input.name, create_key: true, expiration_date: input.expiresAt || 'infinity' });
+  return { privateKey: r.privateKey!, name: r.key.name, userName: owner.name };
+}
+
+/** Console: register a public key you made yourself (e.g. with openssl or ssh-keygen -m PEM). */
+export async function registerOwnKey(access: Access, input: { name: string; publicKey: string; expiresAt?: string | null }) {
+  const owner = await selfOwner(access);
+  const r = await createKey({ kind: 'user', access }, owner, { name: input.name, public_key: input.publicKey, expiration_date: input.expiresAt || 'infinity' });
+  return { name: r.key.name };
+}
+
+/** Console: expire one of your keys now (it stays listed, and no longer signs). */
+export async function expireOwnKey(access: Access, name: string) {
+  const owner = await selfOwner(access);
+  await updateKey({ kind: 'user', access }, owner, name, { expiration_date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+}
+
+export async function deleteOwnKey(access: Access, name: string) {
+  await deleteKey({ kind: 'user', access }, await selfOwner(access), name);
+}
+
+/** Console: your Chef user name and keys (a name is given on first visit). */
+export async function ownKeys(access: Access): Promise<{ userName: string; keys: KeyDto[] }> {
+  const owner = await selfOwner(access);
+  return { userName: owner.name, keys: await listKeys({ kind: 'user', access }, owner) };
+}
+
+/** Console (admin): rotate the validator's key; the private key is returned once. */
+export async function rotateValidatorFor(access: Access, org: string) {
+  assertCan(access, 'admin.users');
+  return rotateValidator(access, org);
 }

@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import { requireAccess } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { chefOrg } from '@/lib/chef/router';
+import { clientsPage } from '@/lib/db/queries/chef-pages';
+import { validatorName } from '@/lib/services/chef-keys';
+import { ChefClients } from '@/components/chef-clients';
+import { EmptyState, PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'Chef clients' };
+export const dynamic = 'force-dynamic';
+
+export default async function ClientsPage() {
+  const access = await requireAccess();
+  if (!can(access, 'admin.users')) {
+    return (
+      <>
+        <PageHeader title="Chef clients" />
+        <EmptyState title="Administrators only">Chef clients are the machine identities of nodes; only administrators see and manage them.</EmptyState>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader title="Chef clients" description="Machine identities: one per node, registered by chef-client through the validator, plus the validator itself." />
+      <ChefClients clients={await clientsPage()} validatorName={validatorName(chefOrg())} />
+    </>
+  );
+}

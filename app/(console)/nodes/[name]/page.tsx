@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { requireAccess } from '@/lib/auth/session';
+import { nodePage } from '@/lib/db/queries/chef-pages';
+import { dateTime, shortId } from '@/lib/format';
+import { PageHeader } from '@/components/page-header';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata({ params }: { params: Promise<{ name: string }> }): Promise<Metadata> {
+  return { title: `Node ${decodeURIComponent((await params).name)}` };
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-3 gap-2 border-b border-slate-100 py-2 last:border-0">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="col-span-2">{children}</dd>
+    </div>
+  );
+}
+
+/** A node as its last chef-client run saved it: policy, stage, the revision applied against the one the stage runs, platform, time. */
+export default async function NodePage({ params }: { params: Promise<{ name: string }> }) {
+  const access = await requireAccess();
+  const name = decodeURIComponent((await params).name);
+  const n = await nodePage(access, name);
+  if (!n) notFound();
+  const converged = n.revisionApplied && n.activeRevisionId ? n.revisionApplied === n.activeRevisionId : null;
+  return (
+    <>
+      <PageHeader title={n.name} description={n.saved ? 'As its last chef-client run saved it.' : 'Reported through the console API; chef-client has not saved this node yet.'} />
+      <dl className="card max-w-3xl p-4 text-sm">
+        <Row label="Policy group (stage)">
+          {n.stage ?? <span className="text-amber-800">{n.reportedGroup ? `${n.reportedGroup} (not a stage this console knows)` : 'none'}</span>}
+        </Row>
+        <Row label="Policy">
+          {n.policy ? <Link href={`/policies/${encodeURIComponent(n.policy)}`} className="text-indigo-800 underline">{n.policy}</Link> : <span className="text-amber-800">{n.reportedPolicy ? `${n.reportedPolicy} (unknown policy)` : 'none'}</span>}
+        </Row>
+        <Row label="Revision applied">
+          {n.revisionApplied && n.policy ? (
+            <Link href={`/policies/${encodeURIComponent(n.policy)}/revisions/${n.revisionApplied}`} className="mono text-indigo-800 underline">{shortId(n.revisionApplied)}</Link>
+          ) : (
+            <span className="mono">{shortId(n.revisionApplied)}</span>
+          )}
+          {converged === true && <span className="badge ml-2 bg-emerald-100 text-emerald-900">converged to the stage&apos;s revision</span>}
+          {converged === false && <span className="badge ml-2 bg-amber-100 text-amber-900">behind: the stage runs {shortId(n.activeRevisionId)}</span>}
+        </Row>
+        <Row label="Platform">{[n.platform, n.platformVersion].filter(Boolean).join(' ') || '—'}</Row>
+        <Row label="Last chef-client run">{n.lastCheckIn ? dateTime(n.lastCheckIn) : '—'}</Row>
+        {n.chefVersion && <Row label="Chef Infra Client">{n.chefVersion}</Row>}
+        {n.fqdn && <Row label="FQDN">{n.fqdn}</Row>}
+        {n.ipaddress && <Row label="IP address">{n.ipaddress}</Row>}
+        {n.runList.length > 0 && <Row label="Node run list">{n.runList.join(', ')}</Row>}
+      </dl>
+    </>
+  );
+}
