@@ -31,6 +31,9 @@ export const PERMISSIONS = {
   'orphans.cleanup': { kind: 'admin', label: 'clean up orphaned revisions' },
   'admin.users': { kind: 'admin', label: 'manage users, teams and tokens' },
   'audit.read': { kind: 'signed-in', label: 'read the audit log' },
+  'cookbook.read': { kind: 'signed-in', label: 'read cookbook artifacts' },
+  'cookbook.upload': { kind: 'member', label: 'upload cookbook artifacts (members of a team)' },
+  'cookbook.delete': { kind: 'member', label: 'delete cookbook artifacts (members of a team)' },
 } as const satisfies Record<string, Rule>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -18,6 +18,7 @@ import { uploadRevision } from '@/lib/services/upload-revision';
 import { createChefNode, deleteChefNode, getChefNode, listChefNodes, updateChefNode } from '@/lib/services/chef-nodes';
 import { createClient, createKey, deleteClient, deleteKey, getClient, getKey, listClients, listKeys, updateClient, updateKey, type ClientDto, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
 import { authenticateRequest, verifyChefRequest } from './authn';
+import { assertCookbookRead, commitSandbox, createSandbox, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
 import { hasChefSignature } from './signing';
 import { fastPolicyRead } from '@/lib/db/queries/chef-read-path';
 
@@ -57,7 +58,7 @@ interface Ctx {
   headers: Record<string, string>;
 }
 
-type Result = { status: number; json?: unknown; raw?: string } | null;
+type Result = { status: number; json?: unknown; raw?: string; bytes?: Buffer } | null;
 type Handler = (ctx: Ctx) => Promise<Result>;
 
 interface Route {
@@ -268,6 +269,69 @@ route('GET', 'users/:owner', async (ctx) => {
   return ok({ username: u.chefName, display_name: u.name, email: u.email, first_name: first, last_name: rest.join(' ') });
 });
 
+// ---------------------------------------------------- sandboxes and artifacts
+
+route('POST', 'sandboxes', async (ctx) => {
+  const sb = await createSandbox(ctx.requestor, jsonBody(ctx));
+  const uri = `${ctx.orgUrl}/sandboxes/${sb.id}`;
+  const checksums = Object.fromEntries(
+    Object.entries(sb.checksums).map(([c, v]) => [c, v.needs_upload ? { url: `${ctx.orgUrl}/file_store/sandboxes/${sb.id}/${c}`, needs_upload: true } : { needs_upload: false }]),
+  );
+  ctx.headers.location = uri;
+  return ok({ uri, checksums, sandbox_id: sb.id }, 201);
+});
+
+route('PUT', 'sandboxes/:id', async (ctx) => ok(await commitSandbox(ctx.requestor, ctx.params.id, jsonBody(ctx))));
+
+route('PUT', 'file_store/sandboxes/:id/:checksum', async (ctx) => {
+  await uploadSandboxFile(ctx.requestor, ctx.params.id, ctx.params.checksum, ctx.req.body, ctx.req.header('content-md5'));
+  return { status: 204 };
+});
+
+route('GET', 'file_store/checksums/:checksum', async (ctx) => {
+  const etag = `"${ctx.params.checksum}"`;
+  if (ctx.req.header('if-none-match') === etag) {
+    assertCookbookRead(ctx.requestor);
+    Object.assign(ctx.headers, { etag, 'cache-control': 'private, max-age=31536000, immutable' });
+    return { status: 304 };
+  }
+  const bytes = await readCookbookFile(ctx.requestor, ctx.params.checksum);
+  Object.assign(ctx.headers, { 'content-type': 'application/octet-stream', etag, 'cache-control': 'private, max-age=31536000, immutable', 'content-length': String(bytes.length) });
+  return { status: 200, bytes };
+});
+
+function artifactList(ctx: Ctx, lists: Map<string, string[]>) {
+  const n = ctx.req.query.get('num_versions');
+  const limit = n === null || n === 'all' ? Infinity : Math.max(0, Number.parseInt(n, 10) || 0);
+  return Object.fromEntries(
+    [...lists].map(([name, ids]) => [
+      name,
+      { url: `${ctx.orgUrl}/cookbook_artifacts/${name}`, versions: ids.slice(0, limit).map((id) => ({ url: `${ctx.orgUrl}/cookbook_artifacts/${name}/${id}`, identifier: id })) },
+    ]),
+  );
+}
+
+route('GET', 'cookbook_artifacts', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.requestor))));
+route('GET', 'cookbook_artifacts/:name', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.requestor, ctx.params.name))));
+
+function withUrls(ctx: Ctx, manifest: Record<string, unknown>) {
+  const url = (c: unknown) => `${ctx.orgUrl}/file_store/checksums/${c}`;
+  const addUrls = (list: unknown) => (Array.isArray(list) ? list.map((f) => (f && typeof f === 'object' ? { ...f, url: url((f as { checksum?: unknown }).checksum) } : f)) : list);
+  const out: Record<string, unknown> = { ...manifest };
+  for (const k of ['all_files', 'recipes', 'attributes', 'files', 'templates', 'libraries', 'definitions', 'resources', 'providers', 'root_files']) if (k in out) out[k] = addUrls(out[k]);
+  return out;
+}
+
+route('GET', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, (await getArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier)).manifest)));
+
+route('PUT', 'cookbook_artifacts/:name/:identifier', async (ctx) => {
+  const r = await putArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier, jsonBody(ctx));
+  if (r.status === 201) ctx.headers.location = `${ctx.orgUrl}/cookbook_artifacts/${ctx.params.name}/${ctx.params.identifier}`;
+  return ok(withUrls(ctx, r.manifest), r.status);
+});
+
+route('DELETE', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, await deleteArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier))));
+
 // ---------------------------------------------- endpoints chef-client tolerates missing
 
 const tolerated = (what: string): Handler => async () => {
@@ -361,6 +425,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     const result = await hit.r.handler(ctx);
     if (!result) return reply(204);
     if (result.raw !== undefined) return reply(result.status, result.raw);
+    if (result.bytes !== undefined) return reply(result.status, result.bytes);
     return reply(result.status, result.json === undefined ? '' : JSON.stringify(result.json));
   } catch (e) {
     const known = asAppError(e);

@@ -1,0 +1,223 @@
+/**
+ * The artifact server: sandboxes (file upload sessions), the content-addressed
+ * file store, and immutable cookbook artifacts, as Chef Server serves them to
+ * `chef push` and chef-client. Files live in the database (keyed by MD5, as
+ * Chef's SQL storage mode does), so several instances share them.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { db } from '@/lib/db/client';
+import { assertCan } from '@/lib/auth/permissions';
+import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { AppError, badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
+import { stableJson } from '@/lib/domain';
+import { audit } from './internal/audit';
+
+const MD5 = /^[0-9a-f]{32}$/;
+/** Chef's cookbook-name rule. */
+const COOKBOOK_NAME = /^[.A-Za-z0-9_-]{1,255}$/;
+/** Policyfile identifiers are hex digests (SHA-1 of the cookbook's content, 40 characters). */
+const IDENTIFIER = /^[0-9a-f]{40,64}$/;
+const VERSION = /^\d+\.\d+(\.\d+)?$/;
+/** Segments of v0/v1 manifests, which API v2 folds into `all_files`. */
+const SEGMENTS = ['recipes', 'attributes', 'files', 'templates', 'libraries', 'definitions', 'resources', 'providers', 'root_files'] as const;
+export const SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
+
+function assertUpload(r: Requestor) {
+  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not upload cookbooks.`);
+  assertCan(r.access, 'cookbook.upload');
+}
+
+/** Clients (nodes) and signed-in users may read artifacts and files; the validator may not. */
+export function assertCookbookRead(r: Requestor) {
+  if (r.kind === 'client') {
+    if (!clientMay(r, 'converge.read')) throw forbidden(`Client '${r.name}' may not read cookbooks.`);
+    return;
+  }
+  assertCan(r.access, 'cookbook.read');
+}
+
+// ----------------------------------------------------------------- sandboxes
+
+export interface SandboxDto {
+  id: string;
+  checksums: Record<string, { needs_upload: boolean }>;
+}
+
+/** POST /sandboxes {checksums: {md5: null}}: which files the server still needs. */
+export async function createSandbox(r: Requestor, body: unknown, now = new Date()): Promise<SandboxDto> {
+  assertUpload(r);
+  const raw = (body as { checksums?: unknown } | null)?.checksums;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest("Field 'checksums' missing", [{ path: '/checksums', message: 'checksums must be an object of MD5 checksums' }]);
+  const sums = Object.keys(raw);
+  const bad = sums.filter((c) => !MD5.test(c));
+  if (bad.length) throw badRequest(`Invalid checksum '${bad[0]}': checksums are MD5 digests in lowercase hex`, bad.map((c) => ({ path: `/checksums/${c}`, message: 'not an MD5 hex digest' })));
+  if (sums.length > 100_000) throw badRequest('A sandbox holds at most 100000 files');
+  const id = randomBytes(16).toString('hex');
+  return db().$transaction(async (tx) => {
+    const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
+    await tx.sandbox.create({ data: { id, checksums: JSON.stringify(sums), createdById: requestorActor(r).userId, createdBy: requestorActor(r).email, createdAt: now, expiresAt: new Date(now.getTime() + SANDBOX_TTL_MS) } });
+    // Abandoned sandboxes expire: drop those past their time (cheap, indexed by primary key scan of a small table).
+    await tx.sandbox.deleteMany({ where: { expiresAt: { lt: now } } });
+    return { id, checksums: Object.fromEntries(sums.map((c) => [c, { needs_upload: !have.has(c) }])) };
+  });
+}
+
+async function openSandbox(id: string, now: Date) {
+  const sb = await db().sandbox.findUnique({ where: { id }, select: { id: true, checksums: true, completed: true, expiresAt: true, createdById: true, createdBy: true } });
+  if (!sb || sb.expiresAt < now) throw notFound(`No such sandbox '${id}'`);
+  return { ...sb, sums: JSON.parse(sb.checksums) as string[] };
+}
+
+/** PUT <upload url>: the raw bytes of one file; its MD5 must be the checksum (and Content-MD5, when sent). */
+export async function uploadSandboxFile(r: Requestor, sandboxId: string, checksum: string, bytes: Buffer, contentMd5: string | null | undefined, now = new Date()) {
+  assertUpload(r);
+  const sb = await openSandbox(sandboxId, now);
+  if (sb.completed) throw conflict(`Sandbox '${sandboxId}' is already committed`);
+  if (!sb.sums.includes(checksum)) throw notFound(`Checksum ${checksum} is not part of sandbox '${sandboxId}'`);
+  const md5 = createHash('md5').update(bytes);
+  const hex = md5.copy().digest('hex');
+  if (hex !== checksum) throw badRequest(`Uploaded content has MD5 ${hex}, not ${checksum}`, [{ path: '', message: 'content does not match its checksum' }]);
+  if (contentMd5 && contentMd5.trim() !== md5.digest('base64')) throw badRequest('Content-MD5 does not match the uploaded content', [{ path: '', message: 'Content-MD5 mismatch' }]);
+  try {
+    await db().cookbookFile.create({ data: { checksum, size: bytes.length, content: new Uint8Array(bytes) } });
+  } catch (e) {
+    // Stored already (another upload of the same content): content-addressed, so nothing to do.
+    if ((e as { code?: string }).code !== 'P2002') throw e;
+  }
+}
+
+/** PUT /sandboxes/:id {is_completed: true}: succeeds only when every file arrived. */
+export async function commitSandbox(r: Requestor, id: string, body: unknown, now = new Date()) {
+  assertUpload(r);
+  if ((body as { is_completed?: unknown } | null)?.is_completed !== true) throw badRequest("Field 'is_completed' must be true", [{ path: '/is_completed', message: 'must be true' }]);
+  const sb = await openSandbox(id, now);
+  const have = new Set((await db().cookbookFile.findMany({ where: { checksum: { in: sb.sums } }, select: { checksum: true } })).map((f) => f.checksum));
+  const missing = sb.sums.filter((c) => !have.has(c));
+  if (missing.length) throw badRequest(`Cannot update sandbox ${id}: the following checksums have not been uploaded: ${missing.join(', ')}`, missing.map((c) => ({ path: `/checksums/${c}`, message: 'not uploaded' })));
+  await db().sandbox.update({ where: { id }, data: { completed: true } });
+  return { guid: id, name: id, checksums: sb.sums, create_time: now.toISOString(), is_completed: true };
+}
+
+// ----------------------------------------------------------------- artifacts
+
+export interface ManifestFile {
+  name: string;
+  path: string;
+  checksum: string;
+  specificity: string;
+}
+
+/** Every file a manifest lists (API v2 `all_files`, or v0/v1 segments). */
+export function manifestFiles(m: Record<string, unknown>): ManifestFile[] {
+  const out: ManifestFile[] = [];
+  const take = (list: unknown, segment?: string) => {
+    if (!Array.isArray(list)) return;
+    for (const f of list) {
+      if (!f || typeof f !== 'object') continue;
+      const o = f as Record<string, unknown>;
+      const name = typeof o.name === 'string' ? o.name : '';
+      out.push({
+        name: segment && !name.includes('/') && segment !== 'root_files' ? `${segment}/${name}` : name,
+        path: typeof o.path === 'string' ? o.path : name,
+        checksum: String(o.checksum ?? ''),
+        specificity: typeof o.specificity === 'string' ? o.specificity : 'default',
+      });
+    }
+  };
+  if (Array.isArray(m.all_files)) take(m.all_files);
+  else for (const s of SEGMENTS) take(m[s], s);
+  return out;
+}
+
+function validateManifest(name: string, identifier: string, m: unknown): { manifest: Record<string, unknown>; version: string; files: ManifestFile[] } {
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw badRequest('invalid JSON', [{ path: '', message: 'Body must be a JSON object' }]);
+  const o = m as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  if (!COOKBOOK_NAME.test(name)) errors.push({ path: '/name', message: `Cookbook name '${name}' in the URL is invalid` });
+  if (!IDENTIFIER.test(identifier)) errors.push({ path: '/identifier', message: `Identifier '${identifier}' in the URL must be a hex digest` });
+  const cbName = o.cookbook_name ?? o.name;
+  if (typeof cbName !== 'string' || (cbName !== name && !String(o.name ?? '').startsWith(`${name}-`))) errors.push({ path: '/name', message: `Field 'name' invalid: must match the cookbook name in the URL, '${name}'` });
+  if (o.identifier !== undefined && o.identifier !== identifier) errors.push({ path: '/identifier', message: 'Field \'identifier\' invalid: must match the identifier in the URL' });
+  const version = (o.version ?? (o.metadata as Record<string, unknown> | undefined)?.version) as unknown;
+  if (typeof version !== 'string' || !VERSION.test(version)) errors.push({ path: '/version', message: "Field 'version' invalid" });
+  const files = manifestFiles(o);
+  files.forEach((f, i) => {
+    if (!MD5.test(f.checksum)) errors.push({ path: `/all_files/${i}/checksum`, message: `File '${f.name}' has an invalid checksum` });
+    if (!f.name || f.name.length > 1024) errors.push({ path: `/all_files/${i}/name`, message: 'File name is required' });
+  });
+  if (errors.length) throw badRequest(errors[0].message, errors);
+  const { url: _u, ...manifest } = o;
+  return { manifest, version: version as string, files };
+}
+
+/** PUT /cookbook_artifacts/:name/:identifier: 201 new; 200 the same manifest again; 409 another manifest at that identifier. */
+export async function putArtifact(r: Requestor, name: string, identifier: string, body: unknown): Promise<{ status: 200 | 201; manifest: Record<string, unknown> }> {
+  assertUpload(r);
+  const { manifest, version, files } = validateManifest(name, identifier, body);
+  const text = stableJson(manifest);
+  return db().$transaction(async (tx) => {
+    const sums = [...new Set(files.map((f) => f.checksum))];
+    const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
+    const missing = sums.filter((c) => !have.has(c));
+    if (missing.length) {
+      throw new AppError('bad_request', `Manifest has checksum ${missing[0]} but it hasn't yet been uploaded`, missing.map((c) => ({ path: '/all_files', message: `checksum ${c} not uploaded` })));
+    }
+    const existing = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
+    if (existing) {
+      if (existing.manifest !== text) throw conflict(`Cookbook artifact ${name} ${identifier} already exists with another manifest: artifacts are immutable`);
+      return { status: 200, manifest };
+    }
+    const actor = requestorActor(r);
+    await tx.cookbookArtifact.create({ data: { name, identifier, version, manifest: text, createdById: actor.userId, createdBy: actor.email } });
+    await audit(tx, actor, { action: 'artifact.upload', targetType: 'artifact', target: `${name}@${identifier}`, after: { version, files: files.length } });
+    return { status: 201, manifest };
+  });
+}
+
+export async function getArtifact(r: Requestor, name: string, identifier: string): Promise<{ manifest: Record<string, unknown>; files: ManifestFile[] }> {
+  assertCookbookRead(r);
+  const a = await db().cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
+  if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
+  const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
+  return { manifest, files: manifestFiles(manifest) };
+}
+
+/** { name: [identifier…] } newest first, for all artifacts or one cookbook. */
+export async function listArtifacts(r: Requestor, name?: string): Promise<Map<string, string[]>> {
+  assertCookbookRead(r);
+  const rows = await db().cookbookArtifact.findMany({ where: name ? { name } : {}, orderBy: [{ name: 'asc' }, { createdAt: 'desc' }], select: { name: true, identifier: true } });
+  const out = new Map<string, string[]>();
+  for (const row of rows) out.set(row.name, [...(out.get(row.name) ?? []), row.identifier]);
+  if (name && !out.size) throw notFound(`Cannot find a cookbook named ${name}`);
+  return out;
+}
+
+/** DELETE: refused (409) while a revision that some stage runs pins this artifact. */
+export async function deleteArtifact(r: Requestor, name: string, identifier: string): Promise<Record<string, unknown>> {
+  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete cookbooks.`);
+  assertCan(r.access, 'cookbook.delete');
+  return db().$transaction(async (tx) => {
+    const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true } });
+    if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
+    const active = await tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { cookbookDigest: true } } } });
+    const pinning = active.filter((g) => {
+      const digest = g.revision.cookbookDigest ? (JSON.parse(g.revision.cookbookDigest) as Record<string, string>) : {};
+      return Object.prototype.hasOwnProperty.call(digest, name) && digest[name].split('|')[1] === identifier;
+    });
+    if (pinning.length) {
+      throw conflict(`Cookbook artifact ${name} ${identifier} is pinned by what ${pinning.map((p) => `${p.group.name} runs for ${p.policy.name}`).join(', ')}; point those stages elsewhere first.`);
+    }
+    await tx.cookbookArtifact.delete({ where: { id: a.id } });
+    await audit(tx, requestorActor(r), { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}` });
+    return JSON.parse(a.manifest);
+  });
+}
+
+/** A stored file's bytes, for callers that may read cookbooks. */
+export async function readCookbookFile(r: Requestor, checksum: string): Promise<Buffer> {
+  assertCookbookRead(r);
+  if (!MD5.test(checksum)) throw notFound(`No file with checksum ${checksum}`);
+  const f = await db().cookbookFile.findUnique({ where: { checksum }, select: { content: true } });
+  if (!f) throw notFound(`No file with checksum ${checksum}`);
+  return Buffer.from(f.content);
+}
