@@ -17,6 +17,8 @@ export const ZPromoteCookbookInput = z.object({
   to: name,
   expectedRevisionId: name.nullable(),
   reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
+  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional(),
   requestId: z.string().max(100).optional(),
@@ -88,6 +90,7 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       to: { pk: stored.id, revisionId: stored.revisionId },
       kind: 'promote-cookbook',
       reason: input.reason,
+      overrideReason: input.overrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
     });

@@ -15,6 +15,8 @@ export const ZPromotePoliciesInput = z.object({
   /** For each policy, what the user saw in `to` (null: nothing). Every promoted policy needs one. */
   expected: z.record(z.string(), name.nullable()),
   reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
+  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   requestId: z.string().max(100).optional(),
 });
 export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
@@ -54,6 +56,7 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
         to: { pk: s.revisionPk, revisionId: s.revision.revisionId },
         kind: 'promote',
         reason: input.reason,
+        overrideReason: input.overrideReason,
         expectedRevisionId: input.expected[p],
         requestId: input.requestId,
       });

@@ -15,6 +15,8 @@ export const ZPromotePolicyInput = z.object({
   /** What the user saw in `to`: a revision id, or null for "nothing". Required: promotions never overwrite blindly. */
   expectedRevisionId: name.nullable(),
   reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
+  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   requestId: z.string().max(100).optional(),
 });
 export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
@@ -48,6 +50,7 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
       to: { pk: source.revisionPk, revisionId: source.revision.revisionId },
       kind: 'promote',
       reason: input.reason,
+      overrideReason: input.overrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
     });

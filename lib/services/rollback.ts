@@ -14,6 +14,8 @@ export const ZRollbackInput = z.object({
   toRevisionId: name,
   expectedRevisionId: name.nullable(),
   reason: z.string().trim().min(1, 'is required for a rollback').max(1000, 'is at most 1000 characters'),
+  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
+  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   requestId: z.string().max(100).optional(),
 });
 export type RollbackInput = z.input<typeof ZRollbackInput>;
@@ -37,6 +39,7 @@ export async function rollback(access: Access, raw: RollbackInput) {
       to: { pk: rev.id, revisionId: input.toRevisionId },
       kind: 'rollback',
       reason: input.reason,
+      overrideReason: input.overrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
     });

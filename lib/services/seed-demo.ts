@@ -1,7 +1,9 @@
 import type { Db } from '@/lib/db/client';
+import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
 import { audit } from './internal/audit';
-import { buildDemoLock, DEMO_PASSWORD, DEMO_POLICIES, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
+import { createHash } from 'node:crypto';
+import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
 import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
 
@@ -39,6 +41,38 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
         });
       }
       await audit(tx, null, { action: 'seed.demo', targetType: 'stage', target: 'demo', after: { policies: DEMO_POLICIES.length } });
+
+      // Real artifacts for every cookbook the demo's locks pin, so staging and production (which require them) work.
+      const artifacts = new Map<string, { name: string; version: string; identifier: string }>();
+      for (const spec of DEMO_POLICIES) {
+        for (let i = 0; i < spec.revisions.length; i++) {
+          for (const [name, cb] of Object.entries(buildDemoLock(spec, i).lock.cookbook_locks)) artifacts.set(`${name} ${cb.identifier}`, { name, version: cb.version, identifier: cb.identifier });
+        }
+      }
+      const files = new Set<string>();
+      for (const a of artifacts.values()) {
+        const content = demoCookbookFiles(a.name, a.version, demoDependencies(a.name, a.version));
+        const allFiles = Object.entries(content).map(([path, text]) => {
+          const checksum = createHash('md5').update(text).digest('hex');
+          return { name: path, path, checksum, specificity: 'default', text };
+        });
+        for (const f of allFiles) {
+          if (files.has(f.checksum)) continue;
+          files.add(f.checksum);
+          await tx.cookbookFile.create({ data: { checksum: f.checksum, size: Buffer.byteLength(f.text), content: new Uint8Array(Buffer.from(f.text)) } });
+        }
+        const manifest = {
+          name: `${a.name}-${a.version}`,
+          cookbook_name: a.name,
+          identifier: a.identifier,
+          version: a.version,
+          chef_type: 'cookbook_version',
+          frozen: false,
+          metadata: { name: a.name, version: a.version, dependencies: Object.fromEntries(demoDependencies(a.name, a.version)) },
+          all_files: allFiles.map(({ text: _t, ...f }) => f),
+        };
+        await tx.cookbookArtifact.create({ data: { name: a.name, identifier: a.identifier, version: a.version, manifest: stableJson(manifest), createdBy: 'seed', createdAt: new Date(now.getTime() - 60 * DAY) } });
+      }
 
       let nodeNo = 0;
       for (const [pi, spec] of DEMO_POLICIES.entries()) {

@@ -156,3 +156,34 @@ describe('cookbook artifacts', () => {
     expect((await chef.request('GET', `cookbook_artifacts/old/${ID(2)}`, { as: 'dev' })).status).toBe(404);
   });
 });
+
+describe('stages that require artifacts', () => {
+  it('refuse a promotion whose cookbooks are not all on the server, unless an override reason is given (audited)', async () => {
+    const { promotePolicy } = await import('@/lib/services/promote-policy');
+    const { accessFor } = await import('../helpers');
+    const { computeRevisionId } = await import('@/lib/domain');
+    // A revision in dev pinning a cookbook nobody uploaded.
+    const lock = { revision_id: '', name: 'webapp', run_list: ['recipe[ghostly::default]'], cookbook_locks: { ghostly: { version: '1.0.0', identifier: ID(99) } } };
+    lock.revision_id = computeRevisionId(JSON.stringify(lock));
+    expect((await chef.request('PUT', 'policy_groups/dev/policies/webapp', { as: 'admin', body: lock })).status).toBe(200);
+    const release = await accessFor('release@example.com');
+    const production = await db().groupPolicy.findFirstOrThrow({ where: { group: { name: 'production' }, policy: { name: 'webapp' } }, select: { revision: { select: { revisionId: true } } } });
+    // release may view dev; the demo's production requires artifacts.
+    await db().groupPermission.updateMany({ where: { userId: release.userId, group: { name: 'dev' } }, data: { level: 'view' } });
+    const input = { policy: 'webapp', from: 'dev', to: 'production', expectedRevisionId: production.revision.revisionId };
+    const before = snapshot({ except: ['ChefKey'] });
+    await expect(promotePolicy(release, input)).rejects.toMatchObject({ status: 409, details: { missing_artifacts: [`ghostly ${ID(99)}`] } });
+    expect(snapshot({ except: ['ChefKey'] })).toBe(before);
+    const done = await promotePolicy(release, { ...input, overrideReason: 'hotfix: cookbook is vendored on the hosts' });
+    expect(done.changed).toBe(true);
+    const event = await db().auditEvent.findFirstOrThrow({ where: { id: done.auditId! }, select: { after: true, reason: true } });
+    expect(JSON.parse(event.after!).artifacts_override).toEqual({ reason: 'hotfix: cookbook is vendored on the hosts', missing: [`ghostly ${ID(99)}`] });
+  });
+
+  it('the demo organisation has real artifacts for every cookbook its stages run', async () => {
+    const { missingArtifacts } = await import('@/lib/services/internal/pointer');
+    const rows = await db().groupPolicy.findMany({ where: { group: { name: { in: ['staging', 'qa'] } } }, select: { revisionPk: true } });
+    for (const r of rows) expect(await missingArtifacts(db(), r.revisionPk)).toEqual([]);
+    expect(await db().policyGroup.findMany({ where: { requireArtifacts: true }, select: { name: true }, orderBy: { position: 'asc' } })).toEqual([{ name: 'staging' }, { name: 'production' }]);
+  });
+});

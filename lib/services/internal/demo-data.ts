@@ -10,9 +10,29 @@ export const DEMO_PASSWORD = 'demo-password';
 export const DEMO_STAGES = [
   { name: 'dev', position: 0, description: 'Integration: every merge lands here first' },
   { name: 'qa', position: 1, description: 'Automated acceptance and load tests' },
-  { name: 'staging', position: 2, description: 'Production-like, customer-facing dry runs' },
-  { name: 'production', position: 3, description: 'Live fleet' },
+  { name: 'staging', position: 2, description: 'Production-like, customer-facing dry runs', requireArtifacts: true },
+  { name: 'production', position: 3, description: 'Live fleet', requireArtifacts: true },
 ] as const;
+
+/**
+ * The files of a small generated cookbook standing in for a demo cookbook
+ * version, so the demo's revisions have real artifacts (metadata, a recipe,
+ * attributes, a template and a README).
+ */
+export function demoCookbookFiles(name: string, version: string, deps: [string, string][] = []): Record<string, string> {
+  return {
+    'metadata.rb': [`name '${name}'`, `version '${version}'`, `maintainer 'Policy Console demo'`, `license 'Apache-2.0'`, ...deps.map(([d, c]) => `depends '${d}', '${c}'`), ''].join('\n'),
+    'README.md': `# ${name} ${version}\n\nA generated stand-in for the demo organisation.\n`,
+    'attributes/default.rb': `default['${name}']['enabled'] = true\ndefault['${name}']['version'] = '${version}'\n`,
+    'recipes/default.rb': `# ${name} ${version}\nlog '${name} ${version} converged' do\n  level :info\nend\n\ntemplate '/etc/${name}.conf' do\n  source '${name}.conf.erb'\n  variables(version: '${version}')\n  only_if { node['${name}']['enabled'] }\nend\n`,
+    [`templates/${name}.conf.erb`]: `# managed by Chef\n${name}_version=<%= @version %>\n`,
+  };
+}
+
+/** The dependencies the demo catalog gives a cookbook version. */
+export function demoDependencies(name: string, version: string): [string, string][] {
+  return CATALOG[name]?.find((c) => c.version === version)?.deps ?? [];
+}
 
 export const DEMO_TEAMS = [
   { name: 'core', description: 'Platform baseline: OS, access, time, packages' },

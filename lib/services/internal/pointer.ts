@@ -18,6 +18,11 @@ export interface MovePointerInput {
   expectedRevisionId?: string | null;
   requestId?: string | null;
   at?: Date;
+  /**
+   * A written reason to move into a stage that requires artifacts although
+   * some are missing (audited). Without it such a move is a 409 listing them.
+   */
+  overrideReason?: string | null;
 }
 
 export interface MovePointerResult {
@@ -56,6 +61,23 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
   if (input.expectedRevisionId !== undefined) assertExpected(group.name, policy.name, fromRevisionId, input.expectedRevisionId);
   const toRevisionId = to?.revisionId ?? null;
   if (fromRevisionId === toRevisionId) return { fromRevisionId, toRevisionId, created: false, changed: false, auditId: null };
+
+  let artifactOverride: { reason: string; missing: string[] } | null = null;
+  if (to) {
+    const setting = await tx.policyGroup.findUnique({ where: { id: group.id }, select: { requireArtifacts: true } });
+    if (setting?.requireArtifacts) {
+      const missing = await missingArtifacts(tx, to.pk);
+      if (missing.length) {
+        const reason = input.overrideReason?.trim();
+        if (!reason) {
+          throw conflict(`'${group.name}' requires every cookbook on the server, and ${missing.length} of revision ${to.revisionId.slice(0, 10)} are missing: ${missing.join(', ')}. Upload them (chef push), or give an override reason.`, {
+            missing_artifacts: missing,
+          });
+        }
+        artifactOverride = { reason, missing };
+      }
+    }
+  }
 
   const now = input.at ?? new Date();
   if (!to) {
@@ -99,9 +121,21 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
     groupName: group.name,
     policyName: policy.name,
     before: { revision_id: fromRevisionId },
-    after: { revision_id: toRevisionId },
-    reason: input.reason,
+    after: { revision_id: toRevisionId, ...(artifactOverride ? { artifacts_override: artifactOverride } : {}) },
+    reason: input.reason ?? artifactOverride?.reason,
     requestId: input.requestId,
   });
   return { fromRevisionId, toRevisionId, created: !current, changed: true, auditId: event.id };
+}
+
+/** "name identifier" of every cookbook a revision pins that has no artifact on the server. */
+export async function missingArtifacts(tx: Tx, revisionPk: string): Promise<string[]> {
+  const rev = await tx.policyRevision.findUniqueOrThrow({ where: { id: revisionPk }, select: { cookbookDigest: true, document: true } });
+  const pins: [string, string][] = rev.cookbookDigest
+    ? Object.entries(JSON.parse(rev.cookbookDigest) as Record<string, string>).map(([name, v]) => [name, v.split('|')[1]])
+    : Object.entries((JSON.parse(rev.document) as { cookbook_locks?: Record<string, { identifier?: string }> }).cookbook_locks ?? {}).map(([name, cb]) => [name, String(cb.identifier ?? '')]);
+  if (!pins.length) return [];
+  const present = await tx.cookbookArtifact.findMany({ where: { OR: pins.map(([name, identifier]) => ({ name, identifier })) }, select: { name: true, identifier: true } });
+  const have = new Set(present.map((a) => `${a.name} ${a.identifier}`));
+  return pins.map(([n, i]) => `${n} ${i}`).filter((p) => !have.has(p));
 }

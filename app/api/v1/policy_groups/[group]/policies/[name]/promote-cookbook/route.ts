@@ -16,6 +16,7 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     cookbook: b.cookbook as string,
     expectedRevisionId: b.expected_revision_id as string | null,
     reason: b.reason as string | undefined,
+    overrideReason: b.override_reason as string | undefined,
     dryRun: b.dry_run as boolean | undefined,
     requestId,
   });

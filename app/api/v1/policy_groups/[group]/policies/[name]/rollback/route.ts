@@ -13,6 +13,7 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     toRevisionId: b.to_revision_id as string,
     expectedRevisionId: (b.expected_revision_id ?? undefined) as string | null,
     reason: b.reason as string,
+    overrideReason: b.override_reason as string | undefined,
     requestId,
   });
   return NextResponse.json(result);
