@@ -16,6 +16,7 @@ let validatorName: string;
 beforeAll(async () => {
   chef = await startChefHarness();
   validatorName = `${chef.org}-validator`;
+  await chef.privateKey('validator'); // the validator exists (created on first use)
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
  * and client keys (`/organizations/:org/clients/:client/keys`).
  * Source: chef/chef-server oc-chef-pedant/spec/api/keys/user_keys_spec.rb, spec/api/keys/client_keys_spec.rb,
  * helpers lib/pedant/rspec/keys_util.rb ("basic keys POST validation", "basic keys PUT validation", "PUT like a PATCH").
- * Actors: pedant's org user → 'ops' (manages its own keys), another user in the org → 'dba' / 'viewer',
+ * Actors: pedant's org user → 'ops' (manages its own keys), another user in the org → 'viewer' (pedant's "normal user"),
  * org admin → 'admin', org client → 'client:<name>'; pedant's superuser has no console counterpart (the user itself
  * or the admin acts instead, as noted per example). The seeded demo organization is used.
  * Keys are signed with by hand (test/chef-pedant-helpers.ts signedRequest, protocol 1.3) where pedant authenticates
@@ -138,7 +138,7 @@ describe('POST /users/:user/keys', () => {
   // with 403; an org client fails with 401; an invalid user fails with 401)
   it.each<[string, ChefActor, number]>([
     ['the user itself succeeds', USER, 201],
-    ['another user in the org fails with 403', 'dba', 403],
+    ['another user in the org fails with 403', 'viewer', 403],
     ['the org admin fails with 403', 'admin', 403],
     ['an org client fails with 401', 'client:pedant_org_client', 401],
     ['no credentials fail with 401', 'anonymous', 401],
@@ -207,7 +207,7 @@ describe('listing and reading user keys', () => {
   // pedant: user_keys_spec.rb "GET /organizations/organization/users/user/keys" "successful user key get" (a user that is a
   // member of the same org): org-scoped list, uris under the org
   it('GET /organizations/:org/users/:user/keys by another org member lists org-scoped uris', async () => {
-    const res = await chef.request('GET', `users/${USER}/keys`, { as: 'dba' });
+    const res = await chef.request('GET', `users/${USER}/keys`, { as: 'viewer' });
     expect(res.status).toBe(200);
     expect(res.json).toEqual(
       expect.arrayContaining([
@@ -215,7 +215,7 @@ describe('listing and reading user keys', () => {
         { name: key2, uri: `${chef.orgUrl}/users/${USER}/keys/${key2}`, expired: true },
       ]),
     );
-    const one = await chef.request('GET', `users/${USER}/keys/${key1}`, { as: 'dba' });
+    const one = await chef.request('GET', `users/${USER}/keys/${key1}`, { as: 'viewer' });
     expect(one.status).toBe(200);
     expect(one.json).toStrictEqual({ name: key1, public_key: kp1.publicKey, expiration_date: UNEXPIRED_DATE });
   });
@@ -225,11 +225,11 @@ describe('listing and reading user keys', () => {
   it.each<[string, ChefActor, string, number]>([
     ['the user itself: 200', USER, userKeys, 200],
     ['the org admin (member of the same org): 200', 'admin', userKeys, 200],
-    ['an org member who is not an admin: 403', 'dba', userKeys, 403],
+    ['an org member who is not an admin: 403', 'viewer', userKeys, 403],
     ['an org client: 401', 'client:pedant_org_client', userKeys, 401],
     ['no credentials: 401', 'anonymous', userKeys, 401],
     ['for a user who does not exist: 404', USER, '/users/bob/keys', 404],
-    ['single key, org member who is not an admin: 403', 'dba', `${userKeys}/KEY1`, 403],
+    ['single key, org member who is not an admin: 403', 'viewer', `${userKeys}/KEY1`, 403],
     ['single key, org client: 401', 'client:pedant_org_client', `${userKeys}/KEY1`, 401],
     ['org-scoped, for a user who does not exist: 404', USER, 'users/bob/keys', 404],
   ])('GET %s', async (_label, actor, path, status) => {
@@ -386,7 +386,7 @@ describe('PUT /users/:user/keys/:key', () => {
   // user in the org 403; the org admin 403; a client in the same org 401
   it.each<[string, ChefActor, number]>([
     ['the user itself, authenticating with a different key, succeeds', USER, 200],
-    ['a user in the same org fails with 403', 'dba', 403],
+    ['a user in the same org fails with 403', 'viewer', 403],
     ['the org admin fails with 403', 'admin', 403],
     ['a client in the same org fails with 401', 'client:pedant_org_client', 401],
   ])('%s', async (_label, actor, status) => {
@@ -429,7 +429,7 @@ describe('DELETE /users/:user/keys/:key', () => {
   // same org 403; the org admin 403; a client in the same org 401
   it.each<[string, ChefActor, number]>([
     ['the user itself, authenticating with a different key, succeeds', USER, 200],
-    ['a user in the same org fails with 403', 'dba', 403],
+    ['a user in the same org fails with 403', 'viewer', 403],
     ['the org admin fails with 403', 'admin', 403],
     ['a client in the same org fails with 401', 'client:pedant_org_client', 401],
   ])('%s', async (_label, actor, status) => {
@@ -507,7 +507,7 @@ describe('client keys', () => {
   // in the org fails with 403; an invalid user fails with 401
   it.each<[string, ChefActor, number]>([
     ['the org admin succeeds', 'admin', 201],
-    ['another user in the org fails with 403', 'dba', 403],
+    ['another user in the org fails with 403', 'viewer', 403],
     ['no credentials fail with 401', 'anonymous', 401],
   ])('POST as %s', async (_label, actor, status) => {
     const { name } = await orgClient();
@@ -602,7 +602,7 @@ describe('client keys', () => {
   it.each<[string, ChefActor, 'noclient' | 'nokey' | 'key', number]>([
     ['for a client that does not exist: 404', 'admin', 'noclient', 404],
     ['for a key that does not exist: 404', 'admin', 'nokey', 404],
-    ['by a user in the same org: 403', 'dba', 'key', 403],
+    ['by a user in the same org: 403', 'viewer', 'key', 403],
     ['by another client in the same org: 403', 'client:pedant_org_client', 'key', 403],
     ['by the org admin: 200', 'admin', 'key', 200],
   ])('DELETE %s', async (_label, actor, target, status) => {
