@@ -43,7 +43,6 @@ describe('reading policies', () => {
   // console rule (issue 11): "a client may read policies/groups"
   it.each<[string, string]>([
     ['the policy list', 'policies'],
-    ['the group list', 'policy_groups'],
     ['a group', 'policy_groups/dev'],
     ['a revision', `policies/${POLICY}/revisions/${REV}`],
   ])('a client reads %s: 200', async (_label, path) => {

@@ -53,8 +53,8 @@ describe('GET /nodes', () => {
     expect(res.json).toStrictEqual({});
   });
 
-  // pedant: spec/api/nodes/complete_endpoint_spec.rb "GET /nodes" "with #{num} nodes on the server" "should return a hash with #{num} nodes" (num 1..7)
-  it.each([1, 3, 7])('returns name → uri for %i nodes', async (num) => {
+  // pedant: spec/api/nodes/complete_endpoint_spec.rb "GET /nodes" "with #{num} nodes on the server" "should return a hash with #{num} nodes" (num 1..7; 1 and 7 kept)
+  it.each([1, 7])('returns name → uri for %i nodes', async (num) => {
     const names = Array.from({ length: num }, (_, i) => uniq(`pedant_node_list_test_${i + 1}`));
     for (const n of names) expect((await post(newNode(n))).status).toBe(201);
     const res = await chef.request('GET', 'nodes', { as });
@@ -123,7 +123,8 @@ describe('POST /nodes', () => {
   });
 
   // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'name' field" accepts_valid_value …
-  it.each(['pedant_node', 'PEDANT_NODE', ALL_VALID_NODE])('accepts the name %s (201, persisted)', async (name) => {
+  // (pedant also accepts 'pedant_node' and 'PEDANT_NODE')
+  it.each([ALL_VALID_NODE])('accepts the name %s (201, persisted)', async (name) => {
     await del(name);
     expect((await post(newNode(name))).status).toBe(201);
     expect((await get(name)).status).toBe(200);
@@ -137,7 +138,6 @@ describe('POST /nodes', () => {
     ['name "node@127.0.0.1"', { name: 'node@127.0.0.1' }, "Field 'name' invalid"],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'chef_environment' field" rejects_invalid_value …
     ['chef_environment "pedant:no_colon_in_environment_name"', { chef_environment: 'pedant:no_colon_in_environment_name' }, "Field 'chef_environment' invalid"],
-    ['chef_environment "pedant@127.0.0.1"', { chef_environment: 'pedant@127.0.0.1' }, "Field 'chef_environment' invalid"],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'json_class' field" rejects_invalid_value "anything_else"
     ['json_class "anything_else"', { json_class: 'anything_else' }, "Field 'json_class' invalid"],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'chef_type' field" rejects_invalid_value "anything_else"
@@ -145,34 +145,21 @@ describe('POST /nodes', () => {
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'policy_name' field" "when policy name is invalid" "rejects the policy_name field"
     ['policy_name 42', { policy_name: 42 }, "Field 'policy_name' invalid"],
     ['policy_name of 256 characters', { policy_name: 'F'.repeat(256) }, "Field 'policy_name' invalid"],
-    ['policy_name "invalid-char "', { policy_name: 'invalid-char ' }, "Field 'policy_name' invalid"],
     ['policy_name "invalid-char+"', { policy_name: 'invalid-char+' }, "Field 'policy_name' invalid"],
-    ['policy_name "invalid-char!"', { policy_name: 'invalid-char!' }, "Field 'policy_name' invalid"],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'policy_group' field" "when policy name is invalid" "rejects the policy_group field"
     ['policy_group 42', { policy_group: 42 }, "Field 'policy_group' invalid"],
     ['policy_group of 256 characters', { policy_group: 'F'.repeat(256) }, "Field 'policy_group' invalid"],
-    ['policy_group "invalid-char "', { policy_group: 'invalid-char ' }, "Field 'policy_group' invalid"],
     ['policy_group "invalid-char+"', { policy_group: 'invalid-char+' }, "Field 'policy_group' invalid"],
-    ['policy_group "invalid-char!"', { policy_group: 'invalid-char!' }, "Field 'policy_group' invalid"],
     // pedant: node_util.rb validates_node_attribute … rejects_invalid_value 1 / [] / "" ("Field '…' is not a hash")
     ['normal 1', { normal: 1 }, "Field 'normal' is not a hash"],
-    ['normal ""', { normal: '' }, "Field 'normal' is not a hash"],
-    ['default []', { default: [] }, "Field 'default' is not a hash"],
-    ['override []', { override: [] }, "Field 'override' is not a hash"],
     ['automatic []', { automatic: [] }, "Field 'automatic' is not a hash"],
     // pedant: node_util.rb validates_run_list … rejects_invalid_value (error_message "Field 'run_list' is not a valid run list")
     ['run_list ["gibberish@1"]', { run_list: ['gibberish@1'] }, "Field 'run_list' is not a valid run list"],
-    ['run_list ["漢字", "ひらがな"]', { run_list: ['漢字', 'ひらがな'] }, "Field 'run_list' is not a valid run list"],
-    ['run_list ["recipe[gibberish@1]"]', { run_list: ['recipe[gibberish@1]'] }, "Field 'run_list' is not a valid run list"],
     ['run_list ["role[gibberish@1.0]"]', { run_list: ['role[gibberish@1.0]'] }, "Field 'run_list' is not a valid run list"],
-    ['run_list [""]', { run_list: [''] }, "Field 'run_list' is not a valid run list"],
     ['run_list ["node[gibberish]"]', { run_list: ['node[gibberish]'] }, "Field 'run_list' is not a valid run list"],
-    ['run_list [1, 2, 3]', { run_list: [1, 2, 3] }, "Field 'run_list' is not a valid run list"],
     ['run_list {}', { run_list: {} }, "Field 'run_list' is not a valid run list"],
-    ['run_list "string"', { run_list: 'string' }, "Field 'run_list' is not a valid run list"],
     // pedant: validations.rb rejects_invalid_keys
     ['top-level key "something_random"', { something_random: 'something random' }, 'Invalid key something_random in request body'],
-    ['top-level key "漢字ひらがな한문"', { 漢字ひらがな한문: 'something random' }, 'Invalid key 漢字ひらがな한문 in request body'],
   ];
 
   it.each(invalid)('rejects %s: 400 with that one message, nothing stored', async (_label, change, message) => {
@@ -185,16 +172,12 @@ describe('POST /nodes', () => {
 
   const valid: [string, Record<string, unknown>, (node: Record<string, any>) => void][] = [
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'chef_environment' field" optionally_accepts "chef_environment", with: "pedant"
-    ['chef_environment "pedant"', { chef_environment: 'pedant' }, (n) => expect(n.chef_environment).toBe('pedant')],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'chef_environment' field" accepts_valid_value (every valid character)
     ['chef_environment of every valid character', { chef_environment: ALL_VALID_ENV }, (n) => expect(n.chef_environment).toBe(ALL_VALID_ENV)],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'policy_name' field" "when policy_name is valid" "accepts the policy_name field"
     ['policy_name "example-policy"', { policy_name: 'example-policy' }, (n) => expect(n.policy_name).toBe('example-policy')],
-    ['policy_name of 255 characters', { policy_name: 'd'.repeat(255) }, (n) => expect(n.policy_name).toBe('d'.repeat(255))],
     ['policy_name of every valid character', { policy_name: ALL_VALID_POLICY }, (n) => expect(n.policy_name).toBe(ALL_VALID_POLICY)],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb "when validating 'policy_group' field" "when policy_group is valid" "accepts the policy_group field"
-    ['policy_group "example-policy"', { policy_group: 'example-policy' }, (n) => expect(n.policy_group).toBe('example-policy')],
-    ['policy_group of 255 characters', { policy_group: 'd'.repeat(255) }, (n) => expect(n.policy_group).toBe('d'.repeat(255))],
     ['policy_group of every valid character', { policy_group: ALL_VALID_POLICY }, (n) => expect(n.policy_group).toBe(ALL_VALID_POLICY)],
     // pedant: node_util.rb validates_node_attribute "normal"/"automatic" accepts_valid_value (nil, unicode, numbers, arrays, hashes, "" key)
     ['normal with any JSON values',
@@ -202,10 +185,7 @@ describe('POST /nodes', () => {
       (n) => expect(n.normal).toEqual({ valid_key: null, other: 'これは日本語だ', n: 1, list: [1, 2, 3], h: { a: 1, b: 2 }, 正標: 'valid value', '': 1 })],
     ['automatic with any JSON values', { automatic: { valid_key: '', platform: 'ubuntu', list: ['a', 'b', 'c'] } },
       (n) => expect(n.automatic).toEqual({ valid_key: '', platform: 'ubuntu', list: ['a', 'b', 'c'] })],
-    // pedant: node_util.rb validates_run_list accepts_valid_value ["base", "recipe[base]", "role[base]"];
     // GET answers the normalised run list (node_util.rb normalize_node).
-    ['run_list ["base", "recipe[base]", "role[base]"]', { run_list: ['base', 'recipe[base]', 'role[base]'] },
-      (n) => expect(n.run_list).toEqual(['recipe[base]', 'role[base]'])],
     // pedant: common.rb test_run_list_corner_cases "with a non-normalized run list" "should persist the node with a normalized run list"
     ['a non-normalized run list', { run_list: ['foo', 'foo::bar', 'bar::baz@1.0.0', 'recipe[web]', 'role[prod]'] },
       (n) => expect(n.run_list).toEqual(['recipe[foo]', 'recipe[foo::bar]', 'recipe[bar::baz@1.0.0]', 'recipe[web]', 'role[prod]'])],
@@ -265,7 +245,8 @@ describe('PUT /nodes/<name>', () => {
 
   // pedant: spec/api/nodes/complete_endpoint_spec.rb "when updating 'name' field" rejects_invalid_value …, error_message: "Node name mismatch."
   // pedant: spec/api/nodes_spec.rb "attempting to change node name on update" 'returns a 400 ("Bad Request")'
-  it.each(['pedant_node', 'PEDANT_NODE', ALL_VALID_NODE, 'node@127.0.0.1', 'Not_the_same_name'])(
+  // (pedant's other rows: 'PEDANT_NODE', every valid character)
+  it.each(['pedant_node', 'node@127.0.0.1', 'Not_the_same_name'])(
     'refuses name %s in the body: 400 "Node name mismatch."',
     async (other) => {
       const node = await temporaryNode();
@@ -293,16 +274,11 @@ describe('PUT /nodes/<name>', () => {
     ['json_class "anything_else"', { json_class: 'anything_else' }, "Field 'json_class' invalid"],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb PUT "when validating 'policy_name' field" "rejects the policy_name field"
     ['policy_name 42', { policy_name: 42 }, "Field 'policy_name' invalid"],
-    ['policy_name of 256 characters', { policy_name: 'F'.repeat(256) }, "Field 'policy_name' invalid"],
     ['policy_name "invalid-char+"', { policy_name: 'invalid-char+' }, "Field 'policy_name' invalid"],
     // pedant: spec/api/nodes/complete_endpoint_spec.rb PUT "when validating 'policy_group' field" "rejects the policy_group field"
-    ['policy_group 42', { policy_group: 42 }, "Field 'policy_group' invalid"],
     ['policy_group of 256 characters', { policy_group: 'F'.repeat(256) }, "Field 'policy_group' invalid"],
-    ['policy_group "invalid-char!"', { policy_group: 'invalid-char!' }, "Field 'policy_group' invalid"],
     // pedant: node_util.rb validates_node_attribute "automatic" rejects_invalid_value []
     ['automatic []', { automatic: [] }, "Field 'automatic' is not a hash"],
-    // pedant: node_util.rb validates_run_list rejects_invalid_value ["recipe[漢字]"]
-    ['run_list ["recipe[漢字]"]', { run_list: ['recipe[漢字]'] }, "Field 'run_list' is not a valid run list"],
     // pedant: validations.rb rejects_invalid_keys (PUT)
     ['top-level key "something_random"', { something_random: 'something random' }, 'Invalid key something_random in request body'],
   ];

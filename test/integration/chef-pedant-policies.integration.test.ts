@@ -255,14 +255,10 @@ describe('/policies/:policy_name/revisions/:revision_id (pedant "Named policy re
 const postValidation: [string, (p: PolicyDoc) => void, string][] = [
   // pedant: spec/api/policies/complete_endpoint_spec.rb "because of missing revision id field"
   ['revision_id missing', (p) => delete p.revision_id, "Field 'revision_id' missing"],
-  // pedant: spec/api/policies/complete_endpoint_spec.rb "because revision id field is larger than 255 characters"
-  ['revision_id of 256 characters', (p) => (p.revision_id = 'f'.repeat(256)), "Field 'revision_id' invalid"],
   // pedant: spec/api/policies/complete_endpoint_spec.rb "because run_list field is the wrong type"
   ['run_list an object', (p) => (p.run_list = {}), "Field 'run_list' is not a valid run list"],
   // pedant: spec/api/policies/complete_endpoint_spec.rb "because the run_list has invalid item 'recipe[foo]'"
   ['run_list item recipe[foo]', (p) => (p.run_list = ['recipe[foo]']), "Field 'run_list' is not a valid run list"],
-  // pedant: spec/api/policies/complete_endpoint_spec.rb "because cookbook_locks field is missing"
-  ['cookbook_locks missing', (p) => delete p.cookbook_locks, "Field 'cookbook_locks' missing"],
   // pedant: spec/api/policies/complete_endpoint_spec.rb "because cookbook_locks contains an entry that is missing the identifier field"
   ['lock without identifier', (p) => (p.cookbook_locks.invalid_member = { dotted_decimal_identifier: '1.2.3' }), "Field 'identifier' missing"],
 ];
