@@ -173,7 +173,8 @@ export function absolutePath(chef: ChefHarness, path: string): string {
 }
 
 /**
- * A request signed by hand (mixlib-authentication protocol 1.3, RSA-SHA256) with any private key,
+ * A request signed by hand (mixlib-authentication protocol 1.3, RSA-SHA256) with any private key
+ * (checked against mixlib-authentication 3.0.6 signing the same request: identical headers),
  * for the key examples that authenticate with a key created or changed during the test. The signature
  * covers the path without its query string, as Chef's clients sign it.
  */
@@ -201,7 +202,7 @@ export async function signedRequest(
   const signature = createSign('RSA-SHA256').update(canonical).sign(opts.privateKey, 'base64');
   const headers: Record<string, string> = {
     Accept: 'application/json',
-    'X-Ops-Sign': 'algorithm=sha256;version=1.3',
+    'X-Ops-Sign': 'algorithm=sha256;version=1.3;', // exactly as mixlib-authentication sends it
     'X-Ops-Userid': opts.userId,
     'X-Ops-Timestamp': timestamp,
     'X-Ops-Content-Hash': contentHash,
