@@ -164,7 +164,9 @@ describe('POST /clients', () => {
       const name = uniq('testclient');
       const res = await chef.request('POST', 'clients', { as: actor, body: { name, validator, create_key: true } });
       expect(res.status).toBe(403);
-      expect(res.json.error).toEqual(['missing create permission']);
+      // erchef: a normal client fails the create check ("missing create permission"); the validator creating a validator
+      // is refused by oc_chef_wm_base:create_in_container without that message, so only the client rows check it.
+      if (actor !== 'validator') expect(res.json.error).toEqual(['missing create permission']);
       expect((await chef.request('GET', `clients/${name}`, { as: admin })).status).toBe(404);
     });
 
