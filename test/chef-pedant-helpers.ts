@@ -4,6 +4,8 @@
  * lib/pedant/rspec/node_util.rb, keys_util.rb); see docs/pedant-notes.md for the expectations.
  */
 import { createHash, createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { ChefHarness, ChefResponse } from './chef-harness';
 
 // ---------------------------------------------------------------------------------------------
@@ -213,15 +215,36 @@ export async function signedRequest(
   lines.forEach((line, i) => {
     headers[`X-Ops-Authorization-${i + 1}`] = line;
   });
-  const res = await fetch(`${chef.url}${full}`, { method, headers, body: body === '' ? undefined : body, redirect: 'manual' });
-  const text = await res.text();
+  if (body !== '') headers['Content-Length'] = String(Buffer.byteLength(body));
+  // node:http without keep-alive: a fresh connection per request, so no request lands on a socket the server
+  // has just closed as idle (fetch's pooled sockets can do that between slow steps such as key generation).
+  const { status, headers: resHeaders, text } = await new Promise<{ status: number; headers: Headers; text: string }>(
+    (resolve, reject) => {
+      const target = new URL(`${chef.url}${full}`);
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(target, { method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+          }
+          resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body === '' ? undefined : body);
+    },
+  );
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, text, json };
+  return { status, headers: resHeaders, text, json };
 }
 
 /** A date one year from now in Chef's key format (`YYYY-MM-DDThh:mm:ssZ`). */

@@ -33,7 +33,7 @@ describe('reading policies', () => {
     ['a view-only user', 'viewer', 200],
     ['the validator (its only right is POST /clients)', 'validator', 403],
     ['no credentials', 'anonymous', 401],
-  ])('GET policy_groups/dev/policies/P as %s: %i', async (_label, actor, status) => {
+  ])('GET policy_groups/dev/policies/P as %s (%s): %i', async (_label, actor, status) => {
     const res = await chef.request('GET', `policy_groups/dev/policies/${POLICY}`, { as: actor });
     expect(res.status).toBe(status);
     if (status === 200) expect(res.json).toStrictEqual(minimumPolicy(POLICY, REV));
@@ -57,7 +57,7 @@ describe('changing policies', () => {
     ['a view-only user', 'viewer', 403],
     ['the validator', 'validator', 403],
     ['no credentials', 'anonymous', 401],
-  ])('PUT, DELETE and POST on policies as %s: %i, nothing changes', async (_label, actor, status) => {
+  ])('PUT, DELETE and POST on policies as %s (%s): %i, nothing changes', async (_label, actor, status) => {
     const other = minimumPolicy(POLICY, 'b2'.repeat(20));
     expect((await chef.request('PUT', `policy_groups/dev/policies/${POLICY}`, { as: actor, body: other })).status).toBe(status);
     expect((await chef.request('POST', `policies/${POLICY}/revisions`, { as: actor, body: other })).status).toBe(status);
@@ -110,7 +110,7 @@ describe('nodes', () => {
     // the validator's only right is POST /clients
     ['the validator', 'validator', 403],
     ['no credentials', 'anonymous', 401],
-  ])('node writes as %s: %i', async (_label, actor, status) => {
+  ])('node writes as %s (%s): %i', async (_label, actor, status) => {
     expect((await chef.request('POST', 'nodes', { as: actor, body: newNode('pedant_by_other') })).status).toBe(status);
     expect((await chef.request('PUT', 'nodes/pedant_admin_node', { as: actor, body: newNode('pedant_admin_node') })).status).toBe(status);
     expect((await chef.request('DELETE', 'nodes/pedant_admin_node', { as: actor })).status).toBe(status);

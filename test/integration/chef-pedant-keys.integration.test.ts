@@ -305,7 +305,7 @@ describe('PUT /users/:user/keys/:key', () => {
     ['when public key is invalid', { public_key: 'Nope.' }, 400],
     ['when a key of the same name already exists', { name: 'EXISTING' }, 409],
     ['when both a public_key and create_key are present', { create_key: true }, 400],
-  ])('%s it responds with %i', async (_label, change, status) => {
+  ])('%s (%o): responds with %i', async (_label, change, status) => {
     const name = await freshKey();
     const existing = await freshKey();
     const payload = { ...keyPayload(name, { expires: '2100-12-31T23:59:59Z' }), ...change };
