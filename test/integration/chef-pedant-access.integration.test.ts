@@ -126,3 +126,17 @@ describe('nodes', () => {
     expect((await chef.request('GET', 'nodes/pedant_admin_node', { as: 'viewer' })).status).toBe(200);
   });
 });
+
+describe('another organization', () => {
+  // pedant: spec/api/account/account_association_spec.rb "when the organization does not exist" (body_exact
+  // {"error":["organization 'bad_org' does not exist."]}); issue 11: "Another org name answers a JSON 404".
+  it.each([
+    ['GET', '/organizations/bad_org/policies'],
+    ['GET', '/organizations/bad_org/nodes/pedant_admin_node'],
+    ['PUT', `/organizations/bad_org/policy_groups/dev/policies/${POLICY}`],
+  ])('%s %s: 404 organization does not exist', async (method, path) => {
+    const res = await chef.request(method, path, { as: 'admin', body: method === 'PUT' ? minimumPolicy(POLICY, REV) : undefined });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toEqual(["organization 'bad_org' does not exist."]);
+  });
+});
