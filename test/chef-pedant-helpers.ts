@@ -169,6 +169,17 @@ export function chefError(res: ChefResponse): unknown {
   return res.json?.error;
 }
 
+/**
+ * For erchef messages pedant does not check itself, where erchef answers `{"error": "<text>"}` (a string): the text,
+ * as a string or as the only entry of an array.
+ */
+export function errorText(res: ChefResponse): string | undefined {
+  const e = res.json?.error;
+  if (typeof e === 'string') return e;
+  if (Array.isArray(e) && e.length === 1 && typeof e[0] === 'string') return e[0];
+  return undefined;
+}
+
 /** Absolute path of a request path as the harness resolves it. */
 export function absolutePath(chef: ChefHarness, path: string): string {
   return path.startsWith('/') ? path : `/organizations/${chef.org}/${path}`;
