@@ -18,6 +18,7 @@ import { uploadRevision } from '@/lib/services/upload-revision';
 import { createChefNode, deleteChefNode, getChefNode, listChefNodes, updateChefNode } from '@/lib/services/chef-nodes';
 import { createClient, createKey, deleteClient, deleteKey, getClient, getKey, listClients, listKeys, updateClient, updateKey, type ClientDto, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
 import { authenticateRequest, verifyChefRequest } from './authn';
+import { chefLockProblem } from './lock-validation';
 import { assertCookbookRead, commitSandbox, createSandbox, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
 import { hasChefSignature } from './signing';
 import { fastPolicyRead } from '@/lib/db/queries/chef-read-path';
@@ -119,9 +120,17 @@ route('GET', 'policies/:name', async (ctx) => {
 
 route('DELETE', 'policies/:name', async (ctx) => ok(await deletePolicy(userAccess(ctx, 'delete policies'), ctx.params.name, ctx.requestId)));
 
+/** Chef's validation first (its exact, single message), then the console's. */
+function chefValidated(ctx: Ctx, urlName: string): string {
+  const text = ctx.req.body.toString('utf8');
+  const problem = chefLockProblem(text, urlName);
+  if (problem) throw new AppError('bad_request', problem, [{ path: '', message: problem }]);
+  return text;
+}
+
 route('POST', 'policies/:name/revisions', async (ctx) => {
   const access = userAccess(ctx, 'upload policy revisions');
-  const text = ctx.req.body.toString('utf8');
+  const text = chefValidated(ctx, ctx.params.name);
   const result = await uploadRevision(access, { policyName: ctx.params.name, text, requestId: ctx.requestId, teamName: ctx.req.query.get('team') ?? undefined });
   if (!result.created) throw new AppError('conflict', `Policy revision ${result.revisionId} of '${ctx.params.name}' already exists`);
   ctx.headers.location = `${ctx.orgUrl}/policies/${ctx.params.name}/revisions/${result.revisionId}`;
@@ -134,34 +143,35 @@ route('GET', 'policies/:name/revisions/:rev', async (ctx) =>
 
 route('DELETE', 'policies/:name/revisions/:rev', async (ctx) => {
   const access = userAccess(ctx, 'delete policy revisions');
-  const doc = await revisionDocumentWithGroups(access, ctx.params.name, ctx.params.rev);
-  await deleteRevision(access, ctx.params.name, ctx.params.rev, ctx.requestId);
-  return raw(doc);
+  return raw((await deleteRevision(access, ctx.params.name, ctx.params.rev, ctx.requestId)).document);
 });
 
 // ------------------------------------------------------------- policy groups
 
-function groupBody(ctx: Ctx, g: { name: string; policies: { policy: string; revisionId: string }[] }) {
-  return { uri: `${ctx.orgUrl}/policy_groups/${g.name}`, policies: Object.fromEntries(g.policies.map((p) => [p.policy, { revision_id: p.revisionId }])) };
+/** Chef's group body: a named group always has `policies` (maybe `{}`); in the list an empty group has only its `uri`. */
+function groupBody(ctx: Ctx, g: { name: string; policies: { policy: string; revisionId: string }[] }, inList = false) {
+  const uri = `${ctx.orgUrl}/policy_groups/${g.name}`;
+  if (inList && !g.policies.length) return { uri };
+  return { uri, policies: Object.fromEntries(g.policies.map((p) => [p.policy, { revision_id: p.revisionId }])) };
 }
 
 route('GET', 'policy_groups', async (ctx) => {
   const access = userAccess(ctx, 'list policy groups');
   const groups = (await chefGroupRows()).filter((g) => can(access, 'stage.view', { stage: g.name }));
-  return ok(Object.fromEntries(groups.map((g) => [g.name, groupBody(ctx, g)])));
+  return ok(Object.fromEntries(groups.map((g) => [g.name, groupBody(ctx, g, true)])));
 });
 
 route('GET', 'policy_groups/:group', async (ctx) => {
   const access = userAccess(ctx, 'read policy groups');
   const g = (await chefGroupRows(ctx.params.group))[0];
-  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`Cannot load policy group ${ctx.params.group}`);
+  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`policy_group '${ctx.params.group}' not found`);
   return ok(groupBody(ctx, g));
 });
 
 route('DELETE', 'policy_groups/:group', async (ctx) => {
   const access = userAccess(ctx, 'delete policy groups');
   const g = (await chefGroupRows(ctx.params.group))[0];
-  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`Cannot load policy group ${ctx.params.group}`);
+  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`policy_group '${ctx.params.group}' not found`);
   await deleteStage(access, ctx.params.group, ctx.requestId);
   return ok(groupBody(ctx, g));
 });
@@ -175,7 +185,7 @@ route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
 
 route('PUT', 'policy_groups/:group/policies/:name', async (ctx) => {
   const access = userAccess(ctx, 'change policy groups');
-  const result = await setGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, text: ctx.req.body.toString('utf8'), requestId: ctx.requestId });
+  const result = await setGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, text: chefValidated(ctx, ctx.params.name), requestId: ctx.requestId });
   if (result.status === 201) ctx.headers.location = `${ctx.orgUrl}/policy_groups/${ctx.params.group}/policies/${ctx.params.name}`;
   return raw(result.document, result.status);
 });
