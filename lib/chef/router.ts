@@ -100,19 +100,33 @@ function userAccess(ctx: Ctx, what: string): Access {
   return access;
 }
 
+/**
+ * Who may read policy data: users by their stage grants (everything but
+ * stages is visible to every signed-in user), clients everything a node may
+ * converge from (all stages), the validator nothing.
+ */
+function policyReader(ctx: Ctx, what: string): { canView(stage: string): boolean } {
+  const r = ctx.requestor;
+  if (r.kind === 'client') {
+    if (!clientMay(r, 'converge.read')) throw forbidden(`Client '${r.name}' may not ${what}.`);
+    return { canView: () => true };
+  }
+  return { canView: (stage) => can(r.access, 'stage.view', { stage }) };
+}
+
 const ok = (json: unknown, status = 200): Result => ({ status, json });
 const raw = (text: string, status = 200): Result => ({ status, raw: text });
 
 // ------------------------------------------------------------------ policies
 
 route('GET', 'policies', async (ctx) => {
-  userAccess(ctx, 'list policies');
+  policyReader(ctx, 'list policies');
   const rows = await chefPolicyRows();
   return ok(Object.fromEntries(rows.map((p) => [p.name, { uri: `${ctx.orgUrl}/policies/${p.name}`, revisions: Object.fromEntries(p.revisions.map((r) => [r, {}])) }])));
 });
 
 route('GET', 'policies/:name', async (ctx) => {
-  userAccess(ctx, 'read policies');
+  policyReader(ctx, 'read policies');
   const p = (await chefPolicyRows(ctx.params.name))[0];
   if (!p) throw notFound(`Cannot load policy ${ctx.params.name}`);
   return ok({ revisions: Object.fromEntries(p.revisions.map((r) => [r, {}])) });
@@ -137,9 +151,7 @@ route('POST', 'policies/:name/revisions', async (ctx) => {
   return raw(result.document, 201);
 });
 
-route('GET', 'policies/:name/revisions/:rev', async (ctx) =>
-  raw(await revisionDocumentWithGroups(userAccess(ctx, 'read policy revisions'), ctx.params.name, ctx.params.rev)),
-);
+route('GET', 'policies/:name/revisions/:rev', async (ctx) => raw(await revisionDocumentWithGroups(policyReader(ctx, 'read policy revisions'), ctx.params.name, ctx.params.rev)));
 
 route('DELETE', 'policies/:name/revisions/:rev', async (ctx) => {
   const access = userAccess(ctx, 'delete policy revisions');
@@ -156,15 +168,15 @@ function groupBody(ctx: Ctx, g: { name: string; policies: { policy: string; revi
 }
 
 route('GET', 'policy_groups', async (ctx) => {
-  const access = userAccess(ctx, 'list policy groups');
-  const groups = (await chefGroupRows()).filter((g) => can(access, 'stage.view', { stage: g.name }));
+  const reader = policyReader(ctx, 'list policy groups');
+  const groups = (await chefGroupRows()).filter((g) => reader.canView(g.name));
   return ok(Object.fromEntries(groups.map((g) => [g.name, groupBody(ctx, g, true)])));
 });
 
 route('GET', 'policy_groups/:group', async (ctx) => {
-  const access = userAccess(ctx, 'read policy groups');
+  const reader = policyReader(ctx, 'read policy groups');
   const g = (await chefGroupRows(ctx.params.group))[0];
-  if (!g || !can(access, 'stage.view', { stage: g.name })) throw notFound(`policy_group '${ctx.params.group}' not found`);
+  if (!g || !reader.canView(g.name)) throw notFound(`policy_group '${ctx.params.group}' not found`);
   return ok(groupBody(ctx, g));
 });
 

@@ -20,6 +20,17 @@ const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;
 const RUN_LIST_ITEM = /^(?:recipe\[[.A-Za-z0-9_-]+(?:::[.A-Za-z0-9_-]+)?(?:@\d+(?:\.\d+){1,2})?\]|role\[[.A-Za-z0-9_-]+\]|[.A-Za-z0-9_-]+(?:::[.A-Za-z0-9_-]+)?(?:@\d+(?:\.\d+){1,2})?)$/;
 const ATTRS = ['normal', 'default', 'override', 'automatic'] as const;
+const NODE_KEYS = new Set(['name', 'chef_environment', 'json_class', 'chef_type', 'normal', 'default', 'override', 'automatic', 'run_list', 'policy_name', 'policy_group']);
+
+/** Chef's run-list normalisation: a bare `name` or `name::recipe` becomes `recipe[…]`; duplicates after that are dropped. */
+export function normaliseRunList(items: string[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const n = /^(recipe|role)\[/.test(item) ? item : `recipe[${item}]`;
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
 
 export type ChefNode = Record<string, unknown> & { name: string };
 
@@ -29,10 +40,12 @@ export function normaliseNode(body: unknown, urlName?: string): ChefNode {
   const b = body as Record<string, unknown>;
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ path: `/${field}`, message });
+  const unknown = Object.keys(b).find((k) => !NODE_KEYS.has(k));
+  if (unknown !== undefined) fail(unknown, `Invalid key ${unknown} in request body`);
   const name = b.name ?? urlName;
   if (name === undefined) fail('name', "Field 'name' missing");
-  else if (typeof name !== 'string' || !NODE_NAME.test(name)) fail('name', "Field 'name' invalid");
   else if (urlName !== undefined && b.name !== undefined && b.name !== urlName) fail('name', 'Node name mismatch.');
+  else if (typeof name !== 'string' || !NODE_NAME.test(name)) fail('name', "Field 'name' invalid");
   if (b.json_class !== undefined && b.json_class !== 'Chef::Node') fail('json_class', "Field 'json_class' invalid");
   if (b.chef_type !== undefined && b.chef_type !== 'node') fail('chef_type', "Field 'chef_type' invalid");
   if (b.chef_environment !== undefined && (typeof b.chef_environment !== 'string' || !ENV_NAME.test(b.chef_environment))) fail('chef_environment', "Field 'chef_environment' invalid");
@@ -54,7 +67,7 @@ export function normaliseNode(body: unknown, urlName?: string): ChefNode {
     chef_environment: b.chef_environment ?? '_default',
     json_class: 'Chef::Node',
     chef_type: 'node',
-    run_list: b.run_list ?? [],
+    run_list: normaliseRunList((b.run_list as string[] | undefined) ?? []),
   };
   for (const a of ATTRS) node[a] = b[a] ?? {};
   return node;
@@ -89,8 +102,9 @@ function userMayWrite(access: Access, stage: string | null): boolean {
   return stage ? can(access, 'node.report', { stage }) : access.isAdmin;
 }
 
+/** Nodes in a stage are seen by those who may view it; nodes in no known stage by every signed-in user (as Chef lets org members). */
 function userMayRead(access: Access, stage: string | null): boolean {
-  return stage ? can(access, 'stage.view', { stage }) : access.isAdmin;
+  return stage ? can(access, 'stage.view', { stage }) : true;
 }
 
 type Existing = { id: string; name: string; group: { name: string } | null; reportedGroup: string | null; chefDocument: string | null } & Record<string, unknown>;

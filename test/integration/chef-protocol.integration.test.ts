@@ -139,7 +139,8 @@ describe('nodes and clients', () => {
     expect((await send('PUT', 'nodes/web-01.example.com', { ...node, automatic: { ...node.automatic, policy_revision: policy.json.revision_id } })).status).toBe(200);
     // Not someone else's node, and nothing else.
     expect((await send('PUT', 'nodes/webapp-dev-01.example.com', { ...node, name: 'webapp-dev-01.example.com' })).status).toBe(403);
-    expect((await send('GET', 'policies')).status).toBe(403);
+    expect((await send('GET', 'clients')).status).toBe(403);
+    expect((await send('DELETE', 'policy_groups/dev/policies/webapp')).status).toBe(403);
     const shown = await chef.request('GET', 'nodes/web-01.example.com', { as: 'viewer' });
     expect(shown.status).toBe(200);
     expect(shown.json).toMatchObject({ name: 'web-01.example.com', chef_type: 'node', json_class: 'Chef::Node', chef_environment: '_default', policy_group: 'dev', policy_name: 'webapp' });
