@@ -251,7 +251,7 @@ route('POST', 'clients', async (ctx) => {
 route('GET', 'clients/:name', async (ctx) => ok(clientBody(ctx, await getClient(ctx.requestor, ctx.params.name))));
 
 route('PUT', 'clients/:name', async (ctx) => {
-  const { client, renamed, privateKey } = await updateClient(ctx.requestor, ctx.params.name, jsonBody(ctx), ctx.requestId);
+  const { client, renamed, privateKey } = await updateClient(ctx.requestor, ctx.params.name, jsonBody(ctx), { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
   if (renamed) ctx.headers.location = `${ctx.orgUrl}/clients/${client.name}`;
   return ok({ ...clientBody(ctx, client), ...(privateKey ? { private_key: privateKey } : {}) }, renamed ? 201 : 200);
 });

@@ -73,7 +73,7 @@ export const ZUpdateKeyInput = z
   });
 
 function checkedPublicKey(pem: string, field = '/public_key'): string {
-  if (!normalisePublicKey(pem)) throw badRequest('Invalid public key: it must be an RSA public key in PEM format', [{ path: field, message: 'public_key must be an RSA public key in PEM format' }]);
+  if (typeof pem !== 'string' || /PRIVATE KEY/.test(pem) || !normalisePublicKey(pem)) throw badRequest('Invalid public key: it must be an RSA public key in PEM format', [{ path: field, message: 'public_key must be an RSA public key in PEM format' }]);
   return pem;
 }
 
@@ -264,8 +264,8 @@ export interface ClientDto {
   keys: number;
 }
 
-function assertClientAdmin(r: Requestor, what: string) {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not ${what}.`);
+function assertClientAdmin(r: Requestor, verb: 'update' | 'delete') {
+  if (r.kind === 'client') throw clientForbidden(verb);
   assertCan(r.access, 'admin.users');
 }
 
@@ -274,11 +274,38 @@ function assertClientAdmin(r: Requestor, what: string) {
  * `create_key` (or, in API v0, no public key at all) makes the server
  * generate the key pair and return the private key once.
  */
+/** Chef's checks of a client body, with its messages (one, the first). */
+function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: number }): z.infer<typeof ZCreateClientInput> {
+  const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const fail = (message: string, path = '') => {
+    throw badRequest(message, [{ path, message }]);
+  };
+  if (opts.create && b.name === undefined && b.clientname === undefined) fail("Field 'name' missing", '/name');
+  const name = b.name ?? b.clientname;
+  if (name !== undefined && (typeof name !== 'string' || !CHEF_CLIENT_NAME.test(name))) {
+    fail(`Invalid client name '${String(name)}' using regex: 'Malformed client name.  Must be A-Z, a-z, 0-9, _, -, or .'.`, '/name');
+  }
+  if (b.name !== undefined && b.clientname !== undefined && b.name !== b.clientname) fail('name and clientname must match', '/clientname');
+  if (opts.create) {
+    if (b.private_key === true) fail('Please use create_key: true instead of private_key: true', '/private_key');
+    if (b.public_key !== undefined && b.create_key === true) fail('You must specify either create_key or public_key, but not both', '/create_key');
+  } else if (opts.apiVersion >= 1 && (b.public_key !== undefined || b.create_key !== undefined || b.private_key !== undefined)) {
+    fail('Since Server API v1, all keys must be updated via the keys endpoint. ', '/public_key');
+  }
+  if (b.public_key !== undefined && (typeof b.public_key !== 'string' || /PRIVATE KEY/.test(b.public_key) || !normalisePublicKey(b.public_key))) fail('Public Key must be a valid key.', '/public_key');
+  return parseInput(ZCreateClientInput, { ...b, name: name ?? '' });
+}
+
+/** Chef's 403 for a client acting on clients: "missing <verb> permission". */
+function clientForbidden(verb: 'create' | 'read' | 'update' | 'delete') {
+  return forbidden(`missing ${verb} permission`);
+}
+
 export async function createClient(r: Requestor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
   if (r.kind === 'client' ? !clientMay(r, 'client.register') : !r.access.isAdmin) {
-    throw forbidden(r.kind === 'client' ? `Client '${r.name}' may not create clients.` : 'Only administrators and the validator may create clients.');
+    throw r.kind === 'client' ? clientForbidden('create') : forbidden('Only administrators and the validator may create clients.');
   }
-  const input = parseInput(ZCreateClientInput, raw);
+  const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
   if (input.validator && r.kind === 'client') throw forbidden('The validator may not create validator clients.');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? generateChefKeyPair() : null;
@@ -297,7 +324,8 @@ export async function createClient(r: Requestor, raw: unknown, opts: { apiVersio
 }
 
 export async function getClient(r: Requestor, name: string): Promise<ClientDto> {
-  if (r.kind === 'client' && (r.validator || r.name !== name)) throw forbidden(`Client '${r.name}' may not read client '${name}'.`);
+  // Clients read no client objects, not even their own (the console's rule; Chef lets a client read itself).
+  if (r.kind === 'client') throw clientForbidden('read');
   const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
   if (!c) throw notFound(`Cannot load client ${name}`);
   return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
@@ -323,8 +351,10 @@ export const ZUpdateClientInput = z
   .passthrough();
 
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
-export async function updateClient(r: Requestor, name: string, raw: unknown, requestId?: string): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
-  assertClientAdmin(r, 'update clients');
+export async function updateClient(r: Requestor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
+  assertClientAdmin(r, 'update');
+  chefClientBody(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
+  const requestId = opts.requestId;
   const input = parseInput(ZUpdateClientInput, raw);
   const pair = input.private_key === true ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
@@ -351,7 +381,7 @@ export async function updateClient(r: Requestor, name: string, raw: unknown, req
 }
 
 export async function deleteClient(r: Requestor, name: string, requestId?: string): Promise<ClientDto> {
-  assertClientAdmin(r, 'delete clients');
+  assertClientAdmin(r, 'delete');
   return db().$transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
     if (!c) throw notFound(`Cannot load client ${name}`);
