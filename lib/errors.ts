@@ -30,6 +30,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Some Chef endpoints (keys) answer `{"error": "<text>"}` rather than an
+ * array; an AppError carrying this detail is rendered that way on the Chef
+ * routes (and the detail itself is not sent).
+ */
+export const CHEF_STRING_ERROR = 'chef_string_error';
+export function chefStringError(code: AppErrorCode, message: string): AppError {
+  return new AppError(code, message, [], { [CHEF_STRING_ERROR]: true });
+}
+
 export const badRequest = (message: string, errors: FieldError[] = []) => new AppError('bad_request', message, errors);
 export const forbidden = (message = 'You do not have permission to do that.') => new AppError('forbidden', message);
 export const notFound = (message: string) => new AppError('not_found', message);

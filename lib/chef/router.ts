@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { can, type Access } from '@/lib/auth/permissions';
 import { clientMay, requestorAccess, type Requestor } from '@/lib/auth/requestor';
-import { asAppError, AppError, forbidden, notFound } from '@/lib/errors';
+import { asAppError, AppError, CHEF_STRING_ERROR, forbidden, notFound } from '@/lib/errors';
 import { chefGroupRows, chefPolicyRows, revisionDocumentWithGroups, groupPolicyDocument } from '@/lib/db/queries/policies';
 import { userProfile } from '@/lib/db/queries/users';
 import { deletePolicy, deleteRevision } from '@/lib/services/delete-policy';
@@ -55,6 +55,8 @@ interface Ctx {
   apiVersion: number;
   requestId: string;
   orgUrl: string;
+  /** True when the path came under /organizations/<org>/ (false for the server-level /users/…). */
+  scoped: boolean;
   /** Sets a response header (Location). */
   headers: Record<string, string>;
 }
@@ -261,26 +263,49 @@ route('DELETE', 'clients/:name', async (ctx) => ok(clientBody(ctx, await deleteC
 // ---------------------------------------------------------------------- keys
 
 function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => string) {
-  const owner = (ctx: Ctx): KeyOwner => ({ kind, name: ctx.params.owner });
+  const owner = async (ctx: Ctx): Promise<KeyOwner> => {
+    if (kind === 'user') {
+      // Users are server-level in Chef: clients do not exist there (401).
+      if (ctx.requestor.kind === 'client') throw new AppError('unauthorized', `Failed to authenticate as '${ctx.requestor.name}'. Ensure that your node_name and client key are correct.`);
+      // At the server level a user's keys are read by that user and admins; through the organization by every member.
+      if (!ctx.scoped && ctx.requestor.kind === 'user' && !ctx.requestor.access.isAdmin) {
+        const u = await userProfile(ctx.params.owner);
+        if (u && u.id !== ctx.requestor.access.userId) throw forbidden(`Only '${ctx.params.owner}' and administrators may read these keys here.`);
+      }
+      // The org-scoped path is read-only (405).
+      if (ctx.scoped && ctx.req.method !== 'GET') throw new AppError('method_not_allowed' as never, `Method ${ctx.req.method} is not allowed on ${ctx.req.rawPath}`);
+    }
+    return { kind, name: ctx.params.owner };
+  };
   route('GET', `${prefix}/:owner/keys`, async (ctx) =>
-    ok((await listKeys(ctx.requestor, owner(ctx))).map((k) => ({ uri: `${base(ctx)}/${ctx.params.owner}/keys/${k.name}`, name: k.name, expired: k.expired }))),
+    ok((await listKeys(ctx.requestor, await owner(ctx))).map((k) => ({ uri: `${base(ctx)}/${ctx.params.owner}/keys/${k.name}`, name: k.name, expired: k.expired }))),
   );
   route('POST', `${prefix}/:owner/keys`, async (ctx) => {
-    const { key, privateKey } = await createKey(ctx.requestor, owner(ctx), jsonBody(ctx), ctx.requestId);
+    const { key, privateKey } = await createKey(ctx.requestor, await owner(ctx), jsonBody(ctx), ctx.requestId);
     const uri = `${base(ctx)}/${ctx.params.owner}/keys/${key.name}`;
     ctx.headers.location = uri;
     return ok({ uri, ...(privateKey ? { private_key: privateKey } : {}) }, 201);
   });
-  route('GET', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await getKey(ctx.requestor, owner(ctx), ctx.params.key))));
+  route('GET', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await getKey(ctx.requestor, await owner(ctx), ctx.params.key))));
   route('PUT', `${prefix}/:owner/keys/:key`, async (ctx) => {
-    const { key, privateKey, renamed } = await updateKey(ctx.requestor, owner(ctx), ctx.params.key, jsonBody(ctx), ctx.requestId);
+    const body = jsonBody(ctx) as Record<string, unknown>;
+    const { key, privateKey, renamed } = await updateKey(ctx.requestor, await owner(ctx), ctx.params.key, body, ctx.requestId);
     if (renamed) ctx.headers.location = `${base(ctx)}/${ctx.params.owner}/keys/${key.name}`;
-    return ok({ ...keyBody(key), ...(privateKey ? { private_key: privateKey } : {}) }, renamed ? 201 : 200);
+    // Chef answers with the fields that were sent (a generated key: the new public and private key).
+    const full = keyBody(key);
+    const sent: Record<string, unknown> = {};
+    if (body && typeof body === 'object') {
+      if ('name' in body) sent.name = full.name;
+      if ('public_key' in body || privateKey) sent.public_key = full.public_key;
+      if ('expiration_date' in body) sent.expiration_date = full.expiration_date;
+    }
+    if (privateKey) sent.private_key = privateKey;
+    return ok(sent, renamed ? 201 : 200);
   });
-  route('DELETE', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await deleteKey(ctx.requestor, owner(ctx), ctx.params.key, ctx.requestId))));
+  route('DELETE', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await deleteKey(ctx.requestor, await owner(ctx), ctx.params.key, ctx.requestId))));
 }
 keyRoutes('clients', 'client', (ctx) => `${ctx.orgUrl}/clients`);
-keyRoutes('users', 'user', (ctx) => `${ctx.orgUrl}/users`);
+keyRoutes('users', 'user', (ctx) => (ctx.scoped ? `${ctx.orgUrl}/users` : `${ctx.req.baseUrl}/users`));
 
 route('GET', 'users/:owner', async (ctx) => {
   const access = userAccess(ctx, 'read users');
@@ -371,6 +396,10 @@ function apiVersionHeader(requested: number, response: number): string {
 }
 
 function errorBody(message: string, errors: { path: string; message: string }[] = [], extra?: Record<string, unknown>): string {
+  if (extra?.[CHEF_STRING_ERROR]) {
+    const { [CHEF_STRING_ERROR]: _s, ...rest } = extra;
+    return JSON.stringify({ error: message, ...(errors.length ? { errors } : {}), ...rest });
+  }
   return JSON.stringify({ error: [message], ...(errors.length ? { errors } : {}), ...extra });
 }
 
@@ -442,7 +471,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     return reply(auth.status, errorBody(auth.message));
   }
   const orgUrl = `${req.baseUrl}/organizations/${org}`;
-  const ctx: Ctx = { req, requestor: auth.requestor, params: hit.params!, apiVersion: version, requestId, orgUrl, headers };
+  const ctx: Ctx = { req, requestor: auth.requestor, params: hit.params!, apiVersion: version, requestId, orgUrl, headers, scoped: segs[0] === 'organizations' };
   try {
     const result = await hit.r.handler(ctx);
     if (!result) return reply(204);
@@ -451,6 +480,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     return reply(result.status, result.json === undefined ? '' : JSON.stringify(result.json));
   } catch (e) {
     const known = asAppError(e);
+    if (known && (known.code as string) === 'method_not_allowed') return reply(405, errorBody(known.message));
     if (known) return reply(known.status, errorBody(known.message, known.errors, known.details));
     console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
     return reply(500, errorBody('internal service error'));

@@ -10,7 +10,7 @@ import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
 import { normalisePublicKey } from '@/lib/chef/signing';
-import { AppError, badRequest, conflict, forbidden, notFound } from '@/lib/errors';
+import { AppError, badRequest, chefStringError, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type Actor } from './internal/audit';
 import { parseInput } from './internal/parse';
 
@@ -90,7 +90,7 @@ function toDto(k: { name: string; publicKey: string; expiresAt: Date | null; cre
 async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; clientId?: string; label: string }> {
   if (owner.kind === 'user') {
     const u = await tx.user.findUnique({ where: { chefName: owner.name }, select: { id: true } });
-    if (!u) throw notFound(`Could not find user '${owner.name}'`);
+    if (!u) throw chefStringError('not_found', `Could not find user ${owner.name}`);
     return { userId: u.id, label: owner.name };
   }
   const c = await tx.chefClient.findUnique({ where: { name: owner.name }, select: { id: true } });
@@ -99,26 +99,41 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
 }
 
 /**
- * Who may see and change a key set: a user their own keys; admins everyone's;
- * a client may read its own keys. Everything else is refused.
+ * Who may see and change a key set (pedant's rules): public keys are readable
+ * by every user of the organization, and a client may read its own; a user's
+ * keys are changed only by that user (not even by an admin, as Chef's org
+ * admins cannot), a client's keys by admins. Clients change no keys.
  */
 function assertKeyAccess(r: Requestor, owner: KeyOwner, write: boolean) {
   if (r.kind === 'client') {
     if (owner.kind === 'client' && owner.name === r.name && !write && !r.validator) return;
-    throw forbidden(`Client '${r.name}' may not ${write ? 'change' : 'read'} the keys of ${owner.kind} '${owner.name}'.`);
+    throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
   }
-  if (r.access.isAdmin) return;
-  if (owner.kind === 'user') {
-    // The requesting user's own Chef name is checked against the owner row by id below.
-    return;
-  }
-  assertCan(r.access, 'admin.users');
+  if (!write) return;
+  if (owner.kind === 'client') assertCan(r.access, 'admin.users');
+  // User keys: checked against the owner row by id in assertOwnUser.
 }
 
-async function assertOwnUser(tx: Tx, r: Requestor, ref: { userId?: string }, owner: KeyOwner) {
-  if (r.kind === 'user' && owner.kind === 'user' && !r.access.isAdmin && ref.userId !== r.access.userId) {
-    throw forbidden(`You may only manage your own Chef keys, not those of '${owner.name}'.`);
+async function assertOwnUser(tx: Tx, r: Requestor, ref: { userId?: string }, owner: KeyOwner, write = true) {
+  if (write && r.kind === 'user' && owner.kind === 'user' && ref.userId !== r.access.userId) {
+    throw forbidden(`Only '${owner.name}' may change the keys of '${owner.name}'.`);
   }
+}
+
+/** The key that signed this request may not be changed or deleted by that request (Chef's rule). */
+function assertNotSigningKey(r: Requestor, owner: KeyOwner, keyName: string) {
+  const via = r.kind === 'user' ? r.access.via : r.via;
+  if (via === `chef-key:${owner.name}/${keyName}`) {
+    throw chefStringError('forbidden', `The key '${keyName}' was used to authenticate this request and cannot be modified or deleted.`);
+  }
+}
+
+function noSuchKey(owner: KeyOwner, keyName: string) {
+  return chefStringError('not_found', `There is no key named ${keyName} associated with ${owner.name}.`);
+}
+
+function keyExists(name: string) {
+  return chefStringError('conflict', `a key with the name '${name}' already exists for this actor.`);
 }
 
 function ownerWhere(ref: { userId?: string; clientId?: string }) {
@@ -129,7 +144,7 @@ export async function listKeys(r: Requestor, owner: KeyOwner): Promise<KeyDto[]>
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  await assertOwnUser(client, r, ref, owner);
+  await assertOwnUser(client, r, ref, owner, false);
   const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
   return keys.map((k) => toDto(k));
 }
@@ -138,9 +153,9 @@ export async function getKey(r: Requestor, owner: KeyOwner, keyName: string): Pr
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  await assertOwnUser(client, r, ref, owner);
+  await assertOwnUser(client, r, ref, owner, false);
   const key = await client.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
-  if (!key) throw notFound(`Could not find key '${keyName}' for ${owner.kind} '${owner.name}'`);
+  if (!key) throw noSuchKey(owner, keyName);
   return toDto(key);
 }
 
@@ -154,7 +169,7 @@ export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, req
     const ref = await ownerRef(tx, owner);
     await assertOwnUser(tx, r, ref, owner);
     const taken = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } });
-    if (taken) throw conflict(`Key with name '${input.name}' already exists`);
+    if (taken) throw keyExists(input.name);
     const key = await tx.chefKey.create({
       data: { ...ownerWhere(ref), name: input.name, publicKey, expiresAt: expiresFrom(input.expiration_date) ?? null },
       select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true },
@@ -174,17 +189,19 @@ export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, req
 export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string; renamed: boolean }> {
   assertKeyAccess(r, owner, true);
   const input = parseInput(ZUpdateKeyInput, raw);
+  if (input.name === undefined && input.expiration_date === undefined && input.public_key === undefined && !input.create_key) {
+    throw chefStringError('bad_request', "At least one of 'name', 'expiration_date', or 'public_key' must be specified");
+  }
   const pair = input.create_key ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key !== undefined ? checkedPublicKey(input.public_key) : undefined;
   return db().$transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertOwnUser(tx, r, ref, owner);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true } });
-    if (!key) throw notFound(`Could not find key '${keyName}' for ${owner.kind} '${owner.name}'`);
+    if (!key) throw noSuchKey(owner, keyName);
+    assertNotSigningKey(r, owner, keyName);
     const renamed = input.name !== undefined && input.name !== keyName;
-    if (renamed && (await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } }))) {
-      throw conflict(`Key with name '${input.name}' already exists`);
-    }
+    if (renamed && (await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } }))) throw keyExists(input.name!);
     const updated = await tx.chefKey.update({
       where: { id: key.id },
       data: { name: input.name, publicKey, expiresAt: expiresFrom(input.expiration_date) },
@@ -207,7 +224,8 @@ export async function deleteKey(r: Requestor, owner: KeyOwner, keyName: string, 
     const ref = await ownerRef(tx, owner);
     await assertOwnUser(tx, r, ref, owner);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true, name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
-    if (!key) throw notFound(`Could not find key '${keyName}' for ${owner.kind} '${owner.name}'`);
+    if (!key) throw noSuchKey(owner, keyName);
+    assertNotSigningKey(r, owner, keyName);
     await tx.chefKey.delete({ where: { id: key.id } });
     await audit(tx, requestorActor(r), { action: 'chef-key.delete', targetType: 'chef-key', target: `${owner.kind}:${owner.name}/${keyName}`, requestId });
     return toDto(key);
