@@ -31,6 +31,7 @@ export const PERMISSIONS = {
   'orphans.cleanup': { kind: 'admin', label: 'clean up orphaned revisions' },
   'admin.users': { kind: 'admin', label: 'manage users, teams and tokens' },
   'audit.read': { kind: 'signed-in', label: 'read the audit log' },
+  'git.manage': { kind: 'admin', label: 'register git repositories for compose' },
 } as const satisfies Record<string, Rule>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -4,7 +4,8 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { readGitFile } from './internal/git-source';
+import { gitLimits, readGitFile } from './internal/git-source';
+import { findRegisteredRepository } from './git-repositories';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
@@ -27,7 +28,7 @@ export const ZParentInput = z.union([
 export const ZIncludeSource = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
   z.object({ type: z.literal('upload'), lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]) }),
-  z.object({ type: z.literal('git'), repository: z.string().min(1, 'is required').max(1000), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
+  z.object({ type: z.literal('git'), repository: name.describe('the name of a repository an admin registered'), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
 ]);
 export type IncludeSource = z.infer<typeof ZIncludeSource>;
 export const ZComposeInput = z.object({
@@ -110,15 +111,23 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   const { text, extra } =
     s.type === 'upload'
       ? { text: typeof s.lock === 'string' ? s.lock : JSON.stringify(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
-      : await readGitFile(s.repository, s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
+      : // Only the registered name goes into the lock: never a URL or its credentials.
+        await readGitFile(await findRegisteredRepository(s.repository, at), s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
+  // What a git file says is not echoed (it may be any file the repository holds); an upload is the caller's own text.
+  const quote = s.type === 'upload';
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw badRequest(`Include '${inc.name}' is not valid JSON: ${(e as Error).message}`, [{ path: at, message: 'not valid JSON' }]);
+    throw badRequest(`Include '${inc.name}' is not valid JSON${quote ? `: ${(e as Error).message}` : ''}`, [{ path: at, message: 'not valid JSON' }]);
   }
   const v = validateLock(parsed);
-  if (!v.ok) throw badRequest(`Include '${inc.name}' is not a valid lock: ${v.errors[0].message}`, v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: e.message })));
+  if (!v.ok) {
+    throw badRequest(
+      `Include '${inc.name}' is not a valid lock${quote ? `: ${v.errors[0].message}` : ` (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'}, first at '${v.errors[0].path || '/'}')`}`,
+      v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: quote ? e.message : 'invalid value' })),
+    );
+  }
   return { name: inc.name, source_options: extra, lock: v.lock, revisionId: v.lock.revision_id };
 }
 
@@ -159,6 +168,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
   if (input.group && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);
   }
+  const gitCount = input.includes.filter((inc) => inc.source.type === 'git').length;
+  const maxGit = gitLimits().maxIncludes;
+  if (gitCount > maxGit) throw badRequest(`${gitCount} git includes; at most ${maxGit} per request (GIT_MAX_INCLUDES)`, [{ path: '/includes', message: `at most ${maxGit} git includes` }]);
   // Uploaded and git includes are read before the transaction: network and disk work must not hold the database.
   const fileIncludes = await Promise.all(
     input.includes.map((inc, i) => (inc.source.type === 'server' ? null : resolveFileInclude({ name: inc.name, source: inc.source }, i))),

@@ -8,7 +8,7 @@ export interface Actor {
 
 export interface AuditInput {
   action: string;
-  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario';
+  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'git-repository' | 'login';
   target: string;
   groupName?: string | null;
   policyName?: string | null;
