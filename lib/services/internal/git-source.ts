@@ -134,23 +134,29 @@ async function collect(body: AsyncIterableIterator<Uint8Array> | undefined): Pro
 }
 
 /** No redirects (a registered URL must not become another host), one deadline and one byte budget for the whole fetch. */
-function boundedHttp(limits: GitLimits, signal: AbortSignal): HttpClient & { received: () => number } {
+function boundedHttp(limits: GitLimits, signal: AbortSignal): HttpClient & { hit: () => FetchLimit | null } {
   let received = 0;
+  // isomorphic-git may wrap or replace the error a body stream throws: remember the limit that was hit.
+  let hit: FetchLimit | null = null;
+  const stop = (e: FetchLimit) => (hit = e);
   return {
-    received: () => received,
+    hit: () => hit,
     async request(req: GitHttpRequest): Promise<GitHttpResponse> {
       const body = await collect(req.body);
       let res: Response;
       try {
         res = await fetch(req.url, { method: req.method ?? 'GET', headers: req.headers, body: body ? new Uint8Array(body) : undefined, redirect: 'manual', signal });
       } catch (e) {
-        if (signal.aborted) throw new FetchLimit('timeout');
+        if (signal.aborted) throw stop(new FetchLimit('timeout'));
         throw e;
       }
-      if (res.status >= 300 && res.status < 400) throw new FetchLimit('redirect', res.status);
-      if (res.status >= 400) throw new FetchLimit('status', res.status);
+      if (res.status >= 300 && res.status < 400) throw stop(new FetchLimit('redirect', res.status));
+      if (res.status >= 400) throw stop(new FetchLimit('status', res.status));
       const declared = Number(res.headers.get('content-length') ?? '0');
-      if (received + declared > limits.maxRepoBytes) throw new FetchLimit('size');
+      if (received + declared > limits.maxRepoBytes) {
+        await res.body?.cancel().catch(() => {});
+        throw stop(new FetchLimit('size'));
+      }
       const reader = res.body?.getReader();
       async function* chunks(): AsyncGenerator<Uint8Array> {
         if (!reader) return;
@@ -159,14 +165,14 @@ function boundedHttp(limits: GitLimits, signal: AbortSignal): HttpClient & { rec
           try {
             r = await reader.read();
           } catch (e) {
-            if (signal.aborted) throw new FetchLimit('timeout');
+            if (signal.aborted) throw stop(new FetchLimit('timeout'));
             throw e;
           }
           if (r.done) return;
           received += r.value.byteLength;
           if (received > limits.maxRepoBytes) {
             await reader.cancel().catch(() => {});
-            throw new FetchLimit('size');
+            throw stop(new FetchLimit('size'));
           }
           yield r.value;
         }
@@ -218,8 +224,9 @@ export async function readGitFile(repo: RegisteredRepository, filepath: string, 
       const deadline = new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(new FetchLimit('timeout')), { once: true }));
       try {
         await Promise.race([cloning, deadline]);
-      } catch (e) {
+      } catch (caught) {
         cloning.catch(() => {});
+        const e = http.hit() ?? caught;
         if (e instanceof FetchLimit) {
           if (e.kind === 'size') throw fetchFailure(repo.name, ref, errorPath, `the repository is larger than the limit of ${limits.maxRepoBytes} bytes (GIT_MAX_REPO_BYTES)`);
           if (e.kind === 'timeout') throw fetchFailure(repo.name, ref, errorPath, `no answer within ${limits.timeoutMs} ms (GIT_FETCH_TIMEOUT_MS)`);
