@@ -7,6 +7,7 @@ import { hashToken } from '@/lib/auth/tokens';
 import { loadAccess } from '@/lib/db/queries/access';
 import { userIdForToken } from '@/lib/db/queries/tokens';
 import { AppError, asAppError } from '@/lib/errors';
+import { crossSiteRefusal } from './csrf';
 
 export interface ApiContext {
   access: Access;
@@ -42,11 +43,19 @@ function safeDecode(v: string): string {
 
 type Handler = (req: Request, ctx: ApiContext) => Promise<Response>;
 
+/** The caller's X-Request-Id, kept to safe characters and 100 of them (what audit events store); a fresh id otherwise. Never a reason to refuse (issue 17, item 23). */
+export function requestIdFrom(req: Request): string {
+  const given = (req.headers.get('x-request-id') ?? '').replace(/[^\w.:@\/+=-]/g, '').slice(0, 100);
+  return given || randomUUID();
+}
+
 /** Wraps an API handler: authentication (401), AppError → Chef-style body, anything else → 500 without internals. */
 export function apiRoute(handler: Handler) {
   return async (req: Request, routeCtx: { params: Promise<Record<string, string | string[]>> }) => {
-    const requestId = req.headers.get('x-request-id') ?? randomUUID();
+    const requestId = requestIdFrom(req);
     try {
+      const refusal = crossSiteRefusal(req);
+      if (refusal) return errorResponse(403, refusal);
       const access = await authenticate(req);
       if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
       const raw = (await routeCtx?.params) ?? {};

@@ -1,9 +1,14 @@
 import type { Tx } from '@/lib/db/client';
+import { can, type Access } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 
-export async function requireGroup(tx: Tx, name: string) {
+/** The one answer for a stage that is missing or that the caller may not view: the two must not be told apart (issue 17, item 21). */
+export const stageNotFound = (name: string) => notFound(`Cannot find policy group '${name}'`);
+
+/** A stage by name; with `access`, a stage the caller may not view is reported exactly as a missing one. */
+export async function requireGroup(tx: Tx, name: string, access?: Access) {
   const group = await tx.policyGroup.findUnique({ where: { name }, select: { id: true, name: true, position: true } });
-  if (!group) throw notFound(`Cannot find policy group '${name}'`);
+  if (!group || (access && !can(access, 'stage.view', { stage: group.name }))) throw stageNotFound(name);
   return group;
 }
 
