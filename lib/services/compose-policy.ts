@@ -88,8 +88,8 @@ async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string;
   const s = inc.source;
   let row: { revisionId: string; document: string } | null = null;
   if (s.group) {
-    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
     assertCan(access, 'stage.view', { stage: s.group });
+    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
     const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
     if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
     row = g.revision;
@@ -221,6 +221,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         });
       }
       if (input.group) {
+        assertCan(access, 'stage.view', { stage: input.group });
         const group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
         if (!group) throw badRequest(`There is no stage '${input.group}'`, [{ path: '/group', message: 'no such stage' }]);
         assertCan(access, 'stage.promote', { stage: group.name });

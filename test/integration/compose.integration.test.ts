@@ -60,8 +60,10 @@ describe('POST /policies/:name/compose', () => {
       [{ type: 'server', policy: 'base', revision: 'nope' }, '/includes/0/source/revision'],
       [{ type: 'git', repository: '/definitely/not/here', path: 'a.json', ref: 'main' }, '/includes/0/source/repository'],
     ] as const;
+    // Only a caller who could view a stage of that name learns that it is missing (an admin here); others get 403 either way (issue 17, item 21).
+    const admin = await tokenFor('admin@example.com');
     for (const [source, p] of cases) {
-      const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'x', source }] } });
+      const res = await call(compose.POST, 'POST', { token: 'group' in source ? admin : viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'x', source }] } });
       expect(res.status, JSON.stringify(source)).toBe(400);
       expect(res.json.errors[0].path).toBe(p);
     }

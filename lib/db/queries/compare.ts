@@ -32,9 +32,10 @@ export async function resolveSide(access: Access, policy: string, spec: string):
     if (!rev) throw notFound(`Policy '${policy}' has no revision '${revisionId}'`);
     return { spec, label: `revision ${revisionId.slice(0, 10)}`, stage: null, revisionId, verified: rev.computedRevisionId === revisionId, createdAt: rev.createdAt.toISOString(), lock: JSON.parse(rev.document) };
   }
+  // Permission first: a missing stage and an unviewable one answer alike.
+  assertCan(access, 'stage.view', { stage: spec });
   const group = await client.policyGroup.findUnique({ where: { name: spec }, select: { id: true } });
   if (!group) throw notFound(`There is no stage '${spec}'`);
-  assertCan(access, 'stage.view', { stage: spec });
   const row = await client.groupPolicy.findFirst({
     where: { groupId: group.id, policy: { name: policy } },
     select: { revision: { select: { revisionId: true, computedRevisionId: true, createdAt: true, document: true } } },

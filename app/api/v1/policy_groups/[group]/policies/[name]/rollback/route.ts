@@ -12,7 +12,7 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     group: params.group,
     toRevisionId: b.to_revision_id as string,
     // null is an answer ("the stage held no revision"), only a missing field is undefined (issue 17, item 17).
-    expectedRevisionId: b.expected_revision_id as string | null | undefined,
+    expectedRevisionId: b.expected_revision_id as string | null,
     reason: b.reason as string,
     requestId,
   });
