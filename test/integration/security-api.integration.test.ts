@@ -16,6 +16,7 @@ import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[nam
 import * as groupPolicyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
 import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
 import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
+// @ts-expect-error next.config.mjs is plain JavaScript without declarations
 import nextConfig from '@/next.config.mjs';
 
 let dev: string, release: string, limited: string;
@@ -126,7 +127,7 @@ describe('item 4: CSRF on cookie-authenticated writes', () => {
   it('refuses a cross-origin (other port) or cross-site POST with the session cookie, whatever the content type', async () => {
     session.access = await accessFor('release@example.com');
     const before = snapshot();
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { origin: 'http://localhost:4000', 'content-type': 'text/plain' },
       { origin: 'http://localhost:4000', 'content-type': 'application/json' },
       { origin: 'http://localhost:4000', 'sec-fetch-site': 'same-site', 'content-type': 'application/json' },
@@ -153,7 +154,7 @@ describe('item 4: CSRF on cookie-authenticated writes', () => {
   });
 
   it('sends security headers on every route', async () => {
-    const rules = await nextConfig.headers!();
+    const rules: { source: string; headers: { key: string; value: string }[] }[] = await nextConfig.headers();
     const all = rules.find((r) => r.source === '/:path*')!;
     const h = Object.fromEntries(all.headers.map((x) => [x.key.toLowerCase(), x.value]));
     expect(h['content-security-policy']).toMatch(/frame-ancestors 'none'/);
