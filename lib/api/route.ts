@@ -65,7 +65,13 @@ export function apiRoute(handler: Handler) {
       return res;
     } catch (e) {
       const known = asAppError(e);
-      if (known) return errorResponse(known.status, known.message, known.errors, known.details);
+      if (known) {
+        const res = errorResponse(known.status, known.message, known.errors, known.details);
+        const retryAfter = known.details?.retryAfter;
+        if (typeof retryAfter === 'number') res.headers.set('retry-after', String(retryAfter));
+        res.headers.set('x-request-id', requestId);
+        return res;
+      }
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} request ${requestId} failed`, e);
       return errorResponse(500, `Internal error (request ${requestId}).`);
     }
