@@ -9,6 +9,7 @@ const TABS = [
   ['/admin/users', 'Users'],
   ['/admin/teams', 'Teams'],
   ['/admin/tokens', 'API tokens'],
+  ['/admin/git', 'Git repositories'],
 ] as const;
 
 export function AdminTabs() {
