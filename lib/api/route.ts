@@ -8,6 +8,8 @@ import { loadAccess } from '@/lib/db/queries/access';
 import { userIdForToken } from '@/lib/db/queries/tokens';
 import { AppError, asAppError } from '@/lib/errors';
 import { crossSiteRefusal } from './csrf';
+import { jsonDepth } from '@/lib/domain';
+import { ENVELOPE_DEPTH, MAX_DEPTH } from '@/lib/services/internal/limits';
 
 export interface ApiContext {
   access: Access;
@@ -78,15 +80,31 @@ export function apiRoute(handler: Handler) {
   };
 }
 
-/** Reads a request body as text, refusing bodies over the configured limit (413). */
-export async function readBody(req: Request): Promise<string> {
-  const limit = bodyLimit();
+/**
+ * Reads a request body as text, refusing bodies over the limit (413). Counted
+ * while streaming, so a chunked body without Content-Length is cut off at the
+ * limit instead of being read whole first (issue 17, item 12).
+ */
+export async function readBody(req: Request, limit = bodyLimit()): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new AppError('too_large', `Request body is ${declared} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).`);
-  const text = await req.text();
-  const size = Buffer.byteLength(text);
-  if (size > limit) throw new AppError('too_large', `Request body is ${size} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).`);
-  return text;
+  const tooLarge = (size: number | string) => new AppError('too_large', `Request body is ${size} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).`);
+  if (declared > limit) throw tooLarge(declared);
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(`more than ${limit}`);
+    }
+    chunks.push(value);
+  }
+  // TextDecoder, as Request.text() does (a leading BOM is dropped).
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 export function bodyLimit(): number {
@@ -95,8 +113,12 @@ export function bodyLimit(): number {
 }
 
 /** Parses a JSON body into a plain value (objects of any shape); 400 naming the problem otherwise. */
-export async function readJson(req: Request): Promise<unknown> {
-  const text = await readBody(req);
+export async function readJson(req: Request, limit?: number): Promise<unknown> {
+  const text = await readBody(req, limit);
+  // Checked on the text, before anything recursive sees the value (issue 17, item 8).
+  if (jsonDepth(text, MAX_DEPTH + ENVELOPE_DEPTH) > MAX_DEPTH + ENVELOPE_DEPTH) {
+    throw new AppError('bad_request', `Request body nests deeper than ${MAX_DEPTH + ENVELOPE_DEPTH} levels`, [{ path: '', message: 'nested too deeply' }]);
+  }
   try {
     return JSON.parse(text);
   } catch (e) {

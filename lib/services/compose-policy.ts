@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { gitLimits, readGitFile } from './internal/git-source';
@@ -9,6 +9,7 @@ import { findRegisteredRepository } from './git-repositories';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
+import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 const attrs = z.record(z.string(), z.unknown());
@@ -115,6 +116,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
         await readGitFile(await findRegisteredRepository(s.repository, at), s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
   // What a git file says is not echoed (it may be any file the repository holds); an upload is the caller's own text.
   const quote = s.type === 'upload';
+  if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) throw badRequest(`Include '${inc.name}' nests deeper than ${MAX_DEPTH} levels`, [{ path: at, message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -163,6 +165,8 @@ async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): P
  * 409 listing every one of them.
  */
 export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
+  // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
+  assertInputDepth(raw);
   const input = parseInput(ZComposeInput, raw);
   if (input.group && !input.save) throw badRequest('group needs save: true', [{ path: '/group', message: 'only with save' }]);
   if (input.group && input.expectedRevisionId === undefined) {
@@ -191,6 +195,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       if (!merged.ok || conflicts.length) {
         throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts });
       }
+      // The composed lock meets the upload limits whether it is previewed or saved: includes can multiply a small request.
+      const text = JSON.stringify(merged.lock, null, 2) + '\n';
+      assertStorable(text, 'The composed lock');
       const result: ComposeResult = {
         lock: merged.lock,
         provenance: provenanceToJson(merged.provenance),
@@ -207,7 +214,6 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
       }
       const origin: ComposeOrigin = { parent, includes: input.includes.map((inc) => ({ name: inc.name, source: inc.source.type === 'upload' ? { type: 'upload', lock: '(uploaded)' } : inc.source })) };
-      const text = JSON.stringify(merged.lock, null, 2) + '\n';
       const stored = await storeRevision(tx, access, target.id, target.name, text, merged.lock, 'compose', { ...origin, includes: result.includes.map((r) => ({ name: r.name, source: origin.includes.find((o) => o.name === r.name)!.source, source_options: r.source_options })) });
       if (stored.created) {
         await audit(tx, access, {

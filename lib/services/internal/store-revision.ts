@@ -4,7 +4,9 @@ import type { Actor } from './audit';
 import { computeRevisionId, jsonDepth, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
 import { badRequest, conflict } from '@/lib/errors';
 
-export const MAX_DEPTH = 64;
+import { assertStorable, MAX_DEPTH } from './limits';
+
+export { MAX_DEPTH };
 
 export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed';
 
@@ -66,6 +68,8 @@ export async function storeRevision(
   originDetail?: unknown,
   createdAt?: Date,
 ): Promise<StoredRevision> {
+  // Every origin meets the limits an upload meets, so whatever is stored can be uploaded again.
+  assertStorable(text);
   const hash = contentHash(lock);
   const existing = await tx.policyRevision.findUnique({
     where: { policyId_revisionId: { policyId, revisionId: lock.revision_id } },
