@@ -34,7 +34,8 @@ export function parseLockBody(text: string, policyName: string): PolicyLock {
 
 /** { cookbook: "version|identifier" } as JSON, for cheap stage-to-stage comparisons. */
 export function cookbookDigest(lock: PolicyLock): string {
-  const out: Record<string, string> = {};
+  // No prototype: a cookbook named '__proto__' is a key like any other (issue 17, item 20).
+  const out: Record<string, string> = Object.create(null);
   for (const [name, cb] of Object.entries(lock.cookbook_locks)) out[name] = `${cb.version}|${cb.identifier}`;
   return JSON.stringify(out);
 }
