@@ -10,7 +10,7 @@ import { DEMO_PASSWORD, DEMO_USERS } from './internal/demo-data';
  * - otherwise only the default local database on a non-production start,
  *   and never a DATABASE_URL someone set explicitly.
  */
-export function demoSeedDecision(env: NodeJS.ProcessEnv = process.env): { seed: boolean; reason: string } {
+export function demoSeedDecision(env: Record<string, string | undefined> = process.env): { seed: boolean; reason: string } {
   if (env.SEED_DEMO === 'true') return { seed: true, reason: 'SEED_DEMO=true' };
   if (env.SEED_DEMO === 'false') return { seed: false, reason: 'SEED_DEMO=false' };
   if (env.DATABASE_URL) return { seed: false, reason: 'DATABASE_URL is set explicitly (add SEED_DEMO=true to seed the demo into it)' };
@@ -27,6 +27,6 @@ export async function demoAdminActive(client: Db): Promise<boolean> {
 export const DEMO_ADMIN_WARNING = `The demo admin ${DEMO_USERS[0].email} is active with the published demo password on a production server. Deactivate it or reset its password now (Admin → Users).`;
 
 /** For the admin pages: the warning to show, on a production server whose demo admin still works. */
-export async function demoAdminWarning(client: Db = db(), env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+export async function demoAdminWarning(client: Db = db(), env: Record<string, string | undefined> = process.env): Promise<string | null> {
   return env.NODE_ENV === 'production' && (await demoAdminActive(client)) ? DEMO_ADMIN_WARNING : null;
 }
