@@ -1,5 +1,5 @@
 import type { Access } from '@/lib/auth/permissions';
-import { assertCan } from '@/lib/auth/permissions';
+import { assertCan, can } from '@/lib/auth/permissions';
 import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type PolicyLock, type ResourceTakeover } from '@/lib/domain';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
@@ -82,8 +82,8 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
   };
 }
 
-/** What the compare picker offers: policies, stages and a policy's revisions. */
-export async function comparePickerOptions(policy?: string) {
+/** What the compare picker offers: policies, the stages the reader may view (issue 17, item 5) and a policy's revisions. */
+export async function comparePickerOptions(access: Access, policy?: string) {
   const [policies, stages, revisions] = await Promise.all([
     policyNames(),
     stageNames(),
@@ -93,7 +93,7 @@ export async function comparePickerOptions(policy?: string) {
   ]);
   return {
     policies,
-    stages,
+    stages: stages.filter((s) => can(access, 'stage.view', { stage: s })),
     revisions: revisions.map((r) => ({ revisionId: r.revisionId, createdAt: r.createdAt.toISOString() })),
   };
 }
