@@ -29,3 +29,20 @@ export function earlyRefusal(method: string, pathname: string): EarlyRefusal | n
   }
   return null;
 }
+
+/**
+ * For a node:http server in front of Next: answers a refused request and
+ * returns true, or returns false to let it through. TRACE must be refused
+ * here: Next builds a WHATWG Request for every request, which throws on
+ * TRACE/TRACK/CONNECT, so they never reach proxy.ts and end as a 500.
+ */
+export function respondEarly(req: { method?: string; url?: string }, res: { statusCode: number; setHeader(k: string, v: string): unknown; end(body: string): unknown }): boolean {
+  const pathname = (req.url ?? '/').split('?')[0];
+  const refusal = earlyRefusal(req.method ?? 'GET', pathname);
+  if (!refusal) return false;
+  res.statusCode = refusal.status;
+  res.setHeader('content-type', 'application/json');
+  for (const [k, v] of Object.entries(refusal.headers)) res.setHeader(k, v);
+  res.end(JSON.stringify(refusal.body));
+  return true;
+}

@@ -13,7 +13,9 @@ import { updateUser } from '@/lib/services/manage-users';
 import { DEMO_PASSWORD } from '@/lib/services/seed-demo';
 import { demoAdminActive, demoAdminWarning, demoSeedDecision } from '@/lib/services/demo-seed-policy';
 import { cookbookDigest } from '@/lib/services/internal/store-revision';
-import { earlyRefusal } from '@/lib/api/early-guard';
+import { earlyRefusal, respondEarly } from '@/lib/api/early-guard';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readBody } from '@/lib/api/route';
 import { proxy } from '@/proxy';
 import type { PolicyLock } from '@/lib/domain';
@@ -112,6 +114,37 @@ describe('item 16: 4xx, not 500, before routing', () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error[0]).toMatch(/malformed/);
     expect(proxy(new NextRequest('http://localhost/api/v1/policies')).headers.get('x-middleware-next')).toBe('1');
+  });
+
+  it('a node:http front answers TRACE with 405 before Next (which cannot build a Request for it)', async () => {
+    expect(() => new Request('http://localhost/', { method: 'TRACE' })).toThrow();
+    const server = http.createServer((req, res) => {
+      if (respondEarly(req, res)) return;
+      res.end('passed through');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const send = (method: string, p: string) =>
+      new Promise<{ status: number; body: string; allow?: string }>((resolve, reject) => {
+        const r = http.request({ host: '127.0.0.1', port, method, path: p }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body, allow: res.headers.allow as string | undefined }));
+        });
+        r.on('error', reject);
+        r.end();
+      });
+    try {
+      const trace = await send('TRACE', '/api/v1/policies');
+      expect(trace.status).toBe(405);
+      expect(JSON.parse(trace.body).error[0]).toMatch(/TRACE/);
+      expect(trace.allow).toContain('GET');
+      expect((await send('GET', '/api/v1/policies/%zz')).status).toBe(400);
+      expect((await send('GET', '/api/v1/policies')).body).toBe('passed through');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 
