@@ -2,7 +2,8 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { authSecret } from './secret';
 import { authorizeCredentials } from './login';
-import { bumpSessionVersion } from '@/lib/db/queries/users';
+import { randomUUID } from 'node:crypto';
+import { revokeSession } from '@/lib/db/queries/users';
 
 // A self-hosted console is reached under whatever host it is deployed at;
 // without NEXTAUTH_URL, trust the request's host for callback URLs.
@@ -24,26 +25,31 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    // The token carries identity and the session version only; roles and grants
-    // are read from the database per request, and a token whose version is no
-    // longer the user's is void (lib/auth/session-claims.ts).
+    // The token carries identity, its own session id and the user's session
+    // version only; roles and grants are read from the database per request,
+    // and a signed-out session or an outdated version is void
+    // (lib/auth/session-claims.ts).
     jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
+        token.sid = randomUUID();
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
       }
       return token;
     },
     session({ session, token }) {
       if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
-      (session as { sv?: unknown }).sv = token.sv;
+      Object.assign(session, { sid: token.sid, sv: token.sv });
       return session;
     },
   },
   events: {
-    // Signing out ends this user's sessions everywhere, not just this cookie: a copied token stops working too.
+    // Signing out ends this session on the server too, not just its cookie: a copied token stops working.
     async signOut({ token }) {
-      if (token?.sub) await bumpSessionVersion(token.sub, typeof token.sv === 'number' ? token.sv : undefined);
+      if (token?.sub && typeof token.sid === 'string') {
+        const exp = typeof token.exp === 'number' ? new Date(token.exp * 1000) : new Date(Date.now() + SESSION_MAX_AGE_S * 1000);
+        await revokeSession(token.sid, token.sub, exp);
+      }
     },
   },
 };

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import { authOptions } from './options';
 import type { Access } from './permissions';
-import { accessForSessionClaims } from './session-claims';
+import { accessForSessionClaims, type SessionClaims } from './session-claims';
 
 /**
  * The signed-in user's access, read from the database once per request; null
@@ -12,10 +12,10 @@ import { accessForSessionClaims } from './session-claims';
  * cookie is no session.
  */
 export const currentAccess = cache(async (): Promise<Access | null> => {
-  let claims: { id?: string; sv?: unknown } | null = null;
+  let claims: SessionClaims | null = null;
   try {
     const session = await getServerSession(authOptions);
-    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sv: (session as { sv?: unknown }).sv };
+    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sid: (session as { sid?: unknown }).sid, sv: (session as { sv?: unknown }).sv };
   } catch {
     claims = null;
   }

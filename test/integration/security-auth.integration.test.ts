@@ -81,16 +81,18 @@ async function signIn(email: string) {
   const user = (await authorizeCredentials({ email, password: DEMO_PASSWORD }, {}))!;
   const token = (await authOptions.callbacks!.jwt!({ token: { sub: undefined } as JWT, user: user as unknown as User, account: null, trigger: 'signIn' } as never)) as JWT;
   const session = (await authOptions.callbacks!.session!({ session: { user: { email }, expires: '' } as Session, token, user: user as never, newSession: undefined, trigger: 'update' } as never)) as Session & { sv?: unknown };
-  const claims = () => ({ id: (session.user as { id?: string }).id, sv: session.sv });
+  const claims = () => ({ id: (session.user as { id?: string }).id, sid: (session as { sid?: unknown }).sid, sv: session.sv });
   return { token, claims };
 }
 
 describe('item 7: sessions end at sign-out and password changes', () => {
-  it('sign-out voids the session token at once (a copy of the cookie stops working)', async () => {
+  it('sign-out voids that session at once (a copy of the cookie stops working); the user\'s other sessions go on', async () => {
     const s = await signIn('dev@example.com');
+    const elsewhere = await signIn('dev@example.com');
     expect(await accessForSessionClaims(s.claims())).toMatchObject({ email: 'dev@example.com' });
     await authOptions.events!.signOut!({ token: s.token, session: null as never });
     expect(await accessForSessionClaims(s.claims())).toBeNull();
+    expect(await accessForSessionClaims(elsewhere.claims())).not.toBeNull();
     const again = await signIn('dev@example.com');
     expect(await accessForSessionClaims(again.claims())).not.toBeNull();
   });
@@ -111,9 +113,10 @@ describe('item 7: sessions end at sign-out and password changes', () => {
     expect(await accessForSessionClaims(s3.claims())).toBeNull();
   });
 
-  it('a token without a session version (issued before versions) is void', async () => {
+  it('a token without a session id or version (issued before they existed) is void', async () => {
     const u = await db().user.findUniqueOrThrow({ where: { email: 'dev@example.com' } });
     expect(await accessForSessionClaims({ id: u.id })).toBeNull();
+    expect(await accessForSessionClaims({ id: u.id, sv: u.sessionVersion })).toBeNull();
   });
 });
 

@@ -7,7 +7,14 @@ export function findUserForLogin(email: string) {
   });
 }
 
-/** Ends every session of a user (sign-out, password change, "sign out everywhere"): sessions carry the version they started with. */
-export async function bumpSessionVersion(userId: string, expected?: number): Promise<void> {
-  await db().user.updateMany({ where: { id: userId, ...(expected === undefined ? {} : { sessionVersion: expected }) }, data: { sessionVersion: { increment: 1 } } });
+/** Ends one browser session (sign-out); the row lives until the session would have expired anyway. */
+export async function revokeSession(sid: string, userId: string, expiresAt: Date, now = new Date()): Promise<void> {
+  await db().$transaction([
+    db().revokedSession.deleteMany({ where: { expiresAt: { lt: now } } }),
+    db().revokedSession.upsert({ where: { sid }, create: { sid, userId, expiresAt }, update: {} }),
+  ]);
+}
+
+export async function isSessionRevoked(sid: string): Promise<boolean> {
+  return !!(await db().revokedSession.findUnique({ where: { sid }, select: { sid: true } }));
 }

@@ -19,8 +19,18 @@ CREATE TABLE "LoginThrottle" (
     "lockedUntil" DATETIME
 );
 
+-- CreateTable
+CREATE TABLE "RevokedSession" (
+    "sid" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
+    "expiresAt" DATETIME NOT NULL
+);
+
 -- AddColumn (a plain ALTER keeps User's rows and foreign keys untouched)
 ALTER TABLE "User" ADD COLUMN "sessionVersion" INTEGER NOT NULL DEFAULT 0;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "GitRepository_name_key" ON "GitRepository"("name");
+
+-- CreateIndex
+CREATE INDEX "RevokedSession_expiresAt_idx" ON "RevokedSession"("expiresAt");
