@@ -22,8 +22,16 @@ const CACHE_MS = 5_000;
  * "busy" (writable, contended). Cached briefly so health checks under load
  * do not queue for the lock.
  */
+let inflight: Promise<WriteState> | null = null;
+
 export async function databaseWriteState(now = Date.now()): Promise<WriteState> {
   if (cached && now - cached.at < CACHE_MS) return cached.state;
+  // Concurrent health checks share one probe.
+  inflight ??= probe(now).finally(() => (inflight = null));
+  return inflight;
+}
+
+async function probe(now: number): Promise<WriteState> {
   let state: WriteState;
   try {
     await db().$executeRaw`UPDATE "LoginThrottle" SET "failures" = "failures" WHERE 0`;
