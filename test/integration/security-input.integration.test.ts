@@ -90,17 +90,18 @@ describe('item 12: chunked bodies are counted while streaming', () => {
 describe('item 13: ordering preview bounds', () => {
   const technique = { name: 't', multiInstance: false };
   it('refuses inputs whose answer would be huge, quickly', async () => {
-    const values = { v: Array.from({ length: 1000 }, () => 'x'.repeat(100)) };
-    const directives = Array.from({ length: 5 }, (_, i) => ({ id: `d${i}`, name: `D${i}`, technique: 't', values }));
-    const rules = Array.from({ length: 1000 }, (_, i) => ({ id: `r${i}`, name: `R${i}`, directiveIds: directives.map((d) => d.id) }));
+    const directives = Array.from({ length: 20 }, (_, i) => ({ id: `d${i}`, name: `D${i}`.padEnd(200, 'x'), technique: 't' }));
+    const rules = Array.from({ length: 1000 }, (_, i) => ({ id: `r${i}`, name: `R${i}`.padEnd(200, 'x'), directiveIds: directives.map((d) => d.id) }));
     const t0 = Date.now();
-    const res = await call(ordering.POST, 'POST', { token: viewer, body: { techniques: [technique], directives, rules: rules.slice(0, 40) } });
+    const res = await call(ordering.POST, 'POST', { token: viewer, body: { techniques: [technique], directives, rules } });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/at most/);
     expect(Date.now() - t0).toBeLessThan(3000);
     const big = await call(ordering.POST, 'POST', { token: viewer, body: { techniques: [technique], directives: [{ id: 'd', name: 'D', technique: 't', values: { v: ['y'.repeat(1_100_000)] } }], rules: [] } });
     expect(big.status).toBe(413);
-    const ok = await call(ordering.POST, 'POST', { token: viewer, body: { techniques: [technique], directives: directives.slice(0, 1).map((d) => ({ ...d, values: { v: ['a'] } })), rules: rules.slice(0, 2).map((r) => ({ ...r, directiveIds: ['d0'] })) } });
+    const tooManyValues = await call(ordering.POST, 'POST', { token: viewer, body: { techniques: [technique], directives: [{ id: 'd', name: 'D', technique: 't', values: { v: Array.from({ length: 25_000 }, () => 'v') } }], rules: [] } });
+    expect(tooManyValues.status).toBe(400);
+    const ok = await call(ordering.POST, 'POST', { token: viewer, body: { techniques: [technique], directives: directives.slice(0, 1).map((d) => ({ ...d, values: { v: ['a'] } })), rules: rules.slice(0, 400).map((r) => ({ ...r, directiveIds: ['d0'] })) } });
     expect(ok.status).toBe(200);
   });
 });
