@@ -9,7 +9,7 @@ import { userIdForToken } from '@/lib/db/queries/tokens';
 import { AppError, asAppError } from '@/lib/errors';
 import { crossSiteRefusal } from './csrf';
 import { jsonDepth } from '@/lib/domain';
-import { ENVELOPE_DEPTH, MAX_DEPTH } from '@/lib/services/internal/limits';
+import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/services/internal/limits';
 
 export interface ApiContext {
   access: Access;
@@ -107,9 +107,9 @@ export async function readBody(req: Request, limit = bodyLimit()): Promise<strin
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/** The request body limit: the same number that bounds stored documents (MAX_BODY_BYTES, default 8 MiB). */
 export function bodyLimit(): number {
-  const n = Number(process.env.MAX_BODY_BYTES);
-  return Number.isFinite(n) && n > 0 ? n : 8 * 1024 * 1024;
+  return maxDocumentBytes();
 }
 
 /** Parses a JSON body into a plain value (objects of any shape); 400 naming the problem otherwise. */
