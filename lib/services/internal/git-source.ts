@@ -216,7 +216,12 @@ export async function readGitFile(repo: RegisteredRepository, filepath: string, 
     try {
       const headers: Record<string, string> = { 'user-agent': 'policy-console' };
       if (repo.secretEnc) {
-        const secret = decryptSecret(repo.secretEnc);
+        let secret: string;
+        try {
+          secret = decryptSecret(repo.secretEnc);
+        } catch {
+          throw fetchFailure(repo.name, ref, errorPath, 'its stored credentials cannot be decrypted (was GIT_CREDENTIALS_KEY or the session secret changed?); an admin must register it again');
+        }
         headers.authorization = 'Basic ' + Buffer.from(`${repo.username ?? 'git'}:${secret}`).toString('base64');
       }
       const http = boundedHttp(limits, ac.signal);
