@@ -16,7 +16,7 @@ const csp = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const securityHeaders = [
+const securityHeaders = [
   { key: 'Content-Security-Policy', value: csp },
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'X-Content-Type-Options', value: 'nosniff' },
