@@ -28,7 +28,7 @@ export default defineConfig({
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), DATABASE_URL: 'file:./data/e2e.db', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { PORT: String(PORT), DATABASE_URL: 'file:./data/e2e.db', SEED_DEMO: 'true', NEXT_TELEMETRY_DISABLED: '1' },
     stdout: 'ignore',
     stderr: 'pipe',
   },

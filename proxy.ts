@@ -1,11 +1,17 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { earlyRefusal } from '@/lib/api/early-guard';
 
 /**
  * A convenience redirect for visitors without a session cookie. It is not the
  * access check: every page, action and route verifies the session and loads
- * permissions from the database itself.
+ * permissions from the database itself. API paths only pass the early guard
+ * (unknown methods, malformed %-escapes: a Chef-style 4xx, not a 500).
  */
 export function proxy(req: NextRequest) {
+  if (req.nextUrl.pathname.startsWith('/api/')) {
+    const refusal = earlyRefusal(req.method, req.nextUrl.pathname);
+    return refusal ? NextResponse.json(refusal.body, { status: refusal.status, headers: refusal.headers }) : NextResponse.next();
+  }
   const hasSession = req.cookies.has('next-auth.session-token') || req.cookies.has('__Secure-next-auth.session-token');
   if (hasSession) return NextResponse.next();
   const url = req.nextUrl.clone();
@@ -17,5 +23,5 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/((?!api/|login|logout|_next/|favicon.ico|.*\\.(?:png|svg|ico|jpg|css|js)$).*)'],
+  matcher: ['/api/v1/:path*', '/((?!api/|login|logout|_next/|favicon.ico|.*\\.(?:png|svg|ico|jpg|css|js)$).*)'],
 };

@@ -13,7 +13,7 @@ async function startChef(port: number) {
   const dbFile = path.join(ROOT, 'data', 'bench', `chef-${port}.db`);
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
   fs.rmSync(dbFile, { force: true });
-  const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PORT: String(port) };
+  const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PORT: String(port), SEED_DEMO: 'true' };
   if (spawnSync('npx', ['tsx', 'scripts/prepare.ts'], { cwd: ROOT, stdio: 'ignore', env }).status !== 0) throw new Error('prepare failed');
   const key = spawnSync('npx', ['tsx', 'scripts/chef-user-key.ts', 'viewer'], { cwd: ROOT, env, encoding: 'utf8' }).stdout;
   const adminKey = spawnSync('npx', ['tsx', 'scripts/chef-user-key.ts', 'admin'], { cwd: ROOT, env, encoding: 'utf8' }).stdout;

@@ -10,6 +10,7 @@ const TABS = [
   ['/admin/teams', 'Teams'],
   ['/admin/tokens', 'API tokens'],
   ['/admin/clients', 'Chef clients'],
+  ['/admin/git', 'Git repositories'],
 ] as const;
 
 export function AdminTabs() {

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import { createUserAction, updateUserAction } from '@/lib/actions/admin/users-actions';
+import { createUserAction, signOutEverywhereAction, updateUserAction } from '@/lib/actions/admin/users-actions';
 import { ConfirmDialog, Modal } from './modal';
 
 type User = { email: string; name: string; isAdmin: boolean; active: boolean; teams: string[] };
@@ -19,6 +19,7 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
       setConfirm(null);
     },
   });
+  const signOutAll = useActionMutation((input: { email: string }) => runAction(signOutEverywhereAction, input), { success: (u) => `Signed ${u.email} out everywhere` });
   const create = useActionMutation((input: { email: string; name: string; password: string; isAdmin: boolean }) => runAction(createUserAction, input), {
     success: (u) => `Created ${u.email}`,
     then: () => setCreating(false),
@@ -67,6 +68,9 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
                 <td className="whitespace-nowrap text-right">
                   <button type="button" className="btn py-0.5 text-xs" onClick={() => setResetFor(u.email)}>
                     Reset password
+                  </button>{' '}
+                  <button type="button" className="btn py-0.5 text-xs" disabled={signOutAll.isPending} onClick={() => signOutAll.mutate({ email: u.email })}>
+                    Sign out everywhere
                   </button>{' '}
                   {u.email !== me && (
                     <button type="button" className="btn py-0.5 text-xs" onClick={() => setConfirm({ email: u.email, active: !u.active })}>

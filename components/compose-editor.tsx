@@ -219,7 +219,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
                 <div className="flex flex-wrap gap-2">
                   {(['repository', 'path', 'ref'] as const).map((k) => (
                     <label key={k} className="text-xs font-medium text-slate-600">
-                      {k === 'repository' ? 'Repository (URL or local path)' : k === 'path' ? 'File path' : 'Branch, tag or commit'}
+                      {k === 'repository' ? 'Registered repository (name)' : k === 'path' ? 'File path' : 'Branch, tag or commit'}
                       <input className="input mt-1 w-56" value={(inc.source as { [key: string]: string })[k]} onChange={(e) => updateInclude(i, { ...inc, source: { ...(inc.source as Extract<Source, { type: 'git' }>), [k]: e.target.value } })} />
                     </label>
                   ))}

@@ -22,6 +22,12 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       return;
     }
     setPending(false);
+    // The server locks sign-in after repeated failures and says until when (lib/auth/login.ts).
+    const locked = res?.error?.startsWith('locked:') ? new Date(res.error.slice('locked:'.length)) : null;
+    if (locked && !Number.isNaN(locked.getTime())) {
+      setError(`Too many failed sign-ins. Try again after ${locked.toLocaleTimeString()} (${Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 1000))} seconds).`);
+      return;
+    }
     setError('Wrong email or password. Check both and try again.');
   }
 

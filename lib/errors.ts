@@ -1,5 +1,5 @@
 /** An expected failure with an HTTP status and a message fit for users. */
-export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable';
+export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable' | 'too_many_requests' | 'unavailable';
 
 const STATUS: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -9,6 +9,8 @@ const STATUS: Record<AppErrorCode, number> = {
   conflict: 409,
   too_large: 413,
   unprocessable: 422,
+  too_many_requests: 429,
+  unavailable: 503,
 };
 
 export interface FieldError {
@@ -56,5 +58,17 @@ export function isAppError(e: unknown): e is AppError {
 export function asAppError(e: unknown): AppError | null {
   if (isAppError(e)) return e;
   if ((e as { code?: string } | null)?.code === 'P2002') return conflict('A concurrent request created the same record first; nothing was changed by this one. Refresh and retry.');
+  if (isBusyError(e)) return new AppError('unavailable', 'The database is busy with another write; nothing was changed. Retry in a moment.', [], { retryAfter: 2 });
   return null;
+}
+
+/** SQLite's "database is locked/busy" (after the busy timeout), as better-sqlite3 or Prisma's adapter reports it. */
+export function isBusyError(e: unknown): boolean {
+  for (let cur: unknown = e, i = 0; cur && i < 5; cur = (cur as { cause?: unknown }).cause, i++) {
+    const c = cur as { code?: unknown; message?: unknown; meta?: unknown };
+    if (c.code === 'SQLITE_BUSY' || c.code === 'SQLITE_LOCKED' || c.code === 'SQLITE_BUSY_SNAPSHOT') return true;
+    if (typeof c.message === 'string' && /database is (locked|busy)|SQLITE_BUSY/i.test(c.message)) return true;
+    if (c.meta && /SQLITE_BUSY|database is locked/i.test(JSON.stringify(c.meta))) return true;
+  }
+  return false;
 }

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import next from 'next';
 import { serveChef } from '../lib/chef/http';
+import { respondEarly } from '../lib/api/early-guard';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -16,6 +17,8 @@ await app.prepare();
 const handle = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {
+  // TRACE and friends, and malformed %-escapes, get a JSON 4xx here: Next cannot build a Request for them.
+  if (respondEarly(req, res)) return;
   serveChef(req, res)
     .then((handled) => (handled ? undefined : handle(req, res)))
     .catch((e) => {

@@ -2,12 +2,13 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentAccess } from '@/lib/auth/session';
 import { LoginForm } from '@/components/login-form';
+import { safeCallbackPath } from '@/lib/auth/callback-url';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   const { callbackUrl } = await searchParams;
-  const next = callbackUrl && callbackUrl.startsWith('/') && !callbackUrl.startsWith('//') ? callbackUrl : '/';
+  const next = safeCallbackPath(callbackUrl);
   if (await currentAccess()) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center p-6">

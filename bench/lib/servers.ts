@@ -15,7 +15,7 @@ export async function startConsole(port: number): Promise<{ url: string; dbUrl: 
   const dbFile = path.join(ROOT, 'data', 'bench', `bench-${port}.db`);
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
   fs.rmSync(dbFile, { force: true });
-  const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, NEXT_TELEMETRY_DISABLED: "1" } as NodeJS.ProcessEnv;
+  const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, SEED_DEMO: "true", NEXT_TELEMETRY_DISABLED: "1" } as NodeJS.ProcessEnv;
   const prep = spawnSync('npx', ['tsx', 'scripts/prepare.ts'], { cwd: ROOT, stdio: 'inherit', env });
   if (prep.status !== 0) throw new Error('prepare failed');
   const child: ChildProcess = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: ROOT, env, stdio: 'ignore', detached: true });

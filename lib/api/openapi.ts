@@ -8,7 +8,11 @@ const lockResponse = (description: string) => ({ description, content: { 'applic
 const json = (description: string, schema: object = { type: 'object' }) => ({ description, content: { 'application/json': { schema } } });
 const p = (n: string, description: string) => ({ name: n, in: 'path', required: true, description, schema: name });
 const q = (n: string, description: string, schema: object = { type: 'string' }) => ({ name: n, in: 'query', required: false, description, schema });
-const common = { '401': err('No valid token or session'), '403': err('Not permitted (the message names the permission)') };
+const common = {
+  '401': err('No valid token or session'),
+  '403': err('Not permitted (the message names the permission); also a cookie-authenticated write from another origin or without a JSON content type'),
+  '503': err('The database write lock is held by another process; retry after Retry-After seconds'),
+};
 
 export function openApiDocument() {
   return {
@@ -103,6 +107,15 @@ export function openApiDocument() {
           responses: { '201': json('Registered'), '200': json('Updated'), '400': err('Invalid field'), '404': err('Unknown stage or policy'), ...common },
         },
       },
+      '/git_repositories': {
+        get: { summary: 'Registered git repositories compose may read: names for everyone, URLs for admins; credentials are never returned', responses: { '200': json('[{ name, url?, username?, hasSecret? }]'), ...common } },
+        post: {
+          summary: 'Register (201) or replace (200) a git repository (admin); the secret is stored encrypted',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['name', 'url'], properties: { name, url: { type: 'string', description: 'http(s) URL without credentials, or a path below GIT_LOCAL_ROOT' }, username: { type: 'string' }, secret: { type: 'string', writeOnly: true } }, additionalProperties: false } } } },
+          responses: { '201': json('Registered'), '200': json('Replaced'), '400': err('Invalid URL, credentials in the URL, or a local path without GIT_LOCAL_ROOT'), ...common },
+        },
+      },
+      '/git_repositories/{name}': { parameters: [p('name', 'Registered name')], delete: { summary: 'Remove a registration (admin)', responses: { '200': json('{ name, deleted }'), '404': err('Not registered'), ...common } } },
       '/orphans/cleanup': {
         post: {
           summary: 'Delete revisions active in no stage (admin)',

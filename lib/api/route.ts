@@ -9,6 +9,9 @@ import { userIdForToken } from '@/lib/db/queries/tokens';
 import { AppError, asAppError } from '@/lib/errors';
 import { authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
+import { crossSiteRefusal } from './csrf';
+import { jsonDepth } from '@/lib/domain';
+import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/services/internal/limits';
 
 export interface ApiContext {
   access: Access;
@@ -50,11 +53,19 @@ function safeDecode(v: string): string {
 
 type Handler = (req: Request, ctx: ApiContext) => Promise<Response>;
 
+/** The caller's X-Request-Id, kept to safe characters and 100 of them (what audit events store); a fresh id otherwise. Never a reason to refuse (issue 17, item 23). */
+export function requestIdFrom(req: Request): string {
+  const given = (req.headers.get('x-request-id') ?? '').replace(/[^\w.:@\/+=-]/g, '').slice(0, 100);
+  return given || randomUUID();
+}
+
 /** Wraps an API handler: authentication (401), AppError → Chef-style body, anything else → 500 without internals. */
 export function apiRoute(handler: Handler) {
   return async (req: Request, routeCtx: { params: Promise<Record<string, string | string[]>> }) => {
-    const requestId = req.headers.get('x-request-id') ?? randomUUID();
+    const requestId = requestIdFrom(req);
     try {
+      const refusal = crossSiteRefusal(req);
+      if (refusal) return errorResponse(403, refusal);
       const access = await authenticate(req);
       if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
       const raw = (await routeCtx?.params) ?? {};
@@ -64,32 +75,58 @@ export function apiRoute(handler: Handler) {
       return res;
     } catch (e) {
       const known = asAppError(e);
-      if (known) return errorResponse(known.status, known.message, known.errors, known.details);
+      if (known) {
+        const res = errorResponse(known.status, known.message, known.errors, known.details);
+        const retryAfter = known.details?.retryAfter;
+        if (typeof retryAfter === 'number') res.headers.set('retry-after', String(retryAfter));
+        res.headers.set('x-request-id', requestId);
+        return res;
+      }
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} request ${requestId} failed`, e);
       return errorResponse(500, `Internal error (request ${requestId}).`);
     }
   };
 }
 
-/** Reads a request body as text, refusing bodies over the configured limit (413). */
-export async function readBody(req: Request): Promise<string> {
-  const limit = bodyLimit();
+/**
+ * Reads a request body as text, refusing bodies over the limit (413). Counted
+ * while streaming, so a chunked body without Content-Length is cut off at the
+ * limit instead of being read whole first (issue 17, item 12).
+ */
+export async function readBody(req: Request, limit = bodyLimit()): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new AppError('too_large', `Request body is ${declared} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).`);
-  const text = await req.text();
-  const size = Buffer.byteLength(text);
-  if (size > limit) throw new AppError('too_large', `Request body is ${size} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).`);
-  return text;
+  const tooLarge = (size: number | string) => new AppError('too_large', `Request body is ${size} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).`);
+  if (declared > limit) throw tooLarge(declared);
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(`more than ${limit}`);
+    }
+    chunks.push(value);
+  }
+  // TextDecoder, as Request.text() does (a leading BOM is dropped).
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/** The request body limit: the same number that bounds stored documents (MAX_BODY_BYTES, default 8 MiB). */
 export function bodyLimit(): number {
-  const n = Number(process.env.MAX_BODY_BYTES);
-  return Number.isFinite(n) && n > 0 ? n : 8 * 1024 * 1024;
+  return maxDocumentBytes();
 }
 
 /** Parses a JSON body into a plain value (objects of any shape); 400 naming the problem otherwise. */
-export async function readJson(req: Request): Promise<unknown> {
-  const text = await readBody(req);
+export async function readJson(req: Request, limit?: number): Promise<unknown> {
+  const text = await readBody(req, limit);
+  // Checked on the text, before anything recursive sees the value (issue 17, item 8).
+  if (jsonDepth(text, MAX_DEPTH + ENVELOPE_DEPTH) > MAX_DEPTH + ENVELOPE_DEPTH) {
+    throw new AppError('bad_request', `Request body nests deeper than ${MAX_DEPTH + ENVELOPE_DEPTH} levels`, [{ path: '', message: 'nested too deeply' }]);
+  }
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -34,6 +34,7 @@ export const PERMISSIONS = {
   'cookbook.read': { kind: 'signed-in', label: 'read cookbook artifacts' },
   'cookbook.upload': { kind: 'member', label: 'upload cookbook artifacts (members of a team)' },
   'cookbook.delete': { kind: 'member', label: 'delete cookbook artifacts (members of a team)' },
+  'git.manage': { kind: 'admin', label: 'register git repositories for compose' },
 } as const satisfies Record<string, Rule>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import { authOptions } from './options';
 import type { Access } from './permissions';
-import { loadAccess } from '@/lib/db/queries/access';
+import { accessForSessionClaims, type SessionClaims } from './session-claims';
 
 /**
  * The signed-in user's access, read from the database once per request; null
@@ -12,14 +12,14 @@ import { loadAccess } from '@/lib/db/queries/access';
  * cookie is no session.
  */
 export const currentAccess = cache(async (): Promise<Access | null> => {
-  let id: string | undefined;
+  let claims: SessionClaims | null = null;
   try {
     const session = await getServerSession(authOptions);
-    id = (session?.user as { id?: string } | undefined)?.id;
+    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sid: (session as { sid?: unknown }).sid, sv: (session as { sv?: unknown }).sv };
   } catch {
-    id = undefined;
+    claims = null;
   }
-  return id ? loadAccess(id) : null;
+  return accessForSessionClaims(claims);
 });
 
 /** For pages: the signed-in user's access, or a redirect to /login. */

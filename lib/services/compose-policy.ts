@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { readGitFile } from './internal/git-source';
+import { gitLimits, readGitFile } from './internal/git-source';
+import { findRegisteredRepository } from './git-repositories';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
+import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 const attrs = z.record(z.string(), z.unknown());
@@ -27,7 +29,7 @@ export const ZParentInput = z.union([
 export const ZIncludeSource = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
   z.object({ type: z.literal('upload'), lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]) }),
-  z.object({ type: z.literal('git'), repository: z.string().min(1, 'is required').max(1000), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
+  z.object({ type: z.literal('git'), repository: name.describe('the name of a repository an admin registered'), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
 ]);
 export type IncludeSource = z.infer<typeof ZIncludeSource>;
 export const ZComposeInput = z.object({
@@ -87,8 +89,8 @@ async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string;
   const s = inc.source;
   let row: { revisionId: string; document: string } | null = null;
   if (s.group) {
-    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
     assertCan(access, 'stage.view', { stage: s.group });
+    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
     const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
     if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
     row = g.revision;
@@ -110,15 +112,24 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   const { text, extra } =
     s.type === 'upload'
       ? { text: typeof s.lock === 'string' ? s.lock : JSON.stringify(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
-      : await readGitFile(s.repository, s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
+      : // Only the registered name goes into the lock: never a URL or its credentials.
+        await readGitFile(await findRegisteredRepository(s.repository, at), s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
+  // What a git file says is not echoed (it may be any file the repository holds); an upload is the caller's own text.
+  const quote = s.type === 'upload';
+  if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) throw badRequest(`Include '${inc.name}' nests deeper than ${MAX_DEPTH} levels`, [{ path: at, message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw badRequest(`Include '${inc.name}' is not valid JSON: ${(e as Error).message}`, [{ path: at, message: 'not valid JSON' }]);
+    throw badRequest(`Include '${inc.name}' is not valid JSON${quote ? `: ${(e as Error).message}` : ''}`, [{ path: at, message: 'not valid JSON' }]);
   }
   const v = validateLock(parsed);
-  if (!v.ok) throw badRequest(`Include '${inc.name}' is not a valid lock: ${v.errors[0].message}`, v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: e.message })));
+  if (!v.ok) {
+    throw badRequest(
+      `Include '${inc.name}' is not a valid lock${quote ? `: ${v.errors[0].message}` : ` (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'}, first at '${v.errors[0].path || '/'}')`}`,
+      v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: quote ? e.message : 'invalid value' })),
+    );
+  }
   return { name: inc.name, source_options: extra, lock: v.lock, revisionId: v.lock.revision_id };
 }
 
@@ -154,11 +165,16 @@ async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): P
  * 409 listing every one of them.
  */
 export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
+  // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
+  assertInputDepth(raw);
   const input = parseInput(ZComposeInput, raw);
   if (input.group && !input.save) throw badRequest('group needs save: true', [{ path: '/group', message: 'only with save' }]);
   if (input.group && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);
   }
+  const gitCount = input.includes.filter((inc) => inc.source.type === 'git').length;
+  const maxGit = gitLimits().maxIncludes;
+  if (gitCount > maxGit) throw badRequest(`${gitCount} git includes; at most ${maxGit} per request (GIT_MAX_INCLUDES)`, [{ path: '/includes', message: `at most ${maxGit} git includes` }]);
   // Uploaded and git includes are read before the transaction: network and disk work must not hold the database.
   const fileIncludes = await Promise.all(
     input.includes.map((inc, i) => (inc.source.type === 'server' ? null : resolveFileInclude({ name: inc.name, source: inc.source }, i))),
@@ -179,6 +195,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       if (!merged.ok || conflicts.length) {
         throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts });
       }
+      // The composed lock meets the upload limits whether it is previewed or saved: includes can multiply a small request.
+      const text = JSON.stringify(merged.lock, null, 2) + '\n';
+      assertStorable(text, 'The composed lock');
       const result: ComposeResult = {
         lock: merged.lock,
         provenance: provenanceToJson(merged.provenance),
@@ -195,7 +214,6 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
       }
       const origin: ComposeOrigin = { parent, includes: input.includes.map((inc) => ({ name: inc.name, source: inc.source.type === 'upload' ? { type: 'upload', lock: '(uploaded)' } : inc.source })) };
-      const text = JSON.stringify(merged.lock, null, 2) + '\n';
       const stored = await storeRevision(tx, access, target.id, target.name, text, merged.lock, 'compose', { ...origin, includes: result.includes.map((r) => ({ name: r.name, source: origin.includes.find((o) => o.name === r.name)!.source, source_options: r.source_options })) });
       if (stored.created) {
         await audit(tx, access, {
@@ -209,6 +227,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         });
       }
       if (input.group) {
+        assertCan(access, 'stage.view', { stage: input.group });
         const group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
         if (!group) throw badRequest(`There is no stage '${input.group}'`, [{ path: '/group', message: 'no such stage' }]);
         assertCan(access, 'stage.promote', { stage: group.name });

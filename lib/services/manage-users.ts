@@ -43,7 +43,9 @@ export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUser
     if (user.id === access.userId && (input.active === false || input.isAdmin === false)) {
       throw badRequest('You cannot deactivate yourself or remove your own admin flag; ask another admin', [{ path: input.active === false ? '/active' : '/isAdmin', message: 'not for your own account' }]);
     }
-    const data = { active: input.active, isAdmin: input.isAdmin, name: input.name, passwordHash };
+    // A new password or a deactivation ends the user's existing sessions (issue 17, item 7).
+    const endSessions = !!input.password || input.active === false;
+    const data = { active: input.active, isAdmin: input.isAdmin, name: input.name, passwordHash, ...(endSessions ? { sessionVersion: { increment: 1 } } : {}) };
     await tx.user.update({ where: { id: user.id }, data });
     if (input.active === false) await tx.apiToken.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
     await audit(tx, access, {
@@ -53,6 +55,21 @@ export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUser
       before: { active: user.active, isAdmin: user.isAdmin, name: user.name },
       after: { active: input.active ?? user.active, isAdmin: input.isAdmin ?? user.isAdmin, name: input.name ?? user.name, passwordChanged: !!input.password },
     });
+    return { email: input.email };
+  });
+}
+
+export const ZSignOutEverywhereInput = z.object({ email });
+
+/** Ends every browser session of a user at once: admins for anyone, anyone for themselves. API tokens are revoked separately. */
+export async function signOutEverywhere(access: Access, raw: z.input<typeof ZSignOutEverywhereInput>) {
+  const input = parseInput(ZSignOutEverywhereInput, raw);
+  if (input.email !== access.email) assertCan(access, 'admin.users');
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
+    if (!user) throw notFound(`No user '${input.email}'`);
+    await tx.user.update({ where: { id: user.id }, data: { sessionVersion: { increment: 1 } } });
+    await audit(tx, access, { action: 'user.sign-out-everywhere', targetType: 'user', target: input.email });
     return { email: input.email };
   });
 }

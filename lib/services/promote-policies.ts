@@ -30,7 +30,7 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
   const input = parseInput(ZPromotePoliciesInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   return db().$transaction(async (tx) => {
-    const [from, to] = await Promise.all([requireGroup(tx, input.from), requireGroup(tx, input.to)]);
+    const [from, to] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access)]);
     assertCan(access, 'stage.promote', { stage: to.name });
     assertCan(access, 'stage.view', { stage: from.name });
     const [sourceRows, targetRows] = await Promise.all(

@@ -36,7 +36,7 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
   const input = parseInput(ZPromotePolicyInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   return db().$transaction(async (tx) => {
-    const [from, to, policy] = await Promise.all([requireGroup(tx, input.from), requireGroup(tx, input.to), requirePolicy(tx, input.policy)]);
+    const [from, to, policy] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });
     assertCan(access, 'stage.view', { stage: from.name });
     const source = await tx.groupPolicy.findUnique({

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
-import { assertCan, type Access } from '@/lib/auth/permissions';
+import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { notFound } from '@/lib/errors';
+import { forbidden, notFound } from '@/lib/errors';
+import { requireGroup } from './internal/lookup';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
 
@@ -22,19 +23,25 @@ export const ZReportNodeInput = z
 
 /**
  * PUT /nodes/:name — registers a node or records a check-in. Needs the
- * `node.report` permission on the node's stage. Check-ins are frequent and
- * not audited (the node row keeps the last one); moving a node to another
- * stage or policy is.
+ * `node.report` permission on the node's stage, and on the stage it is in now
+ * when it moves (issue 17, item 3). Check-ins are frequent and not audited
+ * (the node row keeps the last one); moving a node to another stage or policy
+ * is, with where it came from.
  */
 export async function reportNode(access: Access, raw: unknown): Promise<{ status: 200 | 201 }> {
   const n = parseInput(ZReportNodeInput, raw);
   return db().$transaction(async (tx) => {
-    const group = await tx.policyGroup.findUnique({ where: { name: n.policy_group }, select: { id: true } });
-    if (!group) throw notFound(`Cannot find policy group '${n.policy_group}'`);
+    const group = await requireGroup(tx, n.policy_group, access);
     assertCan(access, 'node.report', { stage: n.policy_group });
     const policy = await tx.policy.findUnique({ where: { name: n.policy_name }, select: { id: true } });
     if (!policy) throw notFound(`Cannot find policy '${n.policy_name}'`);
-    const existing = await tx.node.findUnique({ where: { name: n.name }, select: { id: true, groupId: true, policyId: true } });
+    const existing = await tx.node.findUnique({ where: { name: n.name }, select: { id: true, groupId: true, policyId: true, group: { select: { name: true } }, policy: { select: { name: true } } } });
+    if (existing?.group && existing.groupId !== group.id && !can(access, 'node.report', { stage: existing.group.name })) {
+      // The refusal does not name the stage when the caller may not view it: no 200/201 or stage-name oracle.
+      throw can(access, 'stage.view', { stage: existing.group.name })
+        ? forbidden(`Node '${n.name}' is in stage '${existing.group.name}', where you may not report nodes: moving it needs that right there too.`)
+        : forbidden(`You may not report node '${n.name}': a node of that name belongs to a stage you may not report nodes in.`);
+    }
     const data = {
       groupId: group.id,
       policyId: policy.id,
@@ -48,7 +55,15 @@ export async function reportNode(access: Access, raw: unknown): Promise<{ status
     if (existing) {
       await tx.node.update({ where: { id: existing.id }, data });
       if (existing.groupId !== group.id || existing.policyId !== policy.id) {
-        await audit(tx, access, { action: 'node.move', targetType: 'node', target: n.name, groupName: n.policy_group, policyName: n.policy_name });
+        await audit(tx, access, {
+          action: 'node.move',
+          targetType: 'node',
+          target: n.name,
+          groupName: n.policy_group,
+          policyName: n.policy_name,
+          before: { policy_group: existing.group?.name ?? null, policy_name: existing.policy?.name ?? null },
+          after: { policy_group: n.policy_group, policy_name: n.policy_name },
+        });
       }
       return { status: 200 };
     }

@@ -24,7 +24,7 @@ export type RollbackInput = z.input<typeof ZRollbackInput>;
 export async function rollback(access: Access, raw: RollbackInput) {
   const input = parseInput(ZRollbackInput, raw);
   return db().$transaction(async (tx) => {
-    const [group, policy] = await Promise.all([requireGroup(tx, input.group), requirePolicy(tx, input.policy)]);
+    const [group, policy] = await Promise.all([requireGroup(tx, input.group, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: group.name });
     const held = await tx.pointerHistory.findFirst({ where: { groupName: group.name, policyName: policy.name, toRevisionId: input.toRevisionId }, select: { id: true } });
     const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: input.toRevisionId } }, select: { id: true } });

@@ -23,7 +23,7 @@ export type SetStageGrantInput = z.input<typeof ZSetStageGrantInput>;
 export async function setStageGrant(access: Access, raw: SetStageGrantInput) {
   const input = parseInput(ZSetStageGrantInput, raw);
   return db().$transaction(async (tx) => {
-    const group = await requireGroup(tx, input.stage);
+    const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });
     let where: { groupId: string; userId: string | null; teamId: string | null };
     let label: string;

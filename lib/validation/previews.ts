@@ -41,7 +41,17 @@ export const ZOrderDirectivesInput = z
         if (!ids.has(id)) ctx.addIssue({ code: 'custom', path: ['rules', i, 'directiveIds', j], message: `names directive '${id}', which does not exist` });
       }),
     );
+    // Bounds on the work, not only the input (issue 17, item 13): the answer lists every (rule, directive)
+    // pair with both names and a reason, and the engine sorts them, so pairs, not bytes, drive time and size.
+    let totalValues = 0;
+    for (const d of input.directives) for (const list of Object.values(d.values ?? {})) totalValues += list.length;
+    if (totalValues > ORDERING_LIMITS.values) ctx.addIssue({ code: 'custom', path: ['directives'], message: `hold ${totalValues} values; at most ${ORDERING_LIMITS.values} in one preview` });
+    const pairs = input.rules.reduce((n, r) => n + r.directiveIds.length, 0);
+    if (pairs > ORDERING_LIMITS.pairs) ctx.addIssue({ code: 'custom', path: ['rules'], message: `apply directives ${pairs} times; at most ${ORDERING_LIMITS.pairs} (rule, directive) pairs in one preview` });
   });
+
+/** Bounds of one ordering preview: request bytes, values, (rule, directive) pairs. */
+export const ORDERING_LIMITS = { bytes: 1024 * 1024, values: 20_000, pairs: 5_000 };
 
 const filterValue = z.union([z.string().max(200), z.array(z.string().max(200)).max(50)]);
 export const ZResolveResourceMapInput = z.object({

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { registerGitRepository } from '@/lib/services/git-repositories';
 import { db } from '@/lib/db/client';
 import * as compose from '@/app/api/v1/policies/[name]/compose/route';
 
@@ -59,15 +60,19 @@ describe('POST /policies/:name/compose', () => {
       [{ type: 'server', policy: 'base', revision: 'nope' }, '/includes/0/source/revision'],
       [{ type: 'git', repository: '/definitely/not/here', path: 'a.json', ref: 'main' }, '/includes/0/source/repository'],
     ] as const;
+    // Only a caller who could view a stage of that name learns that it is missing (an admin here); others get 403 either way (issue 17, item 21).
+    const admin = await tokenFor('admin@example.com');
     for (const [source, p] of cases) {
-      const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'x', source }] } });
+      const res = await call(compose.POST, 'POST', { token: 'group' in source ? admin : viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'x', source }] } });
       expect(res.status, JSON.stringify(source)).toBe(400);
       expect(res.json.errors[0].path).toBe(p);
     }
   });
 
   it('reads a lock from a git repository at a pinned commit', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-git-'));
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-git-root-'));
+    const dir = path.join(root, 'policies-repo');
+    process.env.GIT_LOCAL_ROOT = root;
     await git.init({ fs, dir, defaultBranch: 'main' });
     const write = async (runList: string[], message: string) => {
       fs.mkdirSync(path.join(dir, 'policies'), { recursive: true });
@@ -77,18 +82,21 @@ describe('POST /policies/:name/compose', () => {
     };
     const first = await write(['recipe[collectd::default]'], 'one');
     await write(['recipe[collectd::default]', 'recipe[collectd::plugins]'], 'two');
-    const at = (ref: string) => call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'mon', source: { type: 'git', repository: dir, path: 'policies/mon.lock.json', ref } }] } });
+    // An admin registers the local repository (allowed below GIT_LOCAL_ROOT); compose names it.
+    await registerGitRepository(await accessFor('admin@example.com'), { name: 'local-policies', url: dir });
+    const at = (ref: string) => call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'mon', source: { type: 'git', repository: 'local-policies', path: 'policies/mon.lock.json', ref } }] } });
     const head = await at('main');
     expect(head.status).toBe(200);
     expect(head.json.lock.run_list).toContain('recipe[collectd::plugins]');
     const pinned = await at(first);
     expect(pinned.json.lock.run_list).not.toContain('recipe[collectd::plugins]');
-    expect(pinned.json.lock.included_policy_locks[0].source_options).toMatchObject({ git: dir, path: 'policies/mon.lock.json', revision: first });
+    expect(pinned.json.lock.included_policy_locks[0].source_options).toMatchObject({ git: 'local-policies', path: 'policies/mon.lock.json', revision: first });
     const missingRef = await at('no-such-branch');
     expect(missingRef.json.errors[0].path).toBe('/includes/0/source/ref');
-    const missingFile = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'mon', source: { type: 'git', repository: dir, path: 'nope.json', ref: 'main' } }] } });
+    const missingFile = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent, includes: [{ name: 'mon', source: { type: 'git', repository: 'local-policies', path: 'nope.json', ref: 'main' } }] } });
     expect(missingFile.json.errors[0].path).toBe('/includes/0/source/path');
-    fs.rmSync(dir, { recursive: true, force: true });
+    delete process.env.GIT_LOCAL_ROOT;
+    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('detects include cycles through server references', async () => {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
 import { permissionsMatrix } from '@/lib/db/queries/admin';
-import { PageHeader } from '@/components/page-header';
+import { EmptyState, PageHeader } from '@/components/page-header';
 import { PermissionsMatrix } from '@/components/permissions-matrix';
 
 export const metadata: Metadata = { title: 'Permissions' };
@@ -10,6 +10,7 @@ export const dynamic = 'force-dynamic';
 export default async function PermissionsPage() {
   const access = await requireAccess();
   const data = await permissionsMatrix(access);
+  if (!data.stages.length) return <EmptyState title="Admins and stage managers only">The permissions matrix shows the stages you manage; ask an admin who may do what.</EmptyState>;
   return (
     <>
       <PageHeader

@@ -16,7 +16,7 @@ type Props = { searchParams: Promise<Record<string, string | undefined>> };
 export default async function ComparePage({ searchParams }: Props) {
   const access = await requireAccess();
   const { policy, from, to } = await searchParams;
-  const options = await comparePickerOptions(policy);
+  const options = await comparePickerOptions(access, policy);
   let body: React.ReactNode = null;
   if (policy && from && to) {
     try {

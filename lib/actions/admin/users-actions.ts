@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createTeam, createUser, setTeamMembership, updateUser, ZCreateUserInput, ZMembershipInput, ZTeamInput, ZUpdateUserInput } from '@/lib/services/manage-users';
+import { createTeam, createUser, setTeamMembership, signOutEverywhere, updateUser, ZCreateUserInput, ZMembershipInput, ZSignOutEverywhereInput, ZTeamInput, ZUpdateUserInput } from '@/lib/services/manage-users';
 import { createApiToken } from '@/lib/services/create-api-token';
 import { revokeApiToken } from '@/lib/services/revoke-api-token';
 import { authedAction } from '../safe-action';
@@ -15,6 +15,12 @@ export const createUserAction = authedAction.inputSchema(ZCreateUserInput).actio
 
 export const updateUserAction = authedAction.inputSchema(ZUpdateUserInput).action(async ({ parsedInput, ctx }) => {
   const r = await updateUser(ctx.access, parsedInput);
+  revalidatePath('/admin', 'layout');
+  return r;
+});
+
+export const signOutEverywhereAction = authedAction.inputSchema(ZSignOutEverywhereInput).action(async ({ parsedInput, ctx }) => {
+  const r = await signOutEverywhere(ctx.access, parsedInput);
   revalidatePath('/admin', 'layout');
   return r;
 });

@@ -2,8 +2,25 @@ import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { db } from '../client';
 
-/** The permissions matrix: stages × teams and users, with each grant's level. */
+/**
+ * The permissions matrix: stages × teams and users, with each grant's level.
+ * For admins, every stage; for anyone else, only the stages they manage (and
+ * those stages' grants), and nothing at all for those who manage none
+ * (issue 17, item 5).
+ */
 export async function permissionsMatrix(access: Access) {
+  const all = await permissionsMatrixAll(access);
+  if (access.isAdmin) return all;
+  const shown = new Set(all.stages.filter((s) => s.canManage).map((s) => s.name));
+  if (!shown.size) return { stages: [], subjects: [], levels: {} };
+  return {
+    stages: all.stages.filter((s) => shown.has(s.name)),
+    subjects: all.subjects,
+    levels: Object.fromEntries(Object.entries(all.levels).filter(([k]) => shown.has(k.slice(k.lastIndexOf('|') + 1)))),
+  };
+}
+
+async function permissionsMatrixAll(access: Access) {
   const [stages, teams, users, grants] = await Promise.all([
     db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true } }),
     db().team.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, _count: { select: { members: true } } } }),

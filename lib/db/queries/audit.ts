@@ -58,12 +58,23 @@ export function parseAuditFilter(q: URLSearchParams): AuditFilter {
 const parse = (s: string | null) => (s === null ? null : (JSON.parse(s) as unknown));
 
 /**
- * Audit events, newest first. Events about a stage the reader cannot view are
- * left out (admins see everything).
+ * What a non-admin may read (issue 17, item 18): events of stages they may
+ * view, and events about policies and revisions (readable by every signed-in
+ * user). Everything else without a stage (users, teams, tokens, scenarios,
+ * git repositories, sign-in lockouts) is for admins only. In the query, so
+ * pages stay full.
  */
+function visibleTo(access: Access) {
+  if (access.isAdmin) return {};
+  const stages = [...access.stageLevels.keys()].filter((stage) => can(access, 'stage.view', { stage }));
+  return { OR: [{ groupName: { in: stages } }, { groupName: null, targetType: { in: ['policy', 'revision'] } }] };
+}
+
+/** Audit events, newest first, that the reader may see (admins see everything). */
 export async function listAudit(access: Access, f: AuditFilter): Promise<{ events: AuditEventDto[]; nextCursor: string | null }> {
   const rows = await db().auditEvent.findMany({
     where: {
+      ...visibleTo(access),
       ...(f.actor ? { actorEmail: { contains: f.actor } } : {}),
       ...(f.stage ? { groupName: f.stage } : {}),
       ...(f.policy ? { policyName: f.policy } : {}),
@@ -74,7 +85,7 @@ export async function listAudit(access: Access, f: AuditFilter): Promise<{ event
     take: f.limit + 1,
     ...(f.cursor ? { cursor: { id: f.cursor }, skip: 1 } : {}),
   });
-  const page = rows.slice(0, f.limit).filter((r) => !r.groupName || can(access, 'stage.view', { stage: r.groupName }));
+  const page = rows.slice(0, f.limit);
   return {
     events: page.map((r) => ({
       id: r.id,
@@ -97,7 +108,8 @@ export async function listAudit(access: Access, f: AuditFilter): Promise<{ event
 const csvCell = (v: unknown) => {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
   // Quote every cell; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  // Tab and carriage return too: spreadsheets strip them and then read the formula (issue 17, item 22).
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return `"${safe.replace(/"/g, '""')}"`;
 };
 

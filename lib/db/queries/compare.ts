@@ -1,5 +1,5 @@
 import type { Access } from '@/lib/auth/permissions';
-import { assertCan } from '@/lib/auth/permissions';
+import { assertCan, can } from '@/lib/auth/permissions';
 import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type PolicyLock, type ResourceTakeover } from '@/lib/domain';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
@@ -32,9 +32,10 @@ export async function resolveSide(access: Access, policy: string, spec: string):
     if (!rev) throw notFound(`Policy '${policy}' has no revision '${revisionId}'`);
     return { spec, label: `revision ${revisionId.slice(0, 10)}`, stage: null, revisionId, verified: rev.computedRevisionId === revisionId, createdAt: rev.createdAt.toISOString(), lock: JSON.parse(rev.document) };
   }
+  // Permission first: a missing stage and an unviewable one answer alike.
+  assertCan(access, 'stage.view', { stage: spec });
   const group = await client.policyGroup.findUnique({ where: { name: spec }, select: { id: true } });
   if (!group) throw notFound(`There is no stage '${spec}'`);
-  assertCan(access, 'stage.view', { stage: spec });
   const row = await client.groupPolicy.findFirst({
     where: { groupId: group.id, policy: { name: policy } },
     select: { revision: { select: { revisionId: true, computedRevisionId: true, createdAt: true, document: true } } },
@@ -81,8 +82,8 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
   };
 }
 
-/** What the compare picker offers: policies, stages and a policy's revisions. */
-export async function comparePickerOptions(policy?: string) {
+/** What the compare picker offers: policies, the stages the reader may view (issue 17, item 5) and a policy's revisions. */
+export async function comparePickerOptions(access: Access, policy?: string) {
   const [policies, stages, revisions] = await Promise.all([
     policyNames(),
     stageNames(),
@@ -92,7 +93,7 @@ export async function comparePickerOptions(policy?: string) {
   ]);
   return {
     policies,
-    stages,
+    stages: stages.filter((s) => can(access, 'stage.view', { stage: s })),
     revisions: revisions.map((r) => ({ revisionId: r.revisionId, createdAt: r.createdAt.toISOString() })),
   };
 }

@@ -14,7 +14,8 @@ export async function composeOptions(access: Access) {
     db().groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
   ]);
   const active: Record<string, Record<string, string>> = {};
-  for (const p of pointers) (active[p.policy.name] ??= {})[p.group.name] = p.revision.revisionId;
+  // Only stages the reader may view: what another stage runs is not theirs to see (issue 17, item 5).
+  for (const p of pointers) if (can(access, 'stage.view', { stage: p.group.name })) (active[p.policy.name] ??= {})[p.group.name] = p.revision.revisionId;
   return {
     canCreate: can(access, 'policy.create'),
     stages: viewableStages(access, stages).map((s) => ({ name: s.name, canPromote: can(access, 'stage.promote', { stage: s.name }) })),

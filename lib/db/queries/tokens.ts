@@ -13,9 +13,17 @@ export async function userIdForToken(secretHash: string, now = new Date()): Prom
   return token.userId;
 }
 
-/** Records a token's use at most once a minute: a write per read would throttle the node read path. */
+/**
+ * Records a token's use at most once a minute: a write per read would throttle
+ * the node read path. Bookkeeping only: when the write fails (a read-only or
+ * busy database), the request goes on (issue 17, item 15); health reports it.
+ */
 export async function touchToken(id: string, lastUsedAt: Date | null, now: Date): Promise<void> {
   if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db().apiToken.update({ where: { id }, data: { lastUsedAt: now } });
+    try {
+      await db().apiToken.update({ where: { id }, data: { lastUsedAt: now } });
+    } catch (e) {
+      console.warn(`[tokens] could not record lastUsedAt for token ${id}: ${(e as Error).message?.split('\n')[0]}`);
+    }
   }
 }

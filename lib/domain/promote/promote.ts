@@ -45,11 +45,13 @@ function dependencyKey(deps: Record<string, Pair[]>, cookbook: string, version?:
  * gets a fresh chef-cli revision_id.
  */
 export function promoteCookbookLock(target: PolicyLock, source: PolicyLock, cookbook: string): PromoteCookbookResult {
-  const incoming = source.cookbook_locks?.[cookbook];
+  // Own keys only: 'toString' or '__proto__' must not find Object.prototype's members (issue 17, item 20).
+  const own = (locks: Record<string, CookbookLockEntry> | undefined, name: string) => (locks && Object.hasOwn(locks, name) ? locks[name] : undefined);
+  const incoming = own(source.cookbook_locks, cookbook);
   if (!incoming) {
     return { ok: false, unmet: [], message: `Cookbook '${cookbook}' is not in the source lock (${source.name} ${source.revision_id.slice(0, 10)})` };
   }
-  const before = target.cookbook_locks?.[cookbook] ?? null;
+  const before = own(target.cookbook_locks, cookbook) ?? null;
   if (before && jsonEqual(before, incoming)) {
     return { ok: true, lock: target, noop: true, before, after: before };
   }
@@ -75,7 +77,7 @@ export function promoteCookbookLock(target: PolicyLock, source: PolicyLock, cook
   }
 
   const unmet: UnmetConstraint[] = [];
-  const versionOf = (name: string) => lock.cookbook_locks[name]?.version ?? null;
+  const versionOf = (name: string) => (Object.hasOwn(lock.cookbook_locks, name) ? lock.cookbook_locks[name].version : null);
   const check = (requiredBy: string, name: string, constraint: string) => {
     const found = versionOf(name);
     if (found !== null && satisfies(found, constraint)) return;

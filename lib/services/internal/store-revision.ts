@@ -4,7 +4,9 @@ import type { Actor } from './audit';
 import { computeRevisionId, jsonDepth, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
 import { badRequest, conflict } from '@/lib/errors';
 
-export const MAX_DEPTH = 64;
+import { assertStorable, MAX_DEPTH } from './limits';
+
+export { MAX_DEPTH };
 
 export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed';
 
@@ -103,7 +105,8 @@ export function parseLockBody(text: string, policyName: string): PolicyLock {
 
 /** { cookbook: "version|identifier" } as JSON, for cheap stage-to-stage comparisons. */
 export function cookbookDigest(lock: PolicyLock): string {
-  const out: Record<string, string> = {};
+  // No prototype: a cookbook named '__proto__' is a key like any other (issue 17, item 20).
+  const out: Record<string, string> = Object.create(null);
   for (const [name, cb] of Object.entries(lock.cookbook_locks)) out[name] = `${cb.version}|${cb.identifier}`;
   return JSON.stringify(out);
 }
@@ -137,6 +140,8 @@ export async function storeRevision(
   originDetail?: unknown,
   createdAt?: Date,
 ): Promise<StoredRevision> {
+  // Every origin meets the limits an upload meets, so whatever is stored can be uploaded again.
+  assertStorable(text);
   const hash = contentHash(lock);
   const existing = await tx.policyRevision.findUnique({
     where: { policyId_revisionId: { policyId, revisionId: lock.revision_id } },

@@ -11,7 +11,8 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     policy: params.name,
     group: params.group,
     toRevisionId: b.to_revision_id as string,
-    expectedRevisionId: (b.expected_revision_id ?? undefined) as string | null,
+    // null is an answer ("the stage held no revision"), only a missing field is undefined (issue 17, item 17).
+    expectedRevisionId: b.expected_revision_id as string | null,
     reason: b.reason as string,
     overrideReason: b.override_reason as string | undefined,
     requestId,

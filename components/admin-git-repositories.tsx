@@ -1,0 +1,89 @@
+'use client';
+
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import { deleteGitRepositoryAction, registerGitRepositoryAction } from '@/lib/actions/admin/git-repository-actions';
+
+type Repo = { name: string; url: string; username: string | null; hasSecret: boolean; createdAt: string; createdBy: string | null };
+
+/** Admin: the git repositories compose may read includes from. Secrets are write-only. */
+export function AdminGitRepositories({ repositories, localRoot }: { repositories: Repo[]; localRoot: boolean }) {
+  const register = useActionMutation((v: { name: string; url: string; username?: string; secret?: string }) => runAction(registerGitRepositoryAction, v), {
+    success: (r) => (r.created ? `Registered ${r.name}` : `Updated ${r.name}`),
+  });
+  const remove = useActionMutation((v: { name: string }) => runAction(deleteGitRepositoryAction, v), { success: (r) => `Removed ${r.name}` });
+  return (
+    <div className="space-y-4">
+      <form
+        className="card flex flex-wrap items-end gap-3 p-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          const username = String(f.get('username') ?? '');
+          const secret = String(f.get('secret') ?? '');
+          register.mutate({ name: String(f.get('name')), url: String(f.get('url')), ...(username ? { username } : {}), ...(secret ? { secret } : {}) });
+          e.currentTarget.reset();
+        }}
+      >
+        <label className="text-xs font-medium text-slate-600">
+          Name (what compose uses)
+          <input name="name" required className="input mt-1 w-48" />
+        </label>
+        <label className="flex-1 text-xs font-medium text-slate-600">
+          {localRoot ? 'https URL, or a path below GIT_LOCAL_ROOT' : 'https URL'}
+          <input name="url" required className="input mt-1" placeholder="https://git.example.com/chef/policies.git" />
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          Username (optional)
+          <input name="username" className="input mt-1 w-36" autoComplete="off" />
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          Password or token (optional, stored encrypted)
+          <input name="secret" type="password" className="input mt-1 w-48" autoComplete="new-password" />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={register.isPending}>
+          Register
+        </button>
+      </form>
+      <div className="card overflow-x-auto">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Location</th>
+              <th scope="col">Credentials</th>
+              <th scope="col">Registered</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {repositories.map((r) => (
+              <tr key={r.name}>
+                <td className="font-mono">{r.name}</td>
+                <td className="break-all font-mono text-xs">{r.url}</td>
+                <td>{r.hasSecret ? `${r.username ?? 'git'} / ••••••` : 'none'}</td>
+                <td className="text-xs text-slate-500">
+                  {new Date(r.createdAt).toLocaleDateString()} {r.createdBy ?? ''}
+                </td>
+                <td className="text-right">
+                  <button type="button" className="btn py-0.5 text-xs" disabled={remove.isPending} onClick={() => remove.mutate({ name: r.name })}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+            {!repositories.length && (
+              <tr>
+                <td colSpan={5} className="text-slate-500">
+                  No repositories registered: compose cannot read git includes until an admin registers one.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

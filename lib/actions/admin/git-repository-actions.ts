@@ -1,0 +1,18 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { deleteGitRepository, registerGitRepository, ZRegisterGitRepositoryInput } from '@/lib/services/git-repositories';
+import { authedAction } from '../safe-action';
+
+export const registerGitRepositoryAction = authedAction.inputSchema(ZRegisterGitRepositoryInput).action(async ({ parsedInput, ctx }) => {
+  const r = await registerGitRepository(ctx.access, parsedInput);
+  revalidatePath('/admin/git');
+  return { name: r.repository.name, created: r.created };
+});
+
+export const deleteGitRepositoryAction = authedAction.inputSchema(z.object({ name: z.string() })).action(async ({ parsedInput, ctx }) => {
+  await deleteGitRepository(ctx.access, parsedInput.name);
+  revalidatePath('/admin/git');
+  return { name: parsedInput.name };
+});

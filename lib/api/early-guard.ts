@@ -1,0 +1,48 @@
+/**
+ * Requests refused before routing, with the API's Chef-style body instead of
+ * a framework error page (issue 17, item 16): methods no route implements
+ * (TRACE, TRACK, CONNECT, anything unknown) and paths with a malformed
+ * %-escape, which the framework would fail to decode with a plain-text 500.
+ * Called from proxy.ts for /api/ paths, and meant for any node:http server
+ * placed in front of Next (which sees TRACE before Next can).
+ */
+export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export interface EarlyRefusal {
+  status: 400 | 405;
+  body: { error: string[]; errors: { path: string; message: string }[] };
+  headers: Record<string, string>;
+}
+
+export function earlyRefusal(method: string, pathname: string): EarlyRefusal | null {
+  if (!(ALLOWED_METHODS as readonly string[]).includes(method.toUpperCase())) {
+    const message = `Method ${method.slice(0, 20).replace(/[^A-Za-z-]/g, '')} is not allowed`;
+    return { status: 405, body: { error: [message], errors: [] }, headers: { allow: ALLOWED_METHODS.join(', ') } };
+  }
+  for (const segment of pathname.split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      const message = 'The request path has a malformed %-escape (write % as %25)';
+      return { status: 400, body: { error: [message], errors: [{ path: '', message }] }, headers: {} };
+    }
+  }
+  return null;
+}
+
+/**
+ * For a node:http server in front of Next: answers a refused request and
+ * returns true, or returns false to let it through. TRACE must be refused
+ * here: Next builds a WHATWG Request for every request, which throws on
+ * TRACE/TRACK/CONNECT, so they never reach proxy.ts and end as a 500.
+ */
+export function respondEarly(req: { method?: string; url?: string }, res: { statusCode: number; setHeader(k: string, v: string): unknown; end(body: string): unknown }): boolean {
+  const pathname = (req.url ?? '/').split('?')[0];
+  const refusal = earlyRefusal(req.method ?? 'GET', pathname);
+  if (!refusal) return false;
+  res.statusCode = refusal.status;
+  res.setHeader('content-type', 'application/json');
+  for (const [k, v] of Object.entries(refusal.headers)) res.setHeader(k, v);
+  res.end(JSON.stringify(refusal.body));
+  return true;
+}

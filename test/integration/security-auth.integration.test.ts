@@ -1,0 +1,154 @@
+/** Issue 17: sign-in rate limit (6), sessions that end (7), open redirect (14), audit visibility (18), CSV guard (22). */
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { JWT } from 'next-auth/jwt';
+import type { Session, User } from 'next-auth';
+import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { db } from '@/lib/db/client';
+import { DEMO_PASSWORD } from '@/lib/services/seed-demo';
+import { authorizeCredentials, LoginLockedError } from '@/lib/auth/login';
+import { authOptions } from '@/lib/auth/options';
+import { accessForSessionClaims } from '@/lib/auth/session-claims';
+import { safeCallbackPath } from '@/lib/auth/callback-url';
+import { signOutEverywhere, updateUser } from '@/lib/services/manage-users';
+import { auditCsv, listAudit } from '@/lib/db/queries/audit';
+import * as auditRoute from '@/app/api/v1/audit/route';
+
+beforeAll(async () => {
+  await seed();
+  process.env.TRUST_PROXY = 'true';
+});
+
+beforeEach(async () => {
+  await db().loginThrottle.deleteMany();
+});
+
+const attempt = async (email: string, password: string, ip = '10.0.0.1') => {
+  try {
+    return { user: await authorizeCredentials({ email, password }, { 'x-forwarded-for': `${ip}, 127.0.0.1` }) };
+  } catch (e) {
+    if (e instanceof LoginLockedError) return { locked: e.until };
+    throw e;
+  }
+};
+
+describe('item 6: brute-force protection', () => {
+  it('locks the account after repeated failures, so even the right password is refused until the lock ends', async () => {
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await attempt('viewer@example.com', `wrong-${i}`, `10.1.0.${i}`));
+    expect(results.slice(0, 4).every((r) => r.user === null)).toBe(true);
+    expect(results[4].locked).toBeInstanceOf(Date);
+    expect(results[4].locked!.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    const right = await attempt('viewer@example.com', DEMO_PASSWORD, '10.2.0.1');
+    expect(right.user).toBeUndefined();
+    expect(right.locked).toBeInstanceOf(Date);
+    // The next failure doubles the lock.
+    await db().loginThrottle.update({ where: { key: 'account:viewer@example.com' }, data: { lockedUntil: new Date(Date.now() - 1) } });
+    const sixth = await attempt('viewer@example.com', 'wrong-again', '10.1.0.9');
+    expect(sixth.locked!.getTime() - Date.now()).toBeGreaterThan(50_000);
+    // Stored in the database (shared by instances) and audited for admins.
+    const row = await db().loginThrottle.findUniqueOrThrow({ where: { key: 'account:viewer@example.com' } });
+    expect(row.failures).toBe(6);
+    expect(await db().auditEvent.count({ where: { action: 'login.lockout', target: 'account:viewer@example.com' } })).toBe(2);
+    // When the lock is over, the right password works and clears the count.
+    await db().loginThrottle.update({ where: { key: 'account:viewer@example.com' }, data: { lockedUntil: new Date(Date.now() - 1) } });
+    expect((await attempt('viewer@example.com', DEMO_PASSWORD, '10.3.0.1')).user).toMatchObject({ email: 'viewer@example.com' });
+    expect(await db().loginThrottle.findUnique({ where: { key: 'account:viewer@example.com' } })).toBeNull();
+  });
+
+  it('limits one client address across accounts', async () => {
+    process.env.LOGIN_MAX_FAILURES_IP = '3';
+    try {
+      const emails = ['a@example.com', 'b@example.com', 'c@example.com'];
+      const r = [];
+      for (const e of emails) r.push(await attempt(e, 'x', '192.0.2.7'));
+      expect(r[2].locked).toBeInstanceOf(Date);
+      const other = await attempt('dev@example.com', DEMO_PASSWORD, '192.0.2.7');
+      expect(other.locked).toBeInstanceOf(Date);
+      expect((await attempt('dev@example.com', DEMO_PASSWORD, '192.0.2.8')).user).toMatchObject({ email: 'dev@example.com' });
+      // Without a declared proxy, forwarding headers are not believed: no address bucket anyone could fill for everybody.
+      delete process.env.TRUST_PROXY;
+      for (const e of emails) await attempt(e, 'x', '192.0.2.9');
+      expect(await db().loginThrottle.count({ where: { key: 'ip:192.0.2.9' } })).toBe(0);
+    } finally {
+      process.env.TRUST_PROXY = 'true';
+      delete process.env.LOGIN_MAX_FAILURES_IP;
+    }
+  });
+});
+
+/** Signs in as next-auth does: authorize → jwt callback → session callback → the claims pages and routes check. */
+async function signIn(email: string) {
+  const user = (await authorizeCredentials({ email, password: DEMO_PASSWORD }, {}))!;
+  const token = (await authOptions.callbacks!.jwt!({ token: { sub: undefined } as JWT, user: user as unknown as User, account: null, trigger: 'signIn' } as never)) as JWT;
+  const session = (await authOptions.callbacks!.session!({ session: { user: { email }, expires: '' } as Session, token, user: user as never, newSession: undefined, trigger: 'update' } as never)) as Session & { sv?: unknown };
+  const claims = () => ({ id: (session.user as { id?: string }).id, sid: (session as { sid?: unknown }).sid, sv: session.sv });
+  return { token, claims };
+}
+
+describe('item 7: sessions end at sign-out and password changes', () => {
+  it('sign-out voids that session at once (a copy of the cookie stops working); the user\'s other sessions go on', async () => {
+    const s = await signIn('dev@example.com');
+    const elsewhere = await signIn('dev@example.com');
+    expect(await accessForSessionClaims(s.claims())).toMatchObject({ email: 'dev@example.com' });
+    await authOptions.events!.signOut!({ token: s.token, session: null as never });
+    expect(await accessForSessionClaims(s.claims())).toBeNull();
+    expect(await accessForSessionClaims(elsewhere.claims())).not.toBeNull();
+    const again = await signIn('dev@example.com');
+    expect(await accessForSessionClaims(again.claims())).not.toBeNull();
+  });
+
+  it('a password reset, a deactivation, and "sign out everywhere" end existing sessions', async () => {
+    const admin = await accessFor('admin@example.com');
+    const s1 = await signIn('ops@example.com');
+    await updateUser(admin, { email: 'ops@example.com', password: DEMO_PASSWORD });
+    expect(await accessForSessionClaims(s1.claims())).toBeNull();
+    const s2 = await signIn('ops@example.com');
+    await signOutEverywhere(admin, { email: 'ops@example.com' });
+    expect(await accessForSessionClaims(s2.claims())).toBeNull();
+    const s3 = await signIn('ops@example.com');
+    // Anyone may end their own sessions; only admins someone else's.
+    const ops = await accessFor('ops@example.com');
+    await expect(signOutEverywhere(ops, { email: 'dev@example.com' })).rejects.toMatchObject({ status: 403 });
+    await signOutEverywhere(ops, { email: 'ops@example.com' });
+    expect(await accessForSessionClaims(s3.claims())).toBeNull();
+  });
+
+  it('a token without a session id or version (issued before they existed) is void', async () => {
+    const u = await db().user.findUniqueOrThrow({ where: { email: 'dev@example.com' } });
+    expect(await accessForSessionClaims({ id: u.id })).toBeNull();
+    expect(await accessForSessionClaims({ id: u.id, sv: u.sessionVersion })).toBeNull();
+  });
+});
+
+describe('item 14: sign-in redirects stay on this console', () => {
+  it('accepts same-origin paths only', () => {
+    expect(safeCallbackPath('/history?policy=webapp')).toBe('/history?policy=webapp');
+    for (const bad of ['/\\evil.example/path', '//evil.example', '/\\/evil.example', 'https://evil.example', '/\t/evil.example', 'javascript:alert(1)', '', undefined]) {
+      expect(safeCallbackPath(bad), String(bad)).toBe('/');
+    }
+  });
+});
+
+describe('item 18: audit events without a stage are for admins', () => {
+  it('user administration, tokens and lockouts are hidden from other users; policy events stay visible', async () => {
+    const viewer = await accessFor('viewer@example.com');
+    const { events } = await listAudit(viewer, { limit: 5000 });
+    const actions = new Set(events.map((e) => e.action));
+    for (const a of ['user.reset-password', 'user.sign-out-everywhere', 'login.lockout', 'token.create']) expect(actions.has(a), a).toBe(false);
+    expect(events.every((e) => e.stage !== null || e.targetType === 'policy' || e.targetType === 'revision')).toBe(true);
+    const admin = await listAudit(await accessFor('admin@example.com'), { limit: 5000 });
+    expect(admin.events.some((e) => e.action === 'user.reset-password')).toBe(true);
+    const viaApi = await call(auditRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), query: 'action=user' });
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.json.events ?? viaApi.json).toHaveLength(0);
+  });
+});
+
+describe('item 22: CSV formula guard', () => {
+  it('also neutralises cells starting with a tab or a carriage return', () => {
+    const csv = auditCsv([{ id: '1', at: 'x', actor: '\t=cmd', action: '\r=cmd', targetType: 't', target: '=x', stage: null, policy: null, before: null, after: null, reason: '+1', requestId: null }]);
+    expect(csv).toContain(`"'\t=cmd"`);
+    expect(csv).toContain(`"'\r=cmd"`);
+    expect(csv).toContain(`"'=x"`);
+  });
+});
