@@ -5,30 +5,86 @@
  */
 import { JsonNumber } from './json';
 
-/** Formats a finite number as C's `printf("%.15g")` does. */
+/**
+ * Whether the exact binary value of a positive finite double, written in decimal, is
+ * `digits15` followed by exactly `5` (a tie when rounding to 15 significant digits).
+ * `exp10` is the decimal exponent of the first digit.
+ */
+function isExactTie(ax: number, digits15: string, exp10: number): boolean {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, ax);
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let e2: number;
+  if (biased === 0) e2 = -1074;
+  else {
+    mant |= 1n << 52n;
+    e2 = biased - 1075;
+  }
+  // ax = mant * 2^e2 exactly; scale to an integer N with ax = N / 10^k.
+  let n: bigint;
+  let k: number;
+  if (e2 >= 0) {
+    n = mant << BigInt(e2);
+    k = 0;
+  } else {
+    n = mant * 5n ** BigInt(-e2);
+    k = -e2;
+  }
+  // The candidate tie: (digits15 followed by 5) * 10^(exp10 - 15), compared exactly.
+  const shift = exp10 - 15 + k; // power of ten relating the tie's last digit to N's units
+  const tie = BigInt(digits15 + '5');
+  return shift >= 0 ? n === tie * 10n ** BigInt(shift) : false;
+}
+
+/**
+ * Formats a finite number as C's `printf("%.15g")` does (and Ruby's `format`, which chef-cli uses):
+ * the 15 significant digits are the exact binary value correctly rounded, exact ties to even.
+ * (`toPrecision`/`toExponential` round ties away from zero: `100000000000000.5` would become
+ * `…001` where chef-cli writes `100000000000000`.)
+ */
 export function formatG15(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const sign = x < 0 ? '-' : '';
   const ax = Math.abs(x);
-  if (ax >= 1e-4 && ax < 1e15) {
-    // %g's fixed-notation range; toPrecision(15) is fixed here too unless rounding reaches 1e15.
-    const fixed = x.toPrecision(15);
-    if (!fixed.includes('e')) {
-      if (!fixed.includes('.')) return fixed;
-      let end = fixed.length;
-      while (fixed.charCodeAt(end - 1) === 48 /* 0 */) end--;
-      if (fixed.charCodeAt(end - 1) === 46 /* . */) end--;
-      return fixed.slice(0, end);
+  // toExponential(14) rounds the exact value correctly except on exact ties (away from zero).
+  const [m, ex] = ax.toExponential(14).split('e');
+  let digits = m.replace('.', '');
+  let exp = Number(ex);
+  // Only a value just above the midpoint can have been rounded up from an exact tie.
+  const wide = ax.toExponential(20).split('e');
+  const after = wide[0].replace('.', '').slice(15);
+  if (/^50*$/.test(after) || /^49{5}/.test(after)) {
+    const wideExp = Number(wide[1]);
+    const head = wide[0].replace('.', '').slice(0, 15);
+    if (isExactTie(ax, head, wideExp) && Number(head[14]) % 2 === 0) {
+      // Round half to even: keep the truncated head.
+      digits = head;
+      exp = wideExp;
+    } else if (isExactTie(ax, head, wideExp)) {
+      let up = (BigInt(head) + 1n).toString();
+      let e = wideExp;
+      if (up.length > 15) {
+        up = up.slice(0, 15);
+        e++;
+      }
+      digits = up;
+      exp = e;
     }
   }
-  const [mant, expText] = x.toExponential(14).split('e');
-  const exp = Number(expText);
-  const trim = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
+  const trimmed = digits.replace(/0+$/, '');
   if (exp < -4 || exp >= 15) {
-    const sign = exp < 0 ? '-' : '+';
-    const digits = String(Math.abs(exp)).padStart(2, '0');
-    return `${trim(mant)}e${sign}${digits}`;
+    const mant = trimmed.length > 1 ? trimmed[0] + '.' + trimmed.slice(1) : trimmed;
+    return `${sign}${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
   }
-  return trim(x.toFixed(14 - exp));
+  if (exp >= 0) {
+    const int = digits.slice(0, exp + 1);
+    const frac = trimmed.slice(exp + 1);
+    return sign + int + (frac ? '.' + frac : '');
+  }
+  return sign + '0.' + '0'.repeat(-exp - 1) + trimmed;
 }
 
 function numberText(n: number | JsonNumber): string {
