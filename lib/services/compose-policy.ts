@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, parseLossless, serializeJson, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { readGitFile } from './internal/git-source';
@@ -48,6 +48,8 @@ export interface ComposeResult {
   /** Against the composed revision named as parent (re-lock), when there is one. */
   previous: { revisionId: string; diff: LockDiff } | null;
   saved: { revisionId: string; created: boolean; status: 201 | 200 } | null;
+  /** Accepted as chef-cli accepts it, worth a look (the parent's own cookbook replacing an include's). */
+  warnings: MergeWarning[];
   includes: { name: string; source: IncludeSource; source_options: Record<string, unknown>; revisionId: string }[];
 }
 
@@ -70,10 +72,11 @@ async function resolveParent(tx: Tx, policy: string, parent: z.infer<typeof ZPar
   if (!('revision' in parent)) return { parent: toParent(policy, parent as Partial<PolicyLock>), previous: null };
   const rev = await tx.policyRevision.findFirst({ where: { revisionId: parent.revision, policy: { name: policy } }, select: { document: true, origin: true, originDetail: true, revisionId: true } });
   if (!rev) throw badRequest(`Policy '${policy}' has no revision '${parent.revision}'`, [{ path: '/parent/revision', message: 'no such revision' }]);
-  const lock = JSON.parse(rev.document) as PolicyLock;
+  // Lossless everywhere a lock feeds a new revision: number lexemes and key order reach the id and the bytes.
+  const lock = parseLossless(rev.document) as PolicyLock;
   // A composed revision already holds its includes' content: compose again from its own part.
   if (rev.origin === 'compose' && rev.originDetail) {
-    const origin = JSON.parse(rev.originDetail) as ComposeOrigin;
+    const origin = parseLossless(rev.originDetail) as ComposeOrigin;
     return { parent: { ...origin.parent, name: policy }, previous: { revisionId: rev.revisionId, lock, includes: origin.includes } };
   }
   return { parent: toParent(policy, lock), previous: null };
@@ -100,7 +103,7 @@ async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string;
     }
   }
   const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
-  return { name: inc.name, source_options, lock: JSON.parse(row.document) as PolicyLock, revisionId: row.revisionId };
+  return { name: inc.name, source_options, lock: parseLossless(row.document) as PolicyLock, revisionId: row.revisionId };
 }
 
 /** An uploaded or git include: read and validated outside any transaction (git may touch the network and disk). */
@@ -113,7 +116,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
       : await readGitFile(s.repository, s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseLossless(text);
   } catch (e) {
     throw badRequest(`Include '${inc.name}' is not valid JSON: ${(e as Error).message}`, [{ path: at, message: 'not valid JSON' }]);
   }
@@ -137,7 +140,7 @@ async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): P
       }
       if (trail.includes(refPolicy)) continue;
       const rev = await tx.policyRevision.findFirst({ where: { revisionId: ref.revision_id, policy: { name: refPolicy } }, select: { document: true } });
-      if (rev) await visit(JSON.parse(rev.document) as PolicyLock, next, depth + 1);
+      if (rev) await visit(parseLossless(rev.document) as PolicyLock, next, depth + 1);
     }
   };
   for (const inc of includes) {
@@ -177,13 +180,14 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       const merged = mergePolicy(parent, includes);
       const conflicts = [...cycles, ...(merged.ok ? [] : merged.conflicts)];
       if (!merged.ok || conflicts.length) {
-        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts });
+        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.field ? `/parent${c.field}` : c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts, warnings: merged.warnings });
       }
       const result: ComposeResult = {
         lock: merged.lock,
         provenance: provenanceToJson(merged.provenance),
         previous: previous ? { revisionId: previous.revisionId, diff: diffLocks(previous.lock, merged.lock) } : null,
         saved: null,
+        warnings: merged.warnings,
         includes: includes.map((inc, i) => ({ name: inc.name, source: input.includes[i].source, source_options: inc.source_options, revisionId: inc.revisionId })),
       };
       if (!input.save) return result;
@@ -195,7 +199,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
       }
       const origin: ComposeOrigin = { parent, includes: input.includes.map((inc) => ({ name: inc.name, source: inc.source.type === 'upload' ? { type: 'upload', lock: '(uploaded)' } : inc.source })) };
-      const text = JSON.stringify(merged.lock, null, 2) + '\n';
+      const text = serializeJson(merged.lock, 2) + '\n';
       const stored = await storeRevision(tx, access, target.id, target.name, text, merged.lock, 'compose', { ...origin, includes: result.includes.map((r) => ({ name: r.name, source: origin.includes.find((o) => o.name === r.name)!.source, source_options: r.source_options })) });
       if (stored.created) {
         await audit(tx, access, {

@@ -8,7 +8,8 @@ import { db } from '@/lib/db/client';
 import * as compose from '@/app/api/v1/policies/[name]/compose/route';
 
 let dev: string, viewer: string, ops: string;
-const parent = { run_list: ['webapp::default', 'nginx'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } }, default_attributes: { webapp: { workers: 16 } } };
+// The parent locks every cookbook its run list names: a composed lock must be self-consistent (issue 13).
+const parent = { run_list: ['webapp::default', 'nginx'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' }, nginx: { version: '12.0.0', identifier: 'nginx1200' } }, default_attributes: { webapp: { workers: 16 } } };
 
 beforeAll(async () => {
   await seed();
@@ -98,5 +99,21 @@ describe('POST /policies/:name/compose', () => {
     expect(res.status).toBe(409);
     expect(res.json.conflicts.map((c: { kind: string }) => c.kind)).toContain('include_cycle');
     expect(res.json.conflicts.find((c: { kind: string }) => c.kind === 'include_cycle').message).toBe('Include cycle: base → webapp → base');
+  });
+
+  it('refuses a composed lock chef-client would fail on: the preview names the run-list cookbook nothing locks (issue 13)', async () => {
+    const before = snapshot({ except: ['ApiToken'] });
+    const body = { parent: { run_list: ['webapp', 'haproxy::lb'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } } }, includes: [], save: true };
+    const res = await call(compose.POST, 'POST', { token: dev, params: { name: 'webapp' }, body });
+    expect(res.status).toBe(409);
+    expect(res.json.conflicts).toEqual([expect.objectContaining({ kind: 'missing_cookbook', cookbook: 'haproxy' })]);
+    expect(res.json.errors).toEqual([expect.objectContaining({ path: '/cookbook_locks/haproxy' })]);
+    expect(snapshot({ except: ['ApiToken'] })).toBe(before);
+  });
+
+  it('names the field of a run-list item chef-cli refuses', async () => {
+    const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent: { run_list: ['webapp', 'Recipe[webapp]'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } } }, includes: [] } });
+    expect(res.status).toBe(409);
+    expect(res.json.errors).toEqual([expect.objectContaining({ path: '/parent/run_list/1' })]);
   });
 });

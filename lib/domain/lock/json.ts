@@ -53,6 +53,16 @@ export function setKeyOrder<T extends object>(obj: T, keys: string[]): T {
   return obj;
 }
 
+/** A deep copy of parsed JSON that keeps {@link JsonNumber} lexemes and key order (structuredClone loses both). */
+export function cloneLossless<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneLossless) as T;
+  if (value instanceof JsonNumber || value === null || typeof value !== 'object') return value;
+  const keys = orderedKeys(value);
+  const out: Record<string, unknown> = {};
+  for (const k of keys) defineKey(out, k, cloneLossless((value as Record<string, unknown>)[k]));
+  return setKeyOrder(out, keys) as T;
+}
+
 /**
  * JSON text like `JSON.stringify(value, null, indent)`, but number lexemes ({@link JsonNumber}) are
  * written as they were read (`1.0e+15`, `-0.0`, 31-digit integers) and keys keep document order

@@ -398,7 +398,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     if (!chosen.has(cb) && !missing.has(cb)) missing.set(cb, field);
   }
   for (const [cb, field] of missing) {
-    conflicts.push({ kind: 'missing_cookbook', cookbook: cb, field, sources: [provenance.runList.get(runItems.find(([, x]) => cookbookOf(x) === cb)![1]) ?? parent.name], message: `The run list names cookbook ${cb}, but no cookbook lock provides it` });
+    conflicts.push({ kind: 'missing_cookbook', cookbook: cb, sources: [provenance.runList.get(runItems.find(([, x]) => cookbookOf(x) === cb)![1]) ?? parent.name], message: `${field.slice(1)} names cookbook ${cb}, but no cookbook lock provides it` });
   }
   const demands: { by: string; on: string; constraint: string }[] = [];
   for (const [cb, constraint] of parent.solution_dependencies?.Policyfile ?? []) demands.push({ by: parent.name, on: cb, constraint });
