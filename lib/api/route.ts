@@ -1,4 +1,5 @@
 import 'server-only';
+import { jsonDepth, parseLossless } from '@/lib/domain';
 import { randomUUID } from 'node:crypto';
 import { NextResponse } from 'next/server';
 import { currentAccess } from '@/lib/auth/session';
@@ -95,3 +96,21 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
   return body as Record<string, unknown>;
 }
+
+/**
+ * A JSON object body parsed losslessly (number lexemes and key order kept, domain `parseLossless`), for
+ * endpoints whose input ends up in a lock: a parent's `1.0e+15` must stay a float, `"10"` must stay after `"2"`.
+ */
+export async function readLosslessJsonObject(req: Request, maxDepth = 64): Promise<Record<string, unknown>> {
+  const text = await readBody(req);
+  if (jsonDepth(text, maxDepth) > maxDepth) throw new AppError('bad_request', `Request body nests deeper than ${maxDepth} levels`, [{ path: '', message: `Nesting deeper than ${maxDepth} levels is refused` }]);
+  let body: unknown;
+  try {
+    body = parseLossless(text);
+  } catch (e) {
+    throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  return body as Record<string, unknown>;
+}
+

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, parseLossless, serializeJson, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { readGitFile } from './internal/git-source';
@@ -112,7 +112,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   const s = inc.source;
   const { text, extra } =
     s.type === 'upload'
-      ? { text: typeof s.lock === 'string' ? s.lock : JSON.stringify(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
+      ? { text: typeof s.lock === 'string' ? s.lock : serializeJson(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
       : await readGitFile(s.repository, s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
   let parsed: unknown;
   try {
@@ -158,6 +158,9 @@ async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): P
  */
 export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
   const input = parseInput(ZComposeInput, raw);
+  // zod rebuilds records: put back the document order of the parent's named run lists (chef-cli hashes them in that order).
+  const rawNamed = (raw.parent as { named_run_lists?: object } | undefined)?.named_run_lists;
+  if (rawNamed && typeof rawNamed === 'object' && 'named_run_lists' in input.parent && input.parent.named_run_lists) setKeyOrder(input.parent.named_run_lists, orderedKeys(rawNamed));
   if (input.group && !input.save) throw badRequest('group needs save: true', [{ path: '/group', message: 'only with save' }]);
   if (input.group && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);

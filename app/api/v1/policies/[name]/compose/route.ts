@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
+import { apiRoute, readLosslessJsonObject } from '@/lib/api/route';
 import { composePolicy, type ComposeInput } from '@/lib/services/compose-policy';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,8 @@ export const dynamic = 'force-dynamic';
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
  */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const b = await readJsonObject(req);
+  // Lossless: the parent's attribute numbers and named-run-list order reach the composed lock as written.
+  const b = await readLosslessJsonObject(req);
   const result = await composePolicy(access, {
     policy: params.name,
     parent: b.parent as ComposeInput['parent'],
