@@ -31,6 +31,7 @@ export interface MergeConflict {
     | 'cookbook_dependencies'
     | 'unsatisfied_constraint'
     | 'missing_cookbook'
+    | 'dependency_cycle'
     | 'invalid_run_list_item'
     | 'duplicate_include'
     | 'include_cycle';
@@ -86,7 +87,7 @@ export function provenanceToJson(p: Provenance): ProvenanceJson {
 
 /** Accepted, as chef-cli accepts it, but worth telling the user (the parent's own cookbook replacing an include's). */
 export interface MergeWarning {
-  kind: 'parent_cookbook_wins';
+  kind: 'parent_cookbook_wins' | 'moot_include_conflict';
   cookbook: string;
   /** The parent first, then the include whose entry it replaced. */
   sources: string[];
@@ -347,6 +348,9 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
   type Provider = { source: string; entry: CookbookLockEntry; deps: DepPairs | undefined; parent: boolean };
   const chosen = new Map<string, Provider>();
   const fromIncludes = new Map<string, Provider>();
+  // chef-cli compares the includes' source options lazily: only when some cookbook of the result comes
+  // from the includes (IncludedPoliciesCookbookSource#source_options). Versions and dependencies always.
+  const sourceConflicts: MergeConflict[] = [];
   for (const inc of includes) {
     for (const [cb, raw] of Object.entries(inc.lock.cookbook_locks ?? {})) {
       const entry = rebaseCookbook(raw, inc.source_options?.path);
@@ -363,9 +367,9 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
       } else if (first.deps && deps && !samePairs(first.deps, deps)) {
         conflicts.push({ kind: 'cookbook_dependencies', cookbook: cb, sources: pair, values: [first.deps, deps], message: `Conflicting dependencies provided for cookbook ${cb}: ${show(first.deps)} from ${first.source}, ${show(deps)} from ${inc.name}` });
       } else if (!rubyEq(a.source_options, entry.source_options)) {
-        conflicts.push({ kind: 'cookbook_source', cookbook: cb, sources: pair, values: [a.source_options, entry.source_options], message: `Conflicting sources provided for cookbook ${cb}: ${show(a.source_options)} from ${first.source}, ${show(entry.source_options)} from ${inc.name}` });
+        sourceConflicts.push({ kind: 'cookbook_source', cookbook: cb, sources: pair, values: [a.source_options, entry.source_options], message: `Conflicting sources provided for cookbook ${cb}: ${show(a.source_options)} from ${first.source}, ${show(entry.source_options)} from ${inc.name}` });
       } else if (a.identifier !== entry.identifier) {
-        conflicts.push({ kind: 'cookbook_identifier', cookbook: cb, sources: pair, values: [a.identifier, entry.identifier], message: `Cookbook ${cb} ${a.version} has different content in ${first.source} and ${inc.name} (identifiers ${a.identifier} and ${entry.identifier})` });
+        sourceConflicts.push({ kind: 'cookbook_identifier', cookbook: cb, sources: pair, values: [a.identifier, entry.identifier], message: `Cookbook ${cb} ${a.version} has different content in ${first.source} and ${inc.name} (identifiers ${a.identifier} and ${entry.identifier})` });
       }
     }
   }
@@ -383,6 +387,12 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     }
   }
   for (const [cb, p] of fromIncludes) if (!chosen.has(cb)) chosen.set(cb, p);
+  if ([...chosen.values()].some((p) => !p.parent)) conflicts.push(...sourceConflicts);
+  else {
+    for (const c of sourceConflicts) {
+      warnings.push({ kind: 'moot_include_conflict', cookbook: c.cookbook!, sources: c.sources, values: c.values ?? [], message: `${c.message}; moot, as the parent locks ${c.cookbook} itself and takes no cookbook from its includes (chef-cli does not check it then)` });
+    }
+  }
   const names = [...chosen.keys()].sort();
   const cookbook_locks: Record<string, CookbookLockEntry> = {};
   for (const cb of names) {
@@ -425,6 +435,23 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
         message: `${d.by} requires ${d.on} ${d.constraint}, but ${got.source} pins ${d.on} = ${got.entry.version}`,
       });
     }
+  }
+
+  // chef-cli's solver refuses circular dependencies ("There is a circular dependency between a and b").
+  const state = new Map<string, 1 | 2>();
+  const cycles: string[][] = [];
+  const visit = (cb: string, trail: string[]) => {
+    state.set(cb, 1);
+    for (const [dep] of chosen.get(cb)!.deps ?? []) {
+      if (!chosen.has(dep)) continue;
+      if (state.get(dep) === 1) cycles.push([...trail.slice(trail.indexOf(dep)), dep]);
+      else if (!state.has(dep)) visit(dep, [...trail, dep]);
+    }
+    state.set(cb, 2);
+  };
+  for (const cb of names) if (!state.has(cb)) visit(cb, [cb]);
+  for (const cycle of cycles) {
+    conflicts.push({ kind: 'dependency_cycle', cookbook: cycle[0], sources: [...new Set(cycle.slice(0, -1).map((cb) => chosen.get(cb)!.source))], values: cycle, message: `Circular dependency between cookbooks: ${cycle.join(' → ')}` });
   }
 
   if (conflicts.length) return { ok: false, conflicts, warnings };
