@@ -26,7 +26,12 @@ export const ZParentInput = z.union([
 ]);
 export const ZIncludeSource = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
-  z.object({ type: z.literal('upload'), lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]) }),
+  z.object({
+    type: z.literal('upload'),
+    lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]),
+    /** Where the lock lives relative to the composed policy, as in `include_policy "x", path: "…"`: recorded in source_options, and its path cookbooks are located relative to it (chef-cli's LocalLockFetcher). */
+    path: z.string().min(1, 'is required').max(1000).optional(),
+  }),
   z.object({ type: z.literal('git'), repository: z.string().min(1, 'is required').max(1000), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
 ]);
 export type IncludeSource = z.infer<typeof ZIncludeSource>;
@@ -112,7 +117,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   const s = inc.source;
   const { text, extra } =
     s.type === 'upload'
-      ? { text: typeof s.lock === 'string' ? s.lock : serializeJson(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
+      ? { text: typeof s.lock === 'string' ? s.lock : serializeJson(s.lock), extra: { path: s.path ?? `upload:${inc.name}` } as Record<string, unknown> }
       : await readGitFile(s.repository, s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
   let parsed: unknown;
   try {
