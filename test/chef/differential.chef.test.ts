@@ -8,7 +8,7 @@
  * - a compose round trip through the API (POST /policies/:name/compose, saved), whose stored bytes
  *   must hash to chef-cli's id and hold chef-cli's content.
  * Seeds change every run (DIFF_SEED fixes them); a failure prints the seed and the case's files.
- * Sizes: DIFF_POLICIES (default 240) and DIFF_INCLUDES (default 90).
+ * Sizes: DIFF_POLICIES (default 400) and DIFF_INCLUDES (default 200).
  */
 import '@/test/setup-integration'; // this file's own database (copy of the migrated template)
 import fs from 'node:fs';
@@ -24,8 +24,8 @@ import { generateIncludeSetup, generatePolicy } from '@/test/differential/genera
 import { describeCase, type ChefOutcomes, type DiffCase } from '@/test/differential/model';
 
 const BASE_SEED = Number(process.env.DIFF_SEED ?? Math.floor(Date.now() / 1000) % 1_000_000_000);
-const N_POLICIES = Number(process.env.DIFF_POLICIES ?? 240);
-const N_INCLUDES = Number(process.env.DIFF_INCLUDES ?? 90);
+const N_POLICIES = Number(process.env.DIFF_POLICIES ?? 400);
+const N_INCLUDES = Number(process.env.DIFF_INCLUDES ?? 200);
 
 const cases: DiffCase[] = [];
 let outcomes = new Map<string, ChefOutcomes>();

@@ -21,6 +21,9 @@ export class JsonNumber {
   toJSON(): number {
     return Number(this.lexeme);
   }
+  toString(): string {
+    return this.lexeme;
+  }
 }
 
 /**
