@@ -12,6 +12,7 @@
  */
 import '@/test/setup-integration'; // this file's own database (copy of the migrated template)
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeRevisionId, parseLossless, serializeJson, type PolicyLock } from '@/lib/domain';
 import { db } from '@/lib/db/client';
@@ -27,6 +28,13 @@ const BASE_SEED = Number(process.env.DIFF_SEED ?? Math.floor(Date.now() / 1000) 
 const N_POLICIES = Number(process.env.DIFF_POLICIES ?? 400);
 const N_INCLUDES = Number(process.env.DIFF_INCLUDES ?? 200);
 
+const CORPUS_DIR = path.resolve(import.meta.dirname, '../fixtures/chef-cli-corpus');
+const corpus = fs
+  .readdirSync(CORPUS_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => parseLossless(fs.readFileSync(path.join(CORPUS_DIR, f), 'utf8')) as { defect: string; case: DiffCase; chef: ChefOutcomes })
+  .map((e) => ({ ...e, case: { ...e.case, id: `corpus-${e.case.id}` } }));
+
 const cases: DiffCase[] = [];
 let outcomes = new Map<string, ChefOutcomes>();
 let workRoot = '';
@@ -39,7 +47,7 @@ beforeAll(async () => {
   for (let i = 0; i < N_POLICIES; i++) cases.push(generatePolicy(BASE_SEED + i, i));
   for (let i = 0; i < N_INCLUDES; i++) cases.push(generateIncludeSetup(BASE_SEED + 500_000 + i, i));
   const t0 = Date.now();
-  const run = await runChef(cases, { parallel: 2 });
+  const run = await runChef([...cases, ...corpus.map((e) => e.case)], { parallel: 2 });
   timings.chef = Date.now() - t0;
   outcomes = run.outcomes;
   workRoot = run.root;
@@ -109,6 +117,19 @@ describe('chef-cli 5.6.24 and the console agree', () => {
     console.log(`differential: ${composed} compose round trips`);
     expect(failures.join('\n')).toBe('');
     expect(composed).toBeGreaterThan(5);
+  });
+
+  it('on the recorded corpus: chef-cli still produces the recorded outcomes', () => {
+    const failures: string[] = [];
+    for (const e of corpus) {
+      const fresh = outcomes.get(e.case.id)!;
+      for (const [dir, rec] of Object.entries(e.chef)) {
+        const now = fresh[dir];
+        if (rec.lock !== null ? now.lock !== rec.lock : now.lock !== null) failures.push(`${e.case.id} ${dir}: recorded ${rec.lock ? 'a lock' : 'a refusal'}, chef-cli now gives ${now.lock ? (rec.lock ? 'another lock' : 'a lock') : `a refusal: ${now.error}`}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(corpus.length).toBeGreaterThanOrEqual(15);
   });
 
   it('on stored bytes after uploading chef-cli’s locks through the API', async () => {
