@@ -172,17 +172,18 @@ export function generateIncludeSetup(seed: number, index: number): DiffCase {
 
   // Shared attribute material: includes and parent pick from the same leaves so they agree often.
   const sharedLeaves: [string, unknown][] = r.sample(KEYS, 4).map((k) => [k, value(r, 1)]);
-  const attrs = (): Record<string, unknown> => {
+  const attrs = (tag: string): Record<string, unknown> => {
     const entries: [string, unknown][] = [];
     for (const [k, v] of sharedLeaves) {
       if (!r.chance(0.5)) continue;
       const roll = r.next();
-      if (roll < 0.7) entries.push([k, v]); // agree
-      else if (roll < 0.8) entries.push([k, value(r, 1)]); // likely conflict
-      else if (roll < 0.9) entries.push([k, obj([])]); // an empty object against a leaf
+      if (roll < 0.86) entries.push([k, v]); // agree
+      else if (roll < 0.91) entries.push([k, value(r, 1)]); // likely conflict
+      else if (roll < 0.96) entries.push([k, obj([])]); // an empty object against a leaf
       else entries.push([k, obj([[r.pick(KEYS), scalar(r)]])]); // an object against a leaf
     }
-    for (const [k, v] of Object.entries(tree(r, 1, r.int(0, 2)))) if (!entries.some(([e]) => e === k)) entries.push([k, v]);
+    // Keys of this source alone (suffixed), so that most conflicts come from the shared leaves above.
+    for (const [k, v] of Object.entries(tree(r, 1, r.int(0, 2)))) entries.push([`${k}${tag}`, v]);
     return obj(entries);
   };
   const nearTwins = (v: unknown): unknown => {
@@ -221,7 +222,7 @@ export function generateIncludeSetup(seed: number, index: number): DiffCase {
       }
     }
     const names = own.map((c) => c.name);
-    const def = attrs();
+    const def = attrs(`_${i}`);
     if (r.chance(0.3)) def['twin'] = nearTwins(num('1'));
     policies.push({
       name: `inc${index}_${i}`,
@@ -231,7 +232,7 @@ export function generateIncludeSetup(seed: number, index: number): DiffCase {
       cookbooks: own.map((c) => ({ name: c.name, path: relTo(dir, c.dir) })),
       includes: [],
       default: def,
-      override: r.chance(0.3) ? attrs() : obj([]),
+      override: r.chance(0.3) ? attrs(`_${i}`) : obj([]),
     });
     includeRefs.push({ name: r.pick([`inc${i}`, `i_${i}`, `${i}`]), path: relPath(parentDir, `${dir}/Policyfile.lock.json`), dir });
   }
@@ -265,7 +266,7 @@ export function generateIncludeSetup(seed: number, index: number): DiffCase {
     runnable.push('ghost');
     tags.push('missing-cookbook');
   }
-  const parentAttrs = attrs();
+  const parentAttrs = attrs('_p');
   if (r.chance(0.3)) parentAttrs['twin'] = nearTwins(num('1.0'));
   policies.push({
     name: `parent${index}`,
@@ -275,7 +276,7 @@ export function generateIncludeSetup(seed: number, index: number): DiffCase {
     cookbooks: own.map((c) => ({ name: c.name, path: relTo(parentDir, c.dir) })),
     includes: includeRefs,
     default: parentAttrs,
-    override: r.chance(0.3) ? attrs() : obj([]),
+    override: r.chance(0.3) ? attrs('_p') : obj([]),
   });
   // A ghost cookbook has no directory: chef-cli cannot find it, the console finds it unlocked.
   return { id: `include-${seed}`, seed, kind: 'include', tags, cookbooks, policies };
