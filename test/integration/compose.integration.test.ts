@@ -5,6 +5,9 @@ import git from 'isomorphic-git';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
+import { computeRevisionId, parseLossless, serializeJson, type PolicyLock } from '@/lib/domain';
+import { parentFromSpec } from '@/test/differential/compare';
+import type { ChefOutcomes, DiffCase } from '@/test/differential/model';
 import * as compose from '@/app/api/v1/policies/[name]/compose/route';
 
 let dev: string, viewer: string, ops: string;
@@ -116,4 +119,29 @@ describe('POST /policies/:name/compose', () => {
     expect(res.status).toBe(409);
     expect(res.json.errors).toEqual([expect.objectContaining({ path: '/parent/run_list/1' })]);
   });
+
+  it('a compose through the HTTP body keeps number lexemes and named-run-list order: stored bytes hash to chef-cli’s recorded id', async () => {
+    // chef-cli 5.6.24's recorded outcome for this case (test/fixtures/chef-cli-corpus/numbers-through-merge.json).
+    const entry = parseLossless(fs.readFileSync(path.resolve('test/fixtures/chef-cli-corpus/numbers-through-merge.json'), 'utf8')) as { case: DiffCase; chef: ChefOutcomes };
+    const p = entry.case.policies[entry.case.policies.length - 1];
+    const parent = parentFromSpec(entry.case, p);
+    const chefText = entry.chef[p.dir].lock!;
+    const chefId = (parseLossless(chefText) as PolicyLock).revision_id;
+    const body = serializeJson({
+      parent: { run_list: parent.run_list, named_run_lists: parent.named_run_lists, cookbook_locks: parent.cookbook_locks, default_attributes: parent.default_attributes, override_attributes: parent.override_attributes, solution_dependencies: parent.solution_dependencies },
+      includes: p.includes.map((inc) => ({ name: inc.name, source: { type: 'upload', lock: entry.chef[inc.dir].lock, path: inc.path } })),
+      save: true,
+    });
+    expect(body).toContain('1.0e+15'); // the HTTP body carries the lexemes
+    const res = await call(compose.POST, 'POST', { token: dev, params: { name: p.name }, body });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.saved.revisionId).toBe(chefId);
+    const row = await db().policyRevision.findFirstOrThrow({ where: { revisionId: chefId }, select: { document: true, computedRevisionId: true } });
+    expect(row.computedRevisionId).toBe(chefId);
+    expect(computeRevisionId(row.document)).toBe(chefId);
+    expect(row.document).toContain('"negzero": -0.0');
+    expect(row.document).toContain('"huge": 1000000000000000000000000000000');
+    expect(row.document.indexOf('"10"')).toBeLessThan(row.document.indexOf('"9"'));
+  });
 });
+
