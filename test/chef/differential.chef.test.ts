@@ -23,6 +23,7 @@ import { runChef } from '@/test/differential/chef-run';
 import { checkCase, compareLocks, expectedFromChef, parentFromSpec } from '@/test/differential/compare';
 import { generateIncludeSetup, generatePolicy } from '@/test/differential/generate';
 import { describeCase, type ChefOutcomes, type DiffCase } from '@/test/differential/model';
+import { shrinkCase } from '@/test/differential/shrink';
 
 const BASE_SEED = Number(process.env.DIFF_SEED ?? Math.floor(Date.now() / 1000) % 1_000_000_000);
 const N_POLICIES = Number(process.env.DIFF_POLICIES ?? 400);
@@ -62,9 +63,10 @@ afterAll(() => {
 });
 
 describe('chef-cli 5.6.24 and the console agree', () => {
-  it(`on generated cases: revision ids from chef-cli's text and the console's merge of the same inputs`, () => {
+  it(`on generated cases: revision ids from chef-cli's text and the console's merge of the same inputs`, async () => {
     const t0 = Date.now();
     const failures: string[] = [];
+    const failing: DiffCase[] = [];
     const stats = { chefAccepted: 0, chefRefused: 0, includeFailed: 0 };
     for (const c of cases) {
       const checks = checkCase(c, outcomes.get(c.id)!);
@@ -73,10 +75,18 @@ describe('chef-cli 5.6.24 and the console agree', () => {
       else if (subject.chefOk) stats.chefAccepted++;
       else stats.chefRefused++;
       const problems = checks.flatMap((x) => x.problems.map((p) => `${x.policy}: ${p}`));
-      if (problems.length) failures.push(report(c, problems));
+      if (problems.length) {
+        failures.push(report(c, problems));
+        failing.push(c);
+      }
     }
     timings.merge = Date.now() - t0;
     console.log(`differential: subjects ${JSON.stringify(stats)}`);
+    // Minimal reproductions for the first few failures (one chef-cli run per shrinking step).
+    for (const c of failing.slice(0, 3)) {
+      const { case: small, runs } = await shrinkCase(c);
+      failures.push(`\n==== minimal (after ${runs} chef-cli runs), DIFF_SEED=${BASE_SEED}: ${describeCase(small)}`);
+    }
     expect(failures.join('\n')).toBe('');
     expect(stats.chefAccepted).toBeGreaterThan(cases.length / 3);
     expect(stats.chefRefused).toBeGreaterThan(10);
