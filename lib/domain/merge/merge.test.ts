@@ -61,6 +61,17 @@ describe('mergePolicy: console rules', () => {
     if (r.ok) expect(provenanceToJson(r.provenance).runList).toEqual({ 'recipe[nginx::default]': 'web', 'recipe[app::deploy]': 'app' });
   });
 
+  it('parses run-list items like chef-cli and names the field of one it refuses', () => {
+    expect(normalizeRunListItem('x@1.0')).toBe('recipe[x::default]');
+    expect(normalizeRunListItem('recipe[x@1.0.0]')).toBe('recipe[x::default]');
+    expect(normalizeRunListItem('recipe[x::y@1.0.0]')).toBe('recipe[x::y]');
+    expect(normalizeRunListItem('role[x]')).toBe('recipe[x::default]');
+    expect(() => normalizeRunListItem('Recipe[x]')).toThrow(/recipe\[NAME\] or role\[NAME\]/);
+    expect(() => normalizeRunListItem('x::')).toThrow(/invalid recipe name/);
+    const r = mergePolicy({ name: 'app', run_list: ['x'], named_run_lists: { 'a/b': ['x', 'y:z'] }, cookbook_locks: { x: { version: '1.0.0', identifier: 'x1' } } }, []);
+    expect(!r.ok && r.conflicts.map((c) => [c.kind, c.field])).toEqual([['invalid_run_list_item', '/named_run_lists/a~1b/1']]);
+  });
+
   it('reports every conflict, an object against a scalar too, with both values', () => {
     const r = mergePolicy({ name: 'app', run_list: [], default_attributes: { a: 1, b: { c: 1 } } }, [inc('x', { default_attributes: { a: 2, b: 'flat' } })]);
     expect(r.ok).toBe(false);

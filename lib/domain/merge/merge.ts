@@ -1,5 +1,5 @@
 import { satisfies } from '../promote/constraint';
-import { defineKey, orderedKeys, setKeyOrder } from '../lock/json';
+import { defineKey, orderedKeys, pointer, setKeyOrder } from '../lock/json';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
@@ -322,7 +322,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     {
       name: parent.name,
       runList: normalize(parent.run_list ?? [], '/run_list'),
-      named: setKeyOrder(Object.fromEntries(parentNamedKeys.map((k) => [k, normalize(parentNamed[k] ?? [], `/named_run_lists/${k}`)])), parentNamedKeys),
+      named: setKeyOrder(Object.fromEntries(parentNamedKeys.map((k) => [k, normalize(parentNamed[k] ?? [], pointer('named_run_lists', k))])), parentNamedKeys),
     },
   ];
   const run_list = dedupe(runSources.map((s) => ({ name: s.name, items: s.runList })), provenance.runList);
@@ -401,7 +401,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
   }
 
   // Self-consistency: every run-list cookbook locked, every constraint met (chef-cli's solver refuses otherwise).
-  const runItems = [...run_list.map((x) => ['/run_list', x] as const), ...namedKeys.flatMap((k) => named_run_lists[k].map((x) => [`/named_run_lists/${k}`, x] as const))];
+  const runItems = [...run_list.map((x) => ['/run_list', x] as const), ...namedKeys.flatMap((k) => named_run_lists[k].map((x) => [pointer('named_run_lists', k), x] as const))];
   const missing = new Map<string, string>();
   for (const [field, item] of runItems) {
     const cb = cookbookOf(item);
