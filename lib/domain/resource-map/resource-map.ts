@@ -186,8 +186,9 @@ export function resolveResourceMap(input: ResolveResourceMapInput): ResolveResou
     // Chef 15+ has no allow_cookbook_override / __core_override__ keywords: passing either is Ruby's
     // ArgumentError (unknown keyword), so the registration never happens, for core and cookbooks alike.
     if (input.mode === 'chef15' && (r.allowCookbookOverride !== undefined || r.coreOverride !== undefined)) {
-      const which = [r.allowCookbookOverride !== undefined ? 'allow_cookbook_override' : null, r.coreOverride !== undefined ? '__core_override__' : null].filter(Boolean).join(', ');
-      result.errors.push({ key: mapKey(r), className: r.className, reason: `ArgumentError: unknown keyword: ${which} (Chef 15 removed allow_cookbook_override and __core_override__); not registered` });
+      // Ruby's message, as Chef 18.4.64 raises it from `provides` / `NodeMap#set`.
+      const which = [r.allowCookbookOverride !== undefined ? ':allow_cookbook_override' : null, r.coreOverride !== undefined ? ':__core_override__' : null].filter(Boolean);
+      result.errors.push({ key: mapKey(r), className: r.className, reason: `ArgumentError: unknown keyword${which.length > 1 ? 's' : ''}: ${which.join(', ')} (Chef 15 removed these options); not registered` });
       return false;
     }
     if (r.chefVersion && !satisfies(input.chefVersion, r.chefVersion)) {
