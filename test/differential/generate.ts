@@ -234,6 +234,11 @@ export function generateIncludeSetup(seed: number, index: number): DiffCase {
       default: def,
       override: r.chance(0.3) ? attrs(`_${i}`) : obj([]),
     });
+    if (i > 0 && r.chance(0.2)) {
+      // Nested: this include includes the first one (its lock then carries the first one's cookbooks, pinned).
+      policies[i].includes = [{ name: 'nested', path: relPath(dir, `${incDirs[0]}/Policyfile.lock.json`), dir: incDirs[0] }];
+      tags.push('nested-include');
+    }
     includeRefs.push({ name: r.pick([`inc${i}`, `i_${i}`, `${i}`]), path: relPath(parentDir, `${dir}/Policyfile.lock.json`), dir });
   }
 
