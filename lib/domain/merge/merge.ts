@@ -144,9 +144,21 @@ function recordOrigins(value: unknown, path: string, source: string, origins: [s
 }
 
 type AttrSource = { name: string; tree: Record<string, unknown> };
-type CheckNode = { hash: true; source: string; value: Record<string, unknown>; children: Map<string, CheckNode> } | { hash: false; source: string; value: unknown };
+/** A node of the checker's tree: a leaf (first value and who set it) or an object, expanded lazily. */
+type CheckNode = { hash: true; source: string; value: Record<string, unknown>; children: Map<string, CheckNode> | null } | { hash: false; source: string; value: unknown };
 
 const show = (v: unknown) => JSON.stringify(v) ?? String(v);
+
+/** The children of an object node; a subtree only one source brought is expanded when a second source reaches it. */
+function childrenOf(node: Extract<CheckNode, { hash: true }>): Map<string, CheckNode> {
+  if (node.children) return node.children;
+  const children = new Map<string, CheckNode>();
+  for (const key of Object.keys(node.value)) {
+    const v = node.value[key];
+    children.set(key, isObject(v) ? { hash: true, source: node.source, value: v, children: null } : { hash: false, source: node.source, value: v });
+  }
+  return (node.children = children);
+}
 
 /**
  * chef-cli's `AttributeMergeChecker`: every source fills one tree; a leaf (anything but an object;
@@ -168,17 +180,13 @@ function checkAttributes(precedence: 'default' | 'override', sources: AttrSource
   const fill = (node: Map<string, CheckNode>, source: string, path: string, tree: Record<string, unknown>) => {
     for (const key of Object.keys(tree)) {
       const val = tree[key];
-      const p = `${path}[${key}]`;
       const existing = node.get(key);
       if (isObject(val)) {
-        if (!existing) {
-          const child: CheckNode = { hash: true, source, value: val, children: new Map() };
-          node.set(key, child);
-          fill(child.children, source, p, val);
-        } else if (existing.hash) fill(existing.children, source, p, val);
-        else if (Object.keys(val).length) conflict(p, existing, source, val);
+        if (!existing) node.set(key, { hash: true, source, value: val, children: null });
+        else if (existing.hash) fill(childrenOf(existing), source, `${path}[${key}]`, val);
+        else if (Object.keys(val).length) conflict(`${path}[${key}]`, existing, source, val);
       } else if (!existing) node.set(key, { hash: false, source, value: val });
-      else if (existing.hash || !rubyEq(existing.value, val)) conflict(p, existing, source, val);
+      else if (existing.hash || !rubyEq(existing.value, val)) conflict(`${path}[${key}]`, existing, source, val);
     }
   };
   const root = new Map<string, CheckNode>();
