@@ -142,6 +142,9 @@ describe('POST /policies/:name/compose', () => {
     expect(row.document).toContain('"negzero": -0.0');
     expect(row.document).toContain('"huge": 1000000000000000000000000000000');
     expect(row.document.indexOf('"10"')).toBeLessThan(row.document.indexOf('"9"'));
+    // The response shows the lock as saved: lexemes and key order included.
+    expect(res.text).toContain('"negzero":-0.0');
+    expect(res.text.indexOf('"10":')).toBeLessThan(res.text.indexOf('"9":'));
   });
 });
 

@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute, readLosslessJsonObject } from '@/lib/api/route';
 import { composePolicy, type ComposeInput } from '@/lib/services/compose-policy';
+import { serializeJson } from '@/lib/domain';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,5 +24,6 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     reason: b.reason as string | undefined,
     requestId,
   });
-  return NextResponse.json(result, { status: result.saved?.status ?? 200 });
+  // Written losslessly: the previewed lock shows the number lexemes and key order it is saved (and hashed) with.
+  return new NextResponse(serializeJson(result), { status: result.saved?.status ?? 200, headers: { 'content-type': 'application/json' } });
 });
