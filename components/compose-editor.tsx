@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import type { MergeConflict, PolicyLock, ProvenanceJson, LockDiff } from '@/lib/domain';
+import type { MergeConflict, MergeWarning, PolicyLock, ProvenanceJson, LockDiff } from '@/lib/domain';
 import { dateTime, shortId } from '@/lib/format';
 
 type Source = { type: 'server'; policy: string; group?: string; revision?: string } | { type: 'upload'; lock: string | Record<string, unknown> } | { type: 'git'; repository: string; path: string; ref: string };
@@ -16,7 +16,7 @@ type Options = {
   canCreate: boolean;
   policies: { name: string; canSave: boolean; revisions: { revisionId: string; createdAt: string; origin: string; includes: Include[] | null }[] }[];
 };
-type Preview = { lock: PolicyLock; provenance: ProvenanceJson; previous: { revisionId: string; diff: LockDiff } | null; saved: { revisionId: string } | null };
+type Preview = { lock: PolicyLock; provenance: ProvenanceJson; previous: { revisionId: string; diff: LockDiff } | null; saved: { revisionId: string } | null; warnings?: MergeWarning[] };
 type ApiError = { status: number; error: string[]; errors: { path: string; message: string }[]; conflicts?: MergeConflict[] };
 
 async function post(policy: string, body: object): Promise<Preview> {
@@ -296,6 +296,15 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
 
         {preview.data && !err && (
           <>
+            {!!preview.data.warnings?.length && (
+              <div role="status" className="card border-amber-200 bg-amber-50 p-4 text-amber-900" data-testid="merge-warnings">
+                <ul className="list-disc pl-5">
+                  {preview.data.warnings.map((w, i) => (
+                    <li key={i}>{w.message}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             {preview.data.previous && (
               <div className="card p-4" data-testid="relock-diff">
                 <h3 className="font-semibold">Against the previous composition ({shortId(preview.data.previous.revisionId)})</h3>

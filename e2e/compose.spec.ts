@@ -6,7 +6,8 @@ test.use({ storageState: stateFile('dev') });
 test('compose webapp from base + monitoring: a conflict with both sources, fixed, saved, listed', async ({ page }) => {
   await page.goto('/compose?policy=webapp');
   await page.getByLabel('Run list', { exact: true }).fill('webapp::default\nnginx');
-  await page.getByLabel('Cookbook locks', { exact: true }).fill('{"webapp": {"version": "1.6.0", "identifier": "e2e-webapp-160"}}');
+  // Every run-list cookbook is locked: compose refuses a result chef-client would fail on (issue 13).
+  await page.getByLabel('Cookbook locks', { exact: true }).fill('{"webapp": {"version": "1.6.0", "identifier": "e2e-webapp-160"}, "nginx": {"version": "12.0.0", "identifier": "e2e-nginx-1200"}}');
   await page.getByLabel('Default attributes').fill('{"webapp": {"workers": 16}}');
 
   await page.getByRole('button', { name: 'Add include' }).click();

@@ -1,4 +1,5 @@
 import 'server-only';
+import { jsonDepth, parseLossless } from '@/lib/domain';
 import { randomUUID } from 'node:crypto';
 import { NextResponse } from 'next/server';
 import { currentAccess } from '@/lib/auth/session';
@@ -10,7 +11,6 @@ import { AppError, asAppError } from '@/lib/errors';
 import { authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
 import { crossSiteRefusal } from './csrf';
-import { jsonDepth } from '@/lib/domain';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/services/internal/limits';
 
 export interface ApiContext {
@@ -140,3 +140,21 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
   return body as Record<string, unknown>;
 }
+
+/**
+ * A JSON object body parsed losslessly (number lexemes and key order kept, domain `parseLossless`), for
+ * endpoints whose input ends up in a lock: a parent's `1.0e+15` must stay a float, `"10"` must stay after `"2"`.
+ */
+export async function readLosslessJsonObject(req: Request, maxDepth = MAX_DEPTH + ENVELOPE_DEPTH): Promise<Record<string, unknown>> {
+  const text = await readBody(req);
+  if (jsonDepth(text, maxDepth) > maxDepth) throw new AppError('bad_request', `Request body nests deeper than ${maxDepth} levels`, [{ path: '', message: `Nesting deeper than ${maxDepth} levels is refused` }]);
+  let body: unknown;
+  try {
+    body = parseLossless(text);
+  } catch (e) {
+    throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+  return body as Record<string, unknown>;
+}
+

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { gitLimits, readGitFile } from './internal/git-source';
@@ -28,7 +28,12 @@ export const ZParentInput = z.union([
 ]);
 export const ZIncludeSource = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
-  z.object({ type: z.literal('upload'), lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]) }),
+  z.object({
+    type: z.literal('upload'),
+    lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]),
+    /** Where the lock lives relative to the composed policy, as in `include_policy "x", path: "…"`: recorded in source_options, and its path cookbooks are located relative to it (chef-cli's LocalLockFetcher). */
+    path: z.string().min(1, 'is required').max(1000).optional(),
+  }),
   z.object({ type: z.literal('git'), repository: name.describe('the name of a repository an admin registered'), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
 ]);
 export type IncludeSource = z.infer<typeof ZIncludeSource>;
@@ -50,6 +55,8 @@ export interface ComposeResult {
   /** Against the composed revision named as parent (re-lock), when there is one. */
   previous: { revisionId: string; diff: LockDiff } | null;
   saved: { revisionId: string; created: boolean; status: 201 | 200 } | null;
+  /** Accepted as chef-cli accepts it, worth a look (the parent's own cookbook replacing an include's). */
+  warnings: MergeWarning[];
   includes: { name: string; source: IncludeSource; source_options: Record<string, unknown>; revisionId: string }[];
 }
 
@@ -72,10 +79,11 @@ async function resolveParent(tx: Tx, policy: string, parent: z.infer<typeof ZPar
   if (!('revision' in parent)) return { parent: toParent(policy, parent as Partial<PolicyLock>), previous: null };
   const rev = await tx.policyRevision.findFirst({ where: { revisionId: parent.revision, policy: { name: policy } }, select: { document: true, origin: true, originDetail: true, revisionId: true } });
   if (!rev) throw badRequest(`Policy '${policy}' has no revision '${parent.revision}'`, [{ path: '/parent/revision', message: 'no such revision' }]);
-  const lock = JSON.parse(rev.document) as PolicyLock;
+  // Lossless everywhere a lock feeds a new revision: number lexemes and key order reach the id and the bytes.
+  const lock = parseLossless(rev.document) as PolicyLock;
   // A composed revision already holds its includes' content: compose again from its own part.
   if (rev.origin === 'compose' && rev.originDetail) {
-    const origin = JSON.parse(rev.originDetail) as ComposeOrigin;
+    const origin = parseLossless(rev.originDetail) as ComposeOrigin;
     return { parent: { ...origin.parent, name: policy }, previous: { revisionId: rev.revisionId, lock, includes: origin.includes } };
   }
   return { parent: toParent(policy, lock), previous: null };
@@ -102,7 +110,7 @@ async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string;
     }
   }
   const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
-  return { name: inc.name, source_options, lock: JSON.parse(row.document) as PolicyLock, revisionId: row.revisionId };
+  return { name: inc.name, source_options, lock: parseLossless(row.document) as PolicyLock, revisionId: row.revisionId };
 }
 
 /** An uploaded or git include: read and validated outside any transaction (git may touch the network and disk). */
@@ -111,7 +119,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   const s = inc.source;
   const { text, extra } =
     s.type === 'upload'
-      ? { text: typeof s.lock === 'string' ? s.lock : JSON.stringify(s.lock), extra: { path: `upload:${inc.name}` } as Record<string, unknown> }
+      ? { text: typeof s.lock === 'string' ? s.lock : serializeJson(s.lock), extra: { path: s.path ?? `upload:${inc.name}` } as Record<string, unknown> }
       : // Only the registered name goes into the lock: never a URL or its credentials.
         await readGitFile(await findRegisteredRepository(s.repository, at), s.path, s.ref, at).then((r) => ({ text: r.text, extra: { git: s.repository, path: s.path, ref: s.ref, revision: r.commit } as Record<string, unknown> }));
   // What a git file says is not echoed (it may be any file the repository holds); an upload is the caller's own text.
@@ -119,7 +127,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) throw badRequest(`Include '${inc.name}' nests deeper than ${MAX_DEPTH} levels`, [{ path: at, message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseLossless(text);
   } catch (e) {
     throw badRequest(`Include '${inc.name}' is not valid JSON${quote ? `: ${(e as Error).message}` : ''}`, [{ path: at, message: 'not valid JSON' }]);
   }
@@ -148,7 +156,7 @@ async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): P
       }
       if (trail.includes(refPolicy)) continue;
       const rev = await tx.policyRevision.findFirst({ where: { revisionId: ref.revision_id, policy: { name: refPolicy } }, select: { document: true } });
-      if (rev) await visit(JSON.parse(rev.document) as PolicyLock, next, depth + 1);
+      if (rev) await visit(parseLossless(rev.document) as PolicyLock, next, depth + 1);
     }
   };
   for (const inc of includes) {
@@ -168,6 +176,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
   // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
   assertInputDepth(raw);
   const input = parseInput(ZComposeInput, raw);
+  // zod rebuilds records: put back the document order of the parent's named run lists (chef-cli hashes them in that order).
+  const rawNamed = (raw.parent as { named_run_lists?: object } | undefined)?.named_run_lists;
+  if (rawNamed && typeof rawNamed === 'object' && 'named_run_lists' in input.parent && input.parent.named_run_lists) setKeyOrder(input.parent.named_run_lists, orderedKeys(rawNamed));
   if (input.group && !input.save) throw badRequest('group needs save: true', [{ path: '/group', message: 'only with save' }]);
   if (input.group && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);
@@ -193,16 +204,17 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       const merged = mergePolicy(parent, includes);
       const conflicts = [...cycles, ...(merged.ok ? [] : merged.conflicts)];
       if (!merged.ok || conflicts.length) {
-        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts });
+        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.field ? `/parent${c.field}` : c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts, warnings: merged.warnings });
       }
       // The composed lock meets the upload limits whether it is previewed or saved: includes can multiply a small request.
-      const text = JSON.stringify(merged.lock, null, 2) + '\n';
+      const text = serializeJson(merged.lock, 2) + '\n';
       assertStorable(text, 'The composed lock');
       const result: ComposeResult = {
         lock: merged.lock,
         provenance: provenanceToJson(merged.provenance),
         previous: previous ? { revisionId: previous.revisionId, diff: diffLocks(previous.lock, merged.lock) } : null,
         saved: null,
+        warnings: merged.warnings,
         includes: includes.map((inc, i) => ({ name: inc.name, source: input.includes[i].source, source_options: inc.source_options, revisionId: inc.revisionId })),
       };
       if (!input.save) return result;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, NAME_PATTERN, promoteCookbookLock, type PolicyLock } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, NAME_PATTERN, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -51,7 +51,8 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     const current = target.revision.revisionId;
     // Checked before building anything, so a stale dialog never produces a lock.
     assertExpected(to.name, policy.name, current, input.expectedRevisionId);
-    const result = promoteCookbookLock(JSON.parse(target.revision.document) as PolicyLock, JSON.parse(source.revision.document) as PolicyLock, input.cookbook);
+    // Lossless: number lexemes (1.0e+15, -0.0, 31-digit integers) and key order survive into the derived lock and its id.
+    const result = promoteCookbookLock(parseLossless(target.revision.document) as PolicyLock, parseLossless(source.revision.document) as PolicyLock, input.cookbook);
     if (!result.ok) {
       throw new AppError(
         'unprocessable',
@@ -68,7 +69,7 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     if (result.noop) return { ...summary, noop: true, dryRun: !!input.dryRun, revisionId: current, baseRevisionId: current, auditId: null };
     if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null };
 
-    const text = JSON.stringify(result.lock, null, 2) + '\n';
+    const text = serializeJson(result.lock, 2) + '\n';
     const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };
     const stored = await storeRevision(tx, access, policy.id, policy.name, text, result.lock, 'cookbook-promotion', origin);
     if (stored.created) {

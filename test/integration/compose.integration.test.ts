@@ -6,10 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { registerGitRepository } from '@/lib/services/git-repositories';
 import { db } from '@/lib/db/client';
+import { computeRevisionId, parseLossless, serializeJson, type PolicyLock } from '@/lib/domain';
+import { parentFromSpec } from '@/test/differential/compare';
+import type { ChefOutcomes, DiffCase } from '@/test/differential/model';
 import * as compose from '@/app/api/v1/policies/[name]/compose/route';
 
 let dev: string, viewer: string, ops: string;
-const parent = { run_list: ['webapp::default', 'nginx'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } }, default_attributes: { webapp: { workers: 16 } } };
+// The parent locks every cookbook its run list names: a composed lock must be self-consistent (issue 13).
+const parent = { run_list: ['webapp::default', 'nginx'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' }, nginx: { version: '12.0.0', identifier: 'nginx1200' } }, default_attributes: { webapp: { workers: 16 } } };
 
 beforeAll(async () => {
   await seed();
@@ -107,4 +111,48 @@ describe('POST /policies/:name/compose', () => {
     expect(res.json.conflicts.map((c: { kind: string }) => c.kind)).toContain('include_cycle');
     expect(res.json.conflicts.find((c: { kind: string }) => c.kind === 'include_cycle').message).toBe('Include cycle: base → webapp → base');
   });
+
+  it('refuses a composed lock chef-client would fail on: the preview names the run-list cookbook nothing locks (issue 13)', async () => {
+    const before = snapshot({ except: ['ApiToken'] });
+    const body = { parent: { run_list: ['webapp', 'haproxy::lb'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } } }, includes: [], save: true };
+    const res = await call(compose.POST, 'POST', { token: dev, params: { name: 'webapp' }, body });
+    expect(res.status).toBe(409);
+    expect(res.json.conflicts).toEqual([expect.objectContaining({ kind: 'missing_cookbook', cookbook: 'haproxy' })]);
+    expect(res.json.errors).toEqual([expect.objectContaining({ path: '/cookbook_locks/haproxy' })]);
+    expect(snapshot({ except: ['ApiToken'] })).toBe(before);
+  });
+
+  it('names the field of a run-list item chef-cli refuses', async () => {
+    const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: { parent: { run_list: ['webapp', 'Recipe[webapp]'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } } }, includes: [] } });
+    expect(res.status).toBe(409);
+    expect(res.json.errors).toEqual([expect.objectContaining({ path: '/parent/run_list/1' })]);
+  });
+
+  it('a compose through the HTTP body keeps number lexemes and named-run-list order: stored bytes hash to chef-cli’s recorded id', async () => {
+    // chef-cli 5.6.24's recorded outcome for this case (test/fixtures/chef-cli-corpus/numbers-through-merge.json).
+    const entry = parseLossless(fs.readFileSync(path.resolve('test/fixtures/chef-cli-corpus/numbers-through-merge.json'), 'utf8')) as { case: DiffCase; chef: ChefOutcomes };
+    const p = entry.case.policies[entry.case.policies.length - 1];
+    const parent = parentFromSpec(entry.case, p);
+    const chefText = entry.chef[p.dir].lock!;
+    const chefId = (parseLossless(chefText) as PolicyLock).revision_id;
+    const body = serializeJson({
+      parent: { run_list: parent.run_list, named_run_lists: parent.named_run_lists, cookbook_locks: parent.cookbook_locks, default_attributes: parent.default_attributes, override_attributes: parent.override_attributes, solution_dependencies: parent.solution_dependencies },
+      includes: p.includes.map((inc) => ({ name: inc.name, source: { type: 'upload', lock: entry.chef[inc.dir].lock, path: inc.path } })),
+      save: true,
+    });
+    expect(body).toContain('1.0e+15'); // the HTTP body carries the lexemes
+    const res = await call(compose.POST, 'POST', { token: dev, params: { name: p.name }, body });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.saved.revisionId).toBe(chefId);
+    const row = await db().policyRevision.findFirstOrThrow({ where: { revisionId: chefId }, select: { document: true, computedRevisionId: true } });
+    expect(row.computedRevisionId).toBe(chefId);
+    expect(computeRevisionId(row.document)).toBe(chefId);
+    expect(row.document).toContain('"negzero": -0.0');
+    expect(row.document).toContain('"huge": 1000000000000000000000000000000');
+    expect(row.document.indexOf('"10"')).toBeLessThan(row.document.indexOf('"9"'));
+    // The response shows the lock as saved: lexemes and key order included.
+    expect(res.text).toContain('"negzero":-0.0');
+    expect(res.text.indexOf('"10":')).toBeLessThan(res.text.indexOf('"9":'));
+  });
 });
+

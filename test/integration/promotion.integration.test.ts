@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import fs from 'node:fs';
+import path from 'node:path';
 import { db } from '@/lib/db/client';
+import { computeRevisionId, parseLossless, type PolicyLock } from '@/lib/domain';
+import { setGroupPolicy } from '@/lib/services/set-group-policy';
 import type { Access } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
 import { promotePolicy } from '@/lib/services/promote-policy';
@@ -198,4 +202,48 @@ describe('promotion behaviour', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.errors[0].path).toBe('/since');
   });
+
+  it('promoteCookbook keeps number lexemes: the derived revision is what chef-cli hashes for the same content (issue 13)', async () => {
+    // chef-cli 5.6.24's lock with 1.0e+15, -0.0, 31-digit integers and named run lists "10" before "9".
+    const entry = JSON.parse(fs.readFileSync(path.resolve('test/fixtures/chef-cli-corpus/numbers-through-merge.json'), 'utf8')) as { chef: Record<string, { lock: string }> };
+    const chefText = entry.chef['.'].lock;
+    const chef = parseLossless(chefText) as PolicyLock;
+    const newId = 'e'.repeat(40);
+    // The same lock with other content for cookbook app, under its own (chef-cli) revision id.
+    const changed = chefText.split(chef.cookbook_locks.app.identifier).join(newId);
+    const changedId = computeRevisionId(changed);
+    const sourceText = changed.replace(chef.revision_id, changedId);
+    await setGroupPolicy(access.admin!, { group: 'qa', policy: chef.name, text: chefText });
+    await setGroupPolicy(access.admin!, { group: 'dev', policy: chef.name, text: sourceText });
+    const r = await promoteCookbook(access.admin!, { policy: chef.name, cookbook: 'app', from: 'dev', to: 'qa', expectedRevisionId: chef.revision_id });
+    // Taking app from dev gives dev's content: chef-cli's id for it.
+    expect(r.revisionId).toBe(changedId);
+    const rows = await db().policyRevision.findMany({ where: { policy: { name: chef.name } }, select: { revisionId: true, document: true, computedRevisionId: true, origin: true } });
+    expect(rows.map((x) => x.revisionId).sort()).toEqual([chef.revision_id, changedId].sort());
+    const upload = rows.find((x) => x.revisionId === changedId)!;
+    expect(upload.computedRevisionId).toBe(changedId);
+  });
+
+  it('promoteCookbook writes a new derived lock losslessly (1.0e+15, -0.0, 31-digit integers kept)', async () => {
+    const entry = JSON.parse(fs.readFileSync(path.resolve('test/fixtures/chef-cli-corpus/numbers-through-merge.json'), 'utf8')) as { chef: Record<string, { lock: string }> };
+    const chefText = entry.chef['.'].lock;
+    const target = parseLossless(chefText) as PolicyLock;
+    // This test's own policy: chef-cli's lock renamed (the name is hashed, so its id is recomputed).
+    const withId = (text: string) => text.replace(/"revision_id": "[0-9a-f]{64}"/, `"revision_id": "${computeRevisionId(text)}"`);
+    const qaText = withId(chefText.split('"numparent"').join('"numparent2"'));
+    const appChanged = (text: string) => text.split(target.cookbook_locks.app.identifier).join('d'.repeat(40));
+    // The source differs in app *and* in an attribute; only app is taken.
+    const stagingText = withId(appChanged(qaText).replace('"f": 1.0', '"f": 2.0'));
+    await setGroupPolicy(access.admin!, { group: 'qa', policy: 'numparent2', text: qaText });
+    await setGroupPolicy(access.admin!, { group: 'dev', policy: 'numparent2', text: stagingText });
+    const expected = computeRevisionId(appChanged(qaText));
+    const r = await promoteCookbook(access.admin!, { policy: 'numparent2', cookbook: 'app', from: 'dev', to: 'qa', expectedRevisionId: (parseLossless(qaText) as PolicyLock).revision_id });
+    expect(r.revisionId).toBe(expected);
+    const row = await db().policyRevision.findFirstOrThrow({ where: { revisionId: expected, policy: { name: 'numparent2' } }, select: { document: true, computedRevisionId: true, origin: true } });
+    expect(row.origin).toBe('cookbook-promotion');
+    expect(row.computedRevisionId).toBe(expected);
+    expect(computeRevisionId(row.document)).toBe(expected);
+    for (const lexeme of ['"big": 1.0e+15', '"negzero": -0.0', '"huge": 1000000000000000000000000000000', '"beyond": 9007199254740993', '"f": 1.0', '"o": 1.5e+300']) expect(row.document).toContain(lexeme);
+  });
 });
+

@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 describe('item 8: compose nesting and size guards', () => {
-  const body = (attrs: string, save = false) => `{"parent":{"run_list":["webapp::default"],"default_attributes":${attrs}},"includes":[]${save ? ',"save":true' : ''}}`;
+  const body = (attrs: string, save = false) => `{"parent":{"run_list":["webapp::default"],"cookbook_locks":{"webapp":{"version":"1.0.0","identifier":"${'a'.repeat(40)}"}},"default_attributes":${attrs}},"includes":[]${save ? ',"save":true' : ''}}`;
 
   it('a very deep document is a 400, not a stack overflow', async () => {
     const res = await call(compose.POST, 'POST', { token: viewer, params: { name: 'webapp' }, body: body(nested(4500)) });
@@ -55,7 +55,10 @@ describe('item 8: compose nesting and size guards', () => {
   it('a composed lock larger than an upload may be is refused, in previews and saves alike', async () => {
     process.env.MAX_BODY_BYTES = '6000';
     try {
-      const parent = { run_list: Array.from({ length: 300 }, (_, i) => `recipe[cb${i}::default]`) };
+      const parent = {
+        run_list: Array.from({ length: 300 }, (_, i) => `recipe[cb${i}::default]`),
+        cookbook_locks: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`cb${i}`, { version: '1.0.0', identifier: 'a'.repeat(40) }])),
+      };
       const dda = await accessFor('dev@example.com');
       const before = await db().policyRevision.count();
       await expect(composePolicy(dda, { policy: 'webapp', parent, includes: [] })).rejects.toMatchObject({ status: 413 });

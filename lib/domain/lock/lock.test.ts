@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixtureJson, fixtureText } from '@/test/fixtures';
-import { computeRevisionId, formatG15, jsonDepth, parseLossless, revisionIdText, validateLock } from '@/lib/domain';
+import { cloneLossless, computeRevisionId, formatG15, jsonDepth, orderedKeys, parseLossless, revisionIdText, serializeJson, validateLock } from '@/lib/domain';
 
 type Vector = { source: string; document: string; canonical_text: string; revision_id: string };
 const vectors = fixtureJson<Vector[]>('revision-id-vectors.json');
@@ -57,7 +57,36 @@ describe('formatG15 (C printf %.15g)', () => {
     [-2.5, '-2.5'],
     [1e100, '1e+100'],
     [0, '0'],
+    // Recorded from Ruby 3.1's format("%.15g", x), which chef-cli 5.6.24 uses: exact ties round half to even.
+    [100000000000000.5, '100000000000000'],
+    [-100000000000000.5, '-100000000000000'],
+    [12345678901234.25, '12345678901234.2'],
+    [2 ** -22, '2.38418579101562e-07'],
+    [999999999999999.5, '1e+15'],
+    [123456789012345.5, '123456789012346'],
+    [100000000000001.5, '100000000000002'],
+    [1234567.0000000005, '1234567'],
+    [1e-320, '9.99988867182683e-321'],
+    [5e-324, '4.94065645841247e-324'],
+    [1.7976931348623157e308, '1.79769313486232e+308'],
+    [-0, '-0'],
   ])('%s → %s', (x, expected) => expect(formatG15(x)).toBe(expected));
+});
+
+describe('key order and lexemes (chef-cli hashes named run lists in document order)', () => {
+  it('keeps the document order of integer-like keys through parse, clone and write', () => {
+    const text = '{"named_run_lists":{"10":["recipe[a::b]"],"b":[],"1":["recipe[c::d]"]},"x":1.0e+15,"y":-0.0,"z":1000000000000000000000000000001}';
+    const parsed = parseLossless(text) as Record<string, Record<string, unknown>>;
+    expect(orderedKeys(parsed.named_run_lists)).toEqual(['10', 'b', '1']);
+    expect(Object.keys(parsed.named_run_lists)).toEqual(['1', '10', 'b']); // what plain JS would use
+    expect(serializeJson(cloneLossless(parsed))).toBe(text);
+    expect(JSON.parse(JSON.stringify(parsed)).x).toBe(1e15); // JSON.stringify views get plain numbers
+  });
+
+  it('hashes named run lists in document order', () => {
+    const lock = parseLossless('{"name":"p","run_list":[],"named_run_lists":{"10":["recipe[a::b]"],"1":["recipe[c::d]"]},"cookbook_locks":{}}') as Record<string, unknown>;
+    expect(revisionIdText(lock)).toContain('named-run-list:10;run-list-item:recipe[a::b]\nnamed-run-list:1;run-list-item:recipe[c::d]\n');
+  });
 });
 
 describe('validateLock', () => {

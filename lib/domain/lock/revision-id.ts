@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical';
-import { JsonNumber, parseLossless } from './json';
+import { JsonNumber, orderedKeys, parseLossless } from './json';
 import type { PolicyLock } from './types';
 
 type LockLike = Record<string, unknown>;
@@ -16,7 +16,9 @@ export function revisionIdText(lock: LockLike): string {
   for (const item of runList) text += `run-list-item:${item}\n`;
   const named = lock.named_run_lists;
   if (named && typeof named === 'object' && !Array.isArray(named)) {
-    for (const [list, items] of Object.entries(named as Record<string, unknown>)) {
+    // Document order, as chef-cli iterates its Ruby hash (not JS order, which puts "1", "10" first).
+    for (const list of orderedKeys(named)) {
+      const items = (named as Record<string, unknown>)[list];
       if (!Array.isArray(items)) continue;
       for (const item of items) text += `named-run-list:${list};run-list-item:${item}\n`;
     }

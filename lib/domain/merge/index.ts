@@ -1,2 +1,2 @@
-export { mergePolicy, normalizeRunListItem, provenanceToJson } from './merge';
-export type { ParentPolicy, IncludedPolicy, MergeConflict, MergeResult, Provenance, ProvenanceJson } from './merge';
+export { mergePolicy, normalizeRunListItem, provenanceToJson, joinRelativePath } from './merge';
+export type { ParentPolicy, IncludedPolicy, MergeConflict, MergeWarning, MergeResult, Provenance, ProvenanceJson } from './merge';

@@ -1,7 +1,7 @@
-import { jsonEqual } from '../diff/diff';
 import { satisfies } from '../promote/constraint';
-import { defineKey } from '../lock/json';
+import { defineKey, orderedKeys, pointer, setKeyOrder } from '../lock/json';
 import { computeRevisionId } from '../lock/revision-id';
+import { isObject, rubyEq, rubyUnion } from './ruby-values';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
 
 /** The policy being composed: its own run list (Policyfile.rb shorthand allowed), cookbooks and attributes. */
@@ -23,7 +23,20 @@ export interface IncludedPolicy {
 }
 
 export interface MergeConflict {
-  kind: 'attribute' | 'cookbook_version' | 'cookbook_identifier' | 'cookbook_source' | 'cookbook_dependencies' | 'unsatisfied_constraint' | 'duplicate_include' | 'include_cycle';
+  kind:
+    | 'attribute'
+    | 'cookbook_version'
+    | 'cookbook_identifier'
+    | 'cookbook_source'
+    | 'cookbook_dependencies'
+    | 'unsatisfied_constraint'
+    | 'missing_cookbook'
+    | 'dependency_cycle'
+    | 'invalid_run_list_item'
+    | 'duplicate_include'
+    | 'include_cycle';
+  /** For run-list problems: a JSON pointer into the parent input (`/run_list/2`, `/named_run_lists/web/0`). */
+  field?: string;
   /** chef-cli style `[a][b]` for attributes. */
   path?: string;
   precedence?: 'default' | 'override';
@@ -72,30 +85,49 @@ export function provenanceToJson(p: Provenance): ProvenanceJson {
   };
 }
 
-export type MergeResult = { ok: true; lock: PolicyLock; provenance: Provenance } | { ok: false; conflicts: MergeConflict[] };
+/** Accepted, as chef-cli accepts it, but worth telling the user (the parent's own cookbook replacing an include's). */
+export interface MergeWarning {
+  kind: 'parent_cookbook_wins' | 'moot_include_conflict';
+  cookbook: string;
+  /** The parent first, then the include whose entry it replaced. */
+  sources: string[];
+  values: unknown[];
+  message: string;
+}
 
-/** Policyfile.rb shorthand to a lock's form: `nginx` → `recipe[nginx::default]`, `nginx::repo` → `recipe[nginx::repo]`. */
+export type MergeResult = { ok: true; lock: PolicyLock; provenance: Provenance; warnings: MergeWarning[] } | { ok: false; conflicts: MergeConflict[]; warnings: MergeWarning[] };
+
+const RECIPE_ITEM = /^recipe\[([^\]@]+)(@([0-9]+(\.[0-9]+){1,2}))?\]$/;
+const ROLE_ITEM = /^role\[([^\]]+)\]$/;
+const VERSIONED_ITEM = /^([^@]+)(@([0-9]+(\.[0-9]+){1,2}))$/;
+const FALSE_FRIEND = /[[\]]/;
+const COMPONENT = /^[.\p{L}\p{N}_-]+$/u;
+
+/**
+ * A Policyfile.rb run-list item in a lock's form, as chef-cli makes it (`Chef::RunList::RunListItem`,
+ * then `normalize_recipe`): `nginx` and `nginx@1.0` → `recipe[nginx::default]`, `nginx::repo` →
+ * `recipe[nginx::repo]`, `recipe[nginx@1.0.0]` → `recipe[nginx::default]` (the version is dropped),
+ * and `role[x]` → `recipe[x::default]` (chef-cli has no roles in policies and reads the name as a
+ * cookbook). Throws RangeError, with chef-cli's reason, for what chef-cli refuses (`Recipe[x]`, `x::`).
+ */
 export function normalizeRunListItem(item: string): string {
   const s = item.trim();
-  const inner = /^recipe\[(.+)\]$/.exec(s)?.[1] ?? (/^[.A-Za-z0-9_-]+(::[.A-Za-z0-9_-]+)?$/.test(s) ? s : null);
-  if (inner === null) return s;
-  return `recipe[${inner.includes('::') ? inner : `${inner}::default`}]`;
+  let name: string;
+  let m: RegExpExecArray | null;
+  if ((m = RECIPE_ITEM.exec(s))) name = m[1];
+  else if ((m = ROLE_ITEM.exec(s))) name = m[1];
+  else if ((m = VERSIONED_ITEM.exec(s))) name = m[1];
+  else if (FALSE_FRIEND.test(s)) throw new RangeError(`run-list item '${item}' must be recipe[NAME] or role[NAME]`);
+  else name = s;
+  const sep = name.indexOf('::');
+  const cookbook = sep < 0 ? name : name.slice(0, sep);
+  const recipe = sep < 0 ? null : name.slice(sep + 2);
+  if (!COMPONENT.test(cookbook)) throw new RangeError(`run-list item '${item}' has an invalid cookbook name '${cookbook}'`);
+  if (recipe !== null && !COMPONENT.test(recipe)) throw new RangeError(`run-list item '${item}' has an invalid recipe name '${recipe}'`);
+  return `recipe[${recipe === null ? `${name}::default` : name}]`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function mergeRunLists(sources: { name: string; items: string[] }[], provenance: Map<string, string>): string[] {
-  const out: string[] = [];
-  for (const s of sources) {
-    for (const raw of s.items) {
-      const item = normalizeRunListItem(raw);
-      if (provenance.has(item)) continue;
-      provenance.set(item, s.name);
-      out.push(item);
-    }
-  }
-  return out;
-}
+const cookbookOf = (item: string) => /^recipe\[([^:\]]+)/.exec(item)?.[1] ?? item;
 
 /** Sets an own property; only `__proto__` needs defineProperty (plain assignment is much faster). */
 function setKey(target: Record<string, unknown>, key: string, value: unknown) {
@@ -111,83 +143,154 @@ function recordOrigins(value: unknown, path: string, source: string, origins: [s
   for (let i = 0; i < keys.length; i++) recordOrigins(value[keys[i]], path + '[' + keys[i] + ']', source, origins);
 }
 
-/** The first source (before `current`) that sets the node at `keys`: who a conflict is with. */
-function firstSetter(sources: { name: string; tree: Record<string, unknown> }[], keys: string[], current: string): string {
-  for (const s of sources) {
-    if (s.name === current) break;
-    let node: unknown = s.tree;
-    let found = true;
-    for (const k of keys) {
-      if (!isObject(node) || !Object.prototype.hasOwnProperty.call(node, k)) {
-        found = false;
-        break;
-      }
-      node = node[k];
-    }
-    if (found) return s.name;
+type AttrSource = { name: string; tree: Record<string, unknown> };
+/** A node of the checker's tree: a leaf (first value and who set it) or an object, expanded lazily. */
+type CheckNode = { hash: true; source: string; value: Record<string, unknown>; children: Map<string, CheckNode> | null } | { hash: false; source: string; value: unknown };
+
+const show = (v: unknown) => JSON.stringify(v) ?? String(v);
+
+/** The children of an object node; a subtree only one source brought is expanded when a second source reaches it. */
+function childrenOf(node: Extract<CheckNode, { hash: true }>): Map<string, CheckNode> {
+  if (node.children) return node.children;
+  const children = new Map<string, CheckNode>();
+  for (const key of Object.keys(node.value)) {
+    const v = node.value[key];
+    children.set(key, isObject(v) ? { hash: true, source: node.source, value: v, children: null } : { hash: false, source: node.source, value: v });
   }
-  return '?';
+  return (node.children = children);
 }
 
 /**
- * Merges attribute trees source by source, recording every leaf's origin and
- * every conflict. Copy-on-write: a subtree only one source brings is shared
- * with that input (inputs and result are treated as immutable); an object is
- * copied the moment a second source merges into it.
+ * chef-cli's `AttributeMergeChecker`: every source fills one tree; a leaf (anything but an object;
+ * arrays included) set again by a later source must be `==` (Ruby: `1 == 1.0`, `[1] == [1.0]`) to the
+ * *first* value. Where chef-cli crashes (NoMethodError: an object first and a leaf later, or a leaf
+ * first and a non-empty object later) the console reports a conflict; a leaf followed by an empty
+ * object is accepted, as chef-cli accepts it. Every conflict is reported, not just the first.
  */
-function mergeAttributes(precedence: 'default' | 'override', sources: { name: string; tree: Record<string, unknown> }[], origins: [string, string][], conflicts: MergeConflict[]) {
-  const merged: Record<string, unknown> = {};
-  const owned = new WeakSet<object>([merged]);
-  const has = Object.prototype.hasOwnProperty;
-  const walk = (target: Record<string, unknown>, src: Record<string, unknown>, path: string, source: string) => {
-    for (const k in src) {
-      if (!has.call(src, k)) continue;
-      const b = src[k];
-      const p = `${path}[${k}]`;
-      if (!has.call(target, k)) {
-        setKey(target, k, b);
-        recordOrigins(b, p, source, origins);
-        continue;
-      }
-      const a = target[k];
-      if (isObject(a) && isObject(b)) {
-        let into = a;
-        if (!owned.has(a)) {
-          into = { ...a };
-          owned.add(into);
-          setKey(target, k, into);
-        }
-        walk(into, b, p, source);
-      } else if (!jsonEqual(a, b)) {
-        const first = firstSetter(sources, p.slice(1, -1).split(']['), source);
-        conflicts.push({
-          kind: 'attribute',
-          precedence,
-          path: p,
-          sources: [first, source],
-          values: [a, b],
-          message: `Attribute '${p}' (${precedence}) provided conflicting values by the following sources ${JSON.stringify([first, source])}: ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
-        });
-      }
+function checkAttributes(precedence: 'default' | 'override', sources: AttrSource[], conflicts: MergeConflict[]) {
+  const conflict = (path: string, a: { source: string; value: unknown }, source: string, b: unknown) =>
+    conflicts.push({
+      kind: 'attribute',
+      precedence,
+      path,
+      sources: [a.source, source],
+      values: [a.value, b],
+      message: `Attribute '${path}' (${precedence}) provided conflicting values by the following sources ${JSON.stringify([a.source, source])}: ${show(a.value)} and ${show(b)}`,
+    });
+  const fill = (node: Map<string, CheckNode>, source: string, path: string, tree: Record<string, unknown>) => {
+    for (const key of Object.keys(tree)) {
+      const val = tree[key];
+      const existing = node.get(key);
+      if (isObject(val)) {
+        if (!existing) node.set(key, { hash: true, source, value: val, children: null });
+        else if (existing.hash) fill(childrenOf(existing), source, `${path}[${key}]`, val);
+        else if (Object.keys(val).length) conflict(`${path}[${key}]`, existing, source, val);
+      } else if (!existing) node.set(key, { hash: false, source, value: val });
+      else if (existing.hash || !rubyEq(existing.value, val)) conflict(`${path}[${key}]`, existing, source, val);
     }
   };
-  for (const s of sources) walk(merged, s.tree, '', s.name);
-  return merged;
-}
-
-function depsOf(lock: { solution_dependencies?: SolutionDependencies }, name: string, version: string): unknown {
-  return lock.solution_dependencies?.dependencies?.[`${name} (${version})`];
+  const root = new Map<string, CheckNode>();
+  for (const s of sources) fill(root, s.name, '', s.tree);
 }
 
 /**
- * The include_policy merge (domain.md §3). The result may share unchanged
- * subtrees and cookbook entries' nested objects with the inputs: treat both as immutable.: run lists includes-first and
- * de-duplicated after normalising, attributes unioned after a conflict check,
- * cookbooks that must agree, the direct includes recorded, a fresh revision
- * id. Reports every conflict, not just the first.
+ * Chef's `DeepMerge.merge(acc, lock_attributes)`, applied to the parent and then each include: a later
+ * object merges key by key into an earlier object and replaces anything else; a later array is
+ * unioned into an earlier array (Ruby `|`: `[1,1,2] | [1,1,2]` is `[1,2]`, `[1] | [1.0]` is `[1, 1.0]`);
+ * any other later value replaces the earlier one (so on `0.0` against `-0.0` the later wins).
+ * Inputs are never modified; unchanged subtrees are shared.
+ */
+function deepMerge(source: unknown, dest: unknown, path: string, from: string, origins: [string, string][]): unknown {
+  if (isObject(source)) {
+    if (!isObject(dest)) {
+      recordOrigins(source, path, from, origins);
+      return source;
+    }
+    const keys = orderedKeys(dest);
+    const out: Record<string, unknown> = {};
+    for (const k of keys) setKey(out, k, dest[k]);
+    for (const k of orderedKeys(source)) {
+      const p = `${path}[${k}]`;
+      if (Object.prototype.hasOwnProperty.call(out, k)) setKey(out, k, deepMerge(source[k], out[k], p, from, origins));
+      else {
+        keys.push(k);
+        setKey(out, k, source[k]);
+        recordOrigins(source[k], p, from, origins);
+      }
+    }
+    return setKeyOrder(out, keys);
+  }
+  origins.push([path, from]);
+  if (Array.isArray(source) && Array.isArray(dest)) return rubyUnion(dest, source);
+  return source;
+}
+
+function mergeAttributes(precedence: 'default' | 'override', sources: AttrSource[], origins: [string, string][], conflicts: MergeConflict[]): Record<string, unknown> {
+  checkAttributes(precedence, sources, conflicts);
+  const [first, ...later] = sources;
+  recordOrigins(first.tree, '', first.name, origins);
+  origins.shift(); // the root itself has no path
+  let acc: Record<string, unknown> = first.tree;
+  for (const s of later) acc = deepMerge(s.tree, acc, '', s.name, origins) as Record<string, unknown>;
+  const root = origins.findIndex(([p]) => p === '');
+  if (root >= 0) origins.splice(root, 1);
+  return acc;
+}
+
+/** Ruby's `Pathname#+`: joins a relative path onto a directory, folding `..` and `.` segments. */
+export function joinRelativePath(dir: string, rel: string): string {
+  if (rel.startsWith('/')) return rel;
+  const parts = dir.split('/').filter((x) => x && x !== '.');
+  const absolute = dir.startsWith('/');
+  for (const seg of rel.split('/')) {
+    if (!seg || seg === '.') continue;
+    if (seg === '..' && parts.length && parts[parts.length - 1] !== '..') parts.pop();
+    else parts.push(seg);
+  }
+  const joined = parts.join('/');
+  return absolute ? '/' + joined : joined || '.';
+}
+
+const dirnameOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) || '/' : '.');
+
+/**
+ * chef-cli's `LocalLockFetcher#transform_path`: a path cookbook in an included lock is located
+ * relative to that lock file; the parent sees it relative to itself.
+ */
+function rebaseCookbook(entry: CookbookLockEntry, includePath: unknown): CookbookLockEntry {
+  if (typeof includePath !== 'string' || !isObject(entry.source_options) || typeof entry.source_options.path !== 'string') return entry;
+  const dir = dirnameOf(includePath);
+  if (dir === '.') return entry;
+  const path = joinRelativePath(dir, entry.source_options.path);
+  const out: CookbookLockEntry = { ...entry, source_options: { ...entry.source_options, path } };
+  if (typeof entry.source === 'string') out.source = joinRelativePath(dir, entry.source);
+  return out;
+}
+
+type DepPairs = [string, string][];
+const depsOf = (deps: SolutionDependencies | undefined, name: string, version: string): DepPairs | undefined => deps?.dependencies?.[`${name} (${version})`];
+const samePairs = (a: DepPairs | undefined, b: DepPairs | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x[0] === b![i][0] && x[1] === b![i][1]);
+/** Ruby's Array#sort on [name, constraint] pairs (and `Hash#sort` on keys): byte-wise. */
+const byPair = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : String(a[1]) < String(b[1]) ? -1 : String(a[1]) > String(b[1]) ? 1 : 0);
+
+/**
+ * The include_policy merge (domain.md §3), computing what chef-cli 5.6.24 computes
+ * (`policyfile_compiler.rb`, `attribute_merge_checker.rb`, `included_policies_cookbook_source.rb`,
+ * `local_lock_fetcher.rb`), with the console's deliberate differences (docs/chef-compatibility.md):
+ * every conflict is reported, identifiers are compared, an object-vs-scalar clash is a conflict (chef-cli
+ * crashes), run-list items are normalised before de-duplicating.
+ * - run lists: includes in order, then the parent; named run lists per key, keys in document order
+ *   (the includes' keys first, then the parent's new ones);
+ * - attributes: checked (parent = chef-cli's "user-specified", then each include) and deep-merged;
+ * - cookbooks: two includes must agree on version, dependencies, source (paths rebased onto the
+ *   parent) and identifier; the parent's own cookbook wins over an include's (a warning);
+ * - the result must be self-consistent: every run-list cookbook locked, every constraint in the merged
+ *   solution_dependencies (the parent's, the includes', each cookbook's dependencies) met.
+ * The result may share subtrees with the inputs: treat both as immutable.
  */
 export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): MergeResult {
   const conflicts: MergeConflict[] = [];
+  const warnings: MergeWarning[] = [];
   const seen = new Set<string>();
   for (const inc of includes) {
     if (seen.has(inc.name) || inc.name === parent.name) {
@@ -196,100 +299,184 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     seen.add(inc.name);
     const nested = (inc.lock.included_policy_locks ?? []).map((r) => r.name);
     if (inc.lock.name === parent.name || nested.includes(parent.name)) {
-      const path = inc.lock.name === parent.name ? [parent.name, inc.name, parent.name] : [parent.name, inc.name, parent.name];
-      conflicts.push({ kind: 'include_cycle', sources: [inc.name], message: `Include cycle: ${path.join(' → ')}` });
+      conflicts.push({ kind: 'include_cycle', sources: [inc.name], message: `Include cycle: ${[parent.name, inc.name, parent.name].join(' → ')}` });
     }
   }
 
-  const sources = [
-    { name: parent.name, runList: parent.run_list, named: parent.named_run_lists ?? {}, cookbooks: parent.cookbook_locks ?? {}, def: parent.default_attributes ?? {}, ovr: parent.override_attributes ?? {}, deps: parent },
-    ...includes.map((i) => ({
-      name: i.name,
-      runList: i.lock.run_list ?? [],
-      named: i.lock.named_run_lists ?? {},
-      cookbooks: i.lock.cookbook_locks ?? {},
-      def: i.lock.default_attributes ?? {},
-      ovr: i.lock.override_attributes ?? {},
-      deps: i.lock as { solution_dependencies?: SolutionDependencies },
-    })),
-  ];
-  const runOrder = [...sources.slice(1), sources[0]];
   const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: { default: [], override: [] } };
 
-  const run_list = mergeRunLists(runOrder.map((s) => ({ name: s.name, items: s.runList })), provenance.runList);
+  // Run lists: the includes' (already normalised) items in include order, then the parent's.
+  const normalize = (items: string[], field: string): string[] =>
+    items.flatMap((raw, i) => {
+      try {
+        return [normalizeRunListItem(raw)];
+      } catch (e) {
+        conflicts.push({ kind: 'invalid_run_list_item', field: `${field}/${i}`, sources: [parent.name], values: [raw], message: `${field.slice(1)} item ${i}: ${(e as Error).message}` });
+        return [];
+      }
+    });
+  const dedupe = (sources: { name: string; items: string[] }[], prov: Map<string, string>): string[] => {
+    const out: string[] = [];
+    for (const s of sources) for (const item of s.items) if (!prov.has(item)) {
+      prov.set(item, s.name);
+      out.push(item);
+    }
+    return out;
+  };
+  const parentNamed = parent.named_run_lists ?? {};
+  const parentNamedKeys = orderedKeys(parentNamed);
+  const runSources = [
+    ...includes.map((i) => ({ name: i.name, runList: i.lock.run_list ?? [], named: i.lock.named_run_lists ?? {} })),
+    {
+      name: parent.name,
+      runList: normalize(parent.run_list ?? [], '/run_list'),
+      named: setKeyOrder(Object.fromEntries(parentNamedKeys.map((k) => [k, normalize(parentNamed[k] ?? [], pointer('named_run_lists', k))])), parentNamedKeys),
+    },
+  ];
+  const run_list = dedupe(runSources.map((s) => ({ name: s.name, items: s.runList })), provenance.runList);
+  const namedKeys: string[] = [];
+  for (const s of runSources) for (const k of orderedKeys(s.named)) if (!namedKeys.includes(k)) namedKeys.push(k);
   const named_run_lists: Record<string, string[]> = {};
-  const namedKeys = [...new Set(runOrder.flatMap((s) => Object.keys(s.named)))];
   for (const key of namedKeys) {
     const prov = new Map<string, string>();
-    setKey(named_run_lists, key, mergeRunLists(runOrder.filter((s) => s.named[key]).map((s) => ({ name: s.name, items: s.named[key] })), prov));
+    setKey(named_run_lists, key, dedupe(runSources.filter((s) => Object.prototype.hasOwnProperty.call(s.named, key)).map((s) => ({ name: s.name, items: (s.named as Record<string, string[]>)[key] })), prov));
     provenance.namedRunLists.set(key, prov);
   }
+  setKeyOrder(named_run_lists, namedKeys);
 
   // Attributes: the parent first, then each include by include name; default and override separately.
-  const default_attributes = mergeAttributes('default', sources.map((s) => ({ name: s.name, tree: s.def })), provenance.attributes.default, conflicts);
-  const override_attributes = mergeAttributes('override', sources.map((s) => ({ name: s.name, tree: s.ovr })), provenance.attributes.override, conflicts);
+  const attrSources = (field: 'default_attributes' | 'override_attributes') => [
+    { name: parent.name, tree: parent[field] ?? {} },
+    ...includes.map((i) => ({ name: i.name, tree: i.lock[field] ?? {} })),
+  ];
+  const default_attributes = mergeAttributes('default', attrSources('default_attributes'), provenance.attributes.default, conflicts);
+  const override_attributes = mergeAttributes('override', attrSources('override_attributes'), provenance.attributes.override, conflicts);
 
-  // Cookbooks must agree wherever two sources lock the same one.
-  const cookbook_locks: Record<string, CookbookLockEntry> = {};
-  const owner = new Map<string, (typeof sources)[number]>();
-  for (const s of sources) {
-    for (const [cb, entry] of Object.entries(s.cookbooks)) {
-      const first = owner.get(cb);
+  // Cookbooks. Among includes they must agree; the parent's own cookbook wins over an include's.
+  type Provider = { source: string; entry: CookbookLockEntry; deps: DepPairs | undefined; parent: boolean };
+  const chosen = new Map<string, Provider>();
+  const fromIncludes = new Map<string, Provider>();
+  // chef-cli compares the includes' source options lazily: only when some cookbook of the result comes
+  // from the includes (IncludedPoliciesCookbookSource#source_options). Versions and dependencies always.
+  const sourceConflicts: MergeConflict[] = [];
+  for (const inc of includes) {
+    for (const [cb, raw] of Object.entries(inc.lock.cookbook_locks ?? {})) {
+      const entry = rebaseCookbook(raw, inc.source_options?.path);
+      const deps = depsOf(inc.lock.solution_dependencies, cb, entry.version);
+      const first = fromIncludes.get(cb);
       if (!first) {
-        setKey(cookbook_locks, cb, entry);
-        owner.set(cb, s);
-        provenance.cookbooks.set(cb, s.name);
+        fromIncludes.set(cb, { source: inc.name, entry, deps, parent: false });
         continue;
       }
-      const a = first.cookbooks[cb];
-      const pair = [first.name, s.name];
+      const a = first.entry;
+      const pair = [first.source, inc.name];
       if (a.version !== entry.version) {
-        conflicts.push({ kind: 'cookbook_version', cookbook: cb, sources: pair, values: [a.version, entry.version], message: `Multiple versions provided for cookbook ${cb}: ${a.version} from ${first.name}, ${entry.version} from ${s.name}` });
+        conflicts.push({ kind: 'cookbook_version', cookbook: cb, sources: pair, values: [a.version, entry.version], message: `Multiple versions provided for cookbook ${cb}: ${a.version} from ${first.source}, ${entry.version} from ${inc.name}` });
+      } else if (first.deps && deps && !samePairs(first.deps, deps)) {
+        conflicts.push({ kind: 'cookbook_dependencies', cookbook: cb, sources: pair, values: [first.deps, deps], message: `Conflicting dependencies provided for cookbook ${cb}: ${show(first.deps)} from ${first.source}, ${show(deps)} from ${inc.name}` });
+      } else if (!rubyEq(a.source_options, entry.source_options)) {
+        sourceConflicts.push({ kind: 'cookbook_source', cookbook: cb, sources: pair, values: [a.source_options, entry.source_options], message: `Conflicting sources provided for cookbook ${cb}: ${show(a.source_options)} from ${first.source}, ${show(entry.source_options)} from ${inc.name}` });
       } else if (a.identifier !== entry.identifier) {
-        conflicts.push({ kind: 'cookbook_identifier', cookbook: cb, sources: pair, values: [a.identifier, entry.identifier], message: `Cookbook ${cb} ${a.version} has different content in ${first.name} and ${s.name} (identifiers ${a.identifier} and ${entry.identifier})` });
-      } else if (!jsonEqual(a.source_options, entry.source_options)) {
-        conflicts.push({ kind: 'cookbook_source', cookbook: cb, sources: pair, values: [a.source_options, entry.source_options], message: `Conflicting sources provided for cookbook ${cb}` });
-      } else {
-        const da = depsOf(first.deps, cb, a.version);
-        const db = depsOf(s.deps, cb, entry.version);
-        if (da !== undefined && db !== undefined && !jsonEqual(da, db)) {
-          conflicts.push({ kind: 'cookbook_dependencies', cookbook: cb, sources: pair, values: [da, db], message: `Conflicting dependencies provided for cookbook ${cb}` });
-        }
+        sourceConflicts.push({ kind: 'cookbook_identifier', cookbook: cb, sources: pair, values: [a.identifier, entry.identifier], message: `Cookbook ${cb} ${a.version} has different content in ${first.source} and ${inc.name} (identifiers ${a.identifier} and ${entry.identifier})` });
       }
     }
   }
+  for (const [cb, entry] of Object.entries(parent.cookbook_locks ?? {})) {
+    chosen.set(cb, { source: parent.name, entry, deps: depsOf(parent.solution_dependencies, cb, entry.version), parent: true });
+    const inc = fromIncludes.get(cb);
+    if (inc && (inc.entry.version !== entry.version || inc.entry.identifier !== entry.identifier || !rubyEq(inc.entry.source_options, entry.source_options))) {
+      warnings.push({
+        kind: 'parent_cookbook_wins',
+        cookbook: cb,
+        sources: [parent.name, inc.source],
+        values: [{ version: entry.version, identifier: entry.identifier, source_options: entry.source_options }, { version: inc.entry.version, identifier: inc.entry.identifier, source_options: inc.entry.source_options }],
+        message: `The parent's own cookbook ${cb} ${entry.version} (${show(entry.source_options ?? {})}) is used instead of ${inc.source}'s ${inc.entry.version} (${show(inc.entry.source_options ?? {})}), as chef-cli does`,
+      });
+    }
+  }
+  for (const [cb, p] of fromIncludes) if (!chosen.has(cb)) chosen.set(cb, p);
+  if ([...chosen.values()].some((p) => !p.parent)) conflicts.push(...sourceConflicts);
+  else {
+    for (const c of sourceConflicts) {
+      warnings.push({ kind: 'moot_include_conflict', cookbook: c.cookbook!, sources: c.sources, values: c.values ?? [], message: `${c.message}; moot, as the parent locks ${c.cookbook} itself and takes no cookbook from its includes (chef-cli does not check it then)` });
+    }
+  }
+  const names = [...chosen.keys()].sort();
+  const cookbook_locks: Record<string, CookbookLockEntry> = {};
+  for (const cb of names) {
+    setKey(cookbook_locks, cb, chosen.get(cb)!.entry);
+    provenance.cookbooks.set(cb, chosen.get(cb)!.source);
+  }
 
-  // The parent's own constraints must accept what the includes pin.
-  for (const [cb, constraint] of parent.solution_dependencies?.Policyfile ?? []) {
-    const pinnedBy = owner.get(cb);
-    if (!pinnedBy || pinnedBy === sources[0]) continue;
-    const version = cookbook_locks[cb].version;
-    if (!satisfies(version, constraint)) {
+  // Self-consistency: every run-list cookbook locked, every constraint met (chef-cli's solver refuses otherwise).
+  const runItems = [...run_list.map((x) => ['/run_list', x] as const), ...namedKeys.flatMap((k) => named_run_lists[k].map((x) => [pointer('named_run_lists', k), x] as const))];
+  const missing = new Map<string, string>();
+  for (const [field, item] of runItems) {
+    const cb = cookbookOf(item);
+    if (!chosen.has(cb) && !missing.has(cb)) missing.set(cb, field);
+  }
+  for (const [cb, field] of missing) {
+    conflicts.push({ kind: 'missing_cookbook', cookbook: cb, sources: [provenance.runList.get(runItems.find(([, x]) => cookbookOf(x) === cb)![1]) ?? parent.name], message: `${field.slice(1)} names cookbook ${cb}, but no cookbook lock provides it` });
+  }
+  const demands: { by: string; on: string; constraint: string }[] = [];
+  for (const [cb, constraint] of parent.solution_dependencies?.Policyfile ?? []) demands.push({ by: parent.name, on: cb, constraint });
+  for (const inc of includes) for (const [cb, constraint] of inc.lock.solution_dependencies?.Policyfile ?? []) demands.push({ by: inc.name, on: cb, constraint });
+  for (const cb of names) {
+    const p = chosen.get(cb)!;
+    for (const [dep, constraint] of p.deps ?? []) demands.push({ by: `${cb} ${p.entry.version} (from ${p.source})`, on: dep, constraint });
+  }
+  const unmet = new Set<string>();
+  for (const d of demands) {
+    const got = chosen.get(d.on);
+    const key = `${d.by}|${d.on}|${d.constraint}`;
+    if (unmet.has(key)) continue;
+    if (!got) {
+      unmet.add(key);
+      conflicts.push({ kind: 'unsatisfied_constraint', cookbook: d.on, sources: [d.by], values: [d.constraint, null], message: `${d.by} requires ${d.on} ${d.constraint}, but no cookbook lock provides ${d.on}` });
+    } else if (!satisfies(got.entry.version, d.constraint)) {
+      unmet.add(key);
       conflicts.push({
         kind: 'unsatisfied_constraint',
-        cookbook: cb,
-        sources: [parent.name, pinnedBy.name],
-        values: [constraint, `= ${version}`],
-        message: `${parent.name} requires ${cb} ${constraint}, but ${pinnedBy.name} pins ${cb} = ${version}`,
+        cookbook: d.on,
+        sources: [d.by, got.source],
+        values: [d.constraint, `= ${got.entry.version}`],
+        message: `${d.by} requires ${d.on} ${d.constraint}, but ${got.source} pins ${d.on} = ${got.entry.version}`,
       });
     }
   }
 
-  if (conflicts.length) return { ok: false, conflicts };
-
-  const policyfile: [string, string][] = [];
-  const pfSeen = new Set<string>();
-  const dependencies: Record<string, [string, string][]> = {};
-  for (const s of sources) {
-    for (const pair of s.deps.solution_dependencies?.Policyfile ?? []) {
-      const key = JSON.stringify(pair);
-      if (!pfSeen.has(key)) {
-        pfSeen.add(key);
-        policyfile.push([pair[0], pair[1]]);
-      }
+  // chef-cli's solver refuses circular dependencies ("There is a circular dependency between a and b").
+  const state = new Map<string, 1 | 2>();
+  const cycles: string[][] = [];
+  const visit = (cb: string, trail: string[]) => {
+    state.set(cb, 1);
+    for (const [dep] of chosen.get(cb)!.deps ?? []) {
+      if (!chosen.has(dep)) continue;
+      if (state.get(dep) === 1) cycles.push([...trail.slice(trail.indexOf(dep)), dep]);
+      else if (!state.has(dep)) visit(dep, [...trail, dep]);
     }
-    for (const [k, v] of Object.entries(s.deps.solution_dependencies?.dependencies ?? {})) if (!Object.prototype.hasOwnProperty.call(dependencies, k)) defineKey(dependencies, k, v);
+    state.set(cb, 2);
+  };
+  for (const cb of names) if (!state.has(cb)) visit(cb, [cb]);
+  for (const cycle of cycles) {
+    conflicts.push({ kind: 'dependency_cycle', cookbook: cycle[0], sources: [...new Set(cycle.slice(0, -1).map((cb) => chosen.get(cb)!.source))], values: cycle, message: `Circular dependency between cookbooks: ${cycle.join(' → ')}` });
   }
+
+  if (conflicts.length) return { ok: false, conflicts, warnings };
+
+  // solution_dependencies as chef-cli writes them: the parent's constraints for its own cookbooks,
+  // `= version` for what the includes bring, each locked cookbook's dependencies; both sorted.
+  const parentConstraint = new Map((parent.solution_dependencies?.Policyfile ?? []).map(([n, c]) => [n, c] as const));
+  const policyfile: [string, string][] = names.map((cb) => {
+    const p = chosen.get(cb)!;
+    return [cb, p.parent ? parentConstraint.get(cb) ?? '>= 0.0.0' : `= ${p.entry.version}`];
+  });
+  for (const [n, c] of parentConstraint) if (!chosen.has(n)) policyfile.push([n, c]);
+  policyfile.sort(byPair);
+  const depEntries = names.map((cb) => [`${cb} (${chosen.get(cb)!.entry.version})`, chosen.get(cb)!.deps ?? []] as [string, DepPairs]).sort(byPair);
+  const dependencies: Record<string, [string, string][]> = {};
+  for (const [k, v] of depEntries) setKey(dependencies, k, v);
+
   const included_policy_locks: IncludedPolicyLockRef[] = includes.map((i) => ({ name: i.name, revision_id: i.lock.revision_id, source_options: i.source_options }));
   const lock: PolicyLock = {
     revision_id: '',
@@ -303,5 +490,5 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
     solution_dependencies: { Policyfile: policyfile, dependencies },
   };
   lock.revision_id = computeRevisionId(lock);
-  return { ok: true, lock, provenance };
+  return { ok: true, lock, provenance, warnings };
 }

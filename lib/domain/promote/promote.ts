@@ -1,4 +1,5 @@
 import { computeRevisionId } from '../lock/revision-id';
+import { cloneLossless } from '../lock/json';
 import type { CookbookLockEntry, PolicyLock } from '../lock/types';
 import { jsonEqual } from '../diff/diff';
 import { parseConstraint, satisfies } from './constraint';
@@ -56,15 +57,15 @@ export function promoteCookbookLock(target: PolicyLock, source: PolicyLock, cook
     return { ok: true, lock: target, noop: true, before, after: before };
   }
 
-  const lock: PolicyLock = structuredClone(target);
-  lock.cookbook_locks = { ...lock.cookbook_locks, [cookbook]: structuredClone(incoming) };
+  const lock: PolicyLock = cloneLossless(target);
+  lock.cookbook_locks = { ...lock.cookbook_locks, [cookbook]: cloneLossless(incoming) };
 
   const srcDeps = (source.solution_dependencies?.dependencies ?? {}) as Record<string, Pair[]>;
   const tgtDeps = { ...((lock.solution_dependencies?.dependencies ?? {}) as Record<string, Pair[]>) };
   const oldKey = dependencyKey(tgtDeps, cookbook, before?.version);
   if (oldKey) delete tgtDeps[oldKey];
   const srcKey = dependencyKey(srcDeps, cookbook, incoming.version);
-  const ownDeps: Pair[] = srcKey ? structuredClone(srcDeps[srcKey]) : [];
+  const ownDeps: Pair[] = srcKey ? cloneLossless(srcDeps[srcKey]) : [];
   tgtDeps[`${cookbook} (${incoming.version})`] = ownDeps;
 
   const policyfile = [...((lock.solution_dependencies?.Policyfile ?? []) as Pair[])];

@@ -33,6 +33,25 @@ describe('resolveResourceMap: rules', () => {
     expect(r.resolved.package).toBe('Core');
   });
 
+  it('chef15: a core registration passing allow_cookbook_override is an ArgumentError, not registered, not a preview', () => {
+    const r = resolveResourceMap({
+      mode: 'chef15',
+      chefVersion: '18.4.64',
+      node,
+      registrations: [
+        { key: 'pkg', className: 'CorePkg', source: 'core', allowCookbookOverride: true },
+        { key: 'pkg', className: 'Mine', source: 'cookbook' },
+      ],
+    });
+    // Chef 18.4.64, `provides :pkg, allow_cookbook_override: true`: "ArgumentError: unknown keyword: :allow_cookbook_override".
+    expect(r.errors).toEqual([expect.objectContaining({ key: 'pkg', className: 'CorePkg', reason: expect.stringContaining('ArgumentError: unknown keyword: :allow_cookbook_override') })]);
+    expect(r.ranked.pkg).toEqual(['Mine']);
+    expect(r.explanations.pkg.every((e) => !e.preview)).toBe(true);
+    expect(r.warnings).toEqual([]);
+    const rfc = resolveResourceMap({ mode: 'rfc', chefVersion: '14.10.0', node, registrations: [{ key: 'pkg', className: 'CorePkg', source: 'core', allowCookbookOverride: true }] });
+    expect(rfc.explanations.pkg[0].preview).toBe(true);
+  });
+
   it('allow_cookbook_override as a version requirement depends on the Chef version', () => {
     const regs = [
       { key: 'foo', className: 'Core', source: 'core' as const, allowCookbookOverride: '< 15' },

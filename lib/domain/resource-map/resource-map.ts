@@ -183,6 +183,14 @@ export function resolveResourceMap(input: ResolveResourceMapInput): ResolveResou
   };
 
   const eligible = (r: Registration) => {
+    // Chef 15+ has no allow_cookbook_override / __core_override__ keywords: passing either is Ruby's
+    // ArgumentError (unknown keyword), so the registration never happens, for core and cookbooks alike.
+    if (input.mode === 'chef15' && (r.allowCookbookOverride !== undefined || r.coreOverride !== undefined)) {
+      // Ruby's message, as Chef 18.4.64 raises it from `provides` / `NodeMap#set`.
+      const which = [r.allowCookbookOverride !== undefined ? ':allow_cookbook_override' : null, r.coreOverride !== undefined ? ':__core_override__' : null].filter(Boolean);
+      result.errors.push({ key: mapKey(r), className: r.className, reason: `ArgumentError: unknown keyword${which.length > 1 ? 's' : ''}: ${which.join(', ')} (Chef 15 removed these options); not registered` });
+      return false;
+    }
     if (r.chefVersion && !satisfies(input.chefVersion, r.chefVersion)) {
       result.rejected.push({ key: mapKey(r), className: r.className, reason: 'chef_version' });
       return false;
@@ -196,10 +204,6 @@ export function resolveResourceMap(input: ResolveResourceMapInput): ResolveResou
   for (const r of input.registrations) {
     if (r.source !== 'cookbook' || !eligible(r)) continue;
     const key = mapKey(r);
-    if (input.mode === 'chef15' && (r.allowCookbookOverride !== undefined || r.coreOverride !== undefined)) {
-      result.errors.push({ key, className: r.className, reason: 'Chef 15 removed allow_cookbook_override and __core_override__: passing them is an error' });
-      continue;
-    }
     const existing = map.get(key) ?? [];
     const locked = existing.some((e) => e.locked);
     const allowed = r.coreOverride === true || existing.some((e) => overrideAllowed(e.reg.allowCookbookOverride, input.chefVersion));
@@ -227,7 +231,7 @@ export function resolveResourceMap(input: ResolveResourceMapInput): ResolveResou
         className: e.reg.className,
         source: e.reg.source,
         locked: e.locked,
-        preview: !!e.reg.allowCookbookOverride,
+        preview: input.mode !== 'chef15' && !!e.reg.allowCookbookOverride,
         matches: m.ok,
         reason: i === 0 ? 'ranks first' : describeRank(list[i - 1], e),
         match: m.why,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
 import type { Actor } from './audit';
-import { computeRevisionId, jsonDepth, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
+import { computeRevisionId, jsonDepth, serializeJson, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
 import { badRequest, conflict } from '@/lib/errors';
 
 import { assertStorable, MAX_DEPTH } from './limits';
@@ -167,7 +167,7 @@ export async function storeRevision(
       cookbookCount: Object.keys(lock.cookbook_locks).length,
       cookbookDigest: cookbookDigest(lock),
       origin,
-      originDetail: originDetail === undefined ? null : JSON.stringify(originDetail),
+      originDetail: originDetail === undefined ? null : serializeJson(originDetail),
       createdById: actor?.userId ?? null,
       createdByEmail: actor?.email ?? null,
       ...(createdAt ? { createdAt } : {}),

@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
+import { apiRoute, readLosslessJsonObject } from '@/lib/api/route';
 import { composePolicy, type ComposeInput } from '@/lib/services/compose-policy';
+import { serializeJson } from '@/lib/domain';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,7 +12,8 @@ export const dynamic = 'force-dynamic';
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
  */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const b = await readJsonObject(req);
+  // Lossless: the parent's attribute numbers and named-run-list order reach the composed lock as written.
+  const b = await readLosslessJsonObject(req);
   const result = await composePolicy(access, {
     policy: params.name,
     parent: b.parent as ComposeInput['parent'],
@@ -22,5 +24,6 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     reason: b.reason as string | undefined,
     requestId,
   });
-  return NextResponse.json(result, { status: result.saved?.status ?? 200 });
+  // Written losslessly: the previewed lock shows the number lexemes and key order it is saved (and hashed) with.
+  return new NextResponse(serializeJson(result), { status: result.saved?.status ?? 200, headers: { 'content-type': 'application/json' } });
 });
