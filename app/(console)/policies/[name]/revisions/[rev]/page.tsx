@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/auth/session';
 import { revisionDetail } from '@/lib/db/queries/policy-pages';
+import { artifactPresence } from '@/lib/db/queries/artifacts';
 import type { PolicyLock } from '@/lib/domain';
 import { AttributeTree } from '@/components/attribute-tree';
 import { OriginLabel } from '@/components/origin-label';
@@ -35,6 +36,8 @@ export default async function RevisionPage({ params }: Props) {
   const lock = JSON.parse(rev.document) as PolicyLock;
   const enc = encodeURIComponent(name);
   const cookbooks = Object.entries(lock.cookbook_locks ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+  const onServer = await artifactPresence(cookbooks.map(([cb, e]) => ({ name: cb, identifier: e.identifier })));
+  const missing = cookbooks.filter(([cb, e]) => !onServer.has(`${cb} ${e.identifier}`)).length;
   const named = Object.entries(lock.named_run_lists ?? {});
   return (
     <>
@@ -119,6 +122,9 @@ export default async function RevisionPage({ params }: Props) {
         <h2 id="cookbooks" className="px-4 pt-4 font-semibold">
           Cookbooks ({cookbooks.length})
         </h2>
+        <p className="px-4 text-sm text-slate-600" data-testid="artifact-summary">
+          {missing === 0 ? 'Every cookbook this revision pins is on the server.' : `${missing} of ${cookbooks.length} cookbooks are not on the server: nodes running this revision would fail to fetch them.`}
+        </p>
         <table className="table mt-2">
           <thead>
             <tr>
@@ -126,6 +132,7 @@ export default async function RevisionPage({ params }: Props) {
               <th>Version</th>
               <th>Identifier</th>
               <th>Source</th>
+              <th>Artifact</th>
             </tr>
           </thead>
           <tbody>
@@ -137,6 +144,15 @@ export default async function RevisionPage({ params }: Props) {
                   {shortId(entry.identifier, 12)}
                 </td>
                 <td className="text-slate-600">{sourceOf(entry)}</td>
+                <td>
+                  {onServer.has(`${cb} ${entry.identifier}`) ? (
+                    <Link href={`/artifacts/${encodeURIComponent(cb)}/${encodeURIComponent(entry.identifier)}`} className="text-indigo-800 underline">
+                      on the server: files
+                    </Link>
+                  ) : (
+                    <span className="badge bg-amber-100 text-amber-900">missing</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,52 @@
+import { db } from '../client';
+import { manifestFiles, type ManifestFile } from '@/lib/services/cookbook-artifacts';
+
+/** Which of these (cookbook, identifier) pairs have an artifact on the server. */
+export async function artifactPresence(pairs: { name: string; identifier: string }[]): Promise<Set<string>> {
+  if (!pairs.length) return new Set();
+  const rows = await db().cookbookArtifact.findMany({ where: { OR: pairs.map((p) => ({ name: p.name, identifier: p.identifier })) }, select: { name: true, identifier: true } });
+  return new Set(rows.map((r) => `${r.name} ${r.identifier}`));
+}
+
+export interface ArtifactPage {
+  name: string;
+  identifier: string;
+  version: string;
+  createdAt: string;
+  createdBy: string | null;
+  metadata: Record<string, unknown>;
+  files: (ManifestFile & { size: number | null })[];
+  /** The selected file's text (null when binary or too large to show). */
+  selected: { path: string; text: string | null; size: number } | null;
+}
+
+const SHOW_LIMIT = 512 * 1024;
+
+/** An artifact's manifest, its files with sizes, and one file's text. Every signed-in user may read cookbooks. */
+export async function artifactPage(name: string, identifier: string, file: string | null): Promise<ArtifactPage | null> {
+  const a = await db().cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { version: true, manifest: true, createdAt: true, createdBy: true } });
+  if (!a) return null;
+  const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
+  const files = manifestFiles(manifest).sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  const sizes = new Map((await db().cookbookFile.findMany({ where: { checksum: { in: files.map((f) => f.checksum) } }, select: { checksum: true, size: true } })).map((f) => [f.checksum, f.size]));
+  const chosen = files.find((f) => f.path === file) ?? files.find((f) => f.path === 'recipes/default.rb') ?? files.find((f) => f.path === 'metadata.rb') ?? files[0];
+  let selected: ArtifactPage['selected'] = null;
+  if (chosen) {
+    const row = await db().cookbookFile.findUnique({ where: { checksum: chosen.checksum }, select: { content: true, size: true } });
+    if (row) {
+      const buf = Buffer.from(row.content);
+      const text = row.size <= SHOW_LIMIT && !buf.includes(0) ? buf.toString('utf8') : null;
+      selected = { path: chosen.path, text, size: row.size };
+    }
+  }
+  return {
+    name,
+    identifier,
+    version: a.version,
+    createdAt: a.createdAt.toISOString(),
+    createdBy: a.createdBy,
+    metadata: (manifest.metadata as Record<string, unknown>) ?? {},
+    files: files.map((f) => ({ ...f, size: sizes.get(f.checksum) ?? null })),
+    selected,
+  };
+}
