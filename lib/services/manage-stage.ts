@@ -13,6 +13,8 @@ export const ZPutStageInput = z
     name: z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)"),
     position: z.number().int('must be a whole number').min(0, 'must be 0 or more').max(10_000, 'must be at most 10000').optional(),
     description: z.string().max(500, 'is at most 500 characters').optional(),
+    /** Promotions into the stage need every pinned cookbook on the server (or an audited override reason). */
+    require_artifacts: z.boolean().optional(),
   })
   .strict();
 
@@ -20,23 +22,23 @@ export const ZPutStageInput = z
 export async function putStage(access: Access, raw: unknown, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
   const input = parseInput(ZPutStageInput, raw);
   return db().$transaction(async (tx) => {
-    const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true } });
+    const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true, requireArtifacts: true } });
     if (!existing) {
       assertCan(access, 'stage.create');
       const position = input.position ?? (await nextStagePosition(tx));
-      const created = await tx.policyGroup.create({ data: { name: input.name, position, description: input.description ?? '' } });
-      await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.name, groupName: input.name, after: { position, description: created.description }, requestId });
+      const created = await tx.policyGroup.create({ data: { name: input.name, position, description: input.description ?? '', requireArtifacts: input.require_artifacts ?? false } });
+      await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.name, groupName: input.name, after: { position, description: created.description, require_artifacts: created.requireArtifacts }, requestId });
       return { status: 201, name: input.name };
     }
     assertCan(access, 'stage.manage', { stage: input.name });
-    const data = { position: input.position ?? existing.position, description: input.description ?? existing.description };
+    const data = { position: input.position ?? existing.position, description: input.description ?? existing.description, requireArtifacts: input.require_artifacts ?? existing.requireArtifacts };
     await tx.policyGroup.update({ where: { id: existing.id }, data });
     await audit(tx, access, {
       action: 'stage.update',
       targetType: 'stage',
       target: input.name,
       groupName: input.name,
-      before: { position: existing.position, description: existing.description },
+      before: { position: existing.position, description: existing.description, requireArtifacts: existing.requireArtifacts },
       after: data,
       requestId,
     });

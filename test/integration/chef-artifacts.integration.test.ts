@@ -187,3 +187,26 @@ describe('stages that require artifacts', () => {
     expect(await db().policyGroup.findMany({ where: { requireArtifacts: true }, select: { name: true }, orderBy: { position: 'asc' } })).toEqual([{ name: 'staging' }, { name: 'production' }]);
   });
 });
+
+describe('what the console shows before a promotion', () => {
+  it('the diff lists the incoming revision\'s missing artifacts and whether the target stage requires them; managers switch the rule', async () => {
+    const { GET } = await import('@/app/api/v1/diff/route');
+    const { PUT } = await import('@/app/api/v1/policy_groups/[group]/route');
+    const { call, tokenFor } = await import('../helpers');
+    // dev runs the ghostly webapp revision from the test above, with one cookbook missing.
+    const token = await tokenFor('release@example.com');
+    const r = await call(GET, 'GET', { token, query: 'policy=webapp&from=dev&to=production' });
+    expect(r.status).toBe(200);
+    expect(r.json.missing_artifacts).toEqual([`ghostly ${ID(99)}`]);
+    expect(r.json.to_requires_artifacts).toBe(true);
+    const clean = await call(GET, 'GET', { token, query: 'policy=base&from=staging&to=production' });
+    expect(clean.json.missing_artifacts).toEqual([]);
+
+    // release may not change the rule; admin may.
+    expect((await call(PUT, 'PUT', { token, params: { group: 'production' }, body: { require_artifacts: false } })).status).toBe(403);
+    const admin = await tokenFor('admin@example.com');
+    expect((await call(PUT, 'PUT', { token: admin, params: { group: 'qa' }, body: { require_artifacts: true } })).status).toBe(200);
+    expect((await db().policyGroup.findUniqueOrThrow({ where: { name: 'qa' }, select: { requireArtifacts: true } })).requireArtifacts).toBe(true);
+    expect((await call(PUT, 'PUT', { token: admin, params: { group: 'qa' }, body: { require_artifacts: 'yes' } })).status).toBe(400);
+  });
+});

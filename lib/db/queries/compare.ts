@@ -4,6 +4,7 @@ import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type Po
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
 import { db } from '../client';
+import { artifactPresence } from './artifacts';
 import { policyNames, stageNames } from './policies';
 
 /** The Chef version takeover warnings assume (the current major). */
@@ -62,6 +63,10 @@ export interface Comparison {
   /** Canonical text of `to` (now) and `from` (incoming): the text diff's left and right. */
   currentText: string;
   incomingText: string;
+  /** "name identifier" of the incoming revision's cookbooks that have no artifact on the server (nodes would fail to fetch them). */
+  missingArtifacts: string[];
+  /** True when `to` is a stage that refuses revisions with missing artifacts (unless overridden with a reason). */
+  toRequiresArtifacts: boolean;
 }
 
 export async function compare(access: Access, policy: string, fromSpec: string, toSpec: string): Promise<Comparison> {
@@ -71,7 +76,12 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
   const { lock: fromLock, ...fromMeta } = from;
   const { lock: toLock, ...toMeta } = to;
   const diff = diffLocks(toLock, fromLock);
+  const pins = Object.entries((fromLock as PolicyLock).cookbook_locks ?? {}).map(([name, cb]) => ({ name, identifier: cb.identifier }));
+  const present = await artifactPresence(pins);
+  const target = to.stage ? await db().policyGroup.findUnique({ where: { name: to.stage }, select: { requireArtifacts: true } }) : null;
   return {
+    missingArtifacts: pins.map((p) => `${p.name} ${p.identifier}`).filter((p) => !present.has(p)),
+    toRequiresArtifacts: !!target?.requireArtifacts,
     policy,
     from: fromMeta,
     to: toMeta,

@@ -14,6 +14,6 @@ export const GET = apiRoute(async (req, { access }) => {
   const missing = [!policy && 'policy', !from && 'from', !to && 'to'].filter(Boolean) as string[];
   if (missing.length) throw badRequest(`Missing query parameter(s): ${missing.join(', ')}`, missing.map((m) => ({ path: `/${m}`, message: `${m} is required` })));
   const c = await compare(access, policy!, from!, to!);
-  const body = q.get('text') === 'true' ? c : { policy: c.policy, from: c.from, to: c.to, takeovers: c.takeovers, ...c.diff };
+  const body = q.get('text') === 'true' ? c : { policy: c.policy, from: c.from, to: c.to, takeovers: c.takeovers, missing_artifacts: c.missingArtifacts, to_requires_artifacts: c.toRequiresArtifacts, ...c.diff };
   return NextResponse.json(body);
 });
