@@ -124,6 +124,12 @@ describe('chef push, chef-client, promotion', () => {
       ['node-staging-1', 'staging', revisionId, false],
     ]);
     expect(nodes.every((n) => n.platform && n.last_check_in)).toBe(true);
+    // The stage's history shows the promotion rolled out: its one node converged, and when.
+    const { pointerHistory } = await import('@/lib/db/queries/history');
+    const [latest] = await pointerHistory('staging', 'hello-app');
+    expect(latest.toRevisionId).toBe(revisionId);
+    expect(latest.convergence).toMatchObject({ nodes: 1, converged: 1 });
+    expect(Date.parse(latest.convergence!.lastConvergedAt!)).toBeGreaterThanOrEqual(Date.parse(latest.at));
   });
 
   it('a second chef push of unchanged cookbooks uploads no file', async () => {

@@ -8,10 +8,33 @@ export interface HistoryEntry {
   toRevisionId: string | null;
   actor: string | null;
   reason: string | null;
+  /**
+   * The stage's nodes of this policy now running the revision this change moved to, out of all of them, and
+   * when the last of them reported it (from chef-client's saved node objects): how far a promotion has rolled out.
+   */
+  convergence: { nodes: number; converged: number; lastConvergedAt: string | null } | null;
 }
 
 /** Pointer history of a policy in a stage, newest first. */
 export async function pointerHistory(group: string, policy: string): Promise<HistoryEntry[]> {
-  const rows = await db().pointerHistory.findMany({ where: { groupName: group, policyName: policy }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 500 });
-  return rows.map((r) => ({ id: r.id, at: r.createdAt.toISOString(), kind: r.kind, fromRevisionId: r.fromRevisionId, toRevisionId: r.toRevisionId, actor: r.actorEmail, reason: r.reason }));
+  const [rows, nodes] = await Promise.all([
+    db().pointerHistory.findMany({ where: { groupName: group, policyName: policy }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 500 }),
+    db().node.findMany({ where: { group: { name: group }, policy: { name: policy } }, select: { revisionApplied: true, lastCheckIn: true } }),
+  ]);
+  const convergence = (rev: string | null, since: Date) => {
+    if (!rev) return null;
+    const on = nodes.filter((n) => n.revisionApplied === rev);
+    const last = on.reduce<Date | null>((m, n) => (n.lastCheckIn && n.lastCheckIn >= since && (!m || n.lastCheckIn > m) ? n.lastCheckIn : m), null);
+    return { nodes: nodes.length, converged: on.length, lastConvergedAt: last?.toISOString() ?? null };
+  };
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.createdAt.toISOString(),
+    kind: r.kind,
+    fromRevisionId: r.fromRevisionId,
+    toRevisionId: r.toRevisionId,
+    actor: r.actorEmail,
+    reason: r.reason,
+    convergence: convergence(r.toRevisionId, r.createdAt),
+  }));
 }
