@@ -29,7 +29,8 @@ test.describe('release manager', () => {
     expect(res.status()).toBe(200);
     expect((await res.json()).name).toBe('webapp');
     await page.reload();
-    await expect(page.getByTestId('chef-keys').getByRole('row', { name: /e2e-laptop/ })).not.toContainText('never');
+    // "Last used" now shows the signed request.
+    await expect(page.getByTestId('chef-keys').getByRole('row', { name: /e2e-laptop/ }).getByRole('cell').nth(3)).toHaveText('just now');
   });
 });
 
