@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, NAME_PATTERN, promoteCookbookLock, type PolicyLock } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, NAME_PATTERN, promoteCookbookLock, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -49,7 +49,8 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     const current = target.revision.revisionId;
     // Checked before building anything, so a stale dialog never produces a lock.
     assertExpected(to.name, policy.name, current, input.expectedRevisionId);
-    const result = promoteCookbookLock(JSON.parse(target.revision.document) as PolicyLock, JSON.parse(source.revision.document) as PolicyLock, input.cookbook);
+    const targetLock = JSON.parse(target.revision.document) as PolicyLock;
+    const result = promoteCookbookLock(targetLock, JSON.parse(source.revision.document) as PolicyLock, input.cookbook);
     if (!result.ok) {
       throw new AppError(
         'unprocessable',
@@ -64,7 +65,8 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       after: { version: result.after.version, identifier: result.after.identifier },
     };
     if (result.noop) return { ...summary, noop: true, dryRun: !!input.dryRun, revisionId: current, baseRevisionId: current, auditId: null };
-    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null };
+    // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
+    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(targetLock, result.lock) };
 
     const text = JSON.stringify(result.lock, null, 2) + '\n';
     const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };
