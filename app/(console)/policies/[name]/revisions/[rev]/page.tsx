@@ -7,6 +7,7 @@ import type { PolicyLock } from '@/lib/domain';
 import { AttributeTree } from '@/components/attribute-tree';
 import { OriginLabel } from '@/components/origin-label';
 import { PageHeader } from '@/components/page-header';
+import { RunRevision } from '@/components/run-revision';
 import { dateTime, shortId } from '@/lib/format';
 
 type Props = { params: Promise<{ name: string; rev: string }> };
@@ -41,7 +42,7 @@ export default async function RevisionPage({ params }: Props) {
       <PageHeader
         title={
           <>
-            <Link href={`/policies/${enc}`} className="text-slate-400 hover:underline">
+            <Link href={`/policies/${enc}`} className="text-indigo-700 underline underline-offset-4">
               {name}
             </Link>{' '}
             / <span className="mono text-base">{shortId(rev.revisionId, 16)}</span>
@@ -62,9 +63,12 @@ export default async function RevisionPage({ params }: Props) {
           </span>
         }
         actions={
+          <>
+          <RunRevision policy={name} revisionId={rev.revisionId} />
           <a className="btn" href={`/api/v1/policies/${enc}/revisions/${encodeURIComponent(rev.revisionId)}?raw=true`} download={`${name}-${shortId(rev.revisionId)}.lock.json`}>
             Download
           </a>
+          </>
         }
       />
       <div className="grid gap-4 lg:grid-cols-2">
@@ -73,7 +77,7 @@ export default async function RevisionPage({ params }: Props) {
             Run list
           </h2>
           {lock.run_list.length === 0 ? (
-            <p className="text-slate-400">Empty run list.</p>
+            <p className="text-slate-600">Empty run list.</p>
           ) : (
             <ol className="mono list-decimal space-y-0.5 pl-5">
               {lock.run_list.map((item, i) => (
@@ -83,7 +87,7 @@ export default async function RevisionPage({ params }: Props) {
           )}
           {named.length > 0 && (
             <>
-              <h3 className="mb-1 mt-4 text-xs font-semibold uppercase text-slate-500">Named run lists</h3>
+              <h3 className="mb-1 mt-4 text-xs font-semibold uppercase text-slate-600">Named run lists</h3>
               {named.map(([k, items]) => (
                 <div key={k} className="mb-2">
                   <div className="font-medium">{k}</div>
@@ -102,13 +106,13 @@ export default async function RevisionPage({ params }: Props) {
             Included policies
           </h2>
           {(lock.included_policy_locks ?? []).length === 0 ? (
-            <p className="text-slate-400">This lock includes no other policy.</p>
+            <p className="text-slate-600">This lock includes no other policy.</p>
           ) : (
             <ul className="space-y-1" data-testid="included-policies">
               {lock.included_policy_locks!.map((inc, i) => (
                 <li key={i}>
-                  <span className="font-medium">{inc.name}</span> <span className="mono text-slate-500">{shortId(inc.revision_id, 12)}</span>{' '}
-                  <span className="text-xs text-slate-500">{JSON.stringify(inc.source_options)}</span>
+                  <span className="font-medium">{inc.name}</span> <span className="mono text-slate-600">{shortId(inc.revision_id, 12)}</span>{' '}
+                  <span className="text-xs text-slate-600">{JSON.stringify(inc.source_options)}</span>
                 </li>
               ))}
             </ul>
@@ -133,7 +137,7 @@ export default async function RevisionPage({ params }: Props) {
               <tr key={cb}>
                 <td className="font-medium">{cb}</td>
                 <td className="mono">{entry.version}</td>
-                <td className="mono text-slate-500" title={entry.identifier}>
+                <td className="mono text-slate-600" title={entry.identifier}>
                   {shortId(entry.identifier, 12)}
                 </td>
                 <td className="text-slate-600">{sourceOf(entry)}</td>
