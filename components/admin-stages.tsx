@@ -57,7 +57,9 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
               <th>Description</th>
               <th>Policies</th>
               <th>Nodes</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -96,7 +98,12 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
         </table>
       </div>
       {deleting && (
-        <ConfirmDialog title={`Delete stage ${deleting.name}?`} confirmLabel={`Delete ${deleting.name}`} danger pending={remove.isPending} onConfirm={() => remove.mutate(deleting.name)} onClose={() => setDeleting(null)}>
+        <ConfirmDialog
+          title={`Delete stage ${deleting.name}?`}
+          confirmLabel={`Delete ${deleting.name}`}
+          danger
+          typeToConfirm={deleting.name}
+          pending={remove.isPending} onConfirm={() => remove.mutate(deleting.name)} onClose={() => setDeleting(null)}>
           Its {deleting.policies} polic{deleting.policies === 1 ? 'y association' : 'y associations'} and its grants are removed; the revisions stay, and the pointer history keeps what ran here. {deleting.nodes} node
           {deleting.nodes === 1 ? '' : 's'} will no longer belong to a stage.
         </ConfirmDialog>

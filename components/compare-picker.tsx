@@ -50,7 +50,7 @@ export function ComparePicker({ options, policy, from, to }: { options: { polici
       <button type="submit" className="btn btn-primary">
         Compare
       </button>
-      {!policy && <p className="w-full text-xs text-slate-500">Pick a policy first to list its revisions as well as its stages.</p>}
+      {!policy && <p className="w-full text-xs text-slate-600">Pick a policy first to list its revisions as well as its stages.</p>}
     </form>
   );
 }

@@ -211,7 +211,7 @@ export function ResourceMapEditor() {
               </h3>
               <ol className="space-y-1 text-xs">
                 {entries.map((e, i) => (
-                  <li key={i} className={e.matches ? '' : 'text-slate-400'}>
+                  <li key={i} className={e.matches ? '' : 'text-slate-600'}>
                     <span className="font-medium">
                       {i + 1}. {e.className}
                     </span>{' '}

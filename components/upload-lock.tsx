@@ -103,7 +103,7 @@ export function UploadLock({ policyName }: { policyName?: string }) {
             {mutation.isPending ? 'Uploading…' : 'Upload'}
           </button>
         </div>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-slate-600">
           Or from a workstation: <code className="mono">POST /api/v1/policies/&lt;name&gt;/revisions</code> with an{' '}
           <Link href="/admin/tokens" className="underline">
             API token

@@ -91,13 +91,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <tbody>
               {page.events.map((e) => (
                 <tr key={e.id} id={`event-${e.id}`} className={sp.focus === e.id ? 'bg-amber-50' : ''} data-action={e.action}>
-                  <td className="whitespace-nowrap text-slate-500">{dateTime(e.at)}</td>
+                  <td className="whitespace-nowrap text-slate-600">{dateTime(e.at)}</td>
                   <td>{e.actor}</td>
                   <td>
                     <span className="badge bg-slate-100 text-slate-700">{e.action}</span>
                   </td>
                   <td className="mono">{e.target}</td>
-                  <td className="mono text-slate-500" title={JSON.stringify(e.before)}>
+                  <td className="mono text-slate-600" title={JSON.stringify(e.before)}>
                     {summarize(e.before)}
                   </td>
                   <td className="mono" title={JSON.stringify(e.after)}>

@@ -29,7 +29,7 @@ export default async function PolicyPage({ params }: Props) {
       <PageHeader
         title={
           <>
-            <Link href="/policies" className="text-slate-400 hover:underline">
+            <Link href="/policies" className="text-slate-600 hover:underline">
               Policies
             </Link>{' '}
             / {policy.name}
