@@ -67,6 +67,7 @@ test.describe.serial('promotion', () => {
     const admin = await (await browser.newContext({ storageState: stateFile('admin') })).newPage();
     await admin.goto('/admin');
     await admin.getByLabel('web on production').selectOption('promote');
+    await admin.getByRole('button', { name: 'Change the grant' }).click();
     await expect(admin.getByText('team web: promote on production')).toBeVisible();
 
     const dev = await (await browser.newContext({ storageState: stateFile('dev') })).newPage();
