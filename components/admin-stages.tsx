@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import { deleteStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
+import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
 import { ConfirmDialog } from './modal';
 
 type Stage = { name: string; position: number; description: string; policies: number; nodes: number; canManage: boolean };
@@ -17,12 +17,11 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
     success: (r) => `Deleted stage ${r.name}; ${r.policies} association${r.policies === 1 ? '' : 's'} removed (revisions kept)`,
     then: () => setDeleting(null),
   });
-  const move = (s: Stage, delta: number) => {
-    const other = stages[stages.indexOf(s) + delta];
-    if (!other) return;
-    put.mutate({ name: s.name, position: other.position });
-    put.mutate({ name: other.name, position: s.position });
-  };
+  // One write, one toast, one audit event per move.
+  const reorder = useActionMutation((v: { name: string; direction: 'earlier' | 'later' }) => runAction(moveStageAction, v), {
+    success: (r) => `Order: ${r.order.join(' → ')}`,
+  });
+  const move = (s: Stage, delta: number) => reorder.mutate({ name: s.name, direction: delta < 0 ? 'earlier' : 'later' });
   return (
     <div className="space-y-4">
       {canCreate && (
@@ -66,10 +65,10 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
             {stages.map((s, i) => (
               <tr key={s.name} data-stage={s.name}>
                 <td className="whitespace-nowrap">
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={!s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
+                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={reorder.isPending || !s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
                     ↑
                   </button>{' '}
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={!s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
+                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={reorder.isPending || !s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
                     ↓
                   </button>
                 </td>
