@@ -126,7 +126,7 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
                       <p className="mt-1 pl-7 text-xs text-amber-900" data-testid="bulk-takeover">
                         ⚠ Takes over core resources:{' '}
                         {d.takeovers.map((t) => `${t.cookbook} provides ${t.resource}`).join('; ')}.{' '}
-                        <Link className="underline" href={`/resource-map?policy=${q(c.name)}`}>
+                        <Link className="underline" href={`/resource-map?cookbook=${q(d.takeovers[0].cookbook)}&resource=${q(d.takeovers[0].resource)}`}>
                           Explore
                         </Link>
                       </p>

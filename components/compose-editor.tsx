@@ -41,7 +41,8 @@ const fmt = (v: unknown) => JSON.stringify(v);
 
 export function ComposeEditor({ options, initialPolicy }: { options: Options; initialPolicy?: string }) {
   const router = useRouter();
-  const [policy, setPolicy] = useState(initialPolicy ?? options.policies[0]?.name ?? '');
+  // Opens empty: nothing is pre-selected, so nothing can be saved by accident.
+  const [policy, setPolicy] = useState(initialPolicy ?? '');
   const [parentMode, setParentMode] = useState<'new' | 'revision'>('new');
   const [parentRevision, setParentRevision] = useState('');
   const [runList, setRunList] = useState('');

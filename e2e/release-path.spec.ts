@@ -10,7 +10,7 @@ const cell = (page: Page, policy: string, stage: string) => page.locator(`tr[dat
 const revOf = async (page: Page, policy: string, stage: string) => (await cell(page, policy, stage).locator('a.mono').first().getAttribute('title')) ?? '';
 const pageAs = async (browser: Browser, role: Role) => (await browser.newContext({ storageState: stateFile(role) })).newPage();
 
-test.describe.serial('promotion path (issue 16)', () => {
+test.describe('promotion path (issue 16)', () => {
   test('1. confirm stays disabled until diff and blast radius load; a failed diff blocks, with retry', async ({ browser }) => {
     const page = await pageAs(browser, 'release');
     let release!: () => void;

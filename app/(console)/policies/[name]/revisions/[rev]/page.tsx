@@ -71,7 +71,7 @@ export default async function RevisionPage({ params }: Props) {
           </>
         }
       />
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="run-list">
           <h2 id="run-list" className="mb-2 font-semibold">
             Run list
@@ -110,8 +110,10 @@ export default async function RevisionPage({ params }: Props) {
           ) : (
             <ul className="space-y-1" data-testid="included-policies">
               {lock.included_policy_locks!.map((inc, i) => (
-                <li key={i}>
-                  <span className="font-medium">{inc.name}</span> <span className="mono text-slate-600">{shortId(inc.revision_id, 12)}</span>{' '}
+                <li key={i} className="min-w-0 break-all">
+                  <Link className="font-medium text-indigo-700 underline" href={`/policies/${encodeURIComponent(inc.name)}/revisions/${encodeURIComponent(inc.revision_id)}`}>
+                    {inc.name} <span className="mono">{shortId(inc.revision_id, 12)}</span>
+                  </Link>{' '}
                   <span className="text-xs text-slate-600">{JSON.stringify(inc.source_options)}</span>
                 </li>
               ))}
@@ -126,10 +128,10 @@ export default async function RevisionPage({ params }: Props) {
         <table className="table mt-2">
           <thead>
             <tr>
-              <th>Cookbook</th>
-              <th>Version</th>
-              <th>Identifier</th>
-              <th>Source</th>
+              <th scope="col">Cookbook</th>
+              <th scope="col">Version</th>
+              <th scope="col">Identifier</th>
+              <th scope="col">Source</th>
             </tr>
           </thead>
           <tbody>
@@ -140,13 +142,13 @@ export default async function RevisionPage({ params }: Props) {
                 <td className="mono text-slate-600" title={entry.identifier}>
                   {shortId(entry.identifier, 12)}
                 </td>
-                <td className="text-slate-600">{sourceOf(entry)}</td>
+                <td className="break-all text-slate-600">{sourceOf(entry)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </section>
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+      <div className="mt-4 grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="default-attrs">
           <h2 id="default-attrs" className="mb-2 font-semibold">
             Default attributes
@@ -162,7 +164,7 @@ export default async function RevisionPage({ params }: Props) {
       </div>
       <details className="card mt-4 p-4">
         <summary className="cursor-pointer font-semibold">Raw JSON (as stored)</summary>
-        <pre className="mono mt-2 max-h-[32rem] overflow-auto rounded bg-slate-50 p-3">{rev.document}</pre>
+        <pre tabIndex={0} aria-label="Raw JSON" className="mono mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3">{rev.document}</pre>
       </details>
     </>
   );
