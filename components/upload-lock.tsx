@@ -87,7 +87,7 @@ export function UploadLock({ policyName }: { policyName?: string }) {
               <ul className="mt-2 space-y-1">
                 {err.errors.map((e, i) => (
                   <li key={i}>
-                    <code className="mono rounded bg-red-100 px-1">{e.path || '(document)'}</code> {e.message}
+                    <code className="mono rounded bg-red-100 px-1">{e.path || '(document)'}</code> {e.message.replace('the policy name in the URL', 'the policy name above')}
                   </li>
                 ))}
               </ul>
