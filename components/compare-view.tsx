@@ -154,7 +154,7 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
           label="Cookbook changes"
           height={Math.min(480, d.cookbooks.length * 34)}
           header={
-            <div className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-600`} style={cbCols}>
+            <div role="row" aria-rowindex={1} className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-600`} style={cbCols}>
               <span role="columnheader">Cookbook</span>
               <span role="columnheader">Change</span>
               <span role="columnheader">Now in {c.to.label}</span>
@@ -166,8 +166,8 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
               )}
             </div>
           }
-          render={(cb) => (
-            <div tabIndex={-1} data-change="cookbook" data-cookbook={cb.name} className={`${rowClass} h-full`} style={cbCols}>
+          render={(cb, _i, rowIndex) => (
+            <div role="row" aria-rowindex={rowIndex} tabIndex={-1} data-change="cookbook" data-cookbook={cb.name} className={`${rowClass} h-full`} style={cbCols}>
               <span role="cell" className="font-medium">{cb.name}</span>
               <span role="cell">{cookbookBadge(cb)}</span>
               <span role="cell" className="mono">{cb.from ? `${cb.from.version} (${shortId(cb.from.identifier, 8)})` : '—'}</span>
@@ -218,7 +218,7 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
           label="Attribute changes"
           height={Math.min(480, d.attributes.length * 34)}
           header={
-            <div className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-600`} style={atCols}>
+            <div role="row" aria-rowindex={1} className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-600`} style={atCols}>
               <span role="columnheader">Change</span>
               <span role="columnheader">Path</span>
               <span role="columnheader">Now</span>
@@ -226,8 +226,8 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
               <span role="columnheader">Level</span>
             </div>
           }
-          render={(a) => (
-            <div tabIndex={-1} data-change="attribute" data-path={a.pathText} className={`${rowClass} h-full`} style={atCols}>
+          render={(a, _i, rowIndex) => (
+            <div role="row" aria-rowindex={rowIndex} tabIndex={-1} data-change="attribute" data-path={a.pathText} className={`${rowClass} h-full`} style={atCols}>
               <span role="cell" className={`badge ${a.kind === 'added' ? 'bg-emerald-50 text-emerald-700' : a.kind === 'removed' ? 'bg-red-50 text-red-700' : 'bg-sky-50 text-sky-700'}`}>{a.kind}</span>
               <span role="cell" className="mono truncate" title={a.pathText}>
                 {a.pathText}

@@ -4,10 +4,11 @@ import { useState, type ReactNode } from 'react';
 
 /**
  * A windowed table of fixed-height rows: only the visible slice is in the DOM, so
- * 5,000 rows stay fast. ARIA table semantics: `header` renders one row of
- * `role="columnheader"` cells and `render` one row's `role="cell"` cells; rows
- * carry aria-rowindex so assistive technology knows where a slice sits. The
- * scrolling body is itself focusable, so keyboard users can scroll it.
+ * 5,000 rows stay fast. ARIA table semantics: `header` renders one
+ * `role="row"` of `role="columnheader"` cells, and `render` one `role="row"`
+ * (with `aria-rowindex={rowIndex}`) of `role="cell"` cells, so assistive
+ * technology knows where a slice sits. The scrolling body is itself
+ * focusable, so keyboard users can scroll it.
  */
 export function VirtualRows<T>({
   items,
@@ -20,7 +21,8 @@ export function VirtualRows<T>({
   items: T[];
   rowHeight?: number;
   height?: number;
-  render: (item: T, index: number) => ReactNode;
+  /** `rowIndex`: the row's aria-rowindex (the header is row 1). */
+  render: (item: T, index: number, rowIndex: number) => ReactNode;
   header: ReactNode;
   label: string;
 }) {
@@ -32,16 +34,12 @@ export function VirtualRows<T>({
   const scrolls = total > viewport;
   return (
     <div role="table" aria-label={label} aria-rowcount={items.length + 1}>
-      <div role="rowgroup">
-        <div role="row" aria-rowindex={1}>
-          {header}
-        </div>
-      </div>
+      <div role="rowgroup">{header}</div>
       <div style={{ height: viewport, overflowY: 'auto' }} onScroll={(e) => setTop(e.currentTarget.scrollTop)} tabIndex={scrolls ? 0 : undefined} className="focus-visible:outline-2 focus-visible:outline-indigo-600">
         <div role="rowgroup" style={{ height: total, position: 'relative' }}>
           {items.slice(first, last).map((item, k) => (
-            <div role="row" aria-rowindex={first + k + 2} key={first + k} style={{ position: 'absolute', top: (first + k) * rowHeight, height: rowHeight, left: 0, right: 0 }}>
-              {render(item, first + k)}
+            <div key={first + k} style={{ position: 'absolute', top: (first + k) * rowHeight, height: rowHeight, left: 0, right: 0 }}>
+              {render(item, first + k, first + k + 2)}
             </div>
           ))}
         </div>

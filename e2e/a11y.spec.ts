@@ -95,7 +95,12 @@ test.describe('axe: dialogs and menus', () => {
   });
 
   test('rollback dialog', async ({ page }) => {
-    await page.goto('/history?policy=webapp&stage=staging');
+    // A stage's history needs an older entry: move logstash-shipper qa → staging (no other spec uses it).
+    await page.goto('/');
+    await cell(page, 'logstash-shipper', 'qa').getByTestId('promote-button').click();
+    await page.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to staging' }).click();
+    await expect(page.getByText('Promoted logstash-shipper to staging')).toBeVisible();
+    await page.goto('/history?policy=logstash-shipper&stage=staging');
     await page.getByTestId('rollback').first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expect(page.getByTestId('blast-radius')).toContainText('nodes');

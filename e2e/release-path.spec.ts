@@ -140,11 +140,11 @@ test.describe('promotion path (issue 16)', () => {
   test('6. a fresh upload can be started from its revision page ("Run in dev") and from the board row', async ({ browser }) => {
     const page = await pageAs(browser, 'dev');
     await page.goto('/');
-    const devRev = await revOf(page, 'jenkins-ci', 'dev');
-    const raw = await (await page.request.get(`/api/v1/policies/jenkins-ci/revisions/${devRev}?raw=true`)).json();
+    const devRev = await revOf(page, 'webapp', 'dev');
+    const raw = await (await page.request.get(`/api/v1/policies/webapp/revisions/${devRev}?raw=true`)).json();
     const revisionId = Array.from({ length: 64 }, (_, i) => '0123456789abcdef'[(i * 7 + Date.now()) % 16]).join('');
     const doc = { ...raw, revision_id: revisionId, default_attributes: { ...(raw.default_attributes ?? {}), e2e: { fresh: true } } };
-    await page.goto('/policies/jenkins-ci');
+    await page.goto('/policies/webapp');
     await page.getByRole('button', { name: 'Upload lock' }).click();
     await page.getByRole('dialog').getByLabel('Document').fill(JSON.stringify(doc, null, 2));
     await page.getByRole('dialog').getByRole('button', { name: 'Upload', exact: true }).click();
@@ -154,17 +154,17 @@ test.describe('promotion path (issue 16)', () => {
     // The board row offers it too.
     const board = await pageAs(browser, 'dev');
     await board.goto('/');
-    await expect(board.locator('tr[data-policy="jenkins-ci"]').getByTestId('run-newest')).toContainText(`Run newest upload ${revisionId.slice(0, 10)} in dev`);
+    await expect(board.locator('tr[data-policy="webapp"]').getByTestId('run-newest')).toContainText(`Run newest upload ${revisionId.slice(0, 10)} in dev`);
 
     await page.getByTestId('run-revision').click();
     const dialog = page.getByTestId('promote-dialog');
     await expect(dialog.getByTestId('diff-preview')).toContainText('1 attribute change');
-    await expect(dialog.getByTestId('blast-radius')).toContainText('nodes in dev run jenkins-ci');
+    await expect(dialog.getByTestId('blast-radius')).toContainText('nodes in dev run webapp');
     await dialog.getByRole('button', { name: 'Run in dev' }).click();
-    await expect(page.getByText(`dev now runs revision ${revisionId.slice(0, 10)} of jenkins-ci`)).toBeVisible();
+    await expect(page.getByText(`dev now runs revision ${revisionId.slice(0, 10)} of webapp`)).toBeVisible();
     await board.goto('/');
-    expect(await revOf(board, 'jenkins-ci', 'dev')).toBe(revisionId);
-    await expect(board.locator('tr[data-policy="jenkins-ci"]').getByTestId('run-newest')).toHaveCount(0);
+    expect(await revOf(board, 'webapp', 'dev')).toBe(revisionId);
+    await expect(board.locator('tr[data-policy="webapp"]').getByTestId('run-newest')).toHaveCount(0);
   });
 
   test('7. the rollback dialog shows the diff and blast radius, and a newer target is called a roll-forward', async ({ browser }) => {
