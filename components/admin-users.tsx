@@ -43,7 +43,9 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
               <th>Teams</th>
               <th>Status</th>
               <th>Admin</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -118,7 +118,9 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
                   <th>Version</th>
                   <th>Multi-instance</th>
                   <th>Generation</th>
-                  <th />
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -172,7 +174,9 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
                   <th>Technique</th>
                   <th>Priority</th>
                   <th>Values (comma-separated)</th>
-                  <th />
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>

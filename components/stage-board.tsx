@@ -68,7 +68,8 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           {error ? <span className="text-red-700">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : <>Updated <RelativeTime iso={data.generatedAt} now={data.generatedAt} /></>}
         </span>
       </div>
-      <div className="card overflow-x-auto">
+      {/* Focusable so the table can be scrolled sideways by keyboard on narrow screens. */}
+      <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Stage board">
         <table className="table" data-testid="stage-board">
           <thead>
             <tr>

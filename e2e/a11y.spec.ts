@@ -131,3 +131,27 @@ test.describe('axe: dialogs and menus', () => {
     await expectNoViolations(page, 'new API token dialog');
   });
 });
+
+test.describe('layout at 1024 px', () => {
+  test.use({ storageState: stateFile('admin'), viewport: { width: 1024, height: 768 } });
+  test('the navigation fits (no clipped items) and pages do not overflow sideways', async ({ page }) => {
+    for (const url of ['/', '/policies/webapp', '/audit', '/admin']) {
+      await page.goto(url);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect(nav.getByRole('link', { name: 'Admin', exact: true })).toBeVisible();
+      const clipped = await nav.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+      expect(clipped, `navigation clipped on ${url}`).toBe(false);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      expect(overflow, `horizontal overflow on ${url}`).toBe(false);
+    }
+  });
+
+  test('the skip link is the first tab stop and lands on the main content', async ({ page }) => {
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+  });
+});

@@ -68,7 +68,9 @@ export default async function PolicyPage({ params }: Props) {
               <th>Origin</th>
               <th>Cookbooks</th>
               <th>Stages using it</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
