@@ -18,7 +18,7 @@ test.describe.serial('promotion', () => {
     await dialog.getByRole('button', { name: 'Promote to production' }).click();
     await expect(page.getByText('Promoted webapp to production')).toBeVisible();
     await expect.poll(() => revOf(page, 'webapp', 'production')).toBe(staging);
-    await expect(cell(page, 'webapp', 'production')).toContainText('same as previous');
+    await expect(cell(page, 'webapp', 'production')).toContainText('same as staging');
   });
 
   test('release promotes only nginx for api-gateway and finds the derived revision', async ({ browser }) => {

@@ -63,11 +63,12 @@ test.describe('promotion path (issue 16)', () => {
     await page.goto('/');
     await page.getByTestId('bulk-promote-production').click();
     const dialog = page.getByTestId('bulk-promote-dialog');
-    const webapp = dialog.locator('li[data-policy="webapp"]');
-    await expect(webapp.getByTestId('bulk-counts')).toContainText(/\d+ cookbook changes? \(\d+ major\), \d+ attribute changes?/);
-    await expect(webapp.getByTestId('bulk-counts')).toContainText('8 nodes in production');
-    await expect(webapp.getByTestId('major-bump')).toBeVisible();
-    await expect(webapp.getByRole('link', { name: 'Diff of webapp' })).toHaveAttribute('href', '/compare?policy=webapp&from=staging&to=production');
+    // mysql-primary: staging has mysql 11 (a major bump from 10.1) and changed attributes; no earlier spec moves it.
+    const mysql = dialog.locator('li[data-policy="mysql-primary"]');
+    await expect(mysql.getByTestId('bulk-counts')).toContainText(/\d+ cookbook changes? \(\d+ major\), \d+ attribute changes?/);
+    await expect(mysql.getByTestId('bulk-counts')).toContainText('8 nodes in production');
+    await expect(mysql.getByTestId('major-bump')).toBeVisible();
+    await expect(mysql.getByRole('link', { name: 'Diff of mysql-primary' })).toHaveAttribute('href', '/compare?policy=mysql-primary&from=staging&to=production');
     await expect(dialog.getByTestId('bulk-blast-radius')).toContainText(/\d+ nodes in production run the selected policies/);
     // Promote only monitoring: the other policies are left for the tests below.
     for (const box of await dialog.getByRole('checkbox').all()) if ((await box.getAttribute('id')) !== 'bulk-monitoring') await box.uncheck();
@@ -169,24 +170,26 @@ test.describe('promotion path (issue 16)', () => {
 
   test('7. the rollback dialog shows the diff and blast radius, and a newer target is called a roll-forward', async ({ browser }) => {
     const page = await pageAs(browser, 'release');
-    await page.goto('/history?policy=webapp&stage=production');
     const history = page.getByTestId('history');
-    // webapp in production: promotion.spec promoted and rolled it back, so an entry newer than the current one exists.
-    let newer = history.locator('li[data-kind="promote"]').first();
-    if ((await newer.count()) === 0) {
-      await page.goto('/');
+    // Bring webapp's production to staging's revision (whatever earlier specs left), then back to the seed, then forward.
+    await page.goto('/');
+    if ((await revOf(page, 'webapp', 'production')) !== (await revOf(page, 'webapp', 'staging'))) {
       await cell(page, 'webapp', 'staging').getByTestId('promote-button').click();
-      await page.getByTestId('promote-dialog').getByTestId('promote-confirm').click();
+      await page.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to production' }).click();
       await expect(page.getByText('Promoted webapp to production')).toBeVisible();
-      await page.goto('/history?policy=webapp&stage=production');
-      await history.locator('li[data-kind="seed"]').getByTestId('rollback').click();
-      await page.getByLabel('Reason (required)').fill('e2e: back');
-      await page.getByRole('button', { name: 'Roll back', exact: true }).click();
-      await expect(history.locator('li').first()).toHaveAttribute('data-kind', 'rollback');
-      newer = history.locator('li[data-kind="promote"]').first();
     }
-    await newer.getByTestId('rollback').click();
-    const dialog = page.getByTestId('rollback-dialog');
+    await page.goto('/history?policy=webapp&stage=production');
+    await history.locator('li[data-kind="seed"]').getByTestId('rollback').click();
+    let dialog = page.getByTestId('rollback-dialog');
+    await expect(dialog.getByTestId('rollback-direction')).toContainText('is older');
+    await expect(dialog.getByTestId('diff-preview')).toContainText('downgraded');
+    await expect(dialog.getByTestId('blast-radius')).toContainText('8 nodes in production run webapp');
+    await dialog.getByLabel('Reason (required)').fill('e2e: back');
+    await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
+    await expect(history.locator('li').first()).toHaveAttribute('data-kind', 'rollback');
+
+    await history.locator('li[data-kind="promote"]').first().getByTestId('rollback').click();
+    dialog = page.getByTestId('rollback-dialog');
     await expect(dialog.getByTestId('diff-preview')).toContainText('upgraded');
     await expect(dialog.getByTestId('blast-radius')).toContainText('8 nodes in production run webapp');
     await expect(dialog.getByTestId('rollback-direction')).toContainText('roll-forward');
@@ -195,6 +198,7 @@ test.describe('promotion path (issue 16)', () => {
     await dialog.getByLabel('Reason (required)').fill('e2e: forward again');
     await dialog.getByRole('button', { name: 'Roll forward' }).click();
     await expect(history.locator('li').first()).toHaveAttribute('data-kind', 'rollback');
+    await expect(history.locator('li').first()).toContainText('e2e: forward again');
   });
 
   test('8. a 409 says it once and keeps confirm disabled until the view is refreshed', async ({ browser }) => {
