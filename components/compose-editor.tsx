@@ -63,6 +63,13 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
     return { parent: { run_list: runList.split(/[\n,]/).map((x) => x.trim()).filter(Boolean), cookbook_locks: c.value, default_attributes: d.value, override_attributes: o.value } };
   }, [parentMode, parentRevision, runList, cookbooks, defaults, overrides]);
   const body = 'parent' in parsed ? { parent: parsed.parent, includes } : null;
+  // Something to save: an include, or a parent with a run list, cookbooks or attributes (or a parent revision to re-lock).
+  const p = body?.parent as { revision?: string; run_list?: string[]; cookbook_locks?: object; default_attributes?: object; override_attributes?: object } | undefined;
+  const hasContent =
+    includes.length > 0 ||
+    !!p?.revision ||
+    (p?.run_list?.length ?? 0) > 0 ||
+    [p?.cookbook_locks, p?.default_attributes, p?.override_attributes].some((v) => !!v && Object.keys(v).length > 0);
 
   const preview = useQuery({ queryKey: ['compose', policy, JSON.stringify(body)], queryFn: () => post(policy, body!), enabled: !!body && !!policy, placeholderData: keepPreviousData, retry: false });
   const save = useMutation({
@@ -249,7 +256,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
                     </option>
                   ))}
               </select>
-              <button type="button" className="btn btn-primary" disabled={!preview.data || !!err || save.isPending} onClick={() => save.mutate()}>
+              <button type="button" className="btn btn-primary" disabled={!hasContent || !preview.data || !!err || save.isPending} onClick={() => save.mutate()}>
                 {save.isPending ? 'Saving…' : 'Save as new revision'}
               </button>
             </div>

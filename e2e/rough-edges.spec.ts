@@ -49,6 +49,10 @@ test.describe('as an admin', () => {
     await page.goto('/compose');
     await expect(page.getByRole('combobox', { name: 'Policy' }).or(page.getByLabel('Policy', { exact: true }))).toHaveValue('');
     await expect(page.getByRole('button', { name: 'Save as new revision' })).toBeDisabled();
+    // A policy alone is nothing to save.
+    await page.getByLabel('Policy', { exact: true }).fill('webapp');
+    await page.waitForTimeout(500);
+    await expect(page.getByRole('button', { name: 'Save as new revision' })).toBeDisabled();
   });
 
   test('the compare picker resets the sides when the policy changes and helps when only the policy is given', async ({ page }) => {
