@@ -21,7 +21,7 @@ const ACTIONS = [
 ];
 
 /** Database ids mean nothing to a reader (and are not for display): they are left out of before/after. */
-const INTERNAL = /^(id|[a-z]+Id)$/;
+const INTERNAL = /^(id|[a-z][A-Za-z]*Id)$/;
 function readable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(readable);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !INTERNAL.test(k) || /Revision/.test(k)).map(([k, x]) => [k, readable(x)]));
@@ -31,7 +31,9 @@ function readable(v: unknown): unknown {
 function summarize(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object' && v && 'revision_id' in v) return shortId(String((v as { revision_id: unknown }).revision_id ?? '—'));
-  const s = JSON.stringify(readable(v));
+  const r = readable(v);
+  if (r && typeof r === 'object' && !Array.isArray(r) && Object.keys(r).length === 0) return '';
+  const s = JSON.stringify(r);
   return s.length > 60 ? s.slice(0, 57) + '…' : s;
 }
 
