@@ -1,4 +1,22 @@
-import { defineConfig, devices } from '@playwright/test';
+import fs from 'node:fs';
+import { chromium, defineConfig, devices } from '@playwright/test';
+
+/**
+ * Playwright's own Chromium when it is installed (`npx playwright install chromium`),
+ * else a system Chromium: CHROMIUM_PATH, then /usr/bin/chromium (Debian's package).
+ */
+function chromiumExecutable(): string | undefined {
+  const managed = (() => {
+    try {
+      return chromium.executablePath();
+    } catch {
+      return undefined;
+    }
+  })();
+  if (managed && fs.existsSync(managed)) return undefined; // Playwright finds its own browser.
+  for (const candidate of [process.env.CHROMIUM_PATH, '/usr/bin/chromium']) if (candidate && fs.existsSync(candidate)) return candidate;
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -18,7 +36,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumExecutable(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import { deleteStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
+import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
 import { ConfirmDialog } from './modal';
 
 type Stage = { name: string; position: number; description: string; policies: number; nodes: number; canManage: boolean };
@@ -17,12 +17,11 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
     success: (r) => `Deleted stage ${r.name}; ${r.policies} association${r.policies === 1 ? '' : 's'} removed (revisions kept)`,
     then: () => setDeleting(null),
   });
-  const move = (s: Stage, delta: number) => {
-    const other = stages[stages.indexOf(s) + delta];
-    if (!other) return;
-    put.mutate({ name: s.name, position: other.position });
-    put.mutate({ name: other.name, position: s.position });
-  };
+  // One write, one toast, one audit event per move.
+  const reorder = useActionMutation((v: { name: string; direction: 'earlier' | 'later' }) => runAction(moveStageAction, v), {
+    success: (r) => `Order: ${r.order.join(' → ')}`,
+  });
+  const move = (s: Stage, delta: number) => reorder.mutate({ name: s.name, direction: delta < 0 ? 'earlier' : 'later' });
   return (
     <div className="space-y-4">
       {canCreate && (
@@ -57,17 +56,19 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
               <th>Description</th>
               <th>Policies</th>
               <th>Nodes</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {stages.map((s, i) => (
               <tr key={s.name} data-stage={s.name}>
                 <td className="whitespace-nowrap">
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={!s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
+                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={reorder.isPending || !s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
                     ↑
                   </button>{' '}
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={!s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
+                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={reorder.isPending || !s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
                     ↓
                   </button>
                 </td>
@@ -96,7 +97,12 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
         </table>
       </div>
       {deleting && (
-        <ConfirmDialog title={`Delete stage ${deleting.name}?`} confirmLabel={`Delete ${deleting.name}`} danger pending={remove.isPending} onConfirm={() => remove.mutate(deleting.name)} onClose={() => setDeleting(null)}>
+        <ConfirmDialog
+          title={`Delete stage ${deleting.name}?`}
+          confirmLabel={`Delete ${deleting.name}`}
+          danger
+          typeToConfirm={deleting.name}
+          pending={remove.isPending} onConfirm={() => remove.mutate(deleting.name)} onClose={() => setDeleting(null)}>
           Its {deleting.policies} polic{deleting.policies === 1 ? 'y association' : 'y associations'} and its grants are removed; the revisions stay, and the pointer history keeps what ran here. {deleting.nodes} node
           {deleting.nodes === 1 ? '' : 's'} will no longer belong to a stage.
         </ConfirmDialog>

@@ -1,13 +1,16 @@
 'use client';
 
 import Link from 'next/link';
+import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTeamAction, setTeamMembershipAction } from '@/lib/actions/admin/users-actions';
+import { ConfirmDialog } from './modal';
 
 type Team = { name: string; description: string; members: string[]; policies: string[] };
 
 export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] }) {
+  const [removing, setRemoving] = useState<{ team: string; email: string } | null>(null);
   const membership = useActionMutation((v: { team: string; email: string; member: boolean }) => runAction(setTeamMembershipAction, v), {
     success: (_r, v) => (v.member ? `Added ${v.email} to ${v.team}` : `Removed ${v.email} from ${v.team}`),
   });
@@ -41,14 +44,14 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
         {teams.map((t) => (
           <section key={t.name} className="card p-4" data-team={t.name}>
             <h2 className="font-semibold">{t.name}</h2>
-            <p className="mb-2 text-slate-500">{t.description || 'No description.'}</p>
-            <p className="mb-2 text-xs text-slate-500">
+            <p className="mb-2 text-slate-600">{t.description || 'No description.'}</p>
+            <p className="mb-2 text-xs text-slate-600">
               Owns:{' '}
               {t.policies.length
                 ? t.policies.map((p, i) => (
                     <span key={p}>
                       {i > 0 && ', '}
-                      <Link className="text-indigo-700 hover:underline" href={`/policies/${encodeURIComponent(p)}`}>
+                      <Link className="text-indigo-700 underline" href={`/policies/${encodeURIComponent(p)}`}>
                         {p}
                       </Link>
                     </span>
@@ -59,12 +62,12 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
               {t.members.map((m) => (
                 <li key={m} className="flex items-center justify-between">
                   <span>{m}</span>
-                  <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => membership.mutate({ team: t.name, email: m, member: false })}>
-                    Remove
+                  <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => setRemoving({ team: t.name, email: m })}>
+                    Remove<span className="sr-only"> {m} from {t.name}</span>
                   </button>
                 </li>
               ))}
-              {t.members.length === 0 && <li className="text-slate-400">No members.</li>}
+              {t.members.length === 0 && <li className="text-slate-600">No members.</li>}
             </ul>
             <select
               aria-label={`Add a member to ${t.name}`}
@@ -82,6 +85,19 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
           </section>
         ))}
       </div>
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.email} from ${removing.team}?`}
+          confirmLabel="Remove from team"
+          danger
+          typeToConfirm={removing.email}
+          pending={membership.isPending}
+          onConfirm={() => membership.mutate({ team: removing.team, email: removing.email, member: false }, { onSettled: () => setRemoving(null) })}
+          onClose={() => setRemoving(null)}
+        >
+          They lose every grant the team {removing.team} has, on every stage, and can no longer upload the team&apos;s policies.
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

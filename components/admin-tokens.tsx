@@ -5,7 +5,8 @@ import { toast } from 'sonner';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
-import { age, dateTime } from '@/lib/format';
+import { dateTime } from '@/lib/format';
+import { RelativeTime } from './relative-time';
 import { ConfirmDialog, Modal } from './modal';
 
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
@@ -59,24 +60,26 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
               <th>Created</th>
               <th>Last used</th>
               <th>Expires</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {tokens.length === 0 && (
               <tr>
-                <td colSpan={7} className="py-6 text-center text-slate-500">
+                <td colSpan={7} className="py-6 text-center text-slate-600">
                   No tokens yet.
                 </td>
               </tr>
             )}
             {tokens.map((t) => (
-              <tr key={t.id} className={t.revokedAt ? 'text-slate-400' : ''}>
+              <tr key={t.id} className={t.revokedAt ? 'text-slate-600' : ''}>
                 <td className="font-medium">{t.name}</td>
                 <td className="mono">{t.prefix}…</td>
                 <td>{t.owner}</td>
                 <td>{dateTime(t.createdAt)}</td>
-                <td>{t.lastUsedAt ? age(t.lastUsedAt) : 'never'}</td>
+                <td>{t.lastUsedAt ? <RelativeTime iso={t.lastUsedAt} /> : 'never'}</td>
                 <td>{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</td>
                 <td className="text-right">
                   {t.revokedAt ? (
@@ -93,16 +96,16 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
         </table>
       </div>
       {secret && (
-        <Modal title="Your new API token" onClose={() => setSecret(null)}>
+        <Modal title="Your new API token" onClose={() => setSecret(null)} dismissible={false}>
           <p className="mb-2 text-slate-600">Copy it now: it is shown once and stored only as a hash.</p>
           <input readOnly value={secret} className="input mono" onFocus={(e) => e.currentTarget.select()} autoFocus aria-label="New token" />
-          <p className="mt-2 text-xs text-slate-500">Use it as the header Authorization: Bearer &lt;token&gt;.</p>
+          <p className="mt-2 text-xs text-slate-600">Use it as the header Authorization: Bearer &lt;token&gt;.</p>
           <div className="mt-3 flex justify-end gap-2">
             <button type="button" className="btn" onClick={() => navigator.clipboard?.writeText(secret).then(() => toast.success('Copied'))}>
               Copy
             </button>
             <button type="button" className="btn btn-primary" onClick={() => setSecret(null)}>
-              Done
+              I have copied it
             </button>
           </div>
         </Modal>

@@ -44,7 +44,9 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
               <th>Teams</th>
               <th>Status</th>
               <th>Admin</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -52,10 +54,10 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
               <tr key={u.email} data-user={u.email}>
                 <td>
                   <div className="font-medium">{u.name}</div>
-                  <div className="text-xs text-slate-500">{u.email}</div>
+                  <div className="text-xs text-slate-600">{u.email}</div>
                 </td>
-                <td>{u.teams.join(', ') || <span className="text-slate-400">none</span>}</td>
-                <td>{u.active ? <span className="badge bg-emerald-50 text-emerald-700">active</span> : <span className="badge bg-slate-100 text-slate-500">deactivated</span>}</td>
+                <td>{u.teams.join(', ') || <span className="text-slate-600">none</span>}</td>
+                <td>{u.active ? <span className="badge bg-emerald-50 text-emerald-700">active</span> : <span className="badge bg-slate-100 text-slate-600">deactivated</span>}</td>
                 <td>
                   <input
                     type="checkbox"

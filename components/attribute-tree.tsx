@@ -1,7 +1,7 @@
 /** A collapsible tree of attributes (server component: plain <details>, keyboard-accessible). */
 export function AttributeTree({ value, label }: { value: unknown; label: string }) {
   const empty = !value || (typeof value === 'object' && Object.keys(value as object).length === 0);
-  if (empty) return <p className="text-slate-400">No {label}.</p>;
+  if (empty) return <p className="text-slate-600">No {label}.</p>;
   return (
     <ul className="mono space-y-0.5">
       {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
@@ -18,7 +18,7 @@ function Node({ name, value, depth }: { name: string; value: unknown; depth: num
       <li>
         <details open={depth < 1}>
           <summary className="cursor-pointer select-none text-slate-700">
-            <span className="font-semibold">{name}</span> <span className="text-slate-400">{`{${entries.length}}`}</span>
+            <span className="font-semibold">{name}</span> <span className="text-slate-600">{`{${entries.length}}`}</span>
           </summary>
           <ul className="ml-4 border-l border-slate-200 pl-3">
             {entries.map(([k, v]) => (

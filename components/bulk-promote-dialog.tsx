@@ -1,7 +1,8 @@
 'use client';
 
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { isActionError, runAction } from '@/lib/actions/client';
@@ -9,17 +10,39 @@ import { promotePoliciesAction } from '@/lib/actions/promotion/promote-policies-
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { BoardData } from '@/lib/db/queries/board';
 import { shortId } from '@/lib/format';
+import { getJson, type DiffResponse } from './change-preview';
 import { Modal } from './modal';
 
-/** Promote every differing policy from the previous stage into this one, all or nothing, with a per-policy checklist. */
+const q = encodeURIComponent;
+type NodeRow = { name: string; stale: boolean };
+
+/**
+ * Promote every differing policy from the previous stage into this one, all or
+ * nothing. Each policy shows what it changes (cookbook and attribute counts, a
+ * major-bump marker, takeovers, blast radius, a link to its diff); the confirm
+ * waits until every one of them has loaded.
+ */
 export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardData; from: string; to: string; onClose: () => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const candidates = board.policies
     .filter((p) => p.cells[from] && p.cells[from]!.revisionId !== p.cells[to]?.revisionId)
-    .map((p) => ({ name: p.name, fromRev: p.cells[from]!.revisionId, toRev: p.cells[to]?.revisionId ?? null, cookbooks: p.cells[to]?.cookbooksChanged ?? null }));
+    .map((p) => ({ name: p.name, fromRev: p.cells[from]!.revisionId, toRev: p.cells[to]?.revisionId ?? null }));
   const [selected, setSelected] = useState(() => new Set(candidates.map((c) => c.name)));
   const [reason, setReason] = useState('');
+  const diffs = useQueries({
+    queries: candidates.map((c) => ({
+      queryKey: ['diff', c.name, from, to],
+      enabled: c.toRev !== null,
+      retry: false,
+      queryFn: () => getJson<DiffResponse>(`/api/v1/diff?policy=${q(c.name)}&from=${q(from)}&to=${q(to)}`),
+    })),
+  });
+  const nodes = useQueries({
+    queries: candidates.map((c) => ({ queryKey: ['nodes', to, c.name], retry: false, queryFn: () => getJson<{ nodes: NodeRow[] }>(`/api/v1/nodes?group=${q(to)}&policy=${q(c.name)}`) })),
+  });
+  const ready = candidates.every((c, i) => !selected.has(c.name) || ((c.toRev === null || diffs[i].isSuccess) && nodes[i].isSuccess));
+  const failed = candidates.some((c, i) => selected.has(c.name) && (diffs[i].isError || nodes[i].isError));
   const mutation = useMutation({
     mutationFn: () =>
       runAction(promotePoliciesAction, {
@@ -33,42 +56,104 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
       await queryClient.invalidateQueries({ queryKey: ['board'] });
       router.refresh();
       onClose();
-      toast.success(`Promoted ${r.promoted.length} polic${r.promoted.length === 1 ? 'y' : 'ies'} from ${from} to ${to}`);
+      const first = r.promoted.find((p) => p.auditId)?.auditId;
+      toast.success(`Promoted ${r.promoted.length} polic${r.promoted.length === 1 ? 'y' : 'ies'} from ${from} to ${to}`, {
+        description: first ? <Link href={`/audit?focus=${first}&action=pointer.promote&stage=${q(to)}`}>View the audit entries</Link> : 'Nothing changed.',
+      });
     },
   });
   const error = mutation.error as ActionServerError | null;
+  const stale = isActionError(error) && error.code === 'conflict';
+  const totalNodes = candidates.reduce((n, c, i) => n + (selected.has(c.name) ? (nodes[i].data?.nodes.length ?? 0) : 0), 0);
   return (
     <Modal title={`Promote differing policies: ${from} → ${to}`} onClose={onClose} wide>
       <div className="space-y-3" data-testid="bulk-promote-dialog">
         {candidates.length === 0 ? (
-          <p className="text-slate-600">Every policy in {from} already runs the same revision in {to}.</p>
+          <p className="text-slate-700">Every policy in {from} already runs the same revision in {to}.</p>
         ) : (
           <>
-            <p className="text-slate-600">All selected policies move together in one transaction: if any of them changed since you looked, none moves.</p>
-            <ul className="max-h-80 divide-y divide-slate-100 overflow-y-auto rounded border border-slate-200">
-              {candidates.map((c) => (
-                <li key={c.name} className="flex items-center gap-3 px-3 py-1.5">
-                  <input
-                    id={`bulk-${c.name}`}
-                    type="checkbox"
-                    checked={selected.has(c.name)}
-                    onChange={(e) => {
-                      const next = new Set(selected);
-                      if (e.target.checked) next.add(c.name);
-                      else next.delete(c.name);
-                      setSelected(next);
-                    }}
-                  />
-                  <label htmlFor={`bulk-${c.name}`} className="flex-1 font-medium">
-                    {c.name}
-                  </label>
-                  <span className="mono text-slate-500">
-                    {shortId(c.toRev)} → {shortId(c.fromRev)}
-                  </span>
-                </li>
-              ))}
+            <p className="text-slate-700">All selected policies move together in one transaction: if any of them changed since you looked, none moves.</p>
+            <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto rounded border border-slate-200" aria-label="Policies to promote" tabIndex={0}>
+              {candidates.map((c, i) => {
+                const d = diffs[i].data;
+                const s = d?.summary;
+                const n = nodes[i].data?.nodes;
+                const attrs = d ? d.attributes.length : 0;
+                const cbs = d ? d.cookbooks.length : 0;
+                return (
+                  <li key={c.name} className="px-3 py-2" data-policy={c.name}>
+                    <div className="flex flex-wrap items-center gap-3">
+                      <input
+                        id={`bulk-${c.name}`}
+                        type="checkbox"
+                        checked={selected.has(c.name)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.target.checked) next.add(c.name);
+                          else next.delete(c.name);
+                          setSelected(next);
+                        }}
+                      />
+                      <label htmlFor={`bulk-${c.name}`} className="font-medium">
+                        {c.name}
+                      </label>
+                      <span className="mono text-slate-600">
+                        {shortId(c.toRev)} → {shortId(c.fromRev)}
+                      </span>
+                      {s && s.cookbooks.major > 0 && (
+                        <span className="badge bg-amber-100 text-amber-900 ring-1 ring-amber-400" data-testid="major-bump">
+                          major bump
+                        </span>
+                      )}
+                      <Link className="ml-auto text-xs text-indigo-700 underline" href={`/compare?policy=${q(c.name)}&from=${q(from)}&to=${q(to)}`}>
+                        Diff<span className="sr-only"> of {c.name}</span>
+                      </Link>
+                    </div>
+                    <div className="mt-0.5 pl-7 text-xs text-slate-700" data-testid="bulk-counts">
+                      {c.toRev === null ? (
+                        `new in ${to}`
+                      ) : diffs[i].isError ? (
+                        <span className="text-red-700">Diff failed: {(diffs[i].error as Error).message}</span>
+                      ) : !s ? (
+                        'Loading…'
+                      ) : (
+                        `${cbs} cookbook change${cbs === 1 ? '' : 's'}${s.cookbooks.major ? ` (${s.cookbooks.major} major)` : ''}, ${attrs} attribute change${attrs === 1 ? '' : 's'}`
+                      )}
+                      {' · '}
+                      {nodes[i].isError ? <span className="text-red-700">nodes could not be counted</span> : n ? `${n.length} node${n.length === 1 ? '' : 's'} in ${to}` : 'counting nodes…'}
+                    </div>
+                    {d && d.takeovers.length > 0 && (
+                      <p className="mt-1 pl-7 text-xs text-amber-900" data-testid="bulk-takeover">
+                        ⚠ Takes over core resources:{' '}
+                        {d.takeovers.map((t) => `${t.cookbook} provides ${t.resource}`).join('; ')}.{' '}
+                        <Link className="underline" href={`/resource-map?cookbook=${q(d.takeovers[0].cookbook)}&resource=${q(d.takeovers[0].resource)}`}>
+                          Explore
+                        </Link>
+                      </p>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
-            <label htmlFor="bulk-reason" className="block text-xs font-semibold uppercase text-slate-500">
+            <p className="text-slate-700" data-testid="bulk-blast-radius">
+              Blast radius: {ready ? `${totalNodes} node${totalNodes === 1 ? '' : 's'} in ${to} run the selected policies.` : 'counting…'}
+            </p>
+            {failed && (
+              <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
+                <p>Some diffs could not be loaded: untick those policies or retry.</p>
+                <button
+                  type="button"
+                  className="btn mt-2"
+                  onClick={() => {
+                    diffs.forEach((d) => d.isError && d.refetch());
+                    nodes.forEach((n) => n.isError && n.refetch());
+                  }}
+                >
+                  Retry
+                </button>
+              </div>
+            )}
+            <label htmlFor="bulk-reason" className="block text-xs font-semibold uppercase text-slate-600">
               Reason (optional)
             </label>
             <textarea id="bulk-reason" className="input h-14" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} />
@@ -76,15 +161,14 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
         )}
         {error && (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            <p className="font-medium">{isActionError(error) && error.code === 'conflict' ? `${to} changed since you looked: nothing was promoted.` : 'The promotion was refused.'}</p>
-            <p>{error.message}</p>
+            {stale ? <p className="font-medium">{error.message} Nothing was promoted.</p> : <><p className="font-medium">The promotion was refused.</p><p>{error.message}</p></>}
           </div>
         )}
         <div className="flex justify-end gap-2">
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn btn-primary" disabled={!selected.size || mutation.isPending} onClick={() => mutation.mutate()}>
+          <button type="button" className="btn btn-primary" disabled={!selected.size || !ready || stale || mutation.isPending} onClick={() => mutation.mutate()}>
             {mutation.isPending ? 'Promoting…' : `Promote ${selected.size} to ${to}`}
           </button>
         </div>

@@ -6,12 +6,13 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { Comparison } from '@/lib/db/queries/compare';
 import type { CookbookChange } from '@/lib/domain';
-import { age, shortId } from '@/lib/format';
+import { shortId } from '@/lib/format';
+import { RelativeTime } from './relative-time';
 import { VirtualRows } from './virtual-rows';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 import { TakeoverWarning } from './takeover-warning';
 
-const TextDiff = dynamic(() => import('./text-diff'), { ssr: false, loading: () => <p className="p-4 text-slate-500">Loading text diff…</p> });
+const TextDiff = dynamic(() => import('./text-diff'), { ssr: false, loading: () => <p className="p-4 text-slate-600">Loading text diff…</p> });
 
 const KIND_STYLE: Record<CookbookChange['kind'], string> = {
   added: 'bg-emerald-50 text-emerald-700',
@@ -57,7 +58,7 @@ function Section({ title, count, children, id }: { title: string; count: number;
       <h2 id={id} className="flex items-center gap-2 border-b border-slate-100 px-4 py-2.5 font-semibold">
         {title} <span className="badge bg-slate-100 text-slate-600">{count}</span>
       </h2>
-      {count === 0 ? <p className="px-4 py-3 text-slate-400">No changes.</p> : children}
+      {count === 0 ? <p className="px-4 py-3 text-slate-600">No changes.</p> : children}
     </section>
   );
 }
@@ -92,20 +93,20 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
     <div className="space-y-4" data-testid="compare-view">
       <div className="card flex flex-wrap items-center gap-x-6 gap-y-2 p-4">
         <div>
-          <div className="text-xs uppercase text-slate-500">From</div>
+          <div className="text-xs uppercase text-slate-600">From</div>
           <div className="font-semibold">{c.from.label}</div>
-          <div className="mono text-slate-500" title={c.from.revisionId}>
-            {shortId(c.from.revisionId, 12)} · {age(c.from.createdAt)}
+          <div className="mono text-slate-600" title={c.from.revisionId}>
+            {shortId(c.from.revisionId, 12)} · <RelativeTime iso={c.from.createdAt} />
           </div>
         </div>
         <div aria-hidden className="text-xl text-slate-300">
           →
         </div>
         <div>
-          <div className="text-xs uppercase text-slate-500">To</div>
+          <div className="text-xs uppercase text-slate-600">To</div>
           <div className="font-semibold">{c.to.label}</div>
-          <div className="mono text-slate-500" title={c.to.revisionId}>
-            {shortId(c.to.revisionId, 12)} · {age(c.to.createdAt)}
+          <div className="mono text-slate-600" title={c.to.revisionId}>
+            {shortId(c.to.revisionId, 12)} · <RelativeTime iso={c.to.createdAt} />
           </div>
         </div>
         <div className="flex flex-wrap gap-1.5" data-testid="diff-summary">
@@ -143,39 +144,46 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
         </div>
       </div>
       {c.takeovers.length > 0 && <TakeoverWarning takeovers={c.takeovers} />}
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-600">
         Read as a promotion: what <b>{c.to.label}</b> would change if it took the revision in <b>{c.from.label}</b>. Keyboard: <kbd className="rounded border px-1">j</kbd> / <kbd className="rounded border px-1">k</kbd> move between changes.
       </p>
 
       <Section title="Cookbooks" count={d.cookbooks.length} id="cookbooks">
         <VirtualRows
           items={d.cookbooks}
+          label="Cookbook changes"
           height={Math.min(480, d.cookbooks.length * 34)}
           header={
-            <div className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-500`} style={cbCols}>
-              <span>Cookbook</span>
-              <span>Change</span>
-              <span>Now in {c.to.label}</span>
-              <span>Incoming from {c.from.label}</span>
-              {canPromote && <span />}
+            <div role="row" aria-rowindex={1} className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-600`} style={cbCols}>
+              <span role="columnheader">Cookbook</span>
+              <span role="columnheader">Change</span>
+              <span role="columnheader">Now in {c.to.label}</span>
+              <span role="columnheader">Incoming from {c.from.label}</span>
+              {canPromote && (
+                <span role="columnheader">
+                  <span className="sr-only">Action</span>
+                </span>
+              )}
             </div>
           }
-          render={(cb) => (
-            <div tabIndex={-1} data-change="cookbook" data-cookbook={cb.name} className={`${rowClass} h-full`} style={cbCols}>
-              <span className="font-medium">{cb.name}</span>
-              <span>{cookbookBadge(cb)}</span>
-              <span className="mono">{cb.from ? `${cb.from.version} (${shortId(cb.from.identifier, 8)})` : '—'}</span>
-              <span className="mono">
+          render={(cb, _i, rowIndex) => (
+            <div role="row" aria-rowindex={rowIndex} tabIndex={-1} data-change="cookbook" data-cookbook={cb.name} className={`${rowClass} h-full`} style={cbCols}>
+              <span role="cell" className="font-medium">{cb.name}</span>
+              <span role="cell">{cookbookBadge(cb)}</span>
+              <span role="cell" className="mono">{cb.from ? `${cb.from.version} (${shortId(cb.from.identifier, 8)})` : '—'}</span>
+              <span role="cell" className="mono">
                 {cb.to ? `${cb.to.version} (${shortId(cb.to.identifier, 8)})` : '—'}
-                {cb.sourceFields && <span className="ml-1 text-slate-500">{cb.sourceFields.join(', ')}</span>}
+                {cb.sourceFields && <span className="ml-1 text-slate-600">{cb.sourceFields.join(', ')}</span>}
               </span>
               {canPromote &&
                 (cb.kind === 'removed' ? (
-                  <span />
+                  <span role="cell" />
                 ) : (
-                  <button type="button" className="text-left text-xs font-medium text-indigo-700 hover:underline" onClick={() => setPromoting(target(cb.name))} data-testid="promote-cookbook">
-                    Promote only this
-                  </button>
+                  <span role="cell">
+                    <button type="button" className="text-left text-xs font-medium text-indigo-700 hover:underline" onClick={() => setPromoting(target(cb.name))} data-testid="promote-cookbook">
+                      Promote only this<span className="sr-only"> ({cb.name})</span>
+                    </button>
+                  </span>
                 ))}
             </div>
           )}
@@ -189,7 +197,7 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
               <span className={`badge ${r.kind === 'added' ? 'bg-emerald-50 text-emerald-700' : r.kind === 'removed' ? 'bg-red-50 text-red-700' : 'bg-amber-50 text-amber-700'}`}>{r.kind}</span>
               <span className="mono">
                 {r.item}
-                {r.kind === 'moved' && <span className="ml-2 text-slate-500">position {r.from! + 1} → {r.to! + 1}</span>}
+                {r.kind === 'moved' && <span className="ml-2 text-slate-600">position {r.from! + 1} → {r.to! + 1}</span>}
               </span>
             </li>
           ))}
@@ -207,29 +215,30 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
       <Section title="Attributes" count={d.attributes.length} id="attributes">
         <VirtualRows
           items={d.attributes}
+          label="Attribute changes"
           height={Math.min(480, d.attributes.length * 34)}
           header={
-            <div className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-500`} style={atCols}>
-              <span>Change</span>
-              <span>Path</span>
-              <span>Now</span>
-              <span>Incoming</span>
-              <span>Level</span>
+            <div role="row" aria-rowindex={1} className={`${rowClass} bg-slate-50 py-1.5 text-xs font-semibold uppercase text-slate-600`} style={atCols}>
+              <span role="columnheader">Change</span>
+              <span role="columnheader">Path</span>
+              <span role="columnheader">Now</span>
+              <span role="columnheader">Incoming</span>
+              <span role="columnheader">Level</span>
             </div>
           }
-          render={(a) => (
-            <div tabIndex={-1} data-change="attribute" data-path={a.pathText} className={`${rowClass} h-full`} style={atCols}>
-              <span className={`badge ${a.kind === 'added' ? 'bg-emerald-50 text-emerald-700' : a.kind === 'removed' ? 'bg-red-50 text-red-700' : 'bg-sky-50 text-sky-700'}`}>{a.kind}</span>
-              <span className="mono truncate" title={a.pathText}>
+          render={(a, _i, rowIndex) => (
+            <div role="row" aria-rowindex={rowIndex} tabIndex={-1} data-change="attribute" data-path={a.pathText} className={`${rowClass} h-full`} style={atCols}>
+              <span role="cell" className={`badge ${a.kind === 'added' ? 'bg-emerald-50 text-emerald-700' : a.kind === 'removed' ? 'bg-red-50 text-red-700' : 'bg-sky-50 text-sky-700'}`}>{a.kind}</span>
+              <span role="cell" className="mono truncate" title={a.pathText}>
                 {a.pathText}
               </span>
-              <span className="mono truncate text-red-700" title={fmt(a.from)}>
+              <span role="cell" className="mono truncate text-red-700" title={fmt(a.from)}>
                 {fmt(a.from)}
               </span>
-              <span className="mono truncate text-emerald-700" title={fmt(a.to)}>
+              <span role="cell" className="mono truncate text-emerald-800" title={fmt(a.to)}>
                 {fmt(a.to)}
               </span>
-              <span className="text-xs text-slate-500">{a.precedence}</span>
+              <span role="cell" className="text-xs text-slate-600">{a.precedence}</span>
             </div>
           )}
         />
@@ -261,7 +270,7 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
           <h2 id="text-diff" className="font-semibold">
             Text diff
           </h2>
-          <span className="text-xs text-slate-500">canonical JSON, keys sorted, unchanged regions folded</span>
+          <span className="text-xs text-slate-600">canonical JSON, keys sorted, unchanged regions folded</span>
           <div className="ml-auto flex items-center gap-2">
             {showText && (
               <div role="group" aria-label="Diff layout" className="flex overflow-hidden rounded-md border border-slate-300">
@@ -286,15 +295,15 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
         {showText && (
           <div className="overflow-x-auto" data-testid="text-diff" data-view={view}>
             {c.currentText === c.incomingText ? (
-              <p className="px-4 py-3 text-slate-500">The two documents are identical.</p>
+              <p className="px-4 py-3 text-slate-600">The two documents are identical.</p>
             ) : (
               <TextDiff from={c.currentText} to={c.incomingText} split={view === 'split'} leftTitle={`${c.to.label} (now)`} rightTitle={`${c.from.label} (incoming)`} />
             )}
           </div>
         )}
       </section>
-      <p className="text-xs text-slate-500">
-        {promoting && <PromoteDialog target={promoting} onClose={() => setPromoting(null)} />}
+      {promoting && <PromoteDialog target={promoting} onClose={() => setPromoting(null)} />}
+      <p className="text-xs text-slate-600">
         Deep link to this view:{' '}
         <Link className="underline" href={`${pathname}?${params.toString()}`}>
           {`${pathname}?${params.toString()}`}

@@ -41,7 +41,8 @@ const fmt = (v: unknown) => JSON.stringify(v);
 
 export function ComposeEditor({ options, initialPolicy }: { options: Options; initialPolicy?: string }) {
   const router = useRouter();
-  const [policy, setPolicy] = useState(initialPolicy ?? options.policies[0]?.name ?? '');
+  // Opens empty: nothing is pre-selected, so nothing can be saved by accident.
+  const [policy, setPolicy] = useState(initialPolicy ?? '');
   const [parentMode, setParentMode] = useState<'new' | 'revision'>('new');
   const [parentRevision, setParentRevision] = useState('');
   const [runList, setRunList] = useState('');
@@ -62,6 +63,13 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
     return { parent: { run_list: runList.split(/[\n,]/).map((x) => x.trim()).filter(Boolean), cookbook_locks: c.value, default_attributes: d.value, override_attributes: o.value } };
   }, [parentMode, parentRevision, runList, cookbooks, defaults, overrides]);
   const body = 'parent' in parsed ? { parent: parsed.parent, includes } : null;
+  // Something to save: an include, or a parent with a run list, cookbooks or attributes (or a parent revision to re-lock).
+  const p = body?.parent as { revision?: string; run_list?: string[]; cookbook_locks?: object; default_attributes?: object; override_attributes?: object } | undefined;
+  const hasContent =
+    includes.length > 0 ||
+    !!p?.revision ||
+    (p?.run_list?.length ?? 0) > 0 ||
+    [p?.cookbook_locks, p?.default_attributes, p?.override_attributes].some((v) => !!v && Object.keys(v).length > 0);
 
   const preview = useQuery({ queryKey: ['compose', policy, JSON.stringify(body)], queryFn: () => post(policy, body!), enabled: !!body && !!policy, placeholderData: keepPreviousData, retry: false });
   const save = useMutation({
@@ -91,7 +99,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
                 <option key={p.name} value={p.name} />
               ))}
             </datalist>
-            {policy && !info && <span className="mt-1 block text-slate-500">New policy: saving creates it, owned by your team.</span>}
+            {policy && !info && <span className="mt-1 block text-slate-600">New policy: saving creates it, owned by your team.</span>}
           </label>
           <div className="flex gap-4 text-sm" role="radiogroup" aria-label="Parent">
             <label className="flex items-center gap-1">
@@ -160,13 +168,13 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
         <section className="card space-y-3 p-4" aria-labelledby="includes-h">
           <div className="flex items-center justify-between">
             <h2 id="includes-h" className="font-semibold">
-              Includes <span className="text-xs font-normal text-slate-500">(merged in this order, before the parent&apos;s own run list)</span>
+              Includes <span className="text-xs font-normal text-slate-600">(merged in this order, before the parent&apos;s own run list)</span>
             </h2>
             <button type="button" className="btn" onClick={() => setIncludes([...includes, { name: `include${includes.length + 1}`, source: { type: 'server', policy: options.policies[0]?.name ?? '', group: options.stages[0]?.name } }])}>
               Add include
             </button>
           </div>
-          {includes.length === 0 && <p className="text-slate-500">No includes yet.</p>}
+          {includes.length === 0 && <p className="text-slate-600">No includes yet.</p>}
           {includes.map((inc, i) => (
             <div key={i} className="space-y-2 rounded border border-slate-200 p-3" data-include={i}>
               <div className="flex flex-wrap items-end gap-2">
@@ -233,7 +241,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
       <section className="space-y-4" aria-labelledby="preview-h" data-testid="compose-preview">
         <div className="card flex flex-wrap items-center gap-3 p-4">
           <h2 id="preview-h" className="font-semibold">
-            Preview {preview.isFetching && <span className="text-xs font-normal text-slate-400">updating…</span>}
+            Preview {preview.isFetching && <span className="text-xs font-normal text-slate-600">updating…</span>}
           </h2>
           {preview.data && !err && <span className="badge bg-emerald-50 text-emerald-700">no conflicts · revision {shortId(preview.data.lock.revision_id)}</span>}
           {info?.canSave || (!info && options.canCreate) ? (
@@ -248,12 +256,12 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
                     </option>
                   ))}
               </select>
-              <button type="button" className="btn btn-primary" disabled={!preview.data || !!err || save.isPending} onClick={() => save.mutate()}>
+              <button type="button" className="btn btn-primary" disabled={!hasContent || !preview.data || !!err || save.isPending} onClick={() => save.mutate()}>
                 {save.isPending ? 'Saving…' : 'Save as new revision'}
               </button>
             </div>
           ) : (
-            <span className="ml-auto text-xs text-slate-500">Only {policy}&apos;s owner team can save compositions.</span>
+            <span className="ml-auto text-xs text-slate-600">Only {policy}&apos;s owner team can save compositions.</span>
           )}
         </div>
 
@@ -317,7 +325,7 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
             )}
             <div className="card p-4">
               <h3 className="mb-2 font-semibold">Run list</h3>
-              {preview.data.lock.run_list.length === 0 && <p className="text-slate-400">Empty: give the parent a run list or add includes.</p>}
+              {preview.data.lock.run_list.length === 0 && <p className="text-slate-600">Empty: give the parent a run list or add includes.</p>}
               <ol className="list-decimal space-y-0.5 pl-5" data-testid="merged-run-list">
                 {preview.data.lock.run_list.map((item) => (
                   <li key={item}>
@@ -335,8 +343,8 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
                 });
                 return (
                   <div key={prec} className="mb-2">
-                    <div className="text-xs font-semibold uppercase text-slate-500">{prec}</div>
-                    {entries.length === 0 && <p className="text-slate-400">none</p>}
+                    <div className="text-xs font-semibold uppercase text-slate-600">{prec}</div>
+                    {entries.length === 0 && <p className="text-slate-600">none</p>}
                     <ul className="mono space-y-0.5">
                       {entries.map(([path, source]) => {
                         const value = path.slice(1, -1).split('][').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], preview.data!.lock[`${prec}_attributes`]);
@@ -378,11 +386,11 @@ export function ComposeEditor({ options, initialPolicy }: { options: Options; in
               <ul className="space-y-1 text-sm">
                 {(preview.data.lock.included_policy_locks ?? []).map((i) => (
                   <li key={i.name}>
-                    <b>{i.name}</b> <span className="mono">{shortId(i.revision_id)}</span> <span className="mono text-xs text-slate-500">{fmt(i.source_options)}</span>
+                    <b>{i.name}</b> <span className="mono">{shortId(i.revision_id)}</span> <span className="mono text-xs text-slate-600">{fmt(i.source_options)}</span>
                   </li>
                 ))}
               </ul>
-              <p className="mt-2 text-xs text-slate-500">
+              <p className="mt-2 text-xs text-slate-600">
                 Saved revisions appear on the{' '}
                 <Link className="underline" href={`/policies/${encodeURIComponent(policy)}`}>
                   policy page

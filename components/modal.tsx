@@ -1,49 +1,62 @@
 'use client';
 
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState, type ReactNode } from 'react';
 
-/** An accessible modal: focus moves in, Escape and the backdrop close it, focus returns on close. */
-export function Modal({ title, onClose, children, wide }: { title: ReactNode; onClose: () => void; children: ReactNode; wide?: boolean }) {
-  const id = useId();
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    ref.current?.querySelector<HTMLElement>('[autofocus], button, textarea, input, select')?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-      if (e.key === 'Tab' && ref.current) {
-        const items = [...ref.current.querySelectorAll<HTMLElement>('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')].filter((el) => !el.hasAttribute('disabled'));
-        if (!items.length) return;
-        const first = items[0];
-        const last = items[items.length - 1];
-        if (e.shiftKey && document.activeElement === first) {
-          last.focus();
-          e.preventDefault();
-        } else if (!e.shiftKey && document.activeElement === last) {
-          first.focus();
-          e.preventDefault();
-        }
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus();
-    };
-  }, [onClose]);
+/**
+ * An accessible modal on Radix Dialog: focus moves in once when it opens (never
+ * again on a parent's re-render, so a background refresh cannot pull focus back
+ * to the first field), is trapped inside, and returns to the trigger on close.
+ *
+ * `dismissible={false}` is for dialogs whose content is lost on close (a
+ * one-time secret): Escape and a click outside do nothing; only an explicit
+ * button inside closes it.
+ */
+export function Modal({
+  title,
+  onClose,
+  children,
+  wide,
+  dismissible = true,
+  description,
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  dismissible?: boolean;
+  description?: ReactNode;
+}) {
+  const block = (e: Event) => {
+    if (!dismissible) e.preventDefault();
+  };
   return (
-    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-6" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} role="dialog" aria-modal="true" aria-labelledby={id} className={`card w-full ${wide ? 'max-w-3xl' : 'max-w-xl'} p-5`}>
-        <h2 id={id} className="mb-3 text-base font-semibold">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <div className="pointer-events-none fixed inset-0 z-40 flex items-start justify-center overflow-y-auto p-6">
+          <Dialog.Content
+            className={`card pointer-events-auto w-full ${wide ? 'max-w-3xl' : 'max-w-xl'} p-5 focus:outline-none`}
+            onEscapeKeyDown={block}
+            onPointerDownOutside={block}
+            onInteractOutside={block}
+            {...(description ? {} : { 'aria-describedby': undefined })}
+          >
+            <Dialog.Title className="mb-3 text-base font-semibold">{title}</Dialog.Title>
+            {description && <Dialog.Description className="mb-3 text-slate-600">{description}</Dialog.Description>}
+            {children}
+          </Dialog.Content>
+        </div>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
 
-/** A yes/no confirmation for anything destructive or hard to undo. */
+/**
+ * A yes/no confirmation for anything destructive or hard to undo. With
+ * `typeToConfirm`, the confirm button stays disabled until the user has typed
+ * that exact text (for deletions that affect many nodes or people).
+ */
 export function ConfirmDialog({
   title,
   children,
@@ -52,6 +65,7 @@ export function ConfirmDialog({
   pending,
   onConfirm,
   onClose,
+  typeToConfirm,
 }: {
   title: ReactNode;
   children: ReactNode;
@@ -60,15 +74,26 @@ export function ConfirmDialog({
   pending?: boolean;
   onConfirm: () => void;
   onClose: () => void;
+  typeToConfirm?: string;
 }) {
+  const [typed, setTyped] = useState('');
+  const confirmed = !typeToConfirm || typed === typeToConfirm;
   return (
     <Modal title={title} onClose={onClose}>
-      <div className="mb-3 text-slate-600">{children}</div>
+      <div className="mb-3 text-slate-700">{children}</div>
+      {typeToConfirm && (
+        <div className="mb-3">
+          <label htmlFor="type-to-confirm" className="mb-1 block text-sm text-slate-700">
+            Type <b className="mono">{typeToConfirm}</b> to confirm
+          </label>
+          <input id="type-to-confirm" className="input mono" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        </div>
+      )}
       <div className="flex justify-end gap-2">
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending}>
+        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending || !confirmed}>
           {confirmLabel}
         </button>
       </div>

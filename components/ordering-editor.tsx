@@ -118,7 +118,9 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
                   <th>Version</th>
                   <th>Multi-instance</th>
                   <th>Generation</th>
-                  <th />
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -172,7 +174,9 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
                   <th>Technique</th>
                   <th>Priority</th>
                   <th>Values (comma-separated)</th>
-                  <th />
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -219,7 +223,7 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
           <section className="card p-3" aria-labelledby="rules-h">
             <div className="mb-2 flex items-center justify-between">
               <h2 id="rules-h" className="font-semibold">
-                Rules <span className="text-xs font-normal text-slate-500">(tick the ones that apply to the node)</span>
+                Rules <span className="text-xs font-normal text-slate-600">(tick the ones that apply to the node)</span>
               </h2>
               <button
                 type="button"
@@ -268,7 +272,7 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
 
         <section className="card p-3" aria-labelledby="result-h" data-testid="ordering-result">
           <h2 id="result-h" className="mb-2 font-semibold">
-            What the node gets, in order {result.isFetching && <span className="text-xs font-normal text-slate-400">updating…</span>}
+            What the node gets, in order {result.isFetching && <span className="text-xs font-normal text-slate-600">updating…</span>}
           </h2>
           {pErr && (
             <div role="alert" className="mb-2 rounded-md border border-red-200 bg-red-50 p-2 text-red-800">
@@ -294,7 +298,7 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
                   <b>advice</b>: {a}
                 </p>
               ))}
-              {result.data.policies.length === 0 && <p className="text-slate-500">No directive applies: tick a rule that has directives.</p>}
+              {result.data.policies.length === 0 && <p className="text-slate-600">No directive applies: tick a rule that has directives.</p>}
               <ol className="space-y-2">
                 {result.data.policies.map((p, i) => (
                   <li key={`${p.technique}-${p.directive}-${i}`} className="rounded border border-slate-200 p-2" data-policy-technique={p.technique}>
@@ -314,7 +318,7 @@ export function OrderingEditor({ scenarios }: { scenarios: ScenarioDto[] }) {
                       {p.valueOrder.length > 1 && <span className="ml-1 text-xs text-emerald-700">— {p.valueOrder[p.valueOrder.length - 1]} is effective (the agent keeps the last definition)</span>}
                     </p>
                     {p.skipped.length > 0 && (
-                      <ul className="mt-1 list-disc pl-5 text-xs text-slate-500">
+                      <ul className="mt-1 list-disc pl-5 text-xs text-slate-600">
                         {p.skipped.map((s, j) => (
                           <li key={j}>
                             skipped {s.rule} / {s.directive}: {s.reason}

@@ -2,7 +2,7 @@
 export function OriginLabel({ origin, detail }: { origin: string; detail: Record<string, unknown> | null }) {
   const style: Record<string, string> = {
     upload: 'bg-slate-100 text-slate-700',
-    seed: 'bg-slate-100 text-slate-500',
+    seed: 'bg-slate-100 text-slate-600',
     compose: 'bg-violet-50 text-violet-700',
     'cookbook-promotion': 'bg-sky-50 text-sky-700',
   };

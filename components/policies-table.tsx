@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { age } from '@/lib/format';
+import { RelativeTime } from './relative-time';
 
 export interface PolicyRow {
   name: string;
@@ -32,7 +32,7 @@ export function PoliciesTable({ rows }: { rows: PolicyRow[] }) {
           <tbody>
             {shown.length === 0 && (
               <tr>
-                <td colSpan={5} className="py-8 text-center text-slate-500">
+                <td colSpan={5} className="py-8 text-center text-slate-600">
                   {rows.length === 0 ? 'No policies yet. Upload a lock to create one.' : 'No policy matches your search.'}
                 </td>
               </tr>
@@ -44,12 +44,12 @@ export function PoliciesTable({ rows }: { rows: PolicyRow[] }) {
                     {r.name}
                   </Link>
                 </td>
-                <td>{r.team ?? <span className="text-slate-400">none</span>}</td>
+                <td>{r.team ?? <span className="text-slate-600">none</span>}</td>
                 <td>{r.revisions}</td>
-                <td className="text-slate-500">{r.lastRevisionAt ? age(r.lastRevisionAt) : '—'}</td>
+                <td className="text-slate-600">{r.lastRevisionAt ? <RelativeTime iso={r.lastRevisionAt} /> : '—'}</td>
                 <td>
                   <div className="flex flex-wrap gap-1">
-                    {r.stages.length === 0 && <span className="text-slate-400">none</span>}
+                    {r.stages.length === 0 && <span className="text-slate-600">none</span>}
                     {r.stages.map((s) => (
                       <span key={s} className="badge bg-slate-100 text-slate-700">
                         {s}

@@ -11,12 +11,12 @@ import { promotePolicyAction } from '@/lib/actions/promotion/promote-policy-acti
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { LockDiff } from '@/lib/domain';
 import { shortId } from '@/lib/format';
+import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { Modal } from './modal';
-import { TakeoverWarning } from './takeover-warning';
-import type { ResourceTakeover } from '@/lib/domain/resource-map';
 
 export interface PromoteTarget {
   policy: string;
+  /** A stage, or `rev:<revision_id>` to start a revision that runs nowhere yet. */
   from: string;
   to: string;
   /** What the user sees in `to` now (null: the policy is not there yet). */
@@ -25,25 +25,19 @@ export interface PromoteTarget {
   cookbook?: string;
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { cache: 'no-store' });
-  const body = await res.json();
-  if (!res.ok) throw new Error(body?.error?.[0] ?? `Request failed (${res.status})`);
-  return body as T;
-}
-
-type NodeRow = { name: string; stale: boolean };
-
-/** The promotion dialog: what changes, who is affected, the dependency check, a reason, one confirm. */
+/**
+ * The promotion dialog: what changes, who is affected, the dependency check, a
+ * reason, one confirm. The confirm stays disabled until the diff and the blast
+ * radius have loaded; a failed request blocks it (with a retry), and so does a
+ * 409 until the view is refreshed.
+ */
 export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onClose: () => void }) {
   const { policy, from, to, cookbook } = target;
   const router = useRouter();
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
-  const q = (s: string) => encodeURIComponent(s);
-
-  const diff = useQuery({ queryKey: ['diff', policy, from, to], queryFn: () => getJson<LockDiff & { takeovers: ResourceTakeover[] }>(`/api/v1/diff?policy=${q(policy)}&from=${q(from)}&to=${q(to)}`), retry: false });
-  const nodes = useQuery({ queryKey: ['nodes', to, policy], queryFn: () => getJson<{ nodes: NodeRow[] }>(`/api/v1/nodes?group=${q(to)}&policy=${q(policy)}`) });
+  const toHasPolicy = target.expectedRevisionId !== null;
+  const preview = useChangePreview({ policy, from, to, toHasPolicy });
   const check = useQuery({
     queryKey: ['cookbook-check', policy, cookbook, from, to, target.expectedRevisionId],
     enabled: !!cookbook,
@@ -61,102 +55,113 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
       router.refresh();
       onClose();
       const auditId = (r as { auditId: string | null }).auditId;
-      toast.success(cookbook ? `Promoted ${cookbook} into ${to}: new revision ${shortId((r as { revisionId: string }).revisionId)}` : `Promoted ${policy} to ${to}`, {
-        description: auditId ? <Link href={`/audit?focus=${auditId}`}>View the audit entry</Link> : 'Nothing changed: the stage already ran this revision.',
-      });
+      toast.success(
+        cookbook
+          ? `Promoted ${cookbook} into ${to}: new revision ${shortId((r as { revisionId: string }).revisionId)}`
+          : from.startsWith('rev:')
+            ? `${to} now runs ${sideLabel(from)} of ${policy}`
+            : `Promoted ${policy} to ${to}`,
+        {
+          description: auditId ? <Link href={`/audit?focus=${auditId}`}>View the audit entry</Link> : 'Nothing changed: the stage already ran this revision.',
+        },
+      );
     },
   });
   const error = mutation.error as ActionServerError | null;
   const stale = isActionError(error) && error.code === 'conflict';
   const checkError = check.error as ActionServerError | null;
-  const nodeList = nodes.data?.nodes ?? [];
-  const s = diff.data?.summary;
-  const blocked = !!cookbook && (check.isPending || !!checkError || check.data?.noop);
+  const checkStale = isActionError(checkError) && checkError.code === 'conflict';
+  const cookbookDiff = (check.data as { diff?: LockDiff } | undefined)?.diff ?? null;
+  const cookbookBlocked = !!cookbook && (!check.isSuccess || check.data.noop);
+  const ready = preview.ready && !cookbookBlocked;
+  const disabled = !ready || mutation.isPending || stale || checkStale || (!cookbook && preview.identical);
+  const fromLabel = sideLabel(from);
 
   return (
-    <Modal title={cookbook ? `Promote cookbook ${cookbook}: ${from} → ${to}` : `Promote ${policy}: ${from} → ${to}`} onClose={onClose} wide>
+    <Modal
+      title={cookbook ? `Promote cookbook ${cookbook}: ${fromLabel} → ${to}` : from.startsWith('rev:') ? `Run ${policy} ${fromLabel} in ${to}` : `Promote ${policy}: ${fromLabel} → ${to}`}
+      onClose={onClose}
+      wide
+    >
       <div className="space-y-4" data-testid="promote-dialog">
-        <section aria-label="What changes">
-          <h3 className="mb-1 text-xs font-semibold uppercase text-slate-500">What changes in {to}</h3>
-          {diff.isPending && <p className="text-slate-500">Computing the diff…</p>}
-          {diff.error && <p className="text-red-700">{(diff.error as Error).message}</p>}
-          {s && (
-            <p>
-              {diff.data!.identical ? (
-                'Nothing: both stages run the same revision.'
-              ) : (
-                <>
-                  {s.cookbooks.upgraded} upgraded ({s.cookbooks.major} major), {s.cookbooks.downgraded} downgraded, {s.cookbooks.added} added, {s.cookbooks.removed} removed,{' '}
-                  {s.cookbooks.content_changed} changed without a version bump; {s.runList.added + s.runList.removed + s.runList.moved} run-list and{' '}
-                  {s.attributes.added + s.attributes.removed + s.attributes.changed} attribute changes.{' '}
-                  <Link className="text-indigo-700 underline" href={`/compare?policy=${q(policy)}&from=${q(from)}&to=${q(to)}`}>
-                    Full diff
-                  </Link>
-                </>
-              )}
-            </p>
-          )}
-        </section>
-        {diff.data && diff.data.takeovers.length > 0 && <TakeoverWarning takeovers={diff.data.takeovers} />}
-        <section aria-label="Blast radius">
-          <h3 className="mb-1 text-xs font-semibold uppercase text-slate-500">Blast radius</h3>
-          <p data-testid="blast-radius">
-            {nodes.isPending ? 'Counting nodes…' : `${nodeList.length} node${nodeList.length === 1 ? '' : 's'} in ${to} run ${policy}; ${nodeList.filter((n) => n.stale).length} of them are not yet on the current revision.`}
-          </p>
-        </section>
+        <ChangePreview
+          preview={preview}
+          policy={policy}
+          from={from}
+          to={to}
+          toHasPolicy={toHasPolicy}
+          override={
+            cookbook
+              ? {
+                  diff: check.data && !check.data.noop ? cookbookDiff : null,
+                  pending: check.isPending,
+                  note: check.data && !check.data.noop ? `The derived revision ${shortId(check.data.revisionId)} changes only this in ${to}:` : undefined,
+                }
+              : undefined
+          }
+        />
         {cookbook && (
-          <section aria-label="Dependency check">
-            <h3 className="mb-1 text-xs font-semibold uppercase text-slate-500">Dependency check</h3>
-            {check.isPending && <p className="text-slate-500">Checking every constraint…</p>}
-            {check.data && check.data.noop && <p className="text-slate-600">{to} already has exactly this {cookbook}: nothing to promote.</p>}
+          <section aria-labelledby="dependency-check">
+            <h3 id="dependency-check" className="mb-1 text-xs font-semibold uppercase text-slate-600">
+              Dependency check
+            </h3>
+            {check.isPending && <p className="text-slate-600">Checking every constraint…</p>}
+            {check.data && check.data.noop && <p className="text-slate-700">{to} already has exactly this {cookbook}: nothing to promote.</p>}
             {check.data && !check.data.noop && (
-              <p className="text-emerald-700" data-testid="dependency-ok">
+              <p className="text-emerald-800" data-testid="dependency-ok">
                 ✓ All constraints hold: {cookbook} {check.data.before?.version ?? '(absent)'} → {check.data.after.version}. A new revision {shortId(check.data.revisionId)} will be derived from {to}&apos;s lock.
               </p>
             )}
             {checkError && (
               <div className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" role="alert">
                 <p className="font-medium">{checkError.message}</p>
-                <ul className="mt-1 list-disc pl-5">
-                  {checkError.errors.map((e, i) => (
-                    <li key={i}>{e.message}</li>
-                  ))}
-                </ul>
+                {checkError.errors?.length > 0 && (
+                  <ul className="mt-1 list-disc pl-5">
+                    {checkError.errors.map((e, i) => (
+                      <li key={i}>{e.message}</li>
+                    ))}
+                  </ul>
+                )}
+                {!checkStale && checkError.code !== 'unprocessable' && (
+                  <button type="button" className="btn mt-2" onClick={() => check.refetch()}>
+                    Retry
+                  </button>
+                )}
               </div>
             )}
           </section>
         )}
         <div>
-          <label htmlFor="promote-reason" className="mb-1 block text-xs font-semibold uppercase text-slate-500">
+          <label htmlFor="promote-reason" className="mb-1 block text-xs font-semibold uppercase text-slate-600">
             Reason (optional, kept in the audit log)
           </label>
           <textarea id="promote-reason" className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />
         </div>
         {error && (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            <p className="font-medium">{stale ? `${to} changed since you looked.` : 'The promotion was refused.'}</p>
-            <p>{error.message}</p>
-            {stale && (
-              <button
-                type="button"
-                className="btn mt-2"
-                onClick={async () => {
-                  await queryClient.invalidateQueries({ queryKey: ['board'] });
-                  router.refresh();
-                  onClose();
-                }}
-              >
-                Refresh and review again
-              </button>
-            )}
+          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" data-testid="promote-error">
+            {stale ? <p className="font-medium">{error.message}</p> : <><p className="font-medium">The promotion was refused.</p><p>{error.message}</p></>}
           </div>
         )}
-        <div className="flex justify-end gap-2">
+        {(stale || checkStale) && (
+          <button
+            type="button"
+            className="btn"
+            onClick={async () => {
+              await queryClient.invalidateQueries({ queryKey: ['board'] });
+              router.refresh();
+              onClose();
+            }}
+          >
+            Refresh and review again
+          </button>
+        )}
+        <div className="flex items-center justify-end gap-2">
+          {!ready && !preview.failed && !checkError && <span className="text-xs text-slate-600">Waiting for the diff and the blast radius…</span>}
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn btn-primary" disabled={mutation.isPending || blocked || diff.data?.identical} onClick={() => mutation.mutate()}>
-            {mutation.isPending ? 'Promoting…' : cookbook ? `Promote ${cookbook} to ${to}` : `Promote to ${to}`}
+          <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => mutation.mutate()} data-testid="promote-confirm">
+            {mutation.isPending ? 'Promoting…' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}
           </button>
         </div>
       </div>

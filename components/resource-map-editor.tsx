@@ -20,11 +20,25 @@ async function resolve(body: object): Promise<ResolveResourceMapResult> {
 
 type CookbookReg = { key: string; className: string; platform_family: string; os: string; coreOverride: boolean };
 
-export function ResourceMapEditor() {
+/** Whether a Chef version can behave as `mode` says: Chef 14 mode is 14.3–14.12, Chef 15+ mode needs 15 or later. */
+function versionMismatch(mode: ResourceMapMode, version: string): string | null {
+  const m = /^(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) return `"${version}" is not a Chef version (major.minor…).`;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  if (mode === 'chef14' && !(major === 14 && minor >= 3 && minor <= 12)) return `Chef ${version} does not behave as Chef 14.3–14.12: pick that mode only for those versions.`;
+  if (mode === 'chef15' && major < 15) return `Chef ${version} is older than 15: the Chef 15+ mode does not describe it.`;
+  return null;
+}
+
+/** `initial`: a registration to load (the "Explore" link of a takeover warning names the cookbook and the resource). */
+export function ResourceMapEditor({ initial }: { initial?: { cookbook: string; resource: string } }) {
   const [node, setNode] = useState<NodeFacts>(NODE_PRESETS[0].node);
   const [chefVersion, setChefVersion] = useState('18.4.2');
   const [mode, setMode] = useState<ResourceMapMode>('rfc');
-  const [cookbooks, setCookbooks] = useState<CookbookReg[]>([]);
+  const [cookbooks, setCookbooks] = useState<CookbookReg[]>(() =>
+    initial ? [{ key: initial.resource, className: `${initial.cookbook}::${initial.resource}`, platform_family: '', os: '', coreOverride: false }] : [],
+  );
+  const mismatch = versionMismatch(mode, chefVersion);
   const [draft, setDraft] = useState<CookbookReg>({ key: 'package', className: 'MyCompany::Package', platform_family: '', os: '', coreOverride: false });
 
   const registrations: Registration[] = [
@@ -57,8 +71,11 @@ export function ResourceMapEditor() {
           <select
             className="input mt-1 w-52"
             value={NODE_PRESETS.find((p) => JSON.stringify(p.node) === JSON.stringify(node))?.label ?? ''}
-            onChange={(e) => setNode(NODE_PRESETS.find((p) => p.label === e.target.value)!.node)}
+            onChange={(e) => e.target.value && setNode(NODE_PRESETS.find((p) => p.label === e.target.value)!.node)}
           >
+            <option value="" disabled>
+              Custom (edited facts)
+            </option>
             {NODE_PRESETS.map((p) => (
               <option key={p.label}>{p.label}</option>
             ))}
@@ -84,6 +101,11 @@ export function ResourceMapEditor() {
             ))}
           </select>
         </label>
+        {mismatch && (
+          <p role="status" className="w-full text-xs font-medium text-amber-900" data-testid="version-mismatch">
+            ⚠ {mismatch}
+          </p>
+        )}
       </div>
 
       <form
@@ -211,7 +233,7 @@ export function ResourceMapEditor() {
               </h3>
               <ol className="space-y-1 text-xs">
                 {entries.map((e, i) => (
-                  <li key={i} className={e.matches ? '' : 'text-slate-400'}>
+                  <li key={i} className={e.matches ? '' : 'text-slate-600'}>
                     <span className="font-medium">
                       {i + 1}. {e.className}
                     </span>{' '}

@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { BoardData } from '@/lib/db/queries/board';
-import { age, shortId } from '@/lib/format';
+import { shortId } from '@/lib/format';
+import { RelativeTime } from './relative-time';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 
@@ -35,8 +36,11 @@ export function StageBoard({ initial }: { initial: BoardData }) {
     [data, q, team, stage, differs],
   );
 
+  // A fresh upload starts in the first stage the user may promote into.
+  const firstPromotable = data.stages.find((s) => s.canPromote) ?? null;
+
   if (data.stages.length === 0) {
-    return <p className="card p-8 text-center text-slate-500">You cannot view any stage yet. Ask an admin for access.</p>;
+    return <p className="card p-8 text-center text-slate-600">You cannot view any stage yet. Ask an admin for access.</p>;
   }
 
   return (
@@ -60,11 +64,12 @@ export function StageBoard({ initial }: { initial: BoardData }) {
         <label className="flex items-center gap-1.5 text-slate-600">
           <input type="checkbox" checked={differs} onChange={(e) => setDiffers(e.target.checked)} /> Differs from previous stage
         </label>
-        <span className="ml-auto text-xs text-slate-400" aria-live="polite">
-          {error ? <span className="text-red-600">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : `Updated ${age(data.generatedAt)}`}
+        <span className="ml-auto text-xs text-slate-600" aria-live="polite">
+          {error ? <span className="text-red-700">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : <>Updated <RelativeTime iso={data.generatedAt} now={data.generatedAt} /></>}
         </span>
       </div>
-      <div className="card overflow-x-auto">
+      {/* Focusable so the table can be scrolled sideways by keyboard on narrow screens. */}
+      <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Stage board">
         <table className="table" data-testid="stage-board">
           <thead>
             <tr>
@@ -93,18 +98,30 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={data.stages.length + 1} className="py-8 text-center text-slate-500">
+                <td colSpan={data.stages.length + 1} className="py-8 text-center text-slate-600">
                   No policy matches these filters.
                 </td>
               </tr>
             )}
             {rows.map((p) => (
               <tr key={p.name} data-policy={p.name}>
-                <th scope="row" className="!bg-white !text-sm !normal-case !tracking-normal">
+                <th scope="row" className="!bg-white !text-sm !normal-case !tracking-normal !text-slate-900">
                   <Link href={`/policies/${encodeURIComponent(p.name)}`} className="font-medium text-indigo-700 hover:underline">
                     {p.name}
                   </Link>
-                  <div className="text-xs font-normal text-slate-400">{p.team ?? 'no owner'}</div>
+                  <div className="text-xs font-normal text-slate-600">{p.team ?? 'no owner'}</div>
+                  {firstPromotable && p.latestRevisionId && !Object.values(p.cells).some((c) => c?.revisionId === p.latestRevisionId) && (
+                    <button
+                      type="button"
+                      className="mt-1 text-left text-xs font-medium text-indigo-700 hover:underline"
+                      data-testid="run-newest"
+                      onClick={() =>
+                        setPromoting({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null })
+                      }
+                    >
+                      Run newest upload {shortId(p.latestRevisionId)} in {firstPromotable.name}
+                    </button>
+                  )}
                 </th>
                 {data.stages.map((s, i) => {
                   const c = p.cells[s.name];
@@ -128,15 +145,24 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                               </span>
                             )}
                           </div>
-                          <div className="text-xs text-slate-500">
-                            {age(c.since)} · {c.nodesOnRevision}/{c.nodes} nodes on it
+                          <div className="text-xs text-slate-600">
+                            <RelativeTime iso={c.since} now={data.generatedAt} /> · {c.nodesOnRevision}/{c.nodes} nodes on it
                           </div>
                           {c.differsFromPrevious === true && (
-                            <div className="text-xs font-medium text-amber-700" data-testid="differs">
-                              differs from {data.stages[i - 1]?.name ?? 'previous'} · {c.cookbooksChanged} cookbook{c.cookbooksChanged === 1 ? '' : 's'}
+                            <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>
+                              {c.relation === 'ahead' ? (
+                                <>
+                                  ahead of {c.comparedWith}: changed without passing through {c.comparedWith}
+                                </>
+                              ) : (
+                                <>
+                                  behind {c.comparedWith}: waiting for promotion from {c.comparedWith}
+                                </>
+                              )}{' '}
+                              · {c.cookbooksChanged} cookbook{c.cookbooksChanged === 1 ? '' : 's'} differ{c.cookbooksChanged === 1 ? 's' : ''} from {c.comparedWith}
                             </div>
                           )}
-                          {c.differsFromPrevious === false && <div className="text-xs text-slate-400">same as previous</div>}
+                          {c.differsFromPrevious === false && <div className="text-xs text-slate-600">same as {c.comparedWith}</div>}
                           {next && (!nextCell || nextCell.revisionId !== c.revisionId) && (
                             <div className="flex flex-wrap gap-x-2 text-xs">
                               {next.canPromote && (
@@ -151,19 +177,19 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                               )}
                               <Link
                                 href={`/compare?policy=${encodeURIComponent(p.name)}&from=${encodeURIComponent(s.name)}&to=${encodeURIComponent(next.name)}`}
-                                className="text-slate-500 hover:underline"
+                                className="text-slate-600 hover:underline"
                                 data-testid="compare-link"
                               >
                                 Compare with {next.name}
                               </Link>
                             </div>
                           )}
-                          <Link href={`/history?policy=${encodeURIComponent(p.name)}&stage=${encodeURIComponent(s.name)}`} className="text-xs text-slate-400 hover:underline">
-                            history
+                          <Link href={`/history?policy=${encodeURIComponent(p.name)}&stage=${encodeURIComponent(s.name)}`} className="text-xs text-slate-600 underline-offset-2 hover:underline">
+                            history<span className="sr-only"> of {p.name} in {s.name}</span>
                           </Link>
                         </div>
                       ) : (
-                        <span className="text-xs text-slate-400">not in {s.name}</span>
+                        <span className="text-xs text-slate-600">not in {s.name}</span>
                       )}
                     </td>
                   );

@@ -10,8 +10,8 @@ export function TakeoverWarning({ takeovers }: { takeovers: ResourceTakeover[] }
         {takeovers.map((t) => (
           <li key={`${t.cookbook}-${t.resource}`}>
             <b>{t.cookbook}</b> provides <code className="mono">{t.resource}</code> (core: {t.core.join(', ')}) — RFC design: {t.modes.rfc}; Chef 14: {t.modes.chef14}; Chef 15+: {t.modes.chef15}.{' '}
-            <Link className="underline" href="/resource-map">
-              Explore
+            <Link className="underline" href={`/resource-map?cookbook=${encodeURIComponent(t.cookbook)}&resource=${encodeURIComponent(t.resource)}`}>
+              Explore<span className="sr-only"> {t.cookbook} providing {t.resource}</span>
             </Link>
           </li>
         ))}

@@ -87,7 +87,7 @@ export function UploadLock({ policyName }: { policyName?: string }) {
               <ul className="mt-2 space-y-1">
                 {err.errors.map((e, i) => (
                   <li key={i}>
-                    <code className="mono rounded bg-red-100 px-1">{e.path || '(document)'}</code> {e.message}
+                    <code className="mono rounded bg-red-100 px-1">{e.path || '(document)'}</code> {e.message.replace('the policy name in the URL', 'the policy name above')}
                   </li>
                 ))}
               </ul>
@@ -103,7 +103,7 @@ export function UploadLock({ policyName }: { policyName?: string }) {
             {mutation.isPending ? 'Uploading…' : 'Upload'}
           </button>
         </div>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-slate-600">
           Or from a workstation: <code className="mono">POST /api/v1/policies/&lt;name&gt;/revisions</code> with an{' '}
           <Link href="/admin/tokens" className="underline">
             API token

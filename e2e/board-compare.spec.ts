@@ -7,7 +7,7 @@ test('board → compare: webapp differs between staging and production', async (
   await page.goto('/');
   const row = page.locator('tr[data-policy="webapp"]');
   const production = row.locator('td[data-stage="production"]');
-  await expect(production.getByTestId('differs')).toContainText('differs from staging');
+  await expect(production.getByTestId('differs')).toContainText('behind staging: waiting for promotion from staging');
 
   await row.locator('td[data-stage="staging"]').getByRole('link', { name: 'Compare with production' }).click();
   await expect(page).toHaveURL(/\/compare\?policy=webapp&from=staging&to=production/);

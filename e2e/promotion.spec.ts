@@ -18,7 +18,7 @@ test.describe.serial('promotion', () => {
     await dialog.getByRole('button', { name: 'Promote to production' }).click();
     await expect(page.getByText('Promoted webapp to production')).toBeVisible();
     await expect.poll(() => revOf(page, 'webapp', 'production')).toBe(staging);
-    await expect(cell(page, 'webapp', 'production')).toContainText('same as previous');
+    await expect(cell(page, 'webapp', 'production')).toContainText('same as staging');
   });
 
   test('release promotes only nginx for api-gateway and finds the derived revision', async ({ browser }) => {
@@ -67,6 +67,7 @@ test.describe.serial('promotion', () => {
     const admin = await (await browser.newContext({ storageState: stateFile('admin') })).newPage();
     await admin.goto('/admin');
     await admin.getByLabel('web on production').selectOption('promote');
+    await admin.getByRole('button', { name: 'Change the grant' }).click();
     await expect(admin.getByText('team web: promote on production')).toBeVisible();
 
     const dev = await (await browser.newContext({ storageState: stateFile('dev') })).newPage();

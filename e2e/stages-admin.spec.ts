@@ -15,6 +15,8 @@ test('admin adds a stage, sees it on the board, and deletes it after confirming'
 
   await page.goto('/admin/stages');
   await page.locator('tr[data-stage="canary"]').getByRole('button', { name: 'Delete…' }).click();
+  await expect(page.getByRole('button', { name: 'Delete canary' })).toBeDisabled();
+  await page.getByLabel('Type canary to confirm').fill('canary');
   await page.getByRole('button', { name: 'Delete canary' }).click();
   await expect(page.locator('tr[data-stage="canary"]')).toHaveCount(0);
   await page.goto('/audit?action=stage.');

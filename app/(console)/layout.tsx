@@ -8,13 +8,17 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const access = await requireAccess();
   return (
     <div className="min-h-screen">
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:font-medium focus:text-indigo-800 focus:shadow-lg">
+        Skip to main content
+      </a>
       <header className="sticky top-0 z-10 bg-slate-900 text-white shadow">
         <div className="mx-auto flex max-w-[1600px] items-center gap-4 px-4 py-2">
           <Link href="/" className="flex items-center gap-2 font-semibold">
             <span aria-hidden className="flex h-7 w-7 items-center justify-center rounded bg-indigo-500 text-xs font-bold">
               PC
             </span>
-            <span className="hidden md:inline">Policy Console</span>
+            <span className="hidden xl:inline">Policy Console</span>
+            <span className="sr-only xl:hidden">Policy Console</span>
           </Link>
           <NavLinks />
           <div className="ml-auto">
@@ -22,7 +26,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-[1600px] px-4 py-6">{children}</main>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-[1600px] px-4 py-6 focus:outline-none">
+        {children}
+      </main>
     </div>
   );
 }

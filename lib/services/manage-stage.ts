@@ -46,6 +46,35 @@ export async function putStage(access: Access, raw: unknown, requestId?: string)
   });
 }
 
+export const ZMoveStageInput = z.object({ name: z.string().regex(NAME_PATTERN), direction: z.enum(['earlier', 'later']) }).strict();
+
+/**
+ * Moves a stage one place earlier or later in promotion order: both positions
+ * change in one transaction with one audit event (`stage.move`), so a reorder
+ * is one write, one toast, one entry. Needs `manage` on both stages.
+ */
+export async function moveStage(access: Access, raw: unknown, requestId?: string): Promise<{ name: string; order: string[] }> {
+  const input = parseInput(ZMoveStageInput, raw);
+  return db().$transaction(async (tx) => {
+    const stages = await tx.policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, position: true } });
+    const i = stages.findIndex((g) => g.name === input.name);
+    if (i < 0) throw notFound(`Cannot find policy group '${input.name}'`);
+    const j = input.direction === 'earlier' ? i - 1 : i + 1;
+    const before = stages.map((g) => g.name);
+    if (j < 0 || j >= stages.length) return { name: input.name, order: before };
+    assertCan(access, 'stage.manage', { stage: stages[i].name });
+    assertCan(access, 'stage.manage', { stage: stages[j].name });
+    const order = [...stages];
+    [order[i], order[j]] = [order[j], order[i]];
+    // Positions become 0..n-1 in the new order: the other stages keep their relative order, and
+    // ties (which would make a plain swap invisible) disappear. Only rows whose number changes are written.
+    for (const [k, g] of order.entries()) if (g.position !== k) await tx.policyGroup.update({ where: { id: g.id }, data: { position: k } });
+    const after = order.map((g) => g.name);
+    await audit(tx, access, { action: 'stage.move', targetType: 'stage', target: input.name, groupName: input.name, before: { order: before }, after: { order: after }, requestId });
+    return { name: input.name, order: after };
+  });
+}
+
 /** DELETE /policy_groups/:group — removes the stage and its associations (recorded in history); revisions stay. */
 export async function deleteStage(access: Access, name: string, requestId?: string) {
   return db().$transaction(async (tx) => {

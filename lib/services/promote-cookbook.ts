@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, NAME_PATTERN, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, diffLocks, NAME_PATTERN, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -52,7 +52,8 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     // Checked before building anything, so a stale dialog never produces a lock.
     assertExpected(to.name, policy.name, current, input.expectedRevisionId);
     // Lossless: number lexemes (1.0e+15, -0.0, 31-digit integers) and key order survive into the derived lock and its id.
-    const result = promoteCookbookLock(parseLossless(target.revision.document) as PolicyLock, parseLossless(source.revision.document) as PolicyLock, input.cookbook);
+    const targetLock = parseLossless(target.revision.document) as PolicyLock;
+    const result = promoteCookbookLock(targetLock, parseLossless(source.revision.document) as PolicyLock, input.cookbook);
     if (!result.ok) {
       throw new AppError(
         'unprocessable',
@@ -67,7 +68,8 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       after: { version: result.after.version, identifier: result.after.identifier },
     };
     if (result.noop) return { ...summary, noop: true, dryRun: !!input.dryRun, revisionId: current, baseRevisionId: current, auditId: null };
-    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null };
+    // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
+    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, JSON.parse(serializeJson(result.lock)) as PolicyLock) };
 
     const text = serializeJson(result.lock, 2) + '\n';
     const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };

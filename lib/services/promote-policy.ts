@@ -10,6 +10,7 @@ import { movePointer } from './internal/pointer';
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 export const ZPromotePolicyInput = z.object({
   policy: name,
+  /** A stage, or `rev:<revision_id>` to start a revision that runs nowhere yet (a fresh upload). */
   from: name,
   to: name,
   /** What the user saw in `to`: a revision id, or null for "nothing". Required: promotions never overwrite blindly. */
@@ -36,14 +37,26 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
   const input = parseInput(ZPromotePolicyInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   return db().$transaction(async (tx) => {
-    const [from, to, policy] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
+    const fromRevision = input.from.startsWith('rev:') ? input.from.slice(4) : null;
+    const [to, policy] = await Promise.all([requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });
-    assertCan(access, 'stage.view', { stage: from.name });
-    const source = await tx.groupPolicy.findUnique({
-      where: { groupId_policyId: { groupId: from.id, policyId: policy.id } },
-      select: { revisionPk: true, revision: { select: { revisionId: true } } },
-    });
-    if (!source) throw notFound(`Stage '${from.name}' has no revision of '${policy.name}' to promote`);
+    let source: { revisionPk: string; revision: { revisionId: string } } | null;
+    let fromName: string;
+    if (fromRevision) {
+      const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: fromRevision } }, select: { id: true, revisionId: true } });
+      if (!rev) throw notFound(`Policy '${policy.name}' has no revision '${fromRevision}'`);
+      source = { revisionPk: rev.id, revision: { revisionId: rev.revisionId } };
+      fromName = input.from;
+    } else {
+      const from = await requireGroup(tx, input.from, access);
+      assertCan(access, 'stage.view', { stage: from.name });
+      source = await tx.groupPolicy.findUnique({
+        where: { groupId_policyId: { groupId: from.id, policyId: policy.id } },
+        select: { revisionPk: true, revision: { select: { revisionId: true } } },
+      });
+      if (!source) throw notFound(`Stage '${from.name}' has no revision of '${policy.name}' to promote`);
+      fromName = from.name;
+    }
     const moved = await movePointer(tx, access, {
       group: to,
       policy,
@@ -54,6 +67,6 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
     });
-    return { policy: policy.name, from: from.name, to: to.name, fromRevisionId: moved.fromRevisionId, toRevisionId: source.revision.revisionId, changed: moved.changed, auditId: moved.auditId };
+    return { policy: policy.name, from: fromName, to: to.name, fromRevisionId: moved.fromRevisionId, toRevisionId: source.revision.revisionId, changed: moved.changed, auditId: moved.auditId };
   });
 }

@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/auth/session';
@@ -48,6 +49,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
+  const [knownPolicies, knownStages] = await Promise.all([policyNames(), stageNames()]);
+  // Unknown names are a 404 (and say so), before any permission question.
+  if (!knownPolicies.includes(policy) || !knownStages.includes(stage)) notFound();
   if (!can(access, 'stage.view', { stage })) {
     return (
       <>
@@ -63,7 +67,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         title={
           <>
             History of{' '}
-            <Link className="text-indigo-700 hover:underline" href={`/policies/${encodeURIComponent(policy)}`}>
+            <Link className="text-indigo-700 underline underline-offset-4" href={`/policies/${encodeURIComponent(policy)}`}>
               {policy}
             </Link>{' '}
             in {stage}

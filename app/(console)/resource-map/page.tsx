@@ -6,15 +6,16 @@ import { ResourceMapEditor } from '@/components/resource-map-editor';
 export const metadata: Metadata = { title: 'Resource map' };
 export const dynamic = 'force-dynamic';
 
-export default async function ResourceMapPage() {
+export default async function ResourceMapPage({ searchParams }: { searchParams: Promise<{ cookbook?: string; resource?: string }> }) {
   await requireAccess();
+  const { cookbook, resource } = await searchParams;
   return (
     <>
       <PageHeader
         title="Resource map"
         description="Which class each Chef resource name resolves to on a node, and what happens when a cookbook claims a name core has locked — under the RFC's design, Chef 14 and Chef 15+. Resources marked preview allow cookbook overrides."
       />
-      <ResourceMapEditor />
+      <ResourceMapEditor initial={cookbook && resource ? { cookbook, resource } : undefined} />
     </>
   );
 }

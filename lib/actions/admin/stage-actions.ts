@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { deleteStage, putStage, ZPutStageInput } from '@/lib/services/manage-stage';
+import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } from '@/lib/services/manage-stage';
 import { authedAction } from '../safe-action';
 
 export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {
@@ -15,4 +15,10 @@ export const deleteStageAction = authedAction.inputSchema(z.object({ name: z.str
   const r = await deleteStage(ctx.access, parsedInput.name);
   revalidatePath('/', 'layout');
   return { name: parsedInput.name, policies: Object.keys(r.policies ?? {}).length };
+});
+
+export const moveStageAction = authedAction.inputSchema(ZMoveStageInput).action(async ({ parsedInput, ctx }) => {
+  const r = await moveStage(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return r;
 });

@@ -10,18 +10,26 @@ export interface BoardCell {
   nodesOnRevision: number;
   /** Compared with the nearest stage to the left that has this policy: null when there is none. */
   differsFromPrevious: boolean | null;
+  /** The stage actually compared with (the nearest visible stage to the left that has this policy), or null. */
+  comparedWith: string | null;
+  /**
+   * When it differs: `behind` when this stage runs an older revision than `comparedWith` (waiting
+   * for promotion), `ahead` when it runs a newer one (changed without passing through `comparedWith`).
+   */
+  relation: 'behind' | 'ahead' | null;
   cookbooksChanged: number;
 }
 
 export interface BoardData {
   stages: { name: string; description: string; position: number; canPromote: boolean }[];
-  policies: { name: string; team: string | null; cells: Record<string, BoardCell | null> }[];
+  /** `latestRevisionId`: the policy's newest revision, wherever it runs (a fresh upload may run nowhere yet). */
+  policies: { name: string; team: string | null; latestRevisionId: string | null; cells: Record<string, BoardCell | null> }[];
   teams: string[];
   generatedAt: string;
 }
 
 /**
- * Everything the stage board shows, in seven queries whatever the number of
+ * Everything the stage board shows, in nine queries whatever the number of
  * policies and stages (no per-row queries).
  */
 export async function loadBoard(access: Access): Promise<BoardData> {
@@ -36,8 +44,17 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   // Relations are loaded with IN lists that Prisma splits into chunks; joins keep the statement count fixed.
   const activeRevisions = await client.policyRevision.findMany({
     where: { groups: { some: {} } },
-    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true },
+    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, createdAt: true },
   });
+  // The newest revision per policy (one grouped query, then one lookup by the (policy, time) pairs).
+  const newest = await client.policyRevision.groupBy({ by: ['policyId'], _max: { createdAt: true } });
+  const newestRows = newest.length
+    ? await client.policyRevision.findMany({
+        where: { OR: newest.map((n) => ({ policyId: n.policyId, createdAt: n._max.createdAt! })) },
+        select: { policyId: true, revisionId: true, createdAt: true },
+      })
+    : [];
+  const latestByPolicy = new Map(newestRows.map((r) => [r.policyId, r.revisionId]));
   const revisionByPk = new Map(activeRevisions.map((r) => [r.id, r]));
   const stages = viewableStages(access, allStages);
   const visibleIds = new Set(stages.map((s) => s.id));
@@ -69,6 +86,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   const rows = policies.map((policy) => {
     const cells: Record<string, BoardCell | null> = {};
     let previous: (typeof visiblePointers)[number] | null = null;
+    let previousStage: string | null = null;
     for (const stage of stages) {
       const p = pointerAt.get(`${stage.id}|${policy.id}`);
       if (!p) {
@@ -83,11 +101,14 @@ export async function loadBoard(access: Access): Promise<BoardData> {
         nodes: n?.total ?? 0,
         nodesOnRevision: n?.byRev.get(p.revision.revisionId) ?? 0,
         differsFromPrevious: previous ? previous.revisionPk !== p.revisionPk : null,
+        comparedWith: previous ? previousStage : null,
+        relation: previous && previous.revisionPk !== p.revisionPk ? (p.revision.createdAt < previous.revision.createdAt ? 'behind' : 'ahead') : null,
         cookbooksChanged: previous ? countCookbookChanges(cbByRev.get(previous.revisionPk), cbByRev.get(p.revisionPk)) : 0,
       };
       previous = p;
+      previousStage = stage.name;
     }
-    return { name: policy.name, team: (policy.ownerTeamId && teamName.get(policy.ownerTeamId)) || null, cells };
+    return { name: policy.name, team: (policy.ownerTeamId && teamName.get(policy.ownerTeamId)) || null, latestRevisionId: latestByPolicy.get(policy.id) ?? null, cells };
   });
 
   return {

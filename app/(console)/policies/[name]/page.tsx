@@ -29,7 +29,7 @@ export default async function PolicyPage({ params }: Props) {
       <PageHeader
         title={
           <>
-            <Link href="/policies" className="text-slate-400 hover:underline">
+            <Link href="/policies" className="text-slate-600 hover:underline">
               Policies
             </Link>{' '}
             / {policy.name}
@@ -68,7 +68,9 @@ export default async function PolicyPage({ params }: Props) {
               <th>Origin</th>
               <th>Cookbooks</th>
               <th>Stages using it</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -8,6 +8,7 @@ import type { PolicyLock } from '@/lib/domain';
 import { AttributeTree } from '@/components/attribute-tree';
 import { OriginLabel } from '@/components/origin-label';
 import { PageHeader } from '@/components/page-header';
+import { RunRevision } from '@/components/run-revision';
 import { dateTime, shortId } from '@/lib/format';
 
 type Props = { params: Promise<{ name: string; rev: string }> };
@@ -44,7 +45,7 @@ export default async function RevisionPage({ params }: Props) {
       <PageHeader
         title={
           <>
-            <Link href={`/policies/${enc}`} className="text-slate-400 hover:underline">
+            <Link href={`/policies/${enc}`} className="text-indigo-700 underline underline-offset-4">
               {name}
             </Link>{' '}
             / <span className="mono text-base">{shortId(rev.revisionId, 16)}</span>
@@ -65,18 +66,21 @@ export default async function RevisionPage({ params }: Props) {
           </span>
         }
         actions={
+          <>
+          <RunRevision policy={name} revisionId={rev.revisionId} />
           <a className="btn" href={`/api/v1/policies/${enc}/revisions/${encodeURIComponent(rev.revisionId)}?raw=true`} download={`${name}-${shortId(rev.revisionId)}.lock.json`}>
             Download
           </a>
+          </>
         }
       />
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="run-list">
           <h2 id="run-list" className="mb-2 font-semibold">
             Run list
           </h2>
           {lock.run_list.length === 0 ? (
-            <p className="text-slate-400">Empty run list.</p>
+            <p className="text-slate-600">Empty run list.</p>
           ) : (
             <ol className="mono list-decimal space-y-0.5 pl-5">
               {lock.run_list.map((item, i) => (
@@ -86,7 +90,7 @@ export default async function RevisionPage({ params }: Props) {
           )}
           {named.length > 0 && (
             <>
-              <h3 className="mb-1 mt-4 text-xs font-semibold uppercase text-slate-500">Named run lists</h3>
+              <h3 className="mb-1 mt-4 text-xs font-semibold uppercase text-slate-600">Named run lists</h3>
               {named.map(([k, items]) => (
                 <div key={k} className="mb-2">
                   <div className="font-medium">{k}</div>
@@ -105,13 +109,15 @@ export default async function RevisionPage({ params }: Props) {
             Included policies
           </h2>
           {(lock.included_policy_locks ?? []).length === 0 ? (
-            <p className="text-slate-400">This lock includes no other policy.</p>
+            <p className="text-slate-600">This lock includes no other policy.</p>
           ) : (
             <ul className="space-y-1" data-testid="included-policies">
               {lock.included_policy_locks!.map((inc, i) => (
-                <li key={i}>
-                  <span className="font-medium">{inc.name}</span> <span className="mono text-slate-500">{shortId(inc.revision_id, 12)}</span>{' '}
-                  <span className="text-xs text-slate-500">{JSON.stringify(inc.source_options)}</span>
+                <li key={i} className="min-w-0 break-all">
+                  <Link className="font-medium text-indigo-700 underline" href={`/policies/${encodeURIComponent(inc.name)}/revisions/${encodeURIComponent(inc.revision_id)}`}>
+                    {inc.name} <span className="mono">{shortId(inc.revision_id, 12)}</span>
+                  </Link>{' '}
+                  <span className="text-xs text-slate-600">{JSON.stringify(inc.source_options)}</span>
                 </li>
               ))}
             </ul>
@@ -128,11 +134,11 @@ export default async function RevisionPage({ params }: Props) {
         <table className="table mt-2">
           <thead>
             <tr>
-              <th>Cookbook</th>
-              <th>Version</th>
-              <th>Identifier</th>
-              <th>Source</th>
-              <th>Artifact</th>
+              <th scope="col">Cookbook</th>
+              <th scope="col">Version</th>
+              <th scope="col">Identifier</th>
+              <th scope="col">Source</th>
+              <th scope="col">Artifact</th>
             </tr>
           </thead>
           <tbody>
@@ -140,10 +146,10 @@ export default async function RevisionPage({ params }: Props) {
               <tr key={cb}>
                 <td className="font-medium">{cb}</td>
                 <td className="mono">{entry.version}</td>
-                <td className="mono text-slate-500" title={entry.identifier}>
+                <td className="mono text-slate-600" title={entry.identifier}>
                   {shortId(entry.identifier, 12)}
                 </td>
-                <td className="text-slate-600">{sourceOf(entry)}</td>
+                <td className="break-all text-slate-600">{sourceOf(entry)}</td>
                 <td>
                   {onServer.has(`${cb} ${entry.identifier}`) ? (
                     <Link href={`/artifacts/${encodeURIComponent(cb)}/${encodeURIComponent(entry.identifier)}`} className="text-indigo-800 underline">
@@ -158,7 +164,7 @@ export default async function RevisionPage({ params }: Props) {
           </tbody>
         </table>
       </section>
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+      <div className="mt-4 grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="default-attrs">
           <h2 id="default-attrs" className="mb-2 font-semibold">
             Default attributes
@@ -174,7 +180,7 @@ export default async function RevisionPage({ params }: Props) {
       </div>
       <details className="card mt-4 p-4">
         <summary className="cursor-pointer font-semibold">Raw JSON (as stored)</summary>
-        <pre className="mono mt-2 max-h-[32rem] overflow-auto rounded bg-slate-50 p-3">{rev.document}</pre>
+        <pre tabIndex={0} aria-label="Raw JSON" className="mono mt-2 max-h-[32rem] overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3">{rev.document}</pre>
       </details>
     </>
   );

@@ -1,0 +1,157 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { stateFile } from './roles';
+
+/** WCAG 2.0/2.1 A and AA: the suite fails on any violation of these rules, on every main page and dialog. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function expectNoViolations(page: Page, label: string) {
+  // Let transitions (dialog fade-in, toasts) settle so colours are measured at rest.
+  await page.waitForTimeout(300);
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const summary = violations.map((v) => `${v.id} (${v.nodes.length}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`);
+  expect(summary, `axe violations on ${label}`).toEqual([]);
+}
+
+test.describe('axe: pages', () => {
+  test.use({ storageState: stateFile('admin') });
+  const pages: [string, string][] = [
+    ['stage board', '/'],
+    ['policies', '/policies'],
+    ['policy', '/policies/webapp'],
+    ['compare (picker)', '/compare'],
+    ['compare (policy only)', '/compare?policy=webapp'],
+    ['compare', '/compare?policy=webapp&from=staging&to=production'],
+    ['compare with text diff (split)', '/compare?policy=webapp&from=staging&to=production&text=1'],
+    ['compare with text diff (unified)', '/compare?policy=webapp&from=staging&to=production&text=1&view=unified'],
+    ['compose', '/compose'],
+    ['ordering', '/ordering'],
+    ['resource map', '/resource-map'],
+    ['audit', '/audit'],
+    ['history', '/history?policy=webapp&stage=production'],
+    ['admin permissions', '/admin'],
+    ['admin stages', '/admin/stages'],
+    ['admin teams', '/admin/teams'],
+    ['admin users', '/admin/users'],
+    ['admin tokens', '/admin/tokens'],
+    ['not found', '/no-such-page'],
+    ['unknown policy', '/policies/no-such-policy'],
+    ['logout', '/logout'],
+  ];
+  for (const [label, url] of pages) {
+    test(label, async ({ page }) => {
+      // Hydration mismatches (React #418, e.g. relative times computed on server and client) fail the page too.
+      const hydration: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && /#418|hydrat/i.test(m.text()) && hydration.push(m.text()));
+      page.on('pageerror', (e) => /#418|hydrat/i.test(e.message) && hydration.push(e.message));
+      const res = await page.goto(url);
+      expect(res?.status(), `HTTP status of ${url}`).toBe(label === 'not found' || label === 'unknown policy' ? 404 : 200);
+      await expect(page.locator('main')).toBeVisible();
+      await expectNoViolations(page, label);
+      expect(hydration, `hydration errors on ${label}`).toEqual([]);
+    });
+  }
+
+  test('revision page', async ({ page }) => {
+    await page.goto('/policies/webapp');
+    await page.getByTestId('revisions-table').locator('a.mono').first().click();
+    await expect(page.getByRole('heading', { name: 'Cookbooks' })).toBeVisible();
+    await expectNoViolations(page, 'revision page');
+  });
+});
+
+test.describe('axe: signed out', () => {
+  test('login', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expectNoViolations(page, 'login');
+  });
+});
+
+test.describe('axe: dialogs and menus', () => {
+  test.use({ storageState: stateFile('release') });
+  const cell = (page: Page, policy: string, stage: string) => page.locator(`tr[data-policy="${policy}"] td[data-stage="${stage}"]`);
+
+  test('promote dialog', async ({ page }) => {
+    await page.goto('/');
+    await cell(page, 'webapp', 'staging').getByTestId('promote-button').click();
+    await expect(page.getByTestId('blast-radius')).toContainText('nodes in production');
+    await expectNoViolations(page, 'promote dialog');
+  });
+
+  test('single-cookbook promote dialog', async ({ page }) => {
+    await page.goto('/compare?policy=api-gateway&from=staging&to=production');
+    await page.locator('[data-cookbook="nginx"]').getByTestId('promote-cookbook').click();
+    await expect(page.getByTestId('dependency-ok')).toBeVisible();
+    await expectNoViolations(page, 'single-cookbook promote dialog');
+  });
+
+  test('bulk promote dialog', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('bulk-promote-production').click();
+    await expect(page.getByTestId('bulk-promote-dialog')).toBeVisible();
+    await expect(page.getByTestId('bulk-promote-dialog').getByText('Loading…')).toHaveCount(0);
+    await expectNoViolations(page, 'bulk promote dialog');
+  });
+
+  test('rollback dialog', async ({ page }) => {
+    // A stage's history needs an older entry: move logstash-shipper qa → staging (no other spec uses it).
+    await page.goto('/');
+    await cell(page, 'logstash-shipper', 'qa').getByTestId('promote-button').click();
+    await page.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to staging' }).click();
+    await expect(page.getByText('Promoted logstash-shipper to staging')).toBeVisible();
+    await page.goto('/history?policy=logstash-shipper&stage=staging');
+    await page.getByTestId('rollback').first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expect(page.getByTestId('blast-radius')).toContainText('nodes');
+    await expectNoViolations(page, 'rollback dialog');
+  });
+
+  test('user menu', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('user-menu').click();
+    await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+    await expectNoViolations(page, 'user menu');
+  });
+
+  test('upload dialog', async ({ browser }) => {
+    // dev is in team web: members of a team may upload.
+    const page = await (await browser.newContext({ storageState: stateFile('dev') })).newPage();
+    await page.goto('/policies/webapp');
+    await page.getByRole('button', { name: 'Upload lock' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(page, 'upload dialog');
+  });
+
+  test('new API token dialog', async ({ page }) => {
+    await page.goto('/admin/tokens');
+    await page.getByLabel('Token name').fill('a11y');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(page, 'new API token dialog');
+  });
+});
+
+test.describe('layout at 1024 px', () => {
+  test.use({ storageState: stateFile('admin'), viewport: { width: 1024, height: 768 } });
+  test('the navigation fits (no clipped items) and pages do not overflow sideways', async ({ page }) => {
+    for (const url of ['/', '/policies/webapp', '/audit', '/admin']) {
+      await page.goto(url);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect(nav.getByRole('link', { name: 'Admin', exact: true })).toBeVisible();
+      const clipped = await nav.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+      expect(clipped, `navigation clipped on ${url}`).toBe(false);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      expect(overflow, `horizontal overflow on ${url}`).toBe(false);
+    }
+  });
+
+  test('the skip link is the first tab stop and lands on the main content', async ({ page }) => {
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+  });
+});
