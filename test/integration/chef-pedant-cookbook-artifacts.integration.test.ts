@@ -339,4 +339,70 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
       expect((await req('GET', `cookbook_artifacts/delete-cookbook/${'a'.repeat(40)}`)).status).toBe(200);
     });
   });
+
+  describe('permissions and payload size (read_spec.rb, update_spec.rb, delete_spec.rb, create_spec.rb)', () => {
+    const name = 'delete-cookbook';
+    const id = 'a'.repeat(40);
+    beforeEach(async () => {
+      expect((await req('PUT', `cookbook_artifacts/${name}/${id}`, newArtifact(name, id))).status).toBe(201);
+    });
+
+    // pedant: spec/api/cookbook_artifacts/read_spec.rb "as a normal user" "returns a 200 response"
+    it('a normal user of the organization reads an artifact (200)', async () => {
+      const r = await req('GET', `cookbook_artifacts/${name}/${id}`, undefined, 'dev');
+      expect(r.status).toBe(200);
+      expectMatchingArtifact(r.json, withoutJsonClass(newArtifact(name, id)));
+    });
+
+    // pedant: spec/api/cookbook_artifacts/delete_spec.rb "as normal user" "should respond with 200 (\"OK\") and be deleted"
+    // console rule; Chef answers 200 (pedant's normal user may delete). In the console only members of a team may
+    // delete artifacts, and this empty organization has no teams: 403, the artifact stays.
+    it('console rule: a user in no team may not delete (403)', async () => {
+      const r = await req('DELETE', `cookbook_artifacts/${name}/${id}`, undefined, 'dev');
+      expect(r.status).toBe(403);
+      expect((await req('GET', `cookbook_artifacts/${name}/${id}`)).status).toBe(200);
+    });
+
+    // pedant: spec/api/cookbook_artifacts/delete_spec.rb "as a user outside of the organization" "should respond with 403 (\"Forbidden\") and does not delete cookbook"
+    // The console serves one organization; its nearest caller is a user without rights (viewer, in no team).
+    it('a user without rights may not delete (403) and the artifact stays', async () => {
+      expect((await req('DELETE', `cookbook_artifacts/${name}/${id}`, undefined, 'viewer')).status).toBe(403);
+      expect((await req('GET', `cookbook_artifacts/${name}/${id}`)).status).toBe(200);
+    });
+
+    // pedant: spec/api/cookbook_artifacts/update_spec.rb "as a user outside of the organization" "should respond with 403 (\"Forbidden\") and does not update cookbook"
+    it('a user without rights may not update (403) and the artifact is unchanged', async () => {
+      const updated = newArtifact(name, id);
+      updated.metadata.description = 'hi there';
+      expect((await req('PUT', `cookbook_artifacts/${name}/${id}`, updated, 'viewer')).status).toBe(403);
+      const got = await req('GET', `cookbook_artifacts/${name}/${id}`);
+      expect(got.status).toBe(200);
+      expect(got.json).toMatchObject(withoutJsonClass(newArtifact(name, id)));
+    });
+
+    // console rule; Chef lets a client with create rights upload. In the console clients (nodes) cannot upload.
+    it('console rule: a client may not upload (403)', async () => {
+      const r = await req('PUT', `cookbook_artifacts/client_upload/${id}`, newArtifact('client_upload', id), 'client:pedant-node');
+      expect(r.status).toBe(403);
+    });
+
+    // pedant: create_spec.rb / update_spec.rb respects_maximum_payload_size "exactly equal to the maximum allowable size" (lib/pedant/rspec/common.rb)
+    it('a 2,000,000-byte manifest is not a 413', async () => {
+      const doc = newArtifact('big_cookbook', id);
+      const base = JSON.stringify({ ...doc, padding: '' });
+      const body = JSON.stringify({ ...doc, padding: 'a'.repeat(2_000_000 - base.length) });
+      const r = await chef.request('PUT', `cookbook_artifacts/big_cookbook/${id}`, { as, body, apiVersion, headers: { 'content-type': 'application/json' } });
+      expect(r.status).not.toBe(413);
+    });
+
+    // pedant: respects_maximum_payload_size "exceeding the maximum allowable size"
+    // console rule; Chef answers 413 above 2,000,000 bytes. The console's limit is MAX_BODY_BYTES (8 MiB by default).
+    it('console rule: a manifest over MAX_BODY_BYTES is a 413', async () => {
+      const limit = Number(process.env.MAX_BODY_BYTES) || 8 * 1024 * 1024;
+      const doc = newArtifact('big_cookbook', id);
+      const body = JSON.stringify({ ...doc, padding: 'a'.repeat(limit + 1) });
+      const r = await chef.request('PUT', `cookbook_artifacts/big_cookbook/${id}`, { as, body, apiVersion, headers: { 'content-type': 'application/json' } });
+      expect(r.status).toBe(413);
+    });
+  });
 });
