@@ -17,7 +17,8 @@ const MD5 = /^[0-9a-f]{32}$/;
 const COOKBOOK_NAME = /^[.A-Za-z0-9_-]{1,255}$/;
 /** Policyfile identifiers are hex digests (SHA-1 of the cookbook's content, 40 characters). */
 const IDENTIFIER = /^[0-9a-f]{40,64}$/;
-const VERSION = /^\d+\.\d+(\.\d+)?$/;
+/** Artifacts take any dotted version, prerelease fields included (`1.2.3.beta.5`): identifiers, not versions, pin them. */
+const VERSION = /^\d+(\.\d+){1,2}([.\-+][0-9A-Za-z.\-+]*)?$/;
 /** Segments of v0/v1 manifests, which API v2 folds into `all_files`. */
 const SEGMENTS = ['recipes', 'attributes', 'files', 'templates', 'libraries', 'definitions', 'resources', 'providers', 'root_files'] as const;
 export const SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
@@ -49,6 +50,8 @@ export async function createSandbox(r: Requestor, body: unknown, now = new Date(
   const raw = (body as { checksums?: unknown } | null)?.checksums;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest("Field 'checksums' missing", [{ path: '/checksums', message: 'checksums must be an object of MD5 checksums' }]);
   const sums = Object.keys(raw);
+  // Chef's tools send {md5: null} for every file: anything else, or nothing at all, is not an upload request.
+  if (!sums.length || Object.values(raw).some((v) => v !== null)) throw badRequest('Bad checksums!', [{ path: '/checksums', message: 'an object of MD5 checksums, each null' }]);
   const bad = sums.filter((c) => !MD5.test(c));
   if (bad.length) throw badRequest(`Invalid checksum '${bad[0]}': checksums are MD5 digests in lowercase hex`, bad.map((c) => ({ path: `/checksums/${c}`, message: 'not an MD5 hex digest' })));
   if (sums.length > 100_000) throw badRequest('A sandbox holds at most 100000 files');
@@ -94,8 +97,8 @@ export async function commitSandbox(r: Requestor, id: string, body: unknown, now
   const have = new Set((await db().cookbookFile.findMany({ where: { checksum: { in: sb.sums } }, select: { checksum: true } })).map((f) => f.checksum));
   const missing = sb.sums.filter((c) => !have.has(c));
   if (missing.length) throw badRequest(`Cannot update sandbox ${id}: the following checksums have not been uploaded: ${missing.join(', ')}`, missing.map((c) => ({ path: `/checksums/${c}`, message: 'not uploaded' })));
-  await db().sandbox.update({ where: { id }, data: { completed: true } });
-  return { guid: id, name: id, checksums: sb.sums, create_time: now.toISOString(), is_completed: true };
+  const done = await db().sandbox.update({ where: { id }, data: { completed: true }, select: { createdAt: true } });
+  return { guid: id, name: id, checksums: sb.sums, create_time: done.createdAt.toISOString().replace(/\.\d{3}Z$/, '+00:00'), is_completed: true };
 }
 
 // ----------------------------------------------------------------- artifacts
@@ -107,7 +110,10 @@ export interface ManifestFile {
   specificity: string;
 }
 
-/** Every file a manifest lists (API v2 `all_files`, or v0/v1 segments). */
+/**
+ * Every file a manifest lists: API v2 `all_files` and the v0/v1 segments alike
+ * (a manifest may carry both; every checksum in it must be stored).
+ */
 export function manifestFiles(m: Record<string, unknown>): ManifestFile[] {
   const out: ManifestFile[] = [];
   const take = (list: unknown, segment?: string) => {
@@ -124,9 +130,15 @@ export function manifestFiles(m: Record<string, unknown>): ManifestFile[] {
       });
     }
   };
-  if (Array.isArray(m.all_files)) take(m.all_files);
-  else for (const s of SEGMENTS) take(m[s], s);
-  return out;
+  take(m.all_files);
+  for (const s of SEGMENTS) take(m[s], s);
+  const seen = new Set<string>();
+  return out.filter((f) => {
+    const key = `${f.path}\0${f.checksum}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function validateManifest(name: string, identifier: string, m: unknown): { manifest: Record<string, unknown>; version: string; files: ManifestFile[] } {
@@ -164,7 +176,7 @@ export async function putArtifact(r: Requestor, name: string, identifier: string
     }
     const existing = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
     if (existing) {
-      if (existing.manifest !== text) throw conflict(`Cookbook artifact ${name} ${identifier} already exists with another manifest: artifacts are immutable`);
+      if (existing.manifest !== text) throw conflict(`Cookbook artifact already exists: ${name} ${identifier} holds another manifest, and artifacts are immutable`);
       return { status: 200, manifest };
     }
     const actor = requestorActor(r);
@@ -182,10 +194,10 @@ export async function getArtifact(r: Requestor, name: string, identifier: string
   return { manifest, files: manifestFiles(manifest) };
 }
 
-/** { name: [identifier…] } newest first, for all artifacts or one cookbook. */
+/** { name: [identifier…] } in upload order, for all artifacts or one cookbook. */
 export async function listArtifacts(r: Requestor, name?: string): Promise<Map<string, string[]>> {
   assertCookbookRead(r);
-  const rows = await db().cookbookArtifact.findMany({ where: name ? { name } : {}, orderBy: [{ name: 'asc' }, { createdAt: 'desc' }], select: { name: true, identifier: true } });
+  const rows = await db().cookbookArtifact.findMany({ where: name ? { name } : {}, orderBy: [{ name: 'asc' }, { createdAt: 'asc' }, { identifier: 'asc' }], select: { name: true, identifier: true } });
   const out = new Map<string, string[]>();
   for (const row of rows) out.set(row.name, [...(out.get(row.name) ?? []), row.identifier]);
   if (name && !out.size) throw notFound(`Cannot find a cookbook named ${name}`);
@@ -208,7 +220,15 @@ export async function deleteArtifact(r: Requestor, name: string, identifier: str
       throw conflict(`Cookbook artifact ${name} ${identifier} is pinned by what ${pinning.map((p) => `${p.group.name} runs for ${p.policy.name}`).join(', ')}; point those stages elsewhere first.`);
     }
     await tx.cookbookArtifact.delete({ where: { id: a.id } });
-    await audit(tx, requestorActor(r), { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}` });
+    // Files no other artifact or open sandbox names go with it (Chef cleans up unused checksum data too).
+    const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
+    const orphans: string[] = [];
+    for (const c of new Set(manifestFiles(manifest).map((f) => f.checksum))) {
+      const used = (await tx.cookbookArtifact.count({ where: { manifest: { contains: c } } })) + (await tx.sandbox.count({ where: { completed: false, checksums: { contains: c } } }));
+      if (!used) orphans.push(c);
+    }
+    if (orphans.length) await tx.cookbookFile.deleteMany({ where: { checksum: { in: orphans } } });
+    await audit(tx, requestorActor(r), { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}`, after: { files_removed: orphans.length } });
     return JSON.parse(a.manifest);
   });
 }

@@ -65,8 +65,7 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
     });
 
     // pedant: spec/api/cookbook_artifacts/create_spec.rb "the cookbook version" "with versions at exactly 4 bytes" / "larger than 4 bytes" / "with 'prerelease' fields"
-    // Not ported: "with versions with 'prerelease' fields" (1.2.3.beta.5): the console answers 400 Field 'version' invalid (reported).
-    it.each(['1.2.2147483647', '1.2.2147483669'])('accepts version %s (201)', async (version) => {
+    it.each(['1.2.2147483647', '1.2.2147483669', '1.2.3.beta.5'])('accepts version %s (201)', async (version) => {
       const r = await req('PUT', `cookbook_artifacts/cookbook_name/${ID1}`, newArtifact('cookbook_name', ID1, { version }));
       expect(r.status, r.text).toBe(201);
     });
@@ -139,8 +138,8 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
 
     // pedant: spec/api/cookbook_artifacts/create_spec.rb "when uploading a cookbook artifact with a missing checksum" "specifying file not in sandbox is a 400"
     // pedant adds the recipe to the top-level "recipes" segment (a v0 field) under both API versions.
-    // Under API v2 the console reads only all_files and stores this manifest (201): reported, not ported for v2.
-    it.skipIf(apiVersion >= 2)('refuses a manifest naming a file that was never uploaded (400) and stores nothing', async () => {
+    // The console checks every file a manifest lists, in all_files and in the v0/v1 segments alike.
+    it('refuses a manifest naming a file that was never uploaded (400) and stores nothing', async () => {
       const payload = newArtifact('cookbook_name', ID1);
       payload.recipes = [{ name: 'default.rb', path: 'recipes/default.rb', checksum: '8288b67da0793b5abec709d6226e6b73', specificity: 'default' }];
       const r = await req('PUT', `cookbook_artifacts/cookbook_name/${ID1}`, payload);
@@ -318,8 +317,8 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
       expect(typeof recipe.url).toBe('string');
       expect((await req('DELETE', `cookbook_artifacts/cookbook-to-be-deleted/${ID1}`)).status).toBe(200);
       expect((await req('GET', `cookbook_artifacts/cookbook-to-be-deleted/${ID1}`)).status).toBe(404);
-      // pedant then expects the file URL to answer 404 (bookshelf cleanup); the console keeps the unused file in its
-      // content-addressed store and still serves it (200): reported, not asserted.
+      // pedant then expects the file URL to answer 404: the file no other artifact names is gone.
+      expect((await req('GET', `file_store/checksums/${md5(content)}`)).status).toBe(404);
     });
 
     // pedant: spec/api/cookbook_artifacts/delete_spec.rb "as admin user" "should respond with 200 (\"OK\") and be deleted"
