@@ -6,11 +6,11 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
 import { ConfirmDialog } from './modal';
 
-type Stage = { name: string; position: number; description: string; policies: number; nodes: number; canManage: boolean };
+type Stage = { name: string; position: number; description: string; requireArtifacts: boolean; policies: number; nodes: number; canManage: boolean };
 
 export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate: boolean }) {
   const [deleting, setDeleting] = useState<Stage | null>(null);
-  const put = useActionMutation((v: { name: string; position?: number; description?: string }) => runAction(putStageAction, v), {
+  const put = useActionMutation((v: { name: string; position?: number; description?: string; require_artifacts?: boolean }) => runAction(putStageAction, v), {
     success: (r) => (r.status === 201 ? `Created stage ${r.name}` : `Saved ${r.name}`),
   });
   const remove = useActionMutation((name: string) => runAction(deleteStageAction, { name }), {
@@ -54,6 +54,7 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
               <th>Order</th>
               <th>Stage</th>
               <th>Description</th>
+              <th>Requires artifacts</th>
               <th>Policies</th>
               <th>Nodes</th>
               <th>
@@ -81,6 +82,18 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
                     disabled={!s.canManage}
                     onBlur={(e) => e.target.value !== s.description && put.mutate({ name: s.name, description: e.target.value })}
                   />
+                </td>
+                <td>
+                  <label className="flex items-center gap-1.5 text-xs text-slate-700">
+                    <input
+                      type="checkbox"
+                      checked={s.requireArtifacts}
+                      disabled={!s.canManage || put.isPending}
+                      onChange={(e) => put.mutate({ name: s.name, require_artifacts: e.target.checked })}
+                      aria-label={`${s.name} requires every cookbook on the server`}
+                    />
+                    {s.requireArtifacts ? 'yes' : 'no'}
+                  </label>
                 </td>
                 <td>{s.policies}</td>
                 <td>{s.nodes}</td>

@@ -29,6 +29,12 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
             </span>
             <span className="text-slate-600">{e.actor}</span>
             {e.reason && <span className="text-slate-600">“{e.reason}”</span>}
+            {e.convergence && e.convergence.nodes > 0 && (
+              <span className="text-xs text-slate-700" data-testid="convergence">
+                {e.convergence.converged} of {e.convergence.nodes} node{e.convergence.nodes === 1 ? '' : 's'} on this revision
+                {e.convergence.lastConvergedAt && <> (last reported {dateTime(e.convergence.lastConvergedAt)})</>}
+              </span>
+            )}
             <span className="ml-auto flex items-center gap-2">
               {e.toRevisionId && (
                 <Link className="text-xs text-indigo-700 hover:underline" href={`/policies/${encodeURIComponent(policy)}/revisions/${encodeURIComponent(e.toRevisionId)}`}>

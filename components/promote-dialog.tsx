@@ -12,6 +12,7 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { LockDiff } from '@/lib/domain';
 import { shortId } from '@/lib/format';
 import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
+import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
 import { Modal } from './modal';
 
 export interface PromoteTarget {
@@ -36,6 +37,9 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const router = useRouter();
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
+  const [overrideReason, setOverrideReason] = useState('');
+  const artifacts = useArtifactCheck({ policy, from, to, cookbook });
+  const needsOverride = !!artifacts.data?.to_requires_artifacts && artifacts.data.missing_artifacts.length > 0;
   const toHasPolicy = target.expectedRevisionId !== null;
   const preview = useChangePreview({ policy, from, to, toHasPolicy });
   const check = useQuery({
@@ -48,8 +52,8 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const mutation = useMutation({
     mutationFn: async () =>
       cookbook
-        ? runAction(promoteCookbookAction, { policy, cookbook, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined })
-        : runAction(promotePolicyAction, { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined }),
+        ? runAction(promoteCookbookAction, { policy, cookbook, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined })
+        : runAction(promotePolicyAction, { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined }),
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: ['board'] });
       router.refresh();
@@ -74,7 +78,8 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const cookbookDiff = (check.data as { diff?: LockDiff } | undefined)?.diff ?? null;
   const cookbookBlocked = !!cookbook && (!check.isSuccess || check.data.noop);
   const ready = preview.ready && !cookbookBlocked;
-  const disabled = !ready || mutation.isPending || stale || checkStale || (!cookbook && preview.identical);
+  // The artifact check must have answered, and a stage that requires artifacts needs a reason to go without them.
+  const disabled = !ready || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || (!cookbook && preview.identical);
   const fromLabel = sideLabel(from);
 
   return (
@@ -100,6 +105,12 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
               : undefined
           }
         />
+        <section aria-labelledby="artifact-check">
+          <h3 id="artifact-check" className="mb-1 text-xs font-semibold uppercase text-slate-600">
+            Cookbooks on the server
+          </h3>
+          <ArtifactWarning check={artifacts} to={to} overrideReason={overrideReason} onOverrideReason={setOverrideReason} />
+        </section>
         {cookbook && (
           <section aria-labelledby="dependency-check">
             <h3 id="dependency-check" className="mb-1 text-xs font-semibold uppercase text-slate-600">

@@ -82,12 +82,12 @@ export async function tokensFor(access: Access) {
 export async function stagesForAdmin(access: Access) {
   const stages = await db().policyGroup.findMany({
     orderBy: [{ position: 'asc' }, { name: 'asc' }],
-    select: { name: true, position: true, description: true, _count: { select: { policies: true, nodes: true } } },
+    select: { name: true, position: true, description: true, requireArtifacts: true, _count: { select: { policies: true, nodes: true } } },
   });
   return {
     canCreate: can(access, 'stage.create'),
     stages: stages
       .filter((s) => can(access, 'stage.view', { stage: s.name }))
-      .map((s) => ({ name: s.name, position: s.position, description: s.description, policies: s._count.policies, nodes: s._count.nodes, canManage: can(access, 'stage.manage', { stage: s.name }) })),
+      .map((s) => ({ name: s.name, position: s.position, description: s.description, requireArtifacts: s.requireArtifacts, policies: s._count.policies, nodes: s._count.nodes, canManage: can(access, 'stage.manage', { stage: s.name }) })),
   };
 }

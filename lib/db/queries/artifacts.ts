@@ -1,4 +1,7 @@
 import { db } from '../client';
+import { assertCan, can, type Access } from '@/lib/auth/permissions';
+import type { PolicyLock } from '@/lib/domain';
+import { resolveSide } from './compare';
 import { manifestFiles, type ManifestFile } from '@/lib/services/cookbook-artifacts';
 
 /** Which of these (cookbook, identifier) pairs have an artifact on the server. */
@@ -49,4 +52,28 @@ export async function artifactPage(name: string, identifier: string, file: strin
     files: files.map((f) => ({ ...f, size: sizes.get(f.checksum) ?? null })),
     selected,
   };
+}
+
+/**
+ * Before a promotion: which cookbooks of what `to` would run are not on the
+ * server, and whether `to` refuses that. `from` is a stage or `rev:<id>`; with
+ * `cookbook`, what `to` would run is its own lock with that one cookbook taken
+ * from `from` (a single-cookbook promotion).
+ */
+export async function artifactCheck(access: Access, policy: string, from: string, to: string, cookbook?: string): Promise<{ missing: string[]; toRequiresArtifacts: boolean }> {
+  const source = await resolveSide(access, policy, from);
+  let pins = Object.entries(source.lock.cookbook_locks ?? {}).map(([name, cb]) => ({ name, identifier: cb.identifier }));
+  if (cookbook) {
+    assertCan(access, 'stage.view', { stage: to });
+    const row = await db().groupPolicy.findFirst({ where: { group: { name: to }, policy: { name: policy } }, select: { revision: { select: { document: true } } } });
+    const target = row ? (JSON.parse(row.revision.document) as PolicyLock) : null;
+    const incoming = Object.prototype.hasOwnProperty.call(source.lock.cookbook_locks ?? {}, cookbook) ? source.lock.cookbook_locks[cookbook] : null;
+    pins = Object.entries(target?.cookbook_locks ?? {})
+      .filter(([name]) => name !== cookbook)
+      .map(([name, cb]) => ({ name, identifier: cb.identifier }))
+      .concat(incoming ? [{ name: cookbook, identifier: incoming.identifier }] : []);
+  }
+  const present = await artifactPresence(pins);
+  const stage = await db().policyGroup.findUnique({ where: { name: to }, select: { requireArtifacts: true } });
+  return { missing: pins.map((p) => `${p.name} ${p.identifier}`).filter((p) => !present.has(p)).sort(), toRequiresArtifacts: !!stage?.requireArtifacts && can(access, 'stage.view', { stage: to }) };
 }
