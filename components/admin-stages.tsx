@@ -84,16 +84,13 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
                   />
                 </td>
                 <td>
-                  <label className="flex items-center gap-1.5 text-xs text-slate-700">
-                    <input
-                      type="checkbox"
-                      checked={s.requireArtifacts}
-                      disabled={!s.canManage || put.isPending}
-                      onChange={(e) => put.mutate({ name: s.name, require_artifacts: e.target.checked })}
-                      aria-label={`${s.name} requires every cookbook on the server`}
-                    />
-                    {s.requireArtifacts ? 'yes' : 'no'}
-                  </label>
+                  <RequireArtifactsToggle
+                    key={`${s.name}:${s.requireArtifacts}`}
+                    stage={s.name}
+                    initial={s.requireArtifacts}
+                    disabled={!s.canManage}
+                    save={(value) => put.mutateAsync({ name: s.name, require_artifacts: value })}
+                  />
                 </td>
                 <td>{s.policies}</td>
                 <td>{s.nodes}</td>
@@ -121,5 +118,30 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
         </ConfirmDialog>
       )}
     </div>
+  );
+}
+
+/** The stage's "requires artifacts" rule: shows the new state at once, and returns to the old one if saving fails. */
+function RequireArtifactsToggle({ stage, initial, disabled, save }: { stage: string; initial: boolean; disabled: boolean; save: (value: boolean) => Promise<unknown> }) {
+  const [value, setValue] = useState(initial);
+  const [pending, setPending] = useState(false);
+  return (
+    <label className="flex items-center gap-1.5 text-xs text-slate-700">
+      <input
+        type="checkbox"
+        checked={value}
+        disabled={disabled || pending}
+        aria-label={`${stage} requires every cookbook on the server`}
+        onChange={(e) => {
+          const next = e.target.checked;
+          setValue(next);
+          setPending(true);
+          save(next)
+            .catch(() => setValue(!next))
+            .finally(() => setPending(false));
+        }}
+      />
+      {value ? 'yes' : 'no'}
+    </label>
   );
 }
