@@ -34,6 +34,10 @@ test.describe('axe: pages', () => {
     ['admin teams', '/admin/teams'],
     ['admin users', '/admin/users'],
     ['admin tokens', '/admin/tokens'],
+    ['admin Chef clients', '/admin/clients'],
+    ['admin git repositories', '/admin/git'],
+    ['connect Chef tools', '/connect'],
+    ['node', '/nodes/webapp-production-01.example.com'],
     ['not found', '/no-such-page'],
     ['unknown policy', '/policies/no-such-policy'],
     ['logout', '/logout'],
@@ -51,6 +55,13 @@ test.describe('axe: pages', () => {
       expect(hydration, `hydration errors on ${label}`).toEqual([]);
     });
   }
+
+  test('artifact page', async ({ page }) => {
+    const doc = await (await page.request.get('/api/v1/policy_groups/production/policies/webapp')).json();
+    await page.goto(`/artifacts/nginx/${doc.cookbook_locks.nginx.identifier}`);
+    await expect(page.locator('pre code.hljs')).toBeVisible();
+    await expectNoViolations(page, 'artifact page');
+  });
 
   test('revision page', async ({ page }) => {
     await page.goto('/policies/webapp');
