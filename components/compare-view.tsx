@@ -174,6 +174,15 @@ export function CompareView({ c, canPromote = false }: { c: Comparison; canPromo
               <span role="cell" className="mono">
                 {cb.to ? `${cb.to.version} (${shortId(cb.to.identifier, 8)})` : '—'}
                 {cb.sourceFields && <span className="ml-1 text-slate-600">{cb.sourceFields.join(', ')}</span>}
+                {cb.from && cb.to && cb.from.identifier !== cb.to.identifier && (
+                  <Link
+                    className="ml-2 font-sans text-xs font-medium text-indigo-700 hover:underline"
+                    href={`/artifacts/${encodeURIComponent(cb.name)}/diff?from=${encodeURIComponent(cb.from.identifier)}&to=${encodeURIComponent(cb.to.identifier)}`}
+                    data-testid="artifact-diff-link"
+                  >
+                    files<span className="sr-only"> changed in {cb.name}</span>
+                  </Link>
+                )}
               </span>
               {canPromote &&
                 (cb.kind === 'removed' ? (

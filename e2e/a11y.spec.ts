@@ -61,6 +61,10 @@ test.describe('axe: pages', () => {
     await page.goto(`/artifacts/nginx/${doc.cookbook_locks.nginx.identifier}`);
     await expect(page.locator('pre code.hljs')).toBeVisible();
     await expectNoViolations(page, 'artifact page');
+    await page.goto('/compare?policy=webapp&from=staging&to=production');
+    await page.locator('[data-cookbook="nginx"]').getByTestId('artifact-diff-link').click();
+    await expect(page.getByLabel('File diff')).toBeVisible();
+    await expectNoViolations(page, 'artifact file diff');
   });
 
   test('revision page', async ({ page }) => {

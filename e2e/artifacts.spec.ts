@@ -22,3 +22,18 @@ test('a revision shows its cookbooks on the server; an artifact shows its files;
   await page.goto('/nodes/webapp-production-01.example.com');
   await expect(page.getByText("converged to the stage's revision")).toBeVisible();
 });
+
+test('the compare view opens the file-level diff of a cookbook whose identifier changed', async ({ page }) => {
+  await page.goto('/compare?policy=webapp&from=staging&to=production');
+  const nginx = page.locator('[data-cookbook="nginx"]');
+  await nginx.getByTestId('artifact-diff-link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('nginx: 11.');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('→ 12.');
+  const files = page.getByTestId('artifact-diff-files');
+  await expect(files.getByRole('listitem').filter({ hasText: 'metadata.rb' })).toContainText('changed');
+  // The first changed file is shown: its text diff names both versions.
+  await files.getByRole('link', { name: 'metadata.rb' }).click();
+  await expect(page.getByRole('heading', { name: 'metadata.rb' })).toBeVisible();
+  await expect(page.getByLabel('File diff')).toContainText("version '12.");
+  await expect(page.getByLabel('File diff')).toContainText("version '11.");
+});

@@ -77,3 +77,40 @@ export async function artifactCheck(access: Access, policy: string, from: string
   const stage = await db().policyGroup.findUnique({ where: { name: to }, select: { requireArtifacts: true } });
   return { missing: pins.map((p) => `${p.name} ${p.identifier}`).filter((p) => !present.has(p)).sort(), toRequiresArtifacts: !!stage?.requireArtifacts && can(access, 'stage.view', { stage: to }) };
 }
+
+export type FileStatus = 'added' | 'removed' | 'changed' | 'same';
+
+export interface ArtifactDiff {
+  name: string;
+  from: { identifier: string; version: string | null; present: boolean };
+  to: { identifier: string; version: string | null; present: boolean };
+  files: { path: string; status: FileStatus }[];
+  /** The selected changed file's two texts (null: binary, too large, or absent on that side). */
+  selected: { path: string; fromText: string | null; toText: string | null } | null;
+}
+
+/** File-level diff between two artifacts of one cookbook (by path and checksum), and one file's texts. */
+export async function artifactDiff(name: string, fromId: string, toId: string, file: string | null): Promise<ArtifactDiff> {
+  const load = (identifier: string) => db().cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { version: true, manifest: true } });
+  const [a, b] = await Promise.all([load(fromId), load(toId)]);
+  const filesOf = (row: { manifest: string } | null) => new Map(row ? manifestFiles(JSON.parse(row.manifest) as Record<string, unknown>).map((f) => [f.path, f.checksum]) : []);
+  const fa = filesOf(a);
+  const fb = filesOf(b);
+  const paths = [...new Set([...fa.keys(), ...fb.keys()])].sort();
+  const files = paths.map((path) => ({ path, status: (!fa.has(path) ? 'added' : !fb.has(path) ? 'removed' : fa.get(path) === fb.get(path) ? 'same' : 'changed') as FileStatus }));
+  const order: FileStatus[] = ['changed', 'added', 'removed', 'same'];
+  files.sort((x, y) => order.indexOf(x.status) - order.indexOf(y.status) || (x.path < y.path ? -1 : 1));
+  const chosen = files.find((f) => f.path === file) ?? files.find((f) => f.status !== 'same');
+  let selected: ArtifactDiff['selected'] = null;
+  if (chosen) {
+    const text = async (checksum: string | undefined) => {
+      if (!checksum) return null;
+      const row = await db().cookbookFile.findUnique({ where: { checksum }, select: { content: true, size: true } });
+      if (!row || row.size > SHOW_LIMIT) return null;
+      const buf = Buffer.from(row.content);
+      return buf.includes(0) ? null : buf.toString('utf8');
+    };
+    selected = { path: chosen.path, fromText: await text(fa.get(chosen.path)), toText: await text(fb.get(chosen.path)) };
+  }
+  return { name, from: { identifier: fromId, version: a?.version ?? null, present: !!a }, to: { identifier: toId, version: b?.version ?? null, present: !!b }, files, selected };
+}
