@@ -2,7 +2,7 @@
  * `npm run test:chef`: the suites that need the real Chef tools (interop with
  * knife, chef-cli and chef-client; the live differential suite against
  * `chef install`). Finds the toolchain on PATH, or the one
- * `../shared/chef-toolchain/setup.sh` installs (~/.cache/chef-toolchain, or
+ * Chef toolchain setup script installs (~/.cache/chef-toolchain, or
  * CHEF_TOOLCHAIN_DIR). Without it: one line saying the suites did not run, and
  * a failure when CHEF_INTEROP=required (CI).
  */
@@ -30,7 +30,7 @@ if (!tools.every((t) => onPath(t, env))) {
 }
 const missing = tools.filter((t) => !onPath(t, env));
 if (missing.length) {
-  const line = `test:chef: NOT RUN: the Chef toolchain is missing (${missing.join(', ')} not on PATH); install Chef Workstation or run ../shared/chef-toolchain/setup.sh.`;
+  const line = `test:chef: NOT RUN: the Chef toolchain is missing (${missing.join(', ')} not on PATH); install Chef Workstation, or run the setup.sh of the shared chef-toolchain folder.`;
   if (process.env.CHEF_INTEROP === 'required') {
     console.error(line + ' CHEF_INTEROP=required, so this is a failure.');
     process.exit(1);
