@@ -28,6 +28,10 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       setError(`Too many failed sign-ins. Try again after ${locked.toLocaleTimeString()} (${Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 1000))} seconds).`);
       return;
     }
+    if (res?.error === 'deactivated') {
+      setError('Your account is deactivated. Ask an administrator to reactivate it.');
+      return;
+    }
     setError('Wrong email or password. Check both and try again.');
   }
 

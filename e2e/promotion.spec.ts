@@ -57,7 +57,7 @@ test.describe.serial('promotion', () => {
     await cell(page, 'jenkins-ci', 'dev').getByTestId('promote-button').click();
     const dialog = page.getByTestId('promote-dialog');
     await dialog.getByRole('button', { name: 'Promote to qa' }).click();
-    await expect(dialog.getByRole('alert')).toContainText("You may not change what runs in this stage in stage 'production'");
+    await expect(dialog.getByRole('alert')).toContainText("You may not change what runs in stage 'production'.");
     await page.unroute('**/*');
     await page.goto('/');
     expect(await revOf(page, 'haproxy-lb', 'production')).toBe(before);

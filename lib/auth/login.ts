@@ -33,6 +33,9 @@ export function clientAddress(headers: Record<string, string | string[] | undefi
   return h('x-forwarded-for').split(',')[0].trim() || h('x-real-ip').trim() || null;
 }
 
+/** The error next-auth hands back to the login form for a deactivated account with the right password. */
+export const DEACTIVATED = 'deactivated';
+
 /** Thrown to next-auth when sign-in is locked; the message reaches the form as `error`. */
 export class LoginLockedError extends Error {
   constructor(readonly until: Date) {
@@ -57,6 +60,8 @@ export async function authorizeCredentials(raw: unknown, headers?: Record<string
   const user = await findUserForLogin(email);
   // Verify even for unknown users so timing does not reveal which emails exist.
   const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
+  // The right password for a deactivated account says so (only then: a wrong guess learns nothing about the account).
+  if (user && ok && !user.active) throw new Error(DEACTIVATED);
   if (!user || !user.active || !ok) {
     const until = await recordLoginFailure(keys, email);
     if (until) throw new LoginLockedError(until);

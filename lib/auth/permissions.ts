@@ -24,7 +24,7 @@ export const PERMISSIONS = {
   'stage.create': { kind: 'admin', label: 'create stages' },
   'node.report': { kind: 'stage', level: 'promote', label: 'report node check-ins for this stage' },
   'policy.read': { kind: 'signed-in', label: 'read policies and revisions' },
-  'policy.create': { kind: 'member', label: 'create a policy (members of a team)' },
+  'policy.create': { kind: 'member', label: 'create a policy' },
   'policy.upload': { kind: 'owner', label: "upload or compose this policy's revisions" },
   'revision.delete': { kind: 'owner', label: "delete this policy's revisions" },
   'policy.delete': { kind: 'admin', label: 'delete policies' },
@@ -32,8 +32,8 @@ export const PERMISSIONS = {
   'admin.users': { kind: 'admin', label: 'manage users, teams and tokens' },
   'audit.read': { kind: 'signed-in', label: 'read the audit log' },
   'cookbook.read': { kind: 'signed-in', label: 'read cookbook artifacts' },
-  'cookbook.upload': { kind: 'member', label: 'upload cookbook artifacts (members of a team)' },
-  'cookbook.delete': { kind: 'member', label: 'delete cookbook artifacts (members of a team)' },
+  'cookbook.upload': { kind: 'member', label: 'upload cookbook artifacts' },
+  'cookbook.delete': { kind: 'member', label: 'delete cookbook artifacts' },
   'git.manage': { kind: 'admin', label: 'register git repositories for compose' },
 } as const satisfies Record<string, Rule>;
 
@@ -85,10 +85,22 @@ export function can(access: Access | null, permission: Permission, target: Targe
   }
 }
 
+/**
+ * The refusal message, naming the stage once ("You may not change what runs in
+ * stage 'qa'.") and who may do member-only things.
+ */
+export function refusal(permission: Permission, target: Target = {}): string {
+  const rule: Rule = PERMISSIONS[permission];
+  const stage = `stage '${target.stage}'`;
+  const label = !target.stage ? rule.label : rule.label.includes('this stage') ? rule.label.replace('this stage', stage) : `${rule.label} in ${stage}`;
+  if (rule.kind === 'member') return `You may not ${label}: only members of a team may.`;
+  if (rule.kind === 'admin') return `You may not ${label}: only administrators may.`;
+  return `You may not ${label}.`;
+}
+
 export function assertCan(access: Access | null, permission: Permission, target: Target = {}): void {
   if (!can(access, permission, target)) {
-    const where = target.stage ? ` in stage '${target.stage}'` : '';
-    throw forbidden(`You may not ${PERMISSIONS[permission].label}${where}.`);
+    throw forbidden(refusal(permission, target));
   }
 }
 

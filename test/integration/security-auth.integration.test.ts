@@ -5,7 +5,7 @@ import type { Session, User } from 'next-auth';
 import { accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { DEMO_PASSWORD } from '@/lib/services/seed-demo';
-import { authorizeCredentials, LoginLockedError } from '@/lib/auth/login';
+import { authorizeCredentials, DEACTIVATED, LoginLockedError } from '@/lib/auth/login';
 import { authOptions } from '@/lib/auth/options';
 import { accessForSessionClaims } from '@/lib/auth/session-claims';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
@@ -84,6 +84,18 @@ async function signIn(email: string) {
   const claims = () => ({ id: (session.user as { id?: string }).id, sid: (session as { sid?: unknown }).sid, sv: session.sv });
   return { token, claims };
 }
+
+describe('issue 16: a deactivated account is told so', () => {
+  it('with the right password only; a wrong one learns nothing', async () => {
+    await db().user.update({ where: { email: 'ops@example.com' }, data: { active: false } });
+    try {
+      await expect(authorizeCredentials({ email: 'ops@example.com', password: DEMO_PASSWORD }, {})).rejects.toThrow(DEACTIVATED);
+      expect(await authorizeCredentials({ email: 'ops@example.com', password: 'wrong-password' }, {})).toBeNull();
+    } finally {
+      await db().user.update({ where: { email: 'ops@example.com' }, data: { active: true } });
+    }
+  });
+});
 
 describe('item 7: sessions end at sign-out and password changes', () => {
   it('sign-out voids that session at once (a copy of the cookie stops working); the user\'s other sessions go on', async () => {

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { apiRoute, errorResponse, readBody } from '@/lib/api/route';
-import { assertCan, can, PERMISSIONS } from '@/lib/auth/permissions';
+import { assertCan, can, refusal } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
 import { readPathLookup } from '@/lib/db/queries/read-path';
 import { groupPolicyDocument } from '@/lib/db/queries/policies';
@@ -30,7 +30,7 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
     if (!can(access, 'stage.view', { stage: group })) {
       // Unknown stage and refused stage look alike to a reader without view rights.
-      return errorResponse(403, `You may not ${PERMISSIONS['stage.view'].label} in stage '${group}'.`);
+      return errorResponse(403, refusal('stage.view', { stage: group }));
     }
     if (document === null) return errorResponse(404, `Cannot load policy ${policy} in policy group ${group}`);
     return json(document);
