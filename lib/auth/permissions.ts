@@ -104,6 +104,14 @@ export function assertCan(access: Access | null, permission: Permission, target:
   }
 }
 
+/**
+ * Who sees a node: those who may view its stage; a node in no known stage,
+ * every signed-in user (as Chef lets organization members read nodes).
+ */
+export function canReadNode(access: Access, stage: string | null): boolean {
+  return stage ? can(access, 'stage.view', { stage }) : true;
+}
+
 /** Stages the actor may view, in the given order. */
 export function viewableStages<T extends { name: string }>(access: Access, stages: T[]): T[] {
   return stages.filter((s) => can(access, 'stage.view', { stage: s.name }));

@@ -53,13 +53,12 @@ export async function authenticateSigned(req: AuthRequest, now = new Date()): Pr
   const v = await verifyChefRequest(req, now);
   if (!v.ok) return v;
   const { key, via } = v;
-  const sig = { protocol: v.protocol, userId: v.userId };
   if (key.clientId) {
-    return { ok: true, protocol: sig.protocol, requestor: { kind: 'client', clientId: key.clientId, name: key.clientName!, validator: key.validator, via } };
+    return { ok: true, protocol: v.protocol, requestor: { kind: 'client', clientId: key.clientId, name: key.clientName!, validator: key.validator, via } };
   }
   const access = await loadAccess(key.userId!);
-  if (!access) return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
-  return { ok: true, protocol: sig.protocol, requestor: { kind: 'user', access: { ...access, via } } };
+  if (!access) return { ok: false, status: 401, message: authFailedMessage(v.userId) };
+  return { ok: true, protocol: v.protocol, requestor: { kind: 'user', access: { ...access, via } } };
 }
 
 /** A console API token ("Authorization: Bearer …"); `status: 0` when there is none. */

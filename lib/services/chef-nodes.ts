@@ -10,7 +10,7 @@
  * to; a node without a known stage needs an admin.
  */
 import { db, type Tx } from '@/lib/db/client';
-import { can, type Access } from '@/lib/auth/permissions';
+import { can, canReadNode, type Access } from '@/lib/auth/permissions';
 import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
 import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
@@ -102,12 +102,6 @@ function userMayWrite(access: Access, stage: string | null): boolean {
   return stage ? can(access, 'node.report', { stage }) : access.isAdmin;
 }
 
-/** Nodes in a stage are seen by those who may view it; nodes in no known stage by every signed-in user (as Chef lets org members). */
-function userMayRead(access: Access, stage: string | null): boolean {
-  return stage ? can(access, 'stage.view', { stage }) : true;
-}
-
-type Existing = { id: string; name: string; group: { name: string } | null; reportedGroup: string | null; chefDocument: string | null } & Record<string, unknown>;
 
 function assertWrite(r: Requestor, nodeName: string, stages: (string | null)[]) {
   if (r.kind === 'client') {
@@ -134,8 +128,24 @@ const NODE_SELECT = {
   policy: { select: { name: true } },
 } as const;
 
+/** A stored node as NODE_SELECT reads it. */
+type StoredNode = {
+  id: string;
+  name: string;
+  chefDocument: string | null;
+  reportedGroup: string | null;
+  reportedPolicy: string | null;
+  revisionApplied: string | null;
+  platform: string | null;
+  platformVersion: string | null;
+  platformFamily: string | null;
+  os: string | null;
+  group: { name: string } | null;
+  policy: { name: string } | null;
+};
+
 /** The Chef node object for a stored node (built from the console's facts when chef-client never saved one). */
-function nodeJson(n: { name: string; chefDocument: string | null; reportedGroup: string | null; reportedPolicy: string | null; group: { name: string } | null; policy: { name: string } | null; revisionApplied: string | null; platform: string | null; platformVersion: string | null; platformFamily: string | null; os: string | null }): ChefNode {
+function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
   if (n.chefDocument) return JSON.parse(n.chefDocument) as ChefNode;
   const automatic: Record<string, unknown> = {};
   if (n.platform) automatic.platform = n.platform;
@@ -157,7 +167,7 @@ function stageOf(n: { group: { name: string } | null; reportedGroup: string | nu
 
 export async function getChefNode(r: Requestor, name: string): Promise<ChefNode> {
   const n = await db().node.findUnique({ where: { name }, select: NODE_SELECT });
-  const visible = n && (r.kind === 'client' ? clientMay(r, 'node.own') && r.name === name : userMayRead(r.access, stageOf(n)));
+  const visible = n && (r.kind === 'client' ? clientMay(r, 'node.own') && r.name === name : canReadNode(r.access, stageOf(n)));
   // Unknown and unviewable look alike, so the answer does not reveal which nodes exist.
   if (!n || !visible) {
     if (!n || r.kind === 'user') throw notFound(`node '${name}' not found`);
@@ -169,13 +179,13 @@ export async function getChefNode(r: Requestor, name: string): Promise<ChefNode>
 export async function listChefNodes(r: Requestor): Promise<string[]> {
   if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list nodes.`);
   const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } });
-  return rows.filter((n) => userMayRead(r.access, stageOf(n))).map((n) => n.name);
+  return rows.filter((n) => canReadNode(r.access, stageOf(n))).map((n) => n.name);
 }
 
-async function write(tx: Tx, r: Requestor, node: ChefNode, existing: Existing | null, requestId?: string) {
+async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode | null, requestId?: string) {
   const f = facts(node);
   const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy);
-  const from = existing ? stageOf(existing as never) : null;
+  const from = existing ? stageOf(existing) : null;
   assertWrite(r, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
   const data = {
     ...f,
@@ -187,8 +197,8 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: Existing | 
   const actor = requestorActor(r);
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });
-    const prevGroup = (existing as { group: { name: string } | null }).group?.name ?? existing.reportedGroup;
-    const prevPolicy = (existing as { policy?: { name: string } | null }).policy?.name ?? (existing.reportedPolicy as string | null);
+    const prevGroup = existing.group?.name ?? existing.reportedGroup;
+    const prevPolicy = existing.policy?.name ?? existing.reportedPolicy;
     if (prevGroup !== f.reportedGroup || prevPolicy !== f.reportedPolicy) {
       await audit(tx, actor, {
         action: 'node.move',
@@ -232,8 +242,8 @@ export async function updateChefNode(r: Requestor, name: string, body: unknown, 
       if (r.kind === 'client' && r.name !== name) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${name}'.`);
       throw notFound(`node '${name}' not found`);
     }
-    if (r.kind === 'user' && !userMayRead(r.access, stageOf(existing))) throw notFound(`node '${name}' not found`);
-    await write(tx, r, node, existing as unknown as Existing, requestId);
+    if (r.kind === 'user' && !canReadNode(r.access, stageOf(existing))) throw notFound(`node '${name}' not found`);
+    await write(tx, r, node, existing, requestId);
     return node;
   });
 }
@@ -241,7 +251,7 @@ export async function updateChefNode(r: Requestor, name: string, body: unknown, 
 export async function deleteChefNode(r: Requestor, name: string, requestId?: string): Promise<ChefNode> {
   return db().$transaction(async (tx) => {
     const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
-    if (!existing || (r.kind === 'user' && !userMayRead(r.access, stageOf(existing)))) throw notFound(`node '${name}' not found`);
+    if (!existing || (r.kind === 'user' && !canReadNode(r.access, stageOf(existing)))) throw notFound(`node '${name}' not found`);
     if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete nodes.`);
     assertWrite(r, name, [stageOf(existing)]);
     await tx.node.delete({ where: { id: existing.id } });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Access } from '@/lib/auth/permissions';
-import { can } from '@/lib/auth/permissions';
+import { canReadNode, type Access } from '@/lib/auth/permissions';
 import { db } from '../client';
 
 /** The SHA-256 fingerprint people compare keys by (of the DER public key), shortened. */
@@ -66,7 +65,7 @@ export async function nodePage(access: Access, name: string): Promise<NodePage |
     },
   });
   if (!n) return null;
-  if (n.group ? !can(access, 'stage.view', { stage: n.group.name }) : !access.isAdmin) return null;
+  if (!canReadNode(access, n.group?.name ?? null)) return null;
   const active =
     n.groupId && n.policyId
       ? await db().groupPolicy.findUnique({ where: { groupId_policyId: { groupId: n.groupId, policyId: n.policyId } }, select: { revision: { select: { revisionId: true } } } })
