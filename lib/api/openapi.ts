@@ -1,5 +1,9 @@
-/** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. */
+/** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json: generated from the route contracts (lib/api/contracts). */
+import { z } from 'zod';
 import { APP_VERSION } from '@/lib/version';
+import { NAME_PATTERN } from '@/lib/domain';
+import type { RouteContract, ResponseSpec } from './contract';
+import { API_CONTRACTS } from './contracts';
 
 const name = { type: 'string', pattern: '^[.A-Za-z0-9_:-]{1,255}$' };
 const err = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
@@ -14,7 +18,7 @@ const common = {
   '503': err('The database write lock is held by another process; retry after Retry-After seconds'),
 };
 
-export function openApiDocument() {
+function legacyDocument() {
   return {
     openapi: '3.1.0',
     info: {
@@ -175,4 +179,62 @@ export function openApiDocument() {
       },
     },
   };
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema, as the client sends it (before transforms). */
+function toSchema(schema: z.ZodType | object): JsonSchema {
+  if (!(schema instanceof z.ZodType)) return schema as JsonSchema;
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+const nameSchema = { type: 'string', pattern: NAME_PATTERN.source };
+const STATUS_TEXT: Record<number, string> = { 400: 'Invalid input: every violation with its JSON pointer', 401: 'No valid token or session', 403: 'Not permitted (the message names the permission); also a cookie-authenticated write from another origin or without a JSON content type', 404: 'Not found', 409: 'Conflict', 413: 'Body over the limit', 503: 'The database is busy; retry after Retry-After seconds' };
+
+function response(status: number, spec: string | ResponseSpec) {
+  const s = typeof spec === 'string' ? { description: spec } : spec;
+  const schema = s.schema ? toSchema(s.schema) : status >= 400 ? { $ref: '#/components/schemas/Error' } : undefined;
+  return { description: s.description, ...(schema ? { content: { [s.contentType ?? 'application/json']: { schema } } } : {}) };
+}
+
+/** One operation of the document, from its contract. */
+export function operation(c: RouteContract) {
+  const pathParams = [...c.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const parameters: object[] = pathParams.map((n) => ({ name: n, in: 'path', required: true, description: c.params?.[n] ?? n, schema: nameSchema }));
+  if (c.query) {
+    const q = toSchema(c.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [n, schema] of Object.entries(q.properties ?? {})) {
+      parameters.push({ name: n, in: 'query', required: (q.required ?? []).includes(n), ...(schema.description ? { description: schema.description } : {}), schema });
+    }
+  }
+  const body = c.body ? toSchema(c.body) : c.bodyDoc?.schema;
+  const responses: Record<string, object> = {};
+  for (const [status, spec] of Object.entries(c.responses)) responses[status] = response(Number(status), spec);
+  const implied: number[] = [];
+  if (c.body || c.query || c.bodyKind) implied.push(400);
+  if (c.body || c.bodyKind) implied.push(413);
+  if (c.auth !== 'public') implied.push(401, 403, 503);
+  for (const status of implied) responses[status] ??= response(status, STATUS_TEXT[status]);
+  return {
+    summary: c.summary,
+    ...(c.description ? { description: c.description } : {}),
+    ...(c.auth === 'public' ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, ...(c.bodyDoc?.description ? { description: c.bodyDoc.description } : {}), content: { 'application/json': { schema: body } } } } : {}),
+    responses,
+  };
+}
+
+export function openApiDocument() {
+  const doc = legacyDocument();
+  const paths = doc.paths as Record<string, Record<string, unknown>>;
+  for (const c of API_CONTRACTS) {
+    const entry = (paths[c.path] ??= {});
+    delete entry.parameters;
+    entry[c.method.toLowerCase()] = operation(c);
+  }
+  return doc;
 }
