@@ -1,49 +1,53 @@
 'use client';
 
+import { useRef } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteGitRepositoryAction, registerGitRepositoryAction } from '@/lib/actions/admin/git-repository-actions';
+import { Field, FormAlert } from './form-field';
 
 type Repo = { name: string; url: string; username: string | null; hasSecret: boolean; createdAt: string; createdBy: string | null };
 
 /** Admin: the git repositories compose may read includes from. Secrets are write-only. */
 export function AdminGitRepositories({ repositories, localRoot }: { repositories: Repo[]; localRoot: boolean }) {
+  const form = useRef<HTMLFormElement>(null);
   const register = useActionMutation((v: { name: string; url: string; username?: string; secret?: string }) => runAction(registerGitRepositoryAction, v), {
     success: (r) => (r.created ? `Registered ${r.name}` : `Updated ${r.name}`),
+    then: () => form.current?.reset(),
+    errors: 'inline',
   });
   const remove = useActionMutation((v: { name: string }) => runAction(deleteGitRepositoryAction, v), { success: (r) => `Removed ${r.name}` });
   return (
     <div className="space-y-4">
       <form
-        className="card flex flex-wrap items-end gap-3 p-4"
+        ref={form}
+        aria-label="Register a git repository"
+        className="card flex flex-wrap items-start gap-3 p-4"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           const username = String(f.get('username') ?? '');
           const secret = String(f.get('secret') ?? '');
           register.mutate({ name: String(f.get('name')), url: String(f.get('url')), ...(username ? { username } : {}), ...(secret ? { secret } : {}) });
-          e.currentTarget.reset();
         }}
       >
-        <label className="text-xs font-medium text-slate-600">
-          Name (what compose uses)
-          <input name="name" required className="input mt-1 w-48" />
-        </label>
-        <label className="flex-1 text-xs font-medium text-slate-600">
-          {localRoot ? 'https URL, or a path below GIT_LOCAL_ROOT' : 'https URL'}
-          <input name="url" required className="input mt-1" placeholder="https://git.example.com/chef/policies.git" />
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          Username (optional)
-          <input name="username" className="input mt-1 w-36" autoComplete="off" />
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          Password or token (optional, stored encrypted)
-          <input name="secret" type="password" className="input mt-1 w-48" autoComplete="new-password" />
-        </label>
-        <button type="submit" className="btn btn-primary" disabled={register.isPending}>
+        <Field label="Name (what compose uses)" name="name" errors={register.formErrors}>
+          {(c) => <input {...c} required className="input mt-1 w-48" />}
+        </Field>
+        <Field label={localRoot ? 'https URL, or a path below GIT_LOCAL_ROOT' : 'https URL'} name="url" errors={register.formErrors} className="flex-1">
+          {(c) => <input {...c} required className="input mt-1" placeholder="https://git.example.com/chef/policies.git" />}
+        </Field>
+        <Field label="Username (optional)" name="username" errors={register.formErrors}>
+          {(c) => <input {...c} className="input mt-1 w-36" autoComplete="off" />}
+        </Field>
+        <Field label="Password or token (optional, stored encrypted)" name="secret" errors={register.formErrors}>
+          {(c) => <input {...c} type="password" className="input mt-1 w-48" autoComplete="new-password" />}
+        </Field>
+        <button type="submit" className="btn btn-primary mt-5" disabled={register.isPending}>
           Register
         </button>
+        <FormAlert errors={register.formErrors} fields={['name', 'url', 'username', 'secret']} />
       </form>
       <div className="card overflow-x-auto">
         <table className="table">

@@ -1,9 +1,10 @@
 'use client';
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
+import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
 
 type Stage = { name: string; position: number; description: string; requireArtifacts: boolean; policies: number; nodes: number; canManage: boolean };
@@ -12,6 +13,12 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
   const [deleting, setDeleting] = useState<Stage | null>(null);
   const put = useActionMutation((v: { name: string; position?: number; description?: string; require_artifacts?: boolean }) => runAction(putStageAction, v), {
     success: (r) => (r.status === 201 ? `Created stage ${r.name}` : `Saved ${r.name}`),
+  });
+  const form = useRef<HTMLFormElement>(null);
+  const create = useActionMutation((v: { name: string; description: string }) => runAction(putStageAction, v), {
+    success: (r) => (r.status === 201 ? `Created stage ${r.name}` : `Saved ${r.name}`),
+    then: () => form.current?.reset(),
+    errors: 'inline',
   });
   const remove = useActionMutation((name: string) => runAction(deleteStageAction, { name }), {
     success: (r) => `Deleted stage ${r.name}; ${r.policies} association${r.policies === 1 ? '' : 's'} removed (revisions kept)`,
@@ -26,25 +33,26 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
     <div className="space-y-4">
       {canCreate && (
         <form
-          className="card flex flex-wrap items-end gap-3 p-4"
+          ref={form}
+          aria-label="Add a stage"
+          className="card flex flex-wrap items-start gap-3 p-4"
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
             const f = new FormData(e.currentTarget);
-            put.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
-            e.currentTarget.reset();
+            create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
           }}
         >
-          <label className="text-xs font-medium text-slate-600">
-            New stage
-            <input name="name" required pattern="[.A-Za-z0-9_:\-]{1,255}" title="letters, digits, '.', '_', ':' and '-'" className="input mt-1 w-44" />
-          </label>
-          <label className="flex-1 text-xs font-medium text-slate-600">
-            Description
-            <input name="description" maxLength={500} className="input mt-1" />
-          </label>
-          <button type="submit" className="btn btn-primary" disabled={put.isPending}>
+          <Field label="New stage" name="name" errors={create.formErrors}>
+            {(c) => <input {...c} required className="input mt-1 w-44" />}
+          </Field>
+          <Field label="Description" name="description" errors={create.formErrors} className="flex-1">
+            {(c) => <input {...c} maxLength={500} className="input mt-1" />}
+          </Field>
+          <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
             Add stage (last in order)
           </button>
+          <FormAlert errors={create.formErrors} fields={['name', 'description']} />
         </form>
       )}
       <div className="card overflow-x-auto">

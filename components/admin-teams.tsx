@@ -1,10 +1,11 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTeamAction, setTeamMembershipAction } from '@/lib/actions/admin/users-actions';
+import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
 
 type Team = { name: string; description: string; members: string[]; policies: string[] };
@@ -14,31 +15,35 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
   const membership = useActionMutation((v: { team: string; email: string; member: boolean }) => runAction(setTeamMembershipAction, v), {
     success: (_r, v) => (v.member ? `Added ${v.email} to ${v.team}` : `Removed ${v.email} from ${v.team}`),
   });
+  const form = useRef<HTMLFormElement>(null);
   const create = useActionMutation((v: { name: string; description: string }) => runAction(createTeamAction, v), {
     success: (t) => `Created team ${t.name}`,
+    then: () => form.current?.reset(),
+    errors: 'inline',
   });
   return (
     <div className="space-y-4">
       <form
-        className="card flex flex-wrap items-end gap-3 p-4"
+        ref={form}
+        aria-label="Create a team"
+        className="card flex flex-wrap items-start gap-3 p-4"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
-          e.currentTarget.reset();
         }}
       >
-        <label className="text-xs font-medium text-slate-600">
-          New team
-          <input name="name" required pattern="[a-z0-9][a-z0-9_\-]{0,49}" title="lowercase letters, digits, _ or -" className="input mt-1 w-48" />
-        </label>
-        <label className="flex-1 text-xs font-medium text-slate-600">
-          Description
-          <input name="description" className="input mt-1" />
-        </label>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+        <Field label="New team" name="name" errors={create.formErrors}>
+          {(c) => <input {...c} required className="input mt-1 w-48" />}
+        </Field>
+        <Field label="Description" name="description" errors={create.formErrors} className="flex-1">
+          {(c) => <input {...c} className="input mt-1" />}
+        </Field>
+        <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
           Create team
         </button>
+        <FormAlert errors={create.formErrors} fields={['name', 'description']} />
       </form>
       <div className="grid gap-4 md:grid-cols-2">
         {teams.map((t) => (

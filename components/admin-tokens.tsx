@@ -7,6 +7,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
 import { dateTime } from '@/lib/format';
 import { RelativeTime } from './relative-time';
+import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
@@ -16,6 +17,7 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
   const [revoking, setRevoking] = useState<Token | null>(null);
   const create = useActionMutation((v: { name: string; userEmail?: string; expiresInDays?: number | null }) => runAction(createTokenAction, v), {
     then: (r) => setSecret(r.token),
+    errors: 'inline',
   });
   const revoke = useActionMutation((id: string) => runAction(revokeTokenAction, { id }), {
     success: () => 'Token revoked',
@@ -24,7 +26,9 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
   return (
     <div className="space-y-4">
       <form
-        className="card flex flex-wrap items-end gap-3 p-4"
+        aria-label="Create an API token"
+        className="card flex flex-wrap items-start gap-3 p-4"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
@@ -32,23 +36,21 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
           create.mutate({ name: String(f.get('name')), userEmail: String(f.get('user') ?? '') || undefined, expiresInDays: days ? Number(days) : null });
         }}
       >
-        <label className="text-xs font-medium text-slate-600">
-          Token name
-          <input name="name" required maxLength={100} className="input mt-1 w-56" placeholder="ci-pipeline" />
-        </label>
+        <Field label="Token name" name="name" errors={create.formErrors}>
+          {(c) => <input {...c} required maxLength={100} className="input mt-1 w-56" placeholder="ci-pipeline" />}
+        </Field>
         {isAdmin && (
-          <label className="text-xs font-medium text-slate-600">
-            For user (blank: yourself)
-            <input name="user" type="email" className="input mt-1 w-56" />
-          </label>
+          <Field label="For user (blank: yourself)" name="userEmail" errors={create.formErrors}>
+            {(c) => <input {...c} name="user" type="email" className="input mt-1 w-56" />}
+          </Field>
         )}
-        <label className="text-xs font-medium text-slate-600">
-          Expires in days (blank: never)
-          <input name="days" type="number" min={1} max={3650} className="input mt-1 w-32" />
-        </label>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+        <Field label="Expires in days (blank: never)" name="expiresInDays" errors={create.formErrors}>
+          {(c) => <input {...c} name="days" type="number" className="input mt-1 w-32" />}
+        </Field>
+        <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
           Create token
         </button>
+        <FormAlert errors={create.formErrors} fields={['name', 'userEmail', 'expiresInDays']} />
       </form>
       <div className="card overflow-x-auto">
         <table className="table" data-testid="tokens-table">

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createUserAction, signOutEverywhereAction, updateUserAction } from '@/lib/actions/admin/users-actions';
+import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 
 type User = { email: string; name: string; isAdmin: boolean; active: boolean; teams: string[] };
@@ -12,17 +13,20 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
   const [creating, setCreating] = useState(false);
   const [resetFor, setResetFor] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ email: string; active: boolean } | null>(null);
-  const update = useActionMutation((input: { email: string; active?: boolean; isAdmin?: boolean; password?: string }) => runAction(updateUserAction, input), {
+  const update = useActionMutation((input: { email: string; active?: boolean; isAdmin?: boolean }) => runAction(updateUserAction, input), {
     success: () => 'Saved',
-    then: () => {
-      setResetFor(null);
-      setConfirm(null);
-    },
+    then: () => setConfirm(null),
+  });
+  const resetPassword = useActionMutation((input: { email: string; password: string }) => runAction(updateUserAction, input), {
+    success: () => 'Password set',
+    then: () => setResetFor(null),
+    errors: 'inline',
   });
   const signOutAll = useActionMutation((input: { email: string }) => runAction(signOutEverywhereAction, input), { success: (u) => `Signed ${u.email} out everywhere` });
   const create = useActionMutation((input: { email: string; name: string; password: string; isAdmin: boolean }) => runAction(createUserAction, input), {
     success: (u) => `Created ${u.email}`,
     then: () => setCreating(false),
+    errors: 'inline',
   });
   function onCreate(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -87,22 +91,20 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
       </div>
       {creating && (
         <Modal title="Add a user" onClose={() => setCreating(false)}>
-          <form onSubmit={onCreate} className="space-y-3">
-            <label className="block text-xs font-medium text-slate-600">
-              Email
-              <input name="email" type="email" required className="input mt-1" autoFocus />
-            </label>
-            <label className="block text-xs font-medium text-slate-600">
-              Name
-              <input name="name" required className="input mt-1" />
-            </label>
-            <label className="block text-xs font-medium text-slate-600">
-              Initial password (at least 10 characters; share it privately)
-              <input name="password" type="password" minLength={10} required className="input mt-1" autoComplete="new-password" />
-            </label>
+          <form onSubmit={onCreate} className="space-y-3" noValidate>
+            <Field label="Email" name="email" errors={create.formErrors}>
+              {(c) => <input {...c} type="email" required className="input mt-1" autoFocus />}
+            </Field>
+            <Field label="Name" name="name" errors={create.formErrors}>
+              {(c) => <input {...c} required className="input mt-1" />}
+            </Field>
+            <Field label="Initial password (share it privately)" name="password" errors={create.formErrors}>
+              {(c) => <input {...c} type="password" required className="input mt-1" autoComplete="new-password" />}
+            </Field>
             <label className="flex items-center gap-2 text-sm">
               <input name="isAdmin" type="checkbox" /> Admin
             </label>
+            <FormAlert errors={create.formErrors} fields={['email', 'name', 'password']} />
             <div className="flex justify-end gap-2">
               <button type="button" className="btn" onClick={() => setCreating(false)}>
                 Cancel
@@ -118,20 +120,21 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
         <Modal title={`Reset the password of ${resetFor}`} onClose={() => setResetFor(null)}>
           <form
             className="space-y-3"
+            noValidate
             onSubmit={(e) => {
               e.preventDefault();
-              update.mutate({ email: resetFor, password: String(new FormData(e.currentTarget).get('password')) });
+              resetPassword.mutate({ email: resetFor, password: String(new FormData(e.currentTarget).get('password')) });
             }}
           >
-            <label className="block text-xs font-medium text-slate-600">
-              New password (at least 10 characters)
-              <input name="password" type="password" minLength={10} required className="input mt-1" autoFocus autoComplete="new-password" />
-            </label>
+            <Field label="New password" name="password" errors={resetPassword.formErrors}>
+              {(c) => <input {...c} type="password" required className="input mt-1" autoFocus autoComplete="new-password" />}
+            </Field>
+            <FormAlert errors={resetPassword.formErrors} fields={['password']} />
             <div className="flex justify-end gap-2">
               <button type="button" className="btn" onClick={() => setResetFor(null)}>
                 Cancel
               </button>
-              <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+              <button type="submit" className="btn btn-primary" disabled={resetPassword.isPending}>
                 Set password
               </button>
             </div>

@@ -1,16 +1,15 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promotePoliciesAction } from '@/lib/actions/promotion/promote-policies-action';
-import type { ActionServerError } from '@/lib/actions/safe-action';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import type { BoardData } from '@/lib/db/queries/board';
 import { shortId } from '@/lib/format';
 import { getJson, type DiffResponse } from './change-preview';
+import { Field, FormAlert } from './form-field';
 import { Modal } from './modal';
 
 const q = encodeURIComponent;
@@ -23,8 +22,6 @@ type NodeRow = { name: string; stale: boolean };
  * waits until every one of them has loaded.
  */
 export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardData; from: string; to: string; onClose: () => void }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
   const candidates = board.policies
     .filter((p) => p.cells[from] && p.cells[from]!.revisionId !== p.cells[to]?.revisionId)
     .map((p) => ({ name: p.name, fromRev: p.cells[from]!.revisionId, toRev: p.cells[to]?.revisionId ?? null }));
@@ -43,8 +40,8 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
   });
   const ready = candidates.every((c, i) => !selected.has(c.name) || ((c.toRev === null || diffs[i].isSuccess) && nodes[i].isSuccess));
   const failed = candidates.some((c, i) => selected.has(c.name) && (diffs[i].isError || nodes[i].isError));
-  const mutation = useMutation({
-    mutationFn: () =>
+  const mutation = useActionMutation(
+    () =>
       runAction(promotePoliciesAction, {
         from,
         to,
@@ -52,17 +49,20 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
         expected: Object.fromEntries(candidates.filter((c) => selected.has(c.name)).map((c) => [c.name, c.toRev])),
         reason: reason || undefined,
       }),
-    onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: ['board'] });
-      router.refresh();
-      onClose();
-      const first = r.promoted.find((p) => p.auditId)?.auditId;
-      toast.success(`Promoted ${r.promoted.length} polic${r.promoted.length === 1 ? 'y' : 'ies'} from ${from} to ${to}`, {
-        description: first ? <Link href={`/audit?focus=${first}&action=pointer.promote&stage=${q(to)}`}>View the audit entries</Link> : 'Nothing changed.',
-      });
+    {
+      invalidate: [['board']],
+      then: () => onClose(),
+      success: (r) => {
+        const first = r.promoted.find((p) => p.auditId)?.auditId;
+        return {
+          message: `Promoted ${r.promoted.length} polic${r.promoted.length === 1 ? 'y' : 'ies'} from ${from} to ${to}`,
+          description: first ? <Link href={`/audit?focus=${first}&action=pointer.promote&stage=${q(to)}`}>View the audit entries</Link> : 'Nothing changed.',
+        };
+      },
+      errors: 'inline',
     },
-  });
-  const error = mutation.error as ActionServerError | null;
+  );
+  const error = mutation.error;
   const stale = isActionError(error) && error.code === 'conflict';
   const totalNodes = candidates.reduce((n, c, i) => n + (selected.has(c.name) ? (nodes[i].data?.nodes.length ?? 0) : 0), 0);
   return (
@@ -153,16 +153,13 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
                 </button>
               </div>
             )}
-            <label htmlFor="bulk-reason" className="block text-xs font-semibold uppercase text-slate-600">
-              Reason (optional)
-            </label>
-            <textarea id="bulk-reason" className="input h-14" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} />
+            <Field label={<span className="font-semibold uppercase">Reason (optional)</span>} name="reason" errors={mutation.formErrors}>
+              {(c) => <textarea {...c} className="input h-14" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} />}
+            </Field>
           </>
         )}
         {error && (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            {stale ? <p className="font-medium">{error.message} Nothing was promoted.</p> : <><p className="font-medium">The promotion was refused.</p><p>{error.message}</p></>}
-          </div>
+          <FormAlert errors={mutation.formErrors && { ...mutation.formErrors, formError: mutation.formErrors.formError && (stale ? `${mutation.formErrors.formError} Nothing was promoted.` : `The promotion was refused. ${mutation.formErrors.formError}`) }} fields={['reason']} />
         )}
         <div className="flex justify-end gap-2">
           <button type="button" className="btn" onClick={onClose}>

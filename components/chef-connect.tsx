@@ -5,6 +5,7 @@ import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createOwnKeyAction, deleteOwnKeyAction, expireOwnKeyAction, registerOwnKeyAction } from '@/lib/actions/chef/chef-key-actions';
 import { age, dateTime } from '@/lib/format';
+import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
 import { SecretDialog } from './secret-dialog';
 
@@ -36,8 +37,9 @@ export function ChefConnect({ serverUrl, org, userName, keys, validatorName }: {
   const [mode, setMode] = useState<'generate' | 'upload'>('generate');
   const [deleting, setDeleting] = useState<string | null>(null);
   const orgUrl = `${serverUrl}/organizations/${org}`;
-  const create = useActionMutation((v: { name: string; expiresAt: string | null }) => runAction(createOwnKeyAction, v), { then: (r) => setSecret({ name: r.name, key: r.privateKey }) });
-  const upload = useActionMutation((v: { name: string; publicKey: string; expiresAt: string | null }) => runAction(registerOwnKeyAction, v), { success: (r) => `Key '${r.name}' registered` });
+  const create = useActionMutation((v: { name: string; expiresAt: string | null }) => runAction(createOwnKeyAction, v), { then: (r) => setSecret({ name: r.name, key: r.privateKey }), errors: 'inline' });
+  const upload = useActionMutation((v: { name: string; publicKey: string; expiresAt: string | null }) => runAction(registerOwnKeyAction, v), { success: (r) => `Key '${r.name}' registered`, errors: 'inline' });
+  const keyErrors = mode === 'generate' ? create.formErrors : upload.formErrors;
   const expire = useActionMutation((name: string) => runAction(expireOwnKeyAction, { name }), { success: (_r, name) => `Key '${name}' expired` });
   const remove = useActionMutation((name: string) => runAction(deleteOwnKeyAction, { name }), { success: (_r, name) => `Key '${name}' deleted`, then: () => setDeleting(null) });
 
@@ -67,7 +69,9 @@ export function ChefConnect({ serverUrl, org, userName, keys, validatorName }: {
           </button>
         </div>
         <form
-          className="flex flex-wrap items-end gap-3"
+          aria-label={mode === 'generate' ? 'Generate a key pair' : 'Register a public key'}
+          className="flex flex-wrap items-start gap-3"
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
             const f = new FormData(e.currentTarget);
@@ -78,23 +82,21 @@ export function ChefConnect({ serverUrl, org, userName, keys, validatorName }: {
             else upload.mutate({ name, publicKey: String(f.get('publicKey')), expiresAt });
           }}
         >
-          <label className="text-xs font-medium text-slate-600">
-            Key name
-            <input name="name" required pattern="[A-Za-z0-9_.\-]{1,255}" title="Letters, digits, '.', '_' and '-'" className="input mt-1 w-48" placeholder="laptop" />
-          </label>
-          <label className="text-xs font-medium text-slate-600">
-            Expires on (blank: never)
-            <input name="expires" type="date" className="input mt-1 w-44" />
-          </label>
+          <Field label="Key name" name="name" errors={keyErrors}>
+            {(c) => <input {...c} required className="input mt-1 w-48" placeholder="laptop" />}
+          </Field>
+          <Field label="Expires on (blank: never)" name="expiresAt" errors={keyErrors}>
+            {(c) => <input {...c} name="expires" type="date" className="input mt-1 w-44" />}
+          </Field>
           {mode === 'upload' && (
-            <label className="w-full text-xs font-medium text-slate-600">
-              Public key (PEM)
-              <textarea name="publicKey" required rows={5} className="input mono mt-1 w-full text-xs" placeholder="-----BEGIN PUBLIC KEY-----" />
-            </label>
+            <Field label="Public key (PEM)" name="publicKey" errors={keyErrors} className="w-full">
+              {(c) => <textarea {...c} required rows={5} className="input mono mt-1 w-full text-xs" placeholder="-----BEGIN PUBLIC KEY-----" />}
+            </Field>
           )}
-          <button type="submit" className="btn btn-primary" disabled={create.isPending || upload.isPending}>
+          <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending || upload.isPending}>
             {mode === 'generate' ? 'Generate key' : 'Register key'}
           </button>
+          <FormAlert errors={keyErrors} fields={['name', 'expiresAt', 'publicKey']} />
         </form>
         <div className="mt-4 overflow-x-auto">
           <table className="table" data-testid="chef-keys">

@@ -2,15 +2,14 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { rollbackAction } from '@/lib/actions/promotion/rollback-action';
-import type { ActionServerError } from '@/lib/actions/safe-action';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import type { HistoryEntry } from '@/lib/db/queries/history';
 import { dateTime, shortId } from '@/lib/format';
 import { ChangePreview, useChangePreview } from './change-preview';
+import { Field, FormAlert } from './form-field';
 import { Modal } from './modal';
 
 /** A stage's pointer history for one policy, newest first, with rollback to any revision it held. */
@@ -58,7 +57,6 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
 
 function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { policy: string; stage: string; toRevisionId: string; current: string | null; onClose: () => void }) {
   const router = useRouter();
-  const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
   const from = `rev:${toRevisionId}`;
   const preview = useChangePreview({ policy, from, to: stage, toHasPolicy: current !== null });
@@ -66,18 +64,16 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
   const d = preview.diff.data;
   const forward = !!d && Date.parse(d.from.createdAt) > Date.parse(d.to.createdAt);
   const verb = forward ? 'Roll forward' : 'Roll back';
-  const mutation = useMutation({
-    mutationFn: () => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason }),
-    onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: ['board'] });
-      router.refresh();
-      onClose();
-      toast.success(`${stage} now runs ${shortId(toRevisionId)} of ${policy} again`, {
-        description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : undefined,
-      });
-    },
+  const mutation = useActionMutation(() => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason }), {
+    invalidate: [['board']],
+    then: () => onClose(),
+    success: (r) => ({
+      message: `${stage} now runs ${shortId(toRevisionId)} of ${policy} again`,
+      description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : undefined,
+    }),
+    errors: 'inline',
   });
-  const error = mutation.error as ActionServerError | null;
+  const error = mutation.error;
   const stale = isActionError(error) && error.code === 'conflict';
   return (
     <Modal title={preview.ready ? `${verb}: ${policy} in ${stage} to ${shortId(toRevisionId)}?` : `Return ${policy} in ${stage} to ${shortId(toRevisionId)}?`} onClose={onClose} wide>
@@ -98,15 +94,11 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
               : `${shortId(toRevisionId)} is older: nodes return to it on their next run.`}
         </p>
         <ChangePreview preview={preview} policy={policy} from={from} to={stage} toHasPolicy={current !== null} />
-        <div>
-          <label htmlFor="rollback-reason" className="mb-1 block text-xs font-semibold uppercase text-slate-600">
-            Reason (required)
-          </label>
-          <textarea id="rollback-reason" className="input h-16" required value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} />
-        </div>
+        <Field label={<span className="mb-1 block font-semibold uppercase">Reason (required)</span>} name="reason" errors={mutation.formErrors}>
+          {(c) => <textarea {...c} className="input h-16" required value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} />}
+        </Field>
         {error && (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            <p>{error.message}</p>
+          <FormAlert errors={mutation.formErrors} fields={['reason']}>
             {stale && (
               <button
                 type="button"
@@ -119,7 +111,7 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
                 Refresh and review again
               </button>
             )}
-          </div>
+          </FormAlert>
         )}
         <div className="flex justify-end gap-2">
           <button type="button" className="btn" onClick={onClose}>

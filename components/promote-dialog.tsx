@@ -2,18 +2,23 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promoteCookbookAction } from '@/lib/actions/promotion/promote-cookbook-action';
 import { promotePolicyAction } from '@/lib/actions/promotion/promote-policy-action';
-import type { ActionServerError } from '@/lib/actions/safe-action';
-import type { LockDiff } from '@/lib/domain';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import { ApiError, fetchJson } from '@/lib/api/client';
 import { shortId } from '@/lib/format';
+import type { promoteCookbook } from '@/lib/services/promote-cookbook';
 import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
+import { Field, FormAlert } from './form-field';
 import { Modal } from './modal';
+
+/** What the cookbook promotion's dry run answers (GET …/promote-cookbook/preview): the service's own result type. */
+type CookbookPreview = Awaited<ReturnType<typeof promoteCookbook>>;
+const q = encodeURIComponent;
 
 export interface PromoteTarget {
   policy: string;
@@ -42,40 +47,36 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const needsOverride = !!artifacts.data?.to_requires_artifacts && artifacts.data.missing_artifacts.length > 0;
   const toHasPolicy = target.expectedRevisionId !== null;
   const preview = useChangePreview({ policy, from, to, toHasPolicy });
+  // The dry run is a read over HTTP: cancelled when the dialog closes, cached by what it depends on.
   const check = useQuery({
     queryKey: ['cookbook-check', policy, cookbook, from, to, target.expectedRevisionId],
     enabled: !!cookbook,
     retry: false,
-    queryFn: () => runAction(promoteCookbookAction, { policy, cookbook: cookbook!, from, to, expectedRevisionId: target.expectedRevisionId, dryRun: true }),
+    queryFn: ({ signal }) =>
+      fetchJson<CookbookPreview>(`/api/v1/policy_groups/${q(to)}/policies/${q(policy)}/promote-cookbook/preview?from=${q(from)}&cookbook=${q(cookbook!)}&expected_revision_id=${q(target.expectedRevisionId ?? '')}`, { signal }),
   });
 
-  const mutation = useMutation({
-    mutationFn: async () =>
-      cookbook
-        ? runAction(promoteCookbookAction, { policy, cookbook, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined })
-        : runAction(promotePolicyAction, { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined }),
-    onSuccess: async (r) => {
-      await queryClient.invalidateQueries({ queryKey: ['board'] });
-      router.refresh();
-      onClose();
-      const auditId = (r as { auditId: string | null }).auditId;
-      toast.success(
-        cookbook
-          ? `Promoted ${cookbook} into ${to}: new revision ${shortId((r as { revisionId: string }).revisionId)}`
-          : from.startsWith('rev:')
-            ? `${to} now runs ${sideLabel(from)} of ${policy}`
-            : `Promoted ${policy} to ${to}`,
-        {
-          description: auditId ? <Link href={`/audit?focus=${auditId}`}>View the audit entry</Link> : 'Nothing changed: the stage already ran this revision.',
-        },
-      );
+  const mutation = useActionMutation(
+    async () => {
+      const common = { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined };
+      const r = cookbook ? await runAction(promoteCookbookAction, { ...common, cookbook }) : await runAction(promotePolicyAction, common);
+      return { auditId: r.auditId, revisionId: 'revisionId' in r ? r.revisionId : null };
     },
-  });
-  const error = mutation.error as ActionServerError | null;
+    {
+      invalidate: [['board']],
+      then: () => onClose(),
+      success: (r) => ({
+        message: cookbook ? `Promoted ${cookbook} into ${to}: new revision ${shortId(r.revisionId)}` : from.startsWith('rev:') ? `${to} now runs ${sideLabel(from)} of ${policy}` : `Promoted ${policy} to ${to}`,
+        description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : 'Nothing changed: the stage already ran this revision.',
+      }),
+      errors: 'inline',
+    },
+  );
+  const error = mutation.error;
   const stale = isActionError(error) && error.code === 'conflict';
-  const checkError = check.error as ActionServerError | null;
-  const checkStale = isActionError(checkError) && checkError.code === 'conflict';
-  const cookbookDiff = (check.data as { diff?: LockDiff } | undefined)?.diff ?? null;
+  const checkError = check.error instanceof ApiError ? check.error : check.error ? new ApiError(0, { error: [(check.error as Error).message] }) : null;
+  const checkStale = checkError?.status === 409;
+  const cookbookDiff = check.data && !check.data.noop && 'diff' in check.data ? check.data.diff : null;
   const cookbookBlocked = !!cookbook && (!check.isSuccess || check.data.noop);
   const ready = preview.ready && !cookbookBlocked;
   // The artifact check must have answered, and a stage that requires artifacts needs a reason to go without them.
@@ -126,14 +127,14 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             {checkError && (
               <div className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" role="alert">
                 <p className="font-medium">{checkError.message}</p>
-                {checkError.errors?.length > 0 && (
+                {checkError.errors.length > 0 && (
                   <ul className="mt-1 list-disc pl-5">
                     {checkError.errors.map((e, i) => (
                       <li key={i}>{e.message}</li>
                     ))}
                   </ul>
                 )}
-                {!checkStale && checkError.code !== 'unprocessable' && (
+                {!checkStale && checkError.status !== 422 && (
                   <button type="button" className="btn mt-2" onClick={() => check.refetch()}>
                     Retry
                   </button>
@@ -142,15 +143,12 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             )}
           </section>
         )}
-        <div>
-          <label htmlFor="promote-reason" className="mb-1 block text-xs font-semibold uppercase text-slate-600">
-            Reason (optional, kept in the audit log)
-          </label>
-          <textarea id="promote-reason" className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />
-        </div>
+        <Field label={<span className="mb-1 block font-semibold uppercase">Reason (optional, kept in the audit log)</span>} name="reason" errors={mutation.formErrors}>
+          {(c) => <textarea {...c} className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />}
+        </Field>
         {error && (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" data-testid="promote-error">
-            {stale ? <p className="font-medium">{error.message}</p> : <><p className="font-medium">The promotion was refused.</p><p>{error.message}</p></>}
+          <div data-testid="promote-error">
+            <FormAlert errors={stale ? mutation.formErrors : mutation.formErrors && { ...mutation.formErrors, formError: mutation.formErrors.formError && `The promotion was refused. ${mutation.formErrors.formError}` }} fields={['reason']} />
           </div>
         )}
         {(stale || checkStale) && (

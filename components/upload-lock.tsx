@@ -2,15 +2,12 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { uploadRevisionAction } from '@/lib/actions/policies/upload-revision-action';
-import type { ActionServerError } from '@/lib/actions/safe-action';
-import { runAction } from '@/lib/actions/client';
+import { isActionError, runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import { Field } from './form-field';
 import { Modal } from './modal';
-
-type Result = { status: number; policy: string; revisionId: string; created: boolean };
 
 /** Upload a lock file (or paste one); validation errors are listed by JSON pointer. */
 export function UploadLock({ policyName }: { policyName?: string }) {
@@ -20,17 +17,16 @@ export function UploadLock({ policyName }: { policyName?: string }) {
   const [text, setText] = useState('');
   const [name, setName] = useState(policyName ?? '');
   const [fileError, setFileError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: () => runAction(uploadRevisionAction, { policyName: name, text }) as Promise<Result>,
-    onSuccess: (r) => {
-      toast.success(r.created ? `Stored revision ${r.revisionId.slice(0, 10)} of ${r.policy}` : `Revision ${r.revisionId.slice(0, 10)} was already stored with this content`);
+  const mutation = useActionMutation(() => runAction(uploadRevisionAction, { policyName: name, text }), {
+    success: (r) => (r.created ? `Stored revision ${r.revisionId.slice(0, 10)} of ${r.policy}` : `Revision ${r.revisionId.slice(0, 10)} was already stored with this content`),
+    then: (r) => {
       setOpen(false);
       setText('');
       router.push(`/policies/${encodeURIComponent(r.policy)}/revisions/${encodeURIComponent(r.revisionId)}`);
-      router.refresh();
     },
+    errors: 'inline',
   });
-  const err = mutation.error as ActionServerError | null;
+  const err = isActionError(mutation.error) ? mutation.error : null;
 
   async function onFile(file: File | undefined) {
     setFileError(null);
@@ -68,12 +64,9 @@ export function UploadLock({ policyName }: { policyName?: string }) {
           <input id={`${ids}-file`} type="file" accept=".json,application/json" onChange={(e) => onFile(e.target.files?.[0])} />
           {fileError && <p className="mt-1 text-xs text-amber-700">{fileError}</p>}
         </div>
-        <div>
-          <label htmlFor={`${ids}-name`} className="mb-1 block text-xs font-medium text-slate-600">
-            Policy name
-          </label>
-          <input id={`${ids}-name`} className="input" value={name} onChange={(e) => setName(e.target.value)} readOnly={!!policyName} required />
-        </div>
+        <Field label={<span className="mb-1 block">Policy name</span>} name="policyName" errors={mutation.formErrors}>
+          {(c) => <input {...c} className="input" value={name} onChange={(e) => setName(e.target.value)} readOnly={!!policyName} required />}
+        </Field>
         <div>
           <label htmlFor={`${ids}-text`} className="mb-1 block text-xs font-medium text-slate-600">
             Document

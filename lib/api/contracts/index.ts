@@ -6,5 +6,6 @@
  */
 import type { RouteContract } from '../contract';
 import * as promotion from './promotion';
+import * as promoteCookbookPreview from './promote-cookbook-preview';
 
-export const API_CONTRACTS: RouteContract[] = [...Object.values(promotion)];
+export const API_CONTRACTS: RouteContract[] = [...Object.values(promotion), ...Object.values(promoteCookbookPreview)];
