@@ -1,24 +1,17 @@
 'use client';
 
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { NodeFacts, Registration, ResolveResourceMapResult, ResourceMapMode } from '@/lib/domain/resource-map';
+import { useMemo, useState } from 'react';
+import type { NodeFacts, Registration, ResourceMapMode } from '@/lib/domain/resource-map';
 import { CORE_CATALOG, NODE_PRESETS } from '@/lib/resource-catalog';
+import { ModeComparison, type CookbookReg } from './resource-map/mode-comparison';
+import { useResourceMaps } from './resource-map/use-resource-maps';
 
 const MODES: { id: ResourceMapMode; label: string }[] = [
   { id: 'rfc', label: 'RFC design (refuse)' },
   { id: 'chef14', label: 'Chef 14.3–14.12 (deprecation)' },
   { id: 'chef15', label: 'Chef 15+ (warning)' },
 ];
-
-async function resolve(body: object): Promise<ResolveResourceMapResult> {
-  const res = await fetch('/api/v1/resource-map/preview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (!res.ok) throw new Error(json.errors?.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`).join('; ') ?? json.error?.[0]);
-  return json;
-}
-
-type CookbookReg = { key: string; className: string; platform_family: string; os: string; coreOverride: boolean };
+const MODE_IDS = MODES.map((m) => m.id);
 
 /** Whether a Chef version can behave as `mode` says: Chef 14 mode is 14.3–14.12, Chef 15+ mode needs 15 or later. */
 function versionMismatch(mode: ResourceMapMode, version: string): string | null {
@@ -41,24 +34,21 @@ export function ResourceMapEditor({ initial }: { initial?: { cookbook: string; r
   const mismatch = versionMismatch(mode, chefVersion);
   const [draft, setDraft] = useState<CookbookReg>({ key: 'package', className: 'MyCompany::Package', platform_family: '', os: '', coreOverride: false });
 
-  const registrations: Registration[] = [
-    ...CORE_CATALOG,
-    ...cookbooks.map((c) => ({
-      key: c.key,
-      className: c.className,
-      source: 'cookbook' as const,
-      ...(c.platform_family || c.os ? { filters: { ...(c.platform_family ? { platform_family: c.platform_family } : {}), ...(c.os ? { os: c.os } : {}) } } : {}),
-      ...(c.coreOverride ? { coreOverride: true } : {}),
-    })),
-  ];
-  const results = useQueries({
-    queries: MODES.map((m) => ({
-      queryKey: ['resource-map', m.id, chefVersion, node, registrations],
-      queryFn: () => resolve({ mode: m.id, chefVersion, node, registrations }),
-      placeholderData: keepPreviousData,
-      retry: false,
-    })),
-  });
+  const input = useMemo(() => {
+    const registrations: Registration[] = [
+      ...CORE_CATALOG,
+      ...cookbooks.map((c) => ({
+        key: c.key,
+        className: c.className,
+        source: 'cookbook' as const,
+        ...(c.platform_family || c.os ? { filters: { ...(c.platform_family ? { platform_family: c.platform_family } : {}), ...(c.os ? { os: c.os } : {}) } } : {}),
+        ...(c.coreOverride ? { coreOverride: true } : {}),
+      })),
+    ];
+    return { chefVersion, node, registrations };
+  }, [chefVersion, node, cookbooks]);
+  // All three modes, computed in the browser (lib/domain/resource-map): nothing here needs the server.
+  const results = useResourceMaps(MODE_IDS, input);
   const selected = results[MODES.findIndex((m) => m.id === mode)];
   const r = selected.data;
   const keys = [...new Set([...Object.keys(results[0].data?.ranked ?? {}), ...cookbooks.map((c) => c.key)])].sort();
@@ -155,7 +145,7 @@ export function ResourceMapEditor({ initial }: { initial?: { cookbook: string; r
 
       {selected.error && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-          {(selected.error as Error).message}
+          {selected.error}
         </p>
       )}
 
@@ -179,75 +169,7 @@ export function ResourceMapEditor({ initial }: { initial?: { cookbook: string; r
         </div>
       )}
 
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="mode-comparison">
-          <thead>
-            <tr>
-              <th>Name</th>
-              {MODES.map((m) => (
-                <th key={m.id}>{m.label}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => {
-              const cells = results.map((q) => q.data);
-              const differs = new Set(cells.map((c) => c?.resolved[k] ?? null)).size > 1;
-              return (
-                <tr key={k} data-key={k} className={differs ? 'bg-amber-50/60' : ''}>
-                  <td className="mono font-medium">{k}</td>
-                  {cells.map((c, i) => {
-                    const warned = c?.warnings.some((w) => w.key === k);
-                    const refused = c?.rejected.some((w) => w.key === k && w.reason === 'locked');
-                    return (
-                      <td key={MODES[i].id} data-mode={MODES[i].id}>
-                        <span className="mono">{c?.resolved[k] ?? '— (nothing matches)'}</span>
-                        {warned && <span className="badge ml-1 bg-amber-100 text-amber-800">warning</span>}
-                        {refused && <span className="badge ml-1 bg-red-100 text-red-800">refused</span>}
-                        {cookbooks
-                          .filter((cb) => cb.key === k)
-                          .map((cb) => {
-                            const rank = c?.ranked[k]?.indexOf(cb.className) ?? -1;
-                            return (
-                              <div key={cb.className} className="text-xs text-slate-600" data-testid="cookbook-status">
-                                {cb.className}: {rank >= 0 ? `mapped, rank ${rank + 1} of ${c!.ranked[k].length}` : 'not mapped'}
-                              </div>
-                            );
-                          })}
-                      </td>
-                    );
-                  })}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-
-      {r && (
-        <div className="grid gap-3 md:grid-cols-2" data-testid="ranked">
-          {Object.entries(r.explanations).map(([key, entries]) => (
-            <section key={key} className="card p-3" data-key={key}>
-              <h3 className="mb-1 font-semibold">
-                <span className="mono">{key}</span> → <span className="mono text-indigo-700">{r.resolved[key] ?? 'nothing'}</span>
-              </h3>
-              <ol className="space-y-1 text-xs">
-                {entries.map((e, i) => (
-                  <li key={i} className={e.matches ? '' : 'text-slate-600'}>
-                    <span className="font-medium">
-                      {i + 1}. {e.className}
-                    </span>{' '}
-                    <span className="badge bg-slate-100">{e.source}</span> {e.locked && <span className="badge bg-slate-200">locked</span>}{' '}
-                    {e.preview && <span className="badge bg-violet-100 text-violet-800">preview</span>}
-                    <div>position: {e.reason}</div>
-                    <div>node: {e.match}</div>
-                  </li>
-                ))}
-              </ol>
-            </section>
-          ))}
-        </div>
-      )}
+      <ModeComparison modes={MODES} results={results.map((x) => x.data)} r={r} keys={keys} cookbooks={cookbooks} />
     </div>
   );
 }

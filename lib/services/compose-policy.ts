@@ -190,7 +190,9 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
   const fileIncludes = await Promise.all(
     input.includes.map((inc, i) => (inc.source.type === 'server' ? null : resolveFileInclude({ name: inc.name, source: inc.source }, i))),
   );
-  return db().$transaction(
+  // A preview writes nothing: it reads without opening a write transaction (which would queue behind, and hold up, real writes).
+  const run = (work: (tx: Tx) => Promise<ComposeResult>, opts: { timeout: number }) => (input.save ? db().$transaction(work, opts) : work(db()));
+  return run(
     async (tx) => {
       const policy = await tx.policy.findUnique({ where: { name: input.policy }, select: { id: true, name: true, ownerTeamId: true } });
       if (!policy && !('revision' in input.parent) && input.save) assertCan(access, 'policy.create');

@@ -1,17 +1,9 @@
 import type { Access } from '@/lib/auth/permissions';
 import type { OrderDirectivesInput } from '@/lib/domain';
+import type { ScenarioDto } from '@/lib/types/ordering';
 import { db } from '../client';
 
-export interface ScenarioDto {
-  id: string;
-  name: string;
-  owner: string | null;
-  mine: boolean;
-  shared: boolean;
-  note: string;
-  input: OrderDirectivesInput;
-  selectedRules: string[];
-}
+export type { ScenarioDto } from '@/lib/types/ordering';
 
 /** Scenarios the viewer may load: their own and every shared one. */
 export async function scenariosFor(access: Access): Promise<ScenarioDto[]> {
