@@ -42,9 +42,6 @@ for (const role of Object.keys(ROLES) as Role[]) {
       }
       await expect(page.getByTestId('user-menu')).toContainText(ROLES[role]);
       await expect(page.getByTestId('stage-board')).toContainText('webapp');
-      if (role === 'admin') {
-        await page.screenshot({ path: 'docs/screenshot.png' });
-      }
     });
   });
 }
