@@ -4,7 +4,8 @@ import { stateFile } from './roles';
 const cell = (page: Page, policy: string, stage: string) => page.locator(`tr[data-policy="${policy}"] td[data-stage="${stage}"]`);
 const revOf = async (page: Page, policy: string, stage: string) => (await cell(page, policy, stage).locator('a.mono').first().getAttribute('title')) ?? '';
 
-test.describe.serial('promotion', () => {
+/** Each test reads the seed or writes data of its own: none depends on another's writes (or their order). */
+test.describe('promotion', () => {
   test('release promotes webapp staging → production from the board', async ({ browser }) => {
     const page = await (await browser.newContext({ storageState: stateFile('release') })).newPage();
     await page.goto('/');
@@ -66,30 +67,56 @@ test.describe.serial('promotion', () => {
   test('admin grants team web promote on production; a member can then promote', async ({ browser }) => {
     const admin = await (await browser.newContext({ storageState: stateFile('admin') })).newPage();
     await admin.goto('/admin');
-    await admin.getByLabel('web on production').selectOption('promote');
+    const grant = admin.getByLabel('web on production', { exact: true });
+    const was = await grant.inputValue();
+    await grant.selectOption('promote');
     await admin.getByRole('button', { name: 'Change the grant' }).click();
     await expect(admin.getByText('team web: promote on production')).toBeVisible();
-
-    const dev = await (await browser.newContext({ storageState: stateFile('dev') })).newPage();
-    await dev.goto('/');
-    const staging = await revOf(dev, 'haproxy-lb', 'staging');
-    await cell(dev, 'haproxy-lb', 'staging').getByTestId('promote-button').click();
-    await dev.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to production' }).click();
-    await expect.poll(() => revOf(dev, 'haproxy-lb', 'production')).toBe(staging);
+    try {
+      const dev = await (await browser.newContext({ storageState: stateFile('dev') })).newPage();
+      await dev.goto('/');
+      const staging = await revOf(dev, 'haproxy-lb', 'staging');
+      await cell(dev, 'haproxy-lb', 'staging').getByTestId('promote-button').click();
+      await dev.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to production' }).click();
+      await expect.poll(() => revOf(dev, 'haproxy-lb', 'production')).toBe(staging);
+    } finally {
+      // The grant goes back to what it was: other tests see the seed's permissions.
+      await admin.goto('/admin');
+      await grant.selectOption(was);
+      await admin.getByRole('button', { name: 'Change the grant' }).click();
+      await expect(admin.getByRole('dialog')).toHaveCount(0);
+      await admin.reload();
+      await expect(grant).toHaveValue(was);
+    }
   });
 
   test('rollback from the history timeline restores the previous revision', async ({ browser }) => {
-    const page = await (await browser.newContext({ storageState: stateFile('release') })).newPage();
-    await page.goto('/history?policy=webapp&stage=production');
-    const seed = page.locator('[data-testid="history"] li[data-kind="seed"]');
-    const previous = (await seed.locator('.mono').textContent())!.split('→')[1].trim();
-    await seed.getByTestId('rollback').click();
-    await page.getByLabel('Reason (required)').fill('e2e: roll back');
+    // A policy of its own with two revisions, each run in dev in turn: a history to roll back.
+    const page = await (await browser.newContext({ storageState: stateFile('admin') })).newPage();
+    const policy = `rollback-${Date.now().toString(36)}`;
+    const lock = (rev: string, version: string) => JSON.stringify({ name: policy, revision_id: rev, run_list: ['recipe[base::default]'], cookbook_locks: { base: { version, identifier: `base-${version}` } } });
+    for (const [rev, version] of [[`${policy}-1`, '1.0.0'], [`${policy}-2`, '1.1.0']]) {
+      await page.goto('/policies');
+      await page.getByRole('button', { name: 'Upload lock' }).click();
+      await page.getByLabel('Policy name').fill(policy);
+      await page.getByLabel('Document').fill(lock(rev, version));
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await expect(page).toHaveURL(new RegExp(`/revisions/${rev}$`));
+      await page.goto('/');
+      await page.locator(`tr[data-policy="${policy}"]`).getByTestId('run-newest').click();
+      await page.getByTestId('promote-dialog').getByRole('button', { name: 'Run in dev' }).click();
+      await expect.poll(() => revOf(page, policy, 'dev')).toBe(rev);
+    }
+
+    await page.goto(`/history?policy=${policy}&stage=dev`);
+    const first = page.locator('[data-testid="history"] li').nth(1);
+    await first.getByTestId('rollback').click();
+    await page.getByLabel('Reason (required)').fill(`e2e: roll back ${policy}`);
     await page.getByRole('button', { name: 'Roll back', exact: true }).click();
     await expect(page.locator('[data-testid="history"] li').first()).toHaveAttribute('data-kind', 'rollback');
     await page.goto('/');
-    await expect.poll(async () => (await revOf(page, 'webapp', 'production')).slice(0, 10)).toBe(previous);
-    await page.goto('/audit?action=pointer.rollback');
-    await expect(page.getByTestId('audit-table')).toContainText('e2e: roll back');
+    await expect.poll(() => revOf(page, policy, 'dev')).toBe(`${policy}-1`);
+    await page.goto(`/audit?action=pointer.rollback&policy=${policy}`);
+    await expect(page.getByTestId('audit-table')).toContainText(`e2e: roll back ${policy}`);
   });
 });
