@@ -21,7 +21,20 @@ export function useArtifactCheck({ policy, from, to, cookbook }: { policy: strin
  * fail to fetch. When `to` requires artifacts the promotion needs an override
  * reason (audited); the caller keeps its value and disables confirm without it.
  */
-export function ArtifactWarning({ check, to, overrideReason, onOverrideReason }: { check: ReturnType<typeof useArtifactCheck>; to: string; overrideReason: string; onOverrideReason: (v: string) => void }) {
+export function ArtifactWarning({
+  check,
+  to,
+  overrideReason,
+  onOverrideReason,
+  errors,
+}: {
+  check: ReturnType<typeof useArtifactCheck>;
+  to: string;
+  overrideReason: string;
+  onOverrideReason: (v: string) => void;
+  /** What the server said about the override reason (`fieldErrors.overrideReason` of the promotion). */
+  errors?: string[];
+}) {
   if (check.isPending) return <p className="text-slate-600">Checking that every cookbook is on the server…</p>;
   if (check.isError) return <p className="text-red-800" role="alert">{(check.error as Error).message}</p>;
   const { missing_artifacts: missing, to_requires_artifacts: required } = check.data;
@@ -45,8 +58,20 @@ export function ArtifactWarning({ check, to, overrideReason, onOverrideReason }:
       {required && (
         <label className="mt-2 block text-xs font-semibold text-red-900">
           {to} requires every cookbook on the server. Upload them with chef push, or give an override reason (audited):
-          <textarea className="input mt-1 h-14 w-full font-normal" value={overrideReason} onChange={(e) => onOverrideReason(e.target.value)} maxLength={1000} aria-label="Override reason" />
+          <textarea
+            className="input mt-1 h-14 w-full font-normal"
+            value={overrideReason}
+            onChange={(e) => onOverrideReason(e.target.value)}
+            maxLength={1000}
+            aria-label="Override reason"
+            {...(errors?.length ? { 'aria-invalid': true, 'aria-describedby': 'override-reason-error' } : {})}
+          />
         </label>
+      )}
+      {required && !!errors?.length && (
+        <p id="override-reason-error" className="mt-1 text-xs font-medium text-red-700" data-field-error="overrideReason">
+          {errors.join(' ')}
+        </p>
       )}
     </div>
   );

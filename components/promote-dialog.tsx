@@ -110,7 +110,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
           <h3 id="artifact-check" className="mb-1 text-xs font-semibold uppercase text-slate-600">
             Cookbooks on the server
           </h3>
-          <ArtifactWarning check={artifacts} to={to} overrideReason={overrideReason} onOverrideReason={setOverrideReason} />
+          <ArtifactWarning check={artifacts} to={to} overrideReason={overrideReason} onOverrideReason={setOverrideReason} errors={mutation.formErrors?.fieldErrors.overrideReason} />
         </section>
         {cookbook && (
           <section aria-labelledby="dependency-check">
@@ -148,7 +148,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
         </Field>
         {error && (
           <div data-testid="promote-error">
-            <FormAlert errors={stale ? mutation.formErrors : mutation.formErrors && { ...mutation.formErrors, formError: mutation.formErrors.formError && `The promotion was refused. ${mutation.formErrors.formError}` }} fields={['reason']} />
+            <FormAlert errors={stale ? mutation.formErrors : mutation.formErrors && { ...mutation.formErrors, formError: mutation.formErrors.formError && `The promotion was refused. ${mutation.formErrors.formError}` }} fields={['reason', ...(needsOverride ? ['overrideReason'] : [])]} />
           </div>
         )}
         {(stale || checkStale) && (

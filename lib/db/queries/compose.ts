@@ -1,10 +1,11 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can, viewableStages } from '@/lib/auth/permissions';
 import type { IncludeSource } from '@/lib/services/compose-policy';
+import type { ComposeOptions } from '@/lib/types/compose';
 import { db } from '../client';
 
 /** What the Compose page offers: policies with their revisions (and saved compositions), stages, and what each stage runs. */
-export async function composeOptions(access: Access) {
+export async function composeOptions(access: Access): Promise<ComposeOptions> {
   const [policies, stages, pointers] = await Promise.all([
     db().policy.findMany({
       orderBy: { name: 'asc' },
