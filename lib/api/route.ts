@@ -62,6 +62,8 @@ export interface ContractContext<C extends RouteContract> extends ApiContext {
   body: BodyOf<C>;
   /** The raw body text (contracts with `bodyKind: 'text'`; empty otherwise). */
   text: string;
+  /** The body as read, before the schema (lossless bodies: key order and number lexemes the schema's output does not keep). */
+  raw: unknown;
 }
 
 /** A public route's context: no caller identity. */
@@ -124,7 +126,7 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'query
 }
 
 /** Reads and parses the query and body a contract declares. */
-async function parseRequest<C extends RouteContract>(contract: C, req: Request): Promise<{ query: QueryOf<C>; body: BodyOf<C>; text: string }> {
+async function parseRequest<C extends RouteContract>(contract: C, req: Request): Promise<{ query: QueryOf<C>; body: BodyOf<C>; text: string; raw: unknown }> {
   const url = new URL(req.url);
   const query = (contract.query ? parseWith(contract.query, Object.fromEntries(url.searchParams), 'query') : {}) as QueryOf<C>;
   let body: unknown = undefined;
@@ -133,8 +135,9 @@ async function parseRequest<C extends RouteContract>(contract: C, req: Request):
   if (kind === 'text') text = await readBody(req, contract.bodyLimit);
   else if (kind === 'lossless') body = await readLosslessJsonObject(req);
   else if (kind === 'json') body = await readJson(req, contract.bodyLimit);
+  const raw = body;
   if (contract.body) body = parseWith(contract.body, body, 'body');
-  return { query, body: body as BodyOf<C>, text };
+  return { query, body: body as BodyOf<C>, text, raw };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { COOKBOOK_NAME_PATTERN, NAME_PATTERN } from '@/lib/domain';
+import { STAGE_LEVELS } from '@/lib/auth/permissions';
 
 export const NAME_RULE = "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)";
 
@@ -42,3 +43,12 @@ export const queryFlag = z
   .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
   .optional()
   .transform((v) => v === 'true');
+
+/** Who a stage grant is for: a user by email, or a team by name. */
+export const grantSubject = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user'), email }),
+  z.object({ type: z.literal('team'), name: z.string().trim().min(1, 'is required') }),
+]);
+
+/** A stage level, or 'none' to remove the grant. */
+export const grantLevel = z.enum([...STAGE_LEVELS, 'none'], { error: "must be 'view', 'promote', 'manage' or 'none'" });
