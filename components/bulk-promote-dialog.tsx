@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promotePoliciesAction } from '@/lib/actions/promotion/promote-policies-action';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import type { BoardData } from '@/lib/db/queries/board';
+import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { getJson, type DiffResponse } from './change-preview';
 import { Field, FormAlert } from './form-field';

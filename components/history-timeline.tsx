@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { rollbackAction } from '@/lib/actions/promotion/rollback-action';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import type { HistoryEntry } from '@/lib/db/queries/history';
+import type { HistoryEntry } from '@/lib/types/history';
 import { dateTime, shortId } from '@/lib/format';
 import { ChangePreview, useChangePreview } from './change-preview';
 import { Field, FormAlert } from './form-field';
