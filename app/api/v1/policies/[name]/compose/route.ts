@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 /**
  * POST { parent: { revision } | { run_list, cookbook_locks?, default_attributes?, … },
  *        includes: [{ name, source: { type: "server", policy, group | revision } | { type: "upload", lock } | { type: "git", repository, path, ref } }],
- *        save?, group?, expected_revision_id?, reason? }
+ *        save?, group?, expected_revision_id?, reason?, owner_team? }
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
  */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
@@ -22,6 +22,7 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     group: b.group as string | undefined,
     expectedRevisionId: b.expected_revision_id as string | null | undefined,
     reason: b.reason as string | undefined,
+    ownerTeam: b.owner_team as string | null | undefined,
     requestId,
   });
   // Written losslessly: the previewed lock shows the number lexemes and key order it is saved (and hashed) with.

@@ -20,7 +20,8 @@ export const GET = apiRoute(async (req, { access, params }) => {
 /** Upload a revision: 201 created, 200 same content again, 409 same id with other content. */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
   const text = await readBody(req);
-  const team = new URL(req.url).searchParams.get('team') ?? undefined;
-  const result = await uploadRevision(access, { policyName: params.name, text, teamName: team, requestId });
+  const q = new URL(req.url).searchParams;
+  const ownerTeam = q.get('owner_team') ?? q.get('team') ?? undefined;
+  const result = await uploadRevision(access, { policyName: params.name, text, ownerTeam, requestId });
   return new NextResponse(text, { status: result.status, headers: { 'content-type': 'application/json' } });
 });

@@ -42,7 +42,8 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
 
 export const PUT = apiRoute(async (req, { access, params, requestId }) => {
   const text = await readBody(req);
-  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, requestId });
+  const ownerTeam = new URL(req.url).searchParams.get('owner_team') ?? undefined;
+  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, ownerTeam, requestId });
   return json(result.document, result.status);
 });
 
