@@ -26,7 +26,7 @@ type Engine = {
 type Connection = { dispose(): Promise<void> };
 
 /** Runs `fn` with a schema engine on `url`, then closes every connection it opened (SQLite would stay locked otherwise). */
-async function withEngine<T>(url: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
+async function withEngine<T>(url: string, schemaPath: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
   const raw = new PrismaBetterSqlite3({ url });
   const opened: Connection[] = [];
   const tracked = Object.assign(Object.create(Object.getPrototypeOf(raw)), raw, {
@@ -41,7 +41,7 @@ async function withEngine<T>(url: string, fn: (engine: Engine) => Promise<T>): P
       return c;
     },
   });
-  const engine = await loadEngine(tracked);
+  const engine = await loadEngine(tracked, schemaPath);
   try {
     return await fn(engine);
   } finally {
@@ -67,38 +67,45 @@ function loadWasm() {
   return wasmReady;
 }
 
-async function loadEngine(adapter: PrismaBetterSqlite3): Promise<Engine> {
+async function loadEngine(adapter: PrismaBetterSqlite3, schemaPath: string): Promise<Engine> {
   const bg = await loadWasm();
   const factory = bindMigrationAwareSqlAdapterFactory(adapter);
-  const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
+  const schema = fs.readFileSync(schemaPath, 'utf8');
   const log = () => {};
-  return bg.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, log, factory) as Promise<Engine>;
+  return bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, log, factory) as Promise<Engine>;
 }
 
-function migrationDirectories() {
-  if (!fs.existsSync(MIGRATIONS_DIR)) return [];
+/** Where the migrations and the schema are: the project's own unless a test points elsewhere. */
+export interface MigrationPaths {
+  migrationsDir?: string;
+  schemaPath?: string;
+}
+
+function migrationDirectories(migrationsDir: string) {
+  if (!fs.existsSync(migrationsDir)) return [];
   return fs
-    .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+    .readdirSync(migrationsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort()
     .map((name) => {
-      const dir = path.join(MIGRATIONS_DIR, name);
+      const dir = path.join(migrationsDir, name);
       const sql = fs.readFileSync(path.join(dir, 'migration.sql'), 'utf8');
       return { path: dir, migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: sql } } };
     });
 }
 
 /** Applies every pending migration to the database at `url`; returns the names applied. */
-export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
+export async function applyMigrations(url = databaseUrl(), paths: MigrationPaths = {}): Promise<string[]> {
+  const migrationsDir = paths.migrationsDir ?? MIGRATIONS_DIR;
   fs.mkdirSync(path.dirname(databaseFile(url)), { recursive: true });
-  const lockPath = path.join(MIGRATIONS_DIR, LOCKFILE);
-  const result = await withEngine(url, (engine) => engine.applyMigrations({
+  const lockPath = path.join(migrationsDir, LOCKFILE);
+  const result = await withEngine(url, paths.schemaPath ?? SCHEMA_PATH, (engine) => engine.applyMigrations({
     migrationsList: {
-      baseDir: MIGRATIONS_DIR,
+      baseDir: migrationsDir,
       lockfile: { path: LOCKFILE, content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
       shadowDbInitScript: '',
-      migrationDirectories: migrationDirectories(),
+      migrationDirectories: migrationDirectories(migrationsDir),
     },
     filters: FILTERS,
   }));
@@ -110,20 +117,22 @@ export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
  * the current schema, as `prisma/migrations/<timestamp>_<name>/migration.sql`.
  * Returns the new folder, or null when the schema has not changed.
  */
-export async function createMigration(name: string): Promise<string | null> {
+export async function createMigration(name: string, paths: MigrationPaths = {}): Promise<string | null> {
+  const migrationsDir = paths.migrationsDir ?? MIGRATIONS_DIR;
+  const schemaPath = paths.schemaPath ?? SCHEMA_PATH;
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`migration name must match [a-z0-9_]+, got '${name}'`);
   fs.mkdirSync(path.join(ROOT, 'data'), { recursive: true });
   const scratch = path.join(fs.mkdtempSync(path.join(ROOT, 'data', '.scratch-')), 'scratch.db');
   try {
     const url = `file:${scratch}`;
-    const hasMigrations = migrationDirectories().length > 0;
-    if (hasMigrations) await applyMigrations(url);
-    const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
-    const result = await withEngine(url, (engine) => engine.diff({
+    const hasMigrations = migrationDirectories(migrationsDir).length > 0;
+    if (hasMigrations) await applyMigrations(url, { migrationsDir, schemaPath });
+    const schema = fs.readFileSync(schemaPath, 'utf8');
+    const result = await withEngine(url, schemaPath, (engine) => engine.diff({
       from: hasMigrations
-        ? { tag: 'schemaDatasource', files: [{ path: SCHEMA_PATH, content: schema }], configDir: ROOT }
+        ? { tag: 'schemaDatasource', files: [{ path: schemaPath, content: schema }], configDir: ROOT }
         : { tag: 'empty' },
-      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schema }] },
+      to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: schema }] },
       script: true,
       exitCode: null,
       filters: FILTERS,
@@ -131,11 +140,11 @@ export async function createMigration(name: string): Promise<string | null> {
     const sql = result.stdout.trim();
     if (!sql || /^-- This is an empty migration/.test(sql)) return null;
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-    const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);
+    const dir = path.join(migrationsDir, `${stamp}_${name}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'migration.sql'), sql + '\n');
     fs.writeFileSync(
-      path.join(MIGRATIONS_DIR, LOCKFILE),
+      path.join(migrationsDir, LOCKFILE),
       '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "sqlite"\n',
     );
     return dir;

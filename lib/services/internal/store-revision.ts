@@ -199,7 +199,6 @@ export async function storeRevision(
       document: text,
       contentHash: hash,
       computedRevisionId: computed,
-      runList: JSON.stringify(lock.run_list),
       cookbookCount: Object.keys(lock.cookbook_locks).length,
       cookbookDigest: cookbookDigest(lock),
       origin,
@@ -210,12 +209,5 @@ export async function storeRevision(
     },
     select: { id: true },
   });
-  const rows = Object.entries(lock.cookbook_locks).map(([name, cb]) => ({
-    revisionPk: created.id,
-    name,
-    version: cb.version,
-    identifier: cb.identifier,
-  }));
-  if (rows.length) await tx.cookbookLock.createMany({ data: rows });
   return { id: created.id, policyId, revisionId: lock.revision_id, created: true };
 }
