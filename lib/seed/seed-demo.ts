@@ -1,13 +1,11 @@
 import type { Db } from '@/lib/db/client';
 import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
-import { audit } from './internal/audit';
 import { createHash } from 'node:crypto';
-import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
-import { movePointer } from './internal/pointer';
-import { checkRevision, storeRevision } from './internal/store-revision';
+import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
+import { audit, checkRevision, movePointer, storeRevision } from '@/lib/services/seed-writes';
 
-export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './internal/demo-data';
+export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
 
 const DAY = 24 * 60 * 60 * 1000;
 
