@@ -1,4 +1,4 @@
-import { satisfies } from '../promote/constraint';
+import { satisfies } from '../shared';
 import { defineKey, orderedKeys, pointer, setKeyOrder } from '../lock/json';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';

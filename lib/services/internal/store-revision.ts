@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
 import type { Actor } from './audit';
-import { computeRevisionId, jsonDepth, serializeJson, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
+import { computeRevisionId, jsonDepth, jsonEqual, serializeJson, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
 import { AppError, conflict } from '@/lib/errors';
 
 import { assertStorable, MAX_DEPTH } from './limits';
@@ -183,8 +183,10 @@ export async function storeRevision(
     where: { policyId_revisionId: { policyId, revisionId: lock.revision_id } },
     select: { id: true, contentHash: true },
   });
+  // A hash written by an older serializer (key order before code-point order) is checked against the content itself.
+  const sameContent = async (id: string) => jsonEqual(JSON.parse((await tx.policyRevision.findUniqueOrThrow({ where: { id }, select: { document: true } })).document), lock);
   if (existing) {
-    if (existing.contentHash !== hash) {
+    if (existing.contentHash !== hash && !(await sameContent(existing.id))) {
       throw conflict(`Policy '${policyName}' with revision_id '${lock.revision_id}' already exists.`, {
         reason: 'A revision with this id exists with different content; revisions are immutable.',
       });
