@@ -18,15 +18,7 @@ export const GET = apiRoute(listRevisionsRoute, async (_req, { access, params, q
 });
 
 /** Upload a revision: 201 created, 200 same content again, 409 same id with other content. */
-<<<<<<< HEAD
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const text = await readBody(req);
-  const q = new URL(req.url).searchParams;
-  const ownerTeam = q.get('owner_team') ?? q.get('team') ?? undefined;
-  const result = await uploadRevision(access, { policyName: params.name, text, ownerTeam, requestId });
-=======
 export const POST = apiRoute(uploadRevisionRoute, async (_req, { access, params, query, text, requestId }) => {
-  const result = await uploadRevision(access, { policyName: params.name, text, teamName: query.team, requestId });
->>>>>>> issue-10b
+  const result = await uploadRevision(access, { policyName: params.name, text, ownerTeam: query.owner_team ?? query.team, requestId });
   return new NextResponse(text, { status: result.status, headers: { 'content-type': 'application/json' } });
 });

@@ -28,12 +28,6 @@ async function readPathCaller(req: Request, params: () => Promise<Record<string,
   return access && { access, document };
 }
 
-<<<<<<< HEAD
-export const PUT = apiRoute(async (req, { access, params, requestId }) => {
-  const text = await readBody(req);
-  const ownerTeam = new URL(req.url).searchParams.get('owner_team') ?? undefined;
-  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, ownerTeam, requestId });
-=======
 /** The node read path: serves the stored bytes, no parsing or re-serialising. */
 export const GET = customAuthRoute(getStagePolicyRoute, readPathCaller, async (_req, { caller, params }) => {
   // Unknown stage and refused stage look alike to a reader without view rights (403 before any 404).
@@ -43,9 +37,8 @@ export const GET = customAuthRoute(getStagePolicyRoute, readPathCaller, async (_
   return json(caller.document);
 });
 
-export const PUT = apiRoute(putStagePolicyRoute, async (_req, { access, params, text, requestId }) => {
-  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, requestId });
->>>>>>> issue-10b
+export const PUT = apiRoute(putStagePolicyRoute, async (_req, { access, params, query, text, requestId }) => {
+  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, ownerTeam: query.owner_team, requestId });
   return json(result.document, result.status);
 });
 
