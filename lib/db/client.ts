@@ -60,3 +60,11 @@ export function db(): PrismaClient {
   globalForDb.__policyConsoleDb = { url, client };
   return client;
 }
+
+/** Closes the process-wide client if one was opened (shutdown). */
+export async function disconnectDb(): Promise<void> {
+  const cached = globalForDb.__policyConsoleDb;
+  if (!cached) return;
+  globalForDb.__policyConsoleDb = undefined;
+  await cached.client.$disconnect();
+}
