@@ -10,6 +10,7 @@ import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
+import { transaction } from './internal/retry';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 const attrs = z.record(z.string(), z.unknown());
@@ -190,7 +191,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
   const fileIncludes = await Promise.all(
     input.includes.map((inc, i) => (inc.source.type === 'server' ? null : resolveFileInclude({ name: inc.name, source: inc.source }, i))),
   );
-  return db().$transaction(
+  return transaction(
     async (tx) => {
       const policy = await tx.policy.findUnique({ where: { name: input.policy }, select: { id: true, name: true, ownerTeamId: true } });
       if (!policy && !('revision' in input.parent) && input.save) assertCan(access, 'policy.create');

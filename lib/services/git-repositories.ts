@@ -6,6 +6,7 @@ import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
 
 /**
  * The git repositories compose may read includes from (issue 17, item 1).
@@ -69,7 +70,7 @@ export async function registerGitRepository(access: Access, raw: z.input<typeof 
   const url = checkLocation(input.url);
   if (input.secret && !isRemoteUrl(url)) throw badRequest('Credentials apply to http(s) repositories only', [{ path: '/secret', message: 'not for local repositories' }]);
   const secretEnc = input.secret ? encryptSecret(input.secret) : null;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.gitRepository.findUnique({ where: { name: input.name }, select: { id: true, url: true, username: true, secretEnc: true } });
     const data = { url, username: input.username || null, secretEnc };
     const row = existing
@@ -91,7 +92,7 @@ export async function registerGitRepository(access: Access, raw: z.input<typeof 
 /** Admin: removes a registration. Revisions already composed keep their pinned content. */
 export async function deleteGitRepository(access: Access, repoName: string, requestId?: string): Promise<void> {
   assertCan(access, 'git.manage');
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const existing = await tx.gitRepository.findUnique({ where: { name: repoName }, select: { id: true, url: true } });
     if (!existing) throw notFound(`No registered git repository '${repoName}'`);
     await tx.gitRepository.delete({ where: { id: existing.id } });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { COOKBOOK_NAME_PATTERN, diffLocks, NAME_PATTERN, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
@@ -8,6 +7,8 @@ import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { assertExpected, movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
+import { countPromotions } from '@/lib/ops/metrics';
+import { transaction } from './internal/retry';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 export const ZPromoteCookbookInput = z.object({
@@ -34,7 +35,9 @@ export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
 export async function promoteCookbook(access: Access, raw: PromoteCookbookInput) {
   const input = parseInput(ZPromoteCookbookInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
-  return db().$transaction(async (tx) => {
+  // Two identical cookbook promotions derive the same revision: the loser of that unique key runs again
+  // and gets the clear 409 of a stage that moved (transaction()).
+  const out = await transaction(async (tx) => {
     const [from, to, policy] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });
     assertCan(access, 'stage.view', { stage: from.name });
@@ -99,4 +102,6 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     });
     return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId };
   });
+  if (out.auditId) countPromotions('cookbook');
+  return out;
 }
