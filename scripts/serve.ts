@@ -13,7 +13,7 @@ import { respondEarly } from '../lib/api/early-guard';
 import { disconnectDb } from '../lib/db/client';
 import { log } from '../lib/ops/log';
 import { consoleRouteLabeler } from '../lib/ops/routes';
-import { createConsoleServer } from '../lib/ops/server';
+import { createConsoleServer, exitOnSignals } from '../lib/ops/server';
 import { onShutdown } from '../lib/ops/shutdown';
 
 const dev = process.argv.includes('--dev');
@@ -39,15 +39,4 @@ server.listen(port, hostname, () =>
 );
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, run the shutdown hooks, exit.
-let stopping = false;
-function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log('info', `${signal}: finishing in-flight requests`, { signal });
-  shutdown().then((code) => {
-    log('info', 'stopped', { exit_code: code });
-    process.exit(code);
-  });
-}
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+exitOnSignals(shutdown);

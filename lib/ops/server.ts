@@ -150,3 +150,19 @@ export function shutdownTimeoutMs(): number {
   const n = Number(process.env.SHUTDOWN_TIMEOUT_MS);
   return Number.isFinite(n) && n > 0 ? n : 10_000;
 }
+
+/** SIGTERM and SIGINT shut the server down gracefully, then exit with the shutdown's code (a second signal changes nothing). */
+export function exitOnSignals(shutdown: ConsoleServer['shutdown'], exit: (code: number) => void = (code) => process.exit(code)): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log('info', `${signal}: finishing in-flight requests`, { signal });
+    shutdown().then((code) => {
+      log('info', 'stopped', { exit_code: code });
+      exit(code);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
