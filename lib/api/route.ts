@@ -11,6 +11,7 @@ import { AppError, asAppError } from '@/lib/errors';
 import { authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
 import { crossSiteRefusal } from './csrf';
+import { noteActor } from '@/lib/ops/request-context';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/services/internal/limits';
 
 export interface ApiContext {
@@ -68,6 +69,8 @@ export function apiRoute(handler: Handler) {
       if (refusal) return errorResponse(403, refusal);
       const access = await authenticate(req);
       if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
+      // For the request log: who is asking, and how.
+      noteActor(access.userId, access.via ?? (req.headers.has('authorization') ? 'token' : 'session'), req.headers);
       const raw = (await routeCtx?.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
       const res = await handler(req, { access, requestId, params });

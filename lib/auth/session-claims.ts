@@ -1,7 +1,6 @@
 import type { Access } from './permissions';
 import { loadAccess } from '@/lib/db/queries/access';
 import { isSessionRevoked } from '@/lib/db/queries/users';
-import { noteActor } from '@/lib/ops/request-context';
 
 /** What a browser session token carries: the user, the session's own id, and the user's session version at sign-in. */
 export interface SessionClaims {
@@ -20,7 +19,5 @@ export interface SessionClaims {
 export async function accessForSessionClaims(claims: SessionClaims | null | undefined): Promise<Access | null> {
   if (!claims?.id || typeof claims.sv !== 'number' || typeof claims.sid !== 'string') return null;
   const [access, revoked] = await Promise.all([loadAccess(claims.id, undefined, { sessionVersion: claims.sv }), isSessionRevoked(claims.sid)]);
-  if (revoked || !access) return null;
-  noteActor(access.userId, 'session');
-  return access;
+  return revoked ? null : access;
 }

@@ -55,7 +55,7 @@ export async function verifyChefRequest(req: AuthRequest, now = new Date()): Pro
   await touchChefKey(key, now);
   const via = `chef-key:${sig.userId}/${key.keyName}`;
   countChefSigned(sig.protocol, 'ok');
-  noteActor((key.userId ?? key.clientId)!, via);
+  noteActor((key.userId ?? key.clientId)!, via, req.header);
   return { ok: true, key, protocol: sig.protocol, userId: sig.userId, via };
 }
 
@@ -80,6 +80,7 @@ export async function authenticateBearer(req: AuthRequest): Promise<AuthResult> 
   const userId = m ? await userIdForToken(hashToken(m[1])) : null;
   const access = userId ? await loadAccess(userId) : null;
   if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
+  noteActor(access.userId, 'token', req.header);
   return { ok: true, protocol: 'bearer', requestor: { kind: 'user', access } };
 }
 

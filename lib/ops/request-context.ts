@@ -18,19 +18,38 @@ export interface RequestInfo {
   via?: string;
 }
 
-const g = globalThis as unknown as { __policyConsoleRequestStore?: AsyncLocalStorage<RequestInfo> };
+const g = globalThis as unknown as { __policyConsoleRequestStore?: AsyncLocalStorage<RequestInfo>; __policyConsoleRequests?: Map<string, RequestInfo> };
 
 export function requestStore(): AsyncLocalStorage<RequestInfo> {
   return (g.__policyConsoleRequestStore ??= new AsyncLocalStorage<RequestInfo>());
 }
 
-export function currentRequest(): RequestInfo | undefined {
-  return g.__policyConsoleRequestStore?.getStore();
+/**
+ * The header the server puts on every request it hands on (overwriting any
+ * value a client sent): a key into the requests in flight. Next does not keep
+ * the server's async context into route handlers and pages, so code there
+ * finds its request's context through this header.
+ */
+export const CONTEXT_HEADER = 'x-policy-console-context';
+
+/** Requests in flight by context key (the server adds and removes them). */
+export function requestsInFlight(): Map<string, RequestInfo> {
+  return (g.__policyConsoleRequests ??= new Map());
 }
 
-/** Records who is acting (the first identity established wins: it is the one that authenticated). */
-export function noteActor(actorId: string, via?: string): void {
-  const r = currentRequest();
+type HeaderGetter = ((name: string) => string | null | undefined) | { get(name: string): string | null };
+
+/** The current request's context: from the async context, else from the context header of the request at hand. */
+export function currentRequest(headers?: HeaderGetter): RequestInfo | undefined {
+  const fromStore = g.__policyConsoleRequestStore?.getStore();
+  if (fromStore || !headers || !g.__policyConsoleRequests) return fromStore;
+  const key = typeof headers === 'function' ? headers(CONTEXT_HEADER) : headers.get(CONTEXT_HEADER);
+  return key ? g.__policyConsoleRequests.get(key) : undefined;
+}
+
+/** Records who is acting (the first identity established wins: it is the one that authenticated). `headers`: the request's, where the async context may be lost (Next). */
+export function noteActor(actorId: string, via?: string, headers?: HeaderGetter): void {
+  const r = currentRequest(headers);
   if (!r) return;
   if (!r.actorId) r.actorId = actorId;
   if (via && !r.via) r.via = via;

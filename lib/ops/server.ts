@@ -10,7 +10,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_METHODS } from '@/lib/api/early-guard';
 import { logRequest, log } from './log';
 import { metrics } from './metrics';
-import { acceptableRequestId, requestStore, type RequestInfo } from './request-context';
+import { acceptableRequestId, CONTEXT_HEADER, requestsInFlight, requestStore, type RequestInfo } from './request-context';
 import { runShutdownHooks } from './shutdown';
 
 export interface ConsoleServerOptions {
@@ -88,6 +88,10 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     const isMetrics = pathname === '/metrics';
     const surface = isMetrics ? 'metrics' : opts.surface(pathname);
     const info: RequestInfo = { id };
+    // Never a client's value: a fresh key into the requests in flight.
+    const key = randomUUID();
+    req.headers[CONTEXT_HEADER] = key;
+    requestsInFlight().set(key, info);
     active.add(res);
 
     let ended = false;
@@ -95,6 +99,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       if (ended) return;
       ended = true;
       active.delete(res);
+      requestsInFlight().delete(key);
       const seconds = (performance.now() - started) / 1000;
       const route = isMetrics ? '/metrics' : (info.route ?? opts.routeLabel(pathname));
       const method = KNOWN_METHODS.has(req.method ?? '') ? req.method! : 'OTHER';

@@ -1,5 +1,4 @@
 import { db } from '../client';
-import { noteActor } from '@/lib/ops/request-context';
 
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -11,7 +10,6 @@ export async function userIdForToken(secretHash: string, now = new Date()): Prom
   });
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now) || !token.user.active) return null;
   await touchToken(token.id, token.lastUsedAt, now);
-  noteActor(token.userId, 'token');
   return token.userId;
 }
 

@@ -5,6 +5,7 @@ import { hashToken } from '@/lib/auth/tokens';
 import { readPathLookup } from '@/lib/db/queries/read-path';
 import { groupPolicyDocument } from '@/lib/db/queries/policies';
 import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
+import { noteActor } from '@/lib/ops/request-context';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,6 +29,7 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const policy = decodeURIComponent(raw.name);
     const { access, document } = await readPathLookup(hashToken(m[1]), group, policy);
     if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
+    noteActor(access.userId, 'token', req.headers);
     if (!can(access, 'stage.view', { stage: group })) {
       // Unknown stage and refused stage look alike to a reader without view rights.
       return errorResponse(403, refusal('stage.view', { stage: group }));
