@@ -59,7 +59,19 @@ export function asAppError(e: unknown): AppError | null {
   if (isAppError(e)) return e;
   if ((e as { code?: string } | null)?.code === 'P2002') return conflict('A concurrent request created the same record first; nothing was changed by this one. Refresh and retry.');
   if (isBusyError(e)) return new AppError('unavailable', 'The database is busy with another write; nothing was changed. Retry in a moment.', [], { retryAfter: 2 });
+  // PostgreSQL aborted the transaction for a deadlock or serialization failure, still after the client's own retries.
+  if (hasCode(e, ['P2034', '40001', '40P01'])) return conflict('A concurrent change got in the way; nothing was changed by this request. Refresh and retry.');
+  // No connection free within the transaction's wait time (P2028): overloaded, not wrong.
+  if (hasCode(e, ['P2028'])) return new AppError('unavailable', 'The database has no free connection right now; nothing was changed. Retry in a moment.', [], { retryAfter: 2 });
   return null;
+}
+
+function hasCode(e: unknown, codes: string[]): boolean {
+  for (let cur: unknown = e, i = 0; cur && i < 5; cur = (cur as { cause?: unknown }).cause, i++) {
+    const c = cur as { code?: unknown; originalCode?: unknown };
+    if (codes.includes(String(c.code)) || codes.includes(String(c.originalCode))) return true;
+  }
+  return false;
 }
 
 /** SQLite's "database is locked/busy" (after the busy timeout), as better-sqlite3 or Prisma's adapter reports it. */

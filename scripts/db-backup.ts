@@ -6,7 +6,7 @@
  *   PostgreSQL (DATABASE_URL=postgresql://…): prints the pg_dump command to run.
  */
 import { backupSqlite, BackupError, pgDumpCommand } from '../lib/ops/backup';
-import { databaseFile, databaseUrl } from '../lib/db/url';
+import { databaseFile, databaseUrl, isPostgresUrl } from '../lib/db/url';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -20,7 +20,7 @@ if (files.length !== 1 || unknown.length) {
 const target = files[0];
 const url = databaseUrl();
 
-if (/^postgres(ql)?:\/\//i.test(url.trim())) {
+if (isPostgresUrl(url)) {
   console.log('DATABASE_URL names a PostgreSQL database: back it up with pg_dump (restore with pg_restore):\n');
   console.log(`  ${pgDumpCommand(target)}\n`);
   console.log('Run it where DATABASE_URL is set, with a pg_dump of the server\'s major version or newer.');

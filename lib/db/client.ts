@@ -1,5 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { metrics, type GaugeSample } from '../ops/metrics';
 import { PrismaClient } from './generated/client';
 import { PrismaClient as PgPrismaClient } from './generated-pg/client';
 import { databaseProvider, databaseUrl, type DatabaseProvider } from './url';
@@ -93,6 +95,26 @@ function retryWriteConflicts(client: PrismaClient): PrismaClient {
 }
 
 const providers = new WeakMap<object, DatabaseProvider>();
+const pools = new WeakMap<object, pg.Pool>();
+
+/** A client's connections by state (/metrics): its PostgreSQL pool's, or SQLite's one connection. */
+export function poolStats(client: object): GaugeSample[] {
+  const pool = pools.get(client);
+  if (pool) {
+    return [
+      { labels: { state: 'total' }, value: pool.totalCount },
+      { labels: { state: 'idle' }, value: pool.idleCount },
+      { labels: { state: 'waiting' }, value: pool.waitingCount },
+    ];
+  }
+  return providers.get(client) === 'sqlite' ? [{ labels: { state: 'total' }, value: 1 }] : [];
+}
+
+// policy_console_db_pool_connections reads the process-wide client's pool.
+metrics().dbPool.collect(() => {
+  const c = globalForDb.__policyConsoleDb?.client;
+  return c ? poolStats(c) : [];
+});
 
 /** Which database a client made by createDb talks to (else: the one DATABASE_URL names). */
 export function providerOf(client: object): DatabaseProvider {
@@ -116,10 +138,13 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
   let client: PrismaClient;
   if (databaseProvider(url) === 'postgresql') {
     // Sessions in UTC: timestamp columns have no time zone, and database-side defaults must agree with what the application writes.
-    const adapter = new PrismaPg({ connectionString: url, max: opts.poolSize ?? poolSize(), options: '-c TimeZone=UTC' });
-    const pg = new PgPrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
-    client = retryWriteConflicts(pg as unknown as PrismaClient);
+    // The pool is ours (disposed with the client), so /metrics can report its use.
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? poolSize(), options: '-c TimeZone=UTC' });
+    const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+    const pgClient = new PgPrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
+    client = retryWriteConflicts(pgClient as unknown as PrismaClient);
     providers.set(client, 'postgresql');
+    pools.set(client, pool);
   } else {
     const adapter = immediateTransactions(new PrismaBetterSqlite3({ url, timeout: opts.busyTimeoutMs ?? busyTimeoutMs(), ...(opts.readonly ? { readonly: true } : {}) }));
     client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });

@@ -10,18 +10,33 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '@/lib/db/url';
+import { createDb } from '@/lib/db/client';
+import { applyMigrations } from '@/lib/db/migrate';
 import { backupSqlite } from '@/lib/ops/backup';
-import { db } from '@/lib/db/client';
-import { seed } from '@/test/helpers';
+import { seedDemo } from '@/lib/services/seed-demo';
+import { NOW } from '@/test/helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-backup-'));
+// A SQLite database of its own, whichever database the run is on (the backup is a SQLite feature).
+const source = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pc-backup-src-')), 'console.db');
+const databaseFile = () => source;
+let users = 0;
 
 beforeAll(async () => {
-  await seed();
+  await applyMigrations(`file:${source}`);
+  const client = createDb(`file:${source}`);
+  try {
+    await seedDemo(client, NOW);
+    users = await client.user.count();
+  } finally {
+    await client.$disconnect();
+  }
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(path.dirname(source), { recursive: true, force: true });
+});
 
 const WRITER = `
 const Database = require('better-sqlite3');
@@ -63,7 +78,7 @@ describe('SQLite backup', () => {
         // One point in time: rows 1..max, none missing.
         expect(n).toBeGreaterThanOrEqual(2000);
         expect(max).toBe(n);
-        expect((copy.prepare('SELECT COUNT(*) AS n FROM "User"').get() as { n: number }).n).toBe(await db().user.count());
+        expect((copy.prepare('SELECT COUNT(*) AS n FROM "User"').get() as { n: number }).n).toBe(users);
       } finally {
         copy.close();
       }

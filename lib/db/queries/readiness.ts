@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { db } from '../client';
-import { databaseUrl } from '../url';
+import { databaseUrl, isPostgresUrl } from '../url';
 
 export interface Readiness {
   ready: boolean;
@@ -20,7 +20,7 @@ export interface Readiness {
 
 /** The migrations folder of the database `url` names (PostgreSQL has its own, next to the SQLite one). */
 export function migrationsDirFor(url = databaseUrl(), root = process.cwd()): string {
-  return /^postgres(ql)?:\/\//i.test(url.trim()) ? path.join(root, 'prisma', 'postgres', 'migrations') : path.join(root, 'prisma', 'migrations');
+  return isPostgresUrl(url) ? path.join(root, 'prisma', 'postgres', 'migrations') : path.join(root, 'prisma', 'migrations');
 }
 
 let shipped: { dir: string; names: string[] } | null = null;
