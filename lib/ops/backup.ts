@@ -31,7 +31,8 @@ export async function backupSqlite(sourceFile: string, target: string, opts: { f
   }
   if (!fs.existsSync(path.dirname(dest))) throw new BackupError(`The directory ${path.dirname(dest)} does not exist.`);
   const tmp = path.join(path.dirname(dest), `.${path.basename(dest)}.partial-${process.pid}-${Date.now()}`);
-  const db = new Database(source, { readonly: true, fileMustExist: true });
+  // Not read-only: a connection must be able to roll back a hot journal left by a crashed writer before it can read.
+  const db = new Database(source, { fileMustExist: true });
   try {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     // After the first step, copy everything left in one step: a writer between steps would make SQLite restart the copy.

@@ -89,7 +89,7 @@ describe('SQLite backup', () => {
     }
   });
 
-  it('refuses to replace an existing file unless --force, through npm run db:backup', () => {
+  it('refuses to replace an existing file unless --force, through npm run db:backup (after the writer above was killed mid-write)', () => {
     const env = { DATABASE_URL: `file:${databaseFile()}` };
     const target = path.join(dir, 'cli.db');
     const first = cli([target], env);
