@@ -7,12 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import pg from 'pg';
-import { createDb, db } from '@/lib/db/client';
+import { createDb, db, installDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { diffToSchema } from '@/lib/db/migrate-dev';
 import { layout } from '@/lib/db/schema-engine';
 import { databaseUrl } from '@/lib/db/url';
 import { fastChefKeys, fastPolicyRead } from '@/lib/db/queries/chef-read-path';
+import { policyNames } from '@/lib/db/queries/policies';
 import { createDatabase, dropDatabase, pgExec } from '@/test/pg-server';
 
 describe('PostgreSQL', () => {
@@ -86,4 +87,29 @@ describe('PostgreSQL', () => {
       await c.end();
     }
   });
+
+  it('lists by name come out in the same order under a linguistic collation (sorted in the application)', async () => {
+    const admin = inject('pgAdminUrl');
+    const name = `coll_${Date.now()}`;
+    await pgExec(admin, `CREATE DATABASE "${name}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`);
+    const url = admin.replace(/\/postgres$/, `/${name}`);
+    const original = { url: databaseUrl(), client: db() };
+    const client = createDb(url);
+    try {
+      await applyMigrations(url);
+      const names = ['basement', 'Zeta', 'base_app', 'alpha', 'base-web'];
+      for (const n of names) await client.policy.create({ data: { name: n } });
+      const byDatabase = (await client.policy.findMany({ orderBy: { name: 'asc' }, select: { name: true } })).map((p) => p.name);
+      const binary = [...names].sort();
+      expect(byDatabase).not.toEqual(binary); // en-US: alpha, base_app, base-web, basement, Zeta
+      process.env.DATABASE_URL = url;
+      installDb(client, url);
+      expect(await policyNames()).toEqual(binary); // as SQLite's BINARY collation: Zeta, alpha, base-web, base_app, basement
+    } finally {
+      process.env.DATABASE_URL = original.url;
+      installDb(original.client, original.url);
+      await client.$disconnect();
+      await dropDatabase(admin, name);
+    }
+  }, 60_000);
 });
