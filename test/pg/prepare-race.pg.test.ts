@@ -9,7 +9,7 @@ import { createDatabase, dropDatabase } from '@/test/pg-server';
 
 function prepare(url: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, DATABASE_URL: url, SEED_DEMO: 'true', NEXTAUTH_SECRET: 'x', NODE_ENV: 'development' };
+    const env = { ...process.env, DATABASE_URL: url, SEED_DEMO: 'true', NEXTAUTH_SECRET: 'x', NODE_ENV: 'development' } as NodeJS.ProcessEnv;
     const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/prepare.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
