@@ -194,6 +194,8 @@ route('DELETE', 'policy_groups/:group', async (ctx) => {
 route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
   const r = ctx.requestor;
   const allowed = r.kind === 'client' ? clientMay(r, 'converge.read') : can(r.access, 'stage.view', { stage: ctx.params.group });
+  // As fastPolicyGet answers (the path SQLite takes): the validator is told it may not read, others see nothing.
+  if (!allowed && r.kind === 'client' && r.validator) throw new AppError('forbidden', `Client '${r.name}' may not read policies.`);
   if (!allowed) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
   return raw(await groupPolicyDocument(ctx.params.group, ctx.params.name));
 });

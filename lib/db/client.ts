@@ -4,6 +4,7 @@ import pg from 'pg';
 import { metrics, type GaugeSample } from '../ops/metrics';
 import { PrismaClient } from './generated/client';
 import { PrismaClient as PgPrismaClient } from './generated-pg/client';
+import { isWriteConflictError } from '../errors';
 import { databaseProvider, databaseUrl, type DatabaseProvider } from './url';
 
 /**
@@ -59,15 +60,6 @@ function immediateTransactions(factory: AdapterFactory): AdapterFactory {
   return factory;
 }
 
-/** P2034: PostgreSQL rolled the transaction back (deadlock or serialization failure); running it again is safe. */
-export function isWriteConflict(e: unknown): boolean {
-  for (let cur: unknown = e, i = 0; cur && i < 5; cur = (cur as { cause?: unknown }).cause, i++) {
-    const c = cur as { code?: unknown; kind?: unknown; originalCode?: unknown };
-    if (c.code === 'P2034' || c.kind === 'TransactionWriteConflict' || c.code === '40001' || c.code === '40P01' || c.originalCode === '40001' || c.originalCode === '40P01') return true;
-  }
-  return false;
-}
-
 /** How many times an interactive transaction runs when PostgreSQL rolls it back for a deadlock or serialization failure. */
 export const WRITE_CONFLICT_ATTEMPTS = 3;
 
@@ -85,7 +77,7 @@ function retryWriteConflicts(client: PrismaClient): PrismaClient {
       try {
         return await original(arg, opts);
       } catch (e) {
-        if (attempt >= WRITE_CONFLICT_ATTEMPTS || !isWriteConflict(e)) throw e;
+        if (attempt >= WRITE_CONFLICT_ATTEMPTS || !isWriteConflictError(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
       }
     }
@@ -142,7 +134,7 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
     const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? poolSize(), options: '-c TimeZone=UTC' });
     const adapter = new PrismaPg(pool, { disposeExternalPool: true });
     const pgClient = new PgPrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
-    client = retryWriteConflicts(pgClient as unknown as PrismaClient);
+    client = pgClient as unknown as PrismaClient;
     providers.set(client, 'postgresql');
     pools.set(client, pool);
   } else {
@@ -150,6 +142,8 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
     client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
     providers.set(client, 'sqlite');
   }
+  // On both databases, so behaviour is the same (SQLite never reports P2034).
+  retryWriteConflicts(client);
   if (opts.onQuery) (client as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', opts.onQuery);
   return client;
 }
@@ -175,4 +169,25 @@ export async function disconnectDb(): Promise<void> {
   if (!cached) return;
   globalForDb.__policyConsoleDb = undefined;
   await cached.client.$disconnect();
+}
+
+/**
+ * Serializes demo seeding across instances for the rest of the transaction:
+ * a transaction-scoped advisory lock on PostgreSQL; nothing on SQLite, where
+ * transactions already start with the write lock (BEGIN IMMEDIATE).
+ */
+export async function lockForSeed(tx: Tx, provider: DatabaseProvider): Promise<void> {
+  if (provider !== 'postgresql') return;
+  // hashtext('policy-console:seed'): any fixed 64-bit key; $executeRaw, as the lock function returns void.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('policy-console:seed'))`;
+}
+
+/**
+ * Spread into a Prisma string filter (`{ contains: x, ...caseInsensitive() }`)
+ * to match regardless of case on both databases: SQLite's LIKE already
+ * ignores (ASCII) case, PostgreSQL's needs `mode: 'insensitive'` (ILIKE),
+ * which the SQLite client's types do not know.
+ */
+export function caseInsensitive(provider: DatabaseProvider = databaseProvider()): {} {
+  return provider === 'postgresql' ? { mode: 'insensitive' } : {};
 }

@@ -16,6 +16,7 @@ import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
+import { sortedBy } from '@/lib/db/order';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;
@@ -179,7 +180,7 @@ export async function getChefNode(r: Requestor, name: string): Promise<ChefNode>
 
 export async function listChefNodes(r: Requestor): Promise<string[]> {
   if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list nodes.`);
-  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } });
+  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } }).then(sortedBy((n) => n.name));
   return rows.filter((n) => canReadNode(r.access, stageOf(n))).map((n) => n.name);
 }
 

@@ -1,7 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
-import { db } from '../client';
+import { caseInsensitive, db } from '../client';
 
 export interface AuditFilter {
   actor?: string;
@@ -75,10 +75,11 @@ export async function listAudit(access: Access, f: AuditFilter): Promise<{ event
   const rows = await db().auditEvent.findMany({
     where: {
       ...visibleTo(access),
-      ...(f.actor ? { actorEmail: { contains: f.actor } } : {}),
+      // Case-insensitive on both databases, as the filter promises.
+      ...(f.actor ? { actorEmail: { contains: f.actor, ...caseInsensitive() } } : {}),
       ...(f.stage ? { groupName: f.stage } : {}),
       ...(f.policy ? { policyName: f.policy } : {}),
-      ...(f.action ? { action: { startsWith: f.action } } : {}),
+      ...(f.action ? { action: { startsWith: f.action, ...caseInsensitive() } } : {}),
       ...(f.since || f.until ? { createdAt: { ...(f.since ? { gte: f.since } : {}), ...(f.until ? { lte: f.until } : {}) } } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

@@ -1,6 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import type { OrderDirectivesInput } from '@/lib/domain';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 export interface ScenarioDto {
   id: string;
@@ -15,7 +16,7 @@ export interface ScenarioDto {
 
 /** Scenarios the viewer may load: their own and every shared one. */
 export async function scenariosFor(access: Access): Promise<ScenarioDto[]> {
-  const rows = await db().orderingScenario.findMany({ where: { OR: [{ ownerId: access.userId }, { shared: true }] }, orderBy: { name: 'asc' } });
+  const rows = await db().orderingScenario.findMany({ where: { OR: [{ ownerId: access.userId }, { shared: true }] }, orderBy: { name: 'asc' } }).then(sortedBy((r) => r.name));
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
