@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
+import { databaseProvider } from '@/lib/db/url';
 import { serveChef } from '@/lib/chef/http';
 import { isChefPath } from '@/lib/chef/router';
 import { signRequest } from '@/lib/chef/signing';
@@ -126,6 +127,9 @@ describe('/metrics', () => {
     expect(text).toMatch(/^policy_console_pending_approval_requests \d+$/m);
     expect(text).toMatch(/^policy_console_webhook_backlog \d+$/m);
     expect(text).toContain('# TYPE policy_console_db_pool_connections gauge');
+    // The process-wide client's connections: SQLite's one, or the PostgreSQL pool's (total, idle, waiting).
+    expect(text).toMatch(/^policy_console_db_pool_connections\{state="total"\} [1-9]\d*$/m);
+    if (databaseProvider() === 'postgresql') expect(text).toMatch(/^policy_console_db_pool_connections\{state="waiting"\} \d+$/m);
     expect(text).toMatch(/^policy_console_http_requests_in_flight 1$/m);
   });
 
