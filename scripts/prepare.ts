@@ -3,14 +3,14 @@
  * DATABASE_URL names (SQLite file or PostgreSQL), seed the demo only when asked,
  * make sure a session secret exists. Safe when several instances start at once
  * on one PostgreSQL database: the engine migrates under an advisory lock, and
- * seeding re-checks for users under another (lib/services/seed-demo.ts).
+ * seeding re-checks for users under another (lib/seed/seed-demo.ts).
  */
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
-import { seedDemo } from '../lib/services/seed-demo';
-import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/services/demo-seed-policy';
+import { seedDemo } from '../lib/seed/seed-demo';
+import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();
 if (applied.length) console.log(`[prepare] applied migrations to the ${databaseProvider()} database: ${applied.join(', ')}`);

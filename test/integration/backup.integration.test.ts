@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { backupSqlite } from '@/lib/ops/backup';
-import { seedDemo } from '@/lib/services/seed-demo';
+import { seedDemo } from '@/lib/seed/seed-demo';
 import { NOW } from '@/test/helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
