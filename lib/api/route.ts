@@ -102,7 +102,8 @@ function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, run: (
       const caller = await authenticateCaller(req);
       if (caller === null) return withId(unauthenticated());
       // For the request log: who is asking, and how (the caller is the access, or carries it).
-      const who = 'userId' in (caller as object) ? (caller as unknown as Access) : (caller as { access?: Access }).access;
+      const c = typeof caller === 'object' ? (caller as { userId?: unknown; access?: Access }) : null;
+      const who = !c ? undefined : typeof c.userId === 'string' ? (c as unknown as Access) : c.access;
       if (who) noteActor(who.userId, who.via ?? (req.headers.has('authorization') ? 'token' : 'session'), req.headers);
       const raw = (await routeCtx?.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
