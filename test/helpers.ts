@@ -8,7 +8,7 @@ import { databaseFile, databaseUrl, isPostgresUrl } from '@/lib/db/url';
 import { findPgBin } from './pg-server';
 import { loadAccess } from '@/lib/db/queries/access';
 import { createApiToken } from '@/lib/services/create-api-token';
-import { seedDemo } from '@/lib/services/seed-demo';
+import { seedDemo } from '@/lib/seed/seed-demo';
 import type { Access } from '@/lib/auth/permissions';
 
 export const NOW = new Date('2026-11-20T12:00:00Z');

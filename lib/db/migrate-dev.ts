@@ -88,7 +88,7 @@ export async function withScratchPg<T>(fn: (url: string) => Promise<T>): Promise
 async function pendingSql(lay: Layout): Promise<string> {
   if (migrationNames(lay.provider, lay.root).length === 0) return schemaFromEmpty(lay);
   const run = async (url: string) => {
-    await applyMigrations(url);
+    await applyMigrations(url, lay.root);
     return diffToSchema(url, lay);
   };
   return lay.provider === 'postgresql' ? withScratchPg(run) : withScratchSqlite(lay.root, run);
@@ -123,6 +123,15 @@ export async function createMigration(name: string, root = process.cwd()): Promi
     sqlite: sqlite ? writeMigration(layout('sqlite', root), folder, sqlite) : null,
     postgresql: postgres ? writeMigration(layout('postgresql', root), folder, postgres) : null,
   };
+}
+
+/** Writes only the SQLite migration under `root` (the smoke test's temporary project); null when nothing changed. */
+export async function createSqliteMigration(name: string, root = process.cwd()): Promise<string | null> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`migration name must match [a-z0-9_]+, got '${name}'`);
+  const lay = layout('sqlite', root);
+  const sql = await pendingSql(lay);
+  if (!sql) return null;
+  return writeMigration(lay, `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${name}`, sql);
 }
 
 /**

@@ -88,8 +88,8 @@ export async function relativizeMigrationNames(url = databaseUrl()): Promise<num
 }
 
 /** Applies every pending migration to the database at `url` (SQLite file or PostgreSQL); returns the names applied. */
-export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
-  const lay = layoutFor(url);
+export async function applyMigrations(url = databaseUrl(), root = process.cwd()): Promise<string[]> {
+  const lay = layoutFor(url, root);
   if (lay.provider === 'sqlite') fs.mkdirSync(path.dirname(databaseFile(url)), { recursive: true });
   await relativizeMigrationNames(url);
   // The engine takes an advisory lock on PostgreSQL, so two instances starting at once apply each migration once.

@@ -1,27 +1,28 @@
 import { z } from 'zod';
+import { chefName, cookbookName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, NAME_PATTERN, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
+import { diffLocks, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { assertExpected, movePointer } from './internal/pointer';
-import { storeRevision } from './internal/store-revision';
+import { checkRevision, storeRevision } from './internal/store-revision';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 export const ZPromoteCookbookInput = z.object({
   policy: name,
-  cookbook: z.string().regex(COOKBOOK_NAME_PATTERN, "may contain only letters, digits, '.', '_' and '-'"),
+  cookbook: cookbookName,
   from: name,
   to: name,
-  expectedRevisionId: name.nullable(),
-  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  expectedRevisionId: expectedRevisionIdField,
+  reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  overrideReason: overrideReasonField.optional(),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional(),
-  requestId: z.string().max(100).optional(),
+  requestId: requestIdField.optional(),
 });
 export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
 
@@ -68,12 +69,14 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       after: { version: result.after.version, identifier: result.after.identifier },
     };
     if (result.noop) return { ...summary, noop: true, dryRun: !!input.dryRun, revisionId: current, baseRevisionId: current, auditId: null };
-    // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
-    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, JSON.parse(serializeJson(result.lock)) as PolicyLock) };
-
     const text = serializeJson(result.lock, 2) + '\n';
+    // The derived lock meets the validator every stored revision meets (the dry run too: it never approves what saving would refuse).
+    const revision = checkRevision(text, policy.name, { code: 'unprocessable', what: 'The derived lock' });
+    // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
+    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, revision.lock) };
+
     const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };
-    const stored = await storeRevision(tx, access, policy.id, policy.name, text, result.lock, 'cookbook-promotion', origin);
+    const stored = await storeRevision(tx, access, policy, revision, 'cookbook-promotion', origin);
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.derive',

@@ -4,27 +4,9 @@
  * float written as `1.0e15` stays a float when hashed.
  */
 
-/** A JSON number as written in the source text. */
-export class JsonNumber {
-  constructor(readonly lexeme: string) {}
-  /** Ruby reads a number with a '.', 'e' or 'E' as a Float; anything else is an Integer. */
-  get isFloat(): boolean {
-    return /[.eE]/.test(this.lexeme);
-  }
-  valueOf(): number {
-    return Number(this.lexeme);
-  }
-  /**
-   * For `JSON.stringify` views only (API responses, previews): the nearest JS number.
-   * Anything that writes a lock or hashes one must use {@link serializeJson} / the canonical writer.
-   */
-  toJSON(): number {
-    return Number(this.lexeme);
-  }
-  toString(): string {
-    return this.lexeme;
-  }
-}
+import { JsonNumber } from '../shared/json-number';
+
+export { JsonNumber };
 
 /**
  * Document order of an object's keys, kept by {@link parseLossless} (and by the merge) when it differs
@@ -122,13 +104,11 @@ export function jsonDepth(text: string, stopAbove = Infinity): number {
   return max;
 }
 
-/** Escapes one reference token of a JSON pointer. */
-export function pointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
+/** JSON pointers come from the one RFC 6901 builder (shared/json-pointer). */
+export { escapePointerToken as pointerToken } from '../shared/json-pointer';
+import { jsonPointer } from '../shared/json-pointer';
 export function pointer(...tokens: (string | number)[]): string {
-  return tokens.map((t) => '/' + pointerToken(t)).join('');
+  return jsonPointer(tokens);
 }
 
 /** Sets an own data property, even for keys such as `__proto__`. */

@@ -64,7 +64,6 @@ CREATE TABLE "PolicyRevision" (
     "document" TEXT NOT NULL,
     "contentHash" TEXT NOT NULL,
     "computedRevisionId" TEXT NOT NULL,
-    "runList" TEXT NOT NULL DEFAULT '[]',
     "cookbookCount" INTEGER NOT NULL DEFAULT 0,
     "cookbookDigest" TEXT NOT NULL DEFAULT '',
     "origin" TEXT NOT NULL DEFAULT 'upload',
@@ -74,17 +73,6 @@ CREATE TABLE "PolicyRevision" (
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "PolicyRevision_pkey" PRIMARY KEY ("id")
-);
-
--- CreateTable
-CREATE TABLE "CookbookLock" (
-    "id" TEXT NOT NULL,
-    "revisionPk" TEXT NOT NULL,
-    "name" TEXT NOT NULL,
-    "version" TEXT NOT NULL,
-    "identifier" TEXT NOT NULL,
-
-    CONSTRAINT "CookbookLock_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -329,12 +317,6 @@ CREATE INDEX "PolicyRevision_revisionId_idx" ON "PolicyRevision"("revisionId");
 CREATE UNIQUE INDEX "PolicyRevision_policyId_revisionId_key" ON "PolicyRevision"("policyId", "revisionId");
 
 -- CreateIndex
-CREATE INDEX "CookbookLock_revisionPk_idx" ON "CookbookLock"("revisionPk");
-
--- CreateIndex
-CREATE INDEX "CookbookLock_name_version_idx" ON "CookbookLock"("name", "version");
-
--- CreateIndex
 CREATE INDEX "GroupPolicy_policyId_idx" ON "GroupPolicy"("policyId");
 
 -- CreateIndex
@@ -414,9 +396,6 @@ ALTER TABLE "Policy" ADD CONSTRAINT "Policy_ownerTeamId_fkey" FOREIGN KEY ("owne
 
 -- AddForeignKey
 ALTER TABLE "PolicyRevision" ADD CONSTRAINT "PolicyRevision_policyId_fkey" FOREIGN KEY ("policyId") REFERENCES "Policy"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "CookbookLock" ADD CONSTRAINT "CookbookLock_revisionPk_fkey" FOREIGN KEY ("revisionPk") REFERENCES "PolicyRevision"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "GroupPolicy" ADD CONSTRAINT "GroupPolicy_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "PolicyGroup"("id") ON DELETE CASCADE ON UPDATE CASCADE;
