@@ -3,7 +3,7 @@
  * DATABASE_URL names (SQLite file or PostgreSQL), seed the demo only when asked,
  * make sure a session secret exists. Safe when several instances start at once
  * on one PostgreSQL database: the engine migrates under an advisory lock, and
- * seeding re-checks for users under another (lib/services/seed-demo.ts).
+ * seeding re-checks for users under another (lib/seed/seed-demo.ts).
  */
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';

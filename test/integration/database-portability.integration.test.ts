@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, db, providerOf } from '@/lib/db/client';
 import { applyMigrations, appliedMigrationNames, migrationNames } from '@/lib/db/migrate';
 import { databaseProvider, databaseUrl } from '@/lib/db/url';
-import { seedDemo, DEMO_USERS } from '@/lib/services/seed-demo';
+import { seedDemo, DEMO_USERS } from '@/lib/seed/seed-demo';
 import { call, NOW, tokenFor } from '@/test/helpers';
 import * as auditRoute from '@/app/api/v1/audit/route';
 import * as healthRoute from '@/app/api/health/route';

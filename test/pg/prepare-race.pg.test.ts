@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createDb } from '@/lib/db/client';
 import { appliedMigrationNames, migrationNames } from '@/lib/db/migrate';
-import { DEMO_USERS } from '@/lib/services/seed-demo';
+import { DEMO_USERS } from '@/lib/seed/seed-demo';
 import { createDatabase, dropDatabase } from '@/test/pg-server';
 
 function prepare(url: string): Promise<{ code: number | null; out: string }> {
