@@ -14,6 +14,7 @@ import { AppError, badRequest, chefStringError, conflict, forbidden, notFound } 
 import { audit, type Actor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+import { sortedBy } from '@/lib/db/order';
 
 /** Chef's user-name rule (lowercase letters, digits, '-' and '_'). */
 export const CHEF_USER_NAME = /^[a-z0-9_-]{1,255}$/;
@@ -146,7 +147,7 @@ export async function listKeys(r: Requestor, owner: KeyOwner): Promise<KeyDto[]>
   const client = db();
   const ref = await ownerRef(client, owner);
   await assertOwnUser(client, r, ref, owner, false);
-  const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
+  const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } }).then(sortedBy((k) => k.name));
   return keys.map((k) => toDto(k));
 }
 
@@ -352,7 +353,7 @@ export async function getClient(r: Requestor, name: string): Promise<ClientDto> 
 
 export async function listClients(r: Requestor): Promise<ClientDto[]> {
   if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list clients.`);
-  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
   return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
 }
 

@@ -7,6 +7,7 @@ import { audit } from './internal/audit';
 import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+import { sortedBy } from '@/lib/db/order';
 
 /**
  * The git repositories compose may read includes from (issue 17, item 1).
@@ -102,7 +103,7 @@ export async function deleteGitRepository(access: Access, repoName: string, requ
 
 /** Admins see URLs and who registered; everyone else sees the names they may use in compose. */
 export async function listGitRepositories(access: Access): Promise<GitRepositoryDto[] | { name: string }[]> {
-  const rows = await db().gitRepository.findMany({ orderBy: { name: 'asc' }, select: { name: true, url: true, username: true, secretEnc: true, createdAt: true, createdByEmail: true } });
+  const rows = await db().gitRepository.findMany({ orderBy: { name: 'asc' }, select: { name: true, url: true, username: true, secretEnc: true, createdAt: true, createdByEmail: true } }).then(sortedBy((r) => r.name));
   if (access.isAdmin) return rows.map(toDto);
   return rows.map((r) => ({ name: r.name }));
 }

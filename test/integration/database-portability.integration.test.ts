@@ -10,6 +10,8 @@ import { databaseProvider, databaseUrl } from '@/lib/db/url';
 import { seedDemo, DEMO_USERS } from '@/lib/seed/seed-demo';
 import { call, NOW, tokenFor } from '@/test/helpers';
 import * as auditRoute from '@/app/api/v1/audit/route';
+import * as healthRoute from '@/app/api/health/route';
+import { resetWriteStateCache } from '@/lib/db/queries/health';
 
 describe(`on ${databaseProvider()}`, () => {
   it('migrations are recorded by folder name, and names recorded as absolute paths are rewritten once', async () => {
@@ -62,6 +64,13 @@ describe(`on ${databaseProvider()}`, () => {
     ).rejects.toMatchObject({ code: 'P2034' });
     expect(always).toBe(3);
     expect(providerOf(db())).toBe(databaseProvider());
+  });
+
+  it('the health check reads and writes (its probes are portable SQL)', async () => {
+    resetWriteStateCache();
+    const res = await healthRoute.GET();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', database: 'up', writes: 'writable' });
   });
 
   describe('audit filters', () => {

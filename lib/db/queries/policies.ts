@@ -8,7 +8,7 @@ export const apiBase = '/api/v1';
 
 /** GET /policies — Chef's shape: { name: { uri, revisions: { id: {} } } }. */
 export async function chefPolicyList() {
-  const policies = await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } } });
+  const policies = await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } } }).then(sortedBy((p) => p.name));
   return Object.fromEntries(
     policies.map((p) => [p.name, { uri: `${apiBase}/policies/${p.name}`, revisions: Object.fromEntries(p.revisions.map((r) => [r.revisionId, {}])) }]),
   );
