@@ -28,7 +28,7 @@ const securityHeaders = [
 const nextConfig = {
   poweredByHeader: false,
   // Native and WebAssembly modules stay outside the server bundle.
-  serverExternalPackages: ['better-sqlite3', '@node-rs/argon2', '@prisma/adapter-better-sqlite3', '@prisma/schema-engine-wasm'],
+  serverExternalPackages: ['better-sqlite3', '@node-rs/argon2', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pg', '@prisma/schema-engine-wasm'],
   experimental: {
     serverActions: { bodySizeLimit: '8mb' },
   },

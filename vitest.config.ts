@@ -18,7 +18,7 @@ export default defineConfig({
           environment: 'node',
           sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', 'node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', '**/*.pg.test.ts', 'node_modules/**'],
         },
       },
       {
@@ -44,8 +44,9 @@ export default defineConfig({
           name: 'integration-pg',
           environment: 'node',
           sequence: { groupOrder: 2 },
-          include: ['**/*.integration.test.ts'],
-          exclude: ['node_modules/**', '.next/**'],
+          include: ['**/*.integration.test.ts', 'test/pg/**/*.pg.test.ts'],
+          // security-db exercises SQLite's own file locks and read-only files.
+          exclude: ['node_modules/**', '.next/**', 'test/integration/security-db.integration.test.ts'],
           globalSetup: ['test/global-setup-pg.ts'],
           setupFiles: ['test/setup-pg.ts'],
           maxWorkers: 2,

@@ -58,8 +58,27 @@ export function isAppError(e: unknown): e is AppError {
 export function asAppError(e: unknown): AppError | null {
   if (isAppError(e)) return e;
   if ((e as { code?: string } | null)?.code === 'P2002') return conflict('A concurrent request created the same record first; nothing was changed by this one. Refresh and retry.');
+  if (isWriteConflictError(e)) return conflict('A concurrent request changed the same records at the same time (the database aborted this one); nothing was changed by this one. Retry.');
+  if ((e as { code?: string } | null)?.code === 'P2028' && /start a transaction|Unable to start/i.test(String((e as { message?: unknown }).message))) {
+    return new AppError('unavailable', 'The database has no free connection for this request; nothing was changed. Retry in a moment.', [], { retryAfter: 2 });
+  }
   if (isBusyError(e)) return new AppError('unavailable', 'The database is busy with another write; nothing was changed. Retry in a moment.', [], { retryAfter: 2 });
   return null;
+}
+
+/**
+ * PostgreSQL aborted the transaction for a deadlock or a serialization
+ * failure (Prisma's P2034; SQLSTATE 40P01 / 40001). The client already ran
+ * the transaction again a bounded number of times (lib/db/client.ts); this
+ * one is the last attempt's failure, a 409 to retry.
+ */
+export function isWriteConflictError(e: unknown): boolean {
+  for (let cur: unknown = e, i = 0; cur && i < 5; cur = (cur as { cause?: unknown }).cause, i++) {
+    const c = cur as { code?: unknown; kind?: unknown; originalCode?: unknown };
+    if (c.code === 'P2034' || c.kind === 'TransactionWriteConflict') return true;
+    if (c.code === '40001' || c.code === '40P01' || c.originalCode === '40001' || c.originalCode === '40P01') return true;
+  }
+  return false;
 }
 
 /** SQLite's "database is locked/busy" (after the busy timeout), as better-sqlite3 or Prisma's adapter reports it. */

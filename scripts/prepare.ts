@@ -1,18 +1,25 @@
-/** Run before the server starts: apply pending migrations, seed the demo only when asked, make sure a session secret exists. */
+/**
+ * Run before the server starts: apply pending migrations to whichever database
+ * DATABASE_URL names (SQLite file or PostgreSQL), seed the demo only when asked,
+ * make sure a session secret exists. Safe when several instances start at once
+ * on one PostgreSQL database: the engine migrates under an advisory lock, and
+ * seeding re-checks for users under another (lib/seed/seed-demo.ts).
+ */
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl } from '../lib/db/url';
+import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
 import { seedDemo } from '../lib/seed/seed-demo';
 import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();
-if (applied.length) console.log(`[prepare] applied migrations: ${applied.join(', ')}`);
+if (applied.length) console.log(`[prepare] applied migrations to the ${databaseProvider()} database: ${applied.join(', ')}`);
 const client = createDb();
 const decision = demoSeedDecision();
 if (decision.seed && (await client.user.count()) === 0) {
-  console.log(`[prepare] seeding demo data into ${databaseUrl()}: ${decision.reason}. Logins in README.md; set SEED_DEMO=false to start with an empty database.`);
-  await seedDemo(client);
+  console.log(`[prepare] seeding demo data into ${redactedUrl()}: ${decision.reason}. Logins in README.md; set SEED_DEMO=false to start with an empty database.`);
+  const { seeded } = await seedDemo(client);
+  if (!seeded) console.log('[prepare] another instance seeded the database first: seed skipped');
 } else if (!decision.seed && (await client.user.count()) === 0) {
   console.log(`[prepare] not seeding demo data: ${decision.reason}. Create the first admin with SEED_DEMO=true or the CLI.`);
 }

@@ -1,13 +1,20 @@
 /**
  * The console's server: one node:http server that owns the port. Chef API
  * paths (/organizations/…, /users/…) are served by the framework-free Chef
- * router (machine traffic, the hot path); every other path goes to Next.
+ * router (machine traffic, the hot path); GET /metrics by the server itself;
+ * every other path goes to Next. Every request gets an X-Request-Id, a
+ * metrics count and one log line (lib/ops/server.ts).
  *   tsx scripts/serve.ts [--dev]      PORT (3000), HOST (0.0.0.0)
  */
-import http from 'node:http';
 import next from 'next';
 import { serveChef } from '../lib/chef/http';
+import { isChefPath } from '../lib/chef/router';
 import { respondEarly } from '../lib/api/early-guard';
+import { disconnectDb } from '../lib/db/client';
+import { log } from '../lib/ops/log';
+import { consoleRouteLabeler } from '../lib/ops/routes';
+import { createConsoleServer, exitOnSignals } from '../lib/ops/server';
+import { onShutdown } from '../lib/ops/shutdown';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -16,30 +23,20 @@ const app = next({ dev, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-const server = http.createServer((req, res) => {
-  // TRACE and friends, and malformed %-escapes, get a JSON 4xx here: Next cannot build a Request for them.
-  if (respondEarly(req, res)) return;
-  serveChef(req, res)
-    .then((handled) => (handled ? undefined : handle(req, res)))
-    .catch((e) => {
-      console.error('[server] request failed', e);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: ['internal service error'] }));
-    });
+const { server, shutdown } = createConsoleServer({
+  surface: (pathname) => (isChefPath(pathname) ? 'chef' : 'console'),
+  routeLabel: consoleRouteLabeler(process.cwd()),
+  handle: async (req, res) => {
+    // TRACE and friends, and malformed %-escapes, get a JSON 4xx here: Next cannot build a Request for them.
+    if (respondEarly(req, res)) return;
+    if (!(await serveChef(req, res))) await handle(req, res);
+  },
 });
-// Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
-server.keepAliveTimeout = 65_000;
-server.listen(port, hostname, () => console.log(`[server] Policy Console on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port} (${dev ? 'development' : 'production'})`));
+// Registered first, so it runs last: the database outlives every other hook.
+onShutdown('database', disconnectDb);
+server.listen(port, hostname, () =>
+  log('info', `Policy Console on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port} (${dev ? 'development' : 'production'})`, { port, pid: process.pid }),
+);
 
-// Graceful shutdown: stop accepting, let in-flight requests finish, then exit.
-let stopping = false;
-function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`[server] ${signal}: finishing in-flight requests`);
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 10_000).unref();
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+// Graceful shutdown: stop accepting, let in-flight requests finish, run the shutdown hooks, exit.
+exitOnSignals(shutdown);

@@ -12,6 +12,7 @@ import { AppError, asAppError } from '@/lib/errors';
 import { authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
 import { crossSiteRefusal } from './csrf';
+import { noteActor } from '@/lib/ops/request-context';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/validation/limits';
 import { zodErrors } from '@/lib/validation/zod-errors';
 import type { BodyOf, QueryOf, RouteContract } from './contract';
@@ -100,6 +101,10 @@ function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, run: (
       if (refusal) return withId(errorResponse(403, refusal));
       const caller = await authenticateCaller(req);
       if (caller === null) return withId(unauthenticated());
+      // For the request log: who is asking, and how (the caller is the access, or carries it).
+      const c = typeof caller === 'object' ? (caller as { userId?: unknown; access?: Access }) : null;
+      const who = !c ? undefined : typeof c.userId === 'string' ? (c as unknown as Access) : c.access;
+      if (who) noteActor(who.userId, who.via ?? (req.headers.has('authorization') ? 'token' : 'session'), req.headers);
       const raw = (await routeCtx?.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
       return withId(await run(req, caller, requestId, params));

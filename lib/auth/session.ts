@@ -1,6 +1,8 @@
 import 'server-only';
 import { cache } from 'react';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { noteActor } from '@/lib/ops/request-context';
 import { getServerSession } from 'next-auth';
 import { authOptions } from './options';
 import type { Access } from './permissions';
@@ -19,7 +21,16 @@ export const currentAccess = cache(async (): Promise<Access | null> => {
   } catch {
     claims = null;
   }
-  return accessForSessionClaims(claims);
+  const access = await accessForSessionClaims(claims);
+  if (access) {
+    try {
+      // For the request log: the signed-in user.
+      noteActor(access.userId, 'session', await headers());
+    } catch {
+      /* outside a request */
+    }
+  }
+  return access;
 });
 
 /** For pages: the signed-in user's access, or a redirect to /login. */

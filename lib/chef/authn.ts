@@ -10,6 +10,8 @@ import { chefKeysFor, touchChefKey, type ChefKeyCandidate } from '@/lib/db/queri
 import { fastChefKeys } from '@/lib/db/queries/chef-read-path';
 import { userIdForToken } from '@/lib/db/queries/tokens';
 import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
+import { countChefSigned } from '@/lib/ops/metrics';
+import { noteActor } from '@/lib/ops/request-context';
 
 export type AuthResult =
   | { ok: true; requestor: Requestor; protocol: SignProtocol | 'bearer' }
@@ -39,13 +41,22 @@ export async function verifyChefRequest(req: AuthRequest, now = new Date()): Pro
   const sig = parseSignedHeaders(req.header, now);
   if (!sig.ok) return sig;
   const keys = fastChefKeys(sig.userId) ?? (await chefKeysFor(sig.userId));
-  if (!keys.length) return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
+  if (!keys.length) {
+    countChefSigned(sig.protocol, 'rejected');
+    return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
+  }
   // Most recently used first: the key that signed the last request most likely signed this one.
   const live = keys.filter((k) => !k.expiresAt || k.expiresAt > now).sort((a, b) => (b.lastUsedAt?.getTime() ?? 0) - (a.lastUsedAt?.getTime() ?? 0));
   const key = live.find((k) => verifySignature(sig, req, k.publicKey));
-  if (!key) return { ok: false, status: 401, message: `Invalid signature for user or client '${sig.userId}'` };
+  if (!key) {
+    countChefSigned(sig.protocol, 'rejected');
+    return { ok: false, status: 401, message: `Invalid signature for user or client '${sig.userId}'` };
+  }
   await touchChefKey(key, now);
-  return { ok: true, key, protocol: sig.protocol, userId: sig.userId, via: `chef-key:${sig.userId}/${key.keyName}` };
+  const via = `chef-key:${sig.userId}/${key.keyName}`;
+  countChefSigned(sig.protocol, 'ok');
+  noteActor((key.userId ?? key.clientId)!, via, req.header);
+  return { ok: true, key, protocol: sig.protocol, userId: sig.userId, via };
 }
 
 /** Verifies a Chef-signed request and loads who it is. `status: 0` means it carries no Chef signature at all. */
@@ -69,6 +80,7 @@ export async function authenticateBearer(req: AuthRequest): Promise<AuthResult> 
   const userId = m ? await userIdForToken(hashToken(m[1])) : null;
   const access = userId ? await loadAccess(userId) : null;
   if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
+  noteActor(access.userId, 'token', req.header);
   return { ok: true, protocol: 'bearer', requestor: { kind: 'user', access } };
 }
 

@@ -22,6 +22,7 @@ import { chefLockProblem } from './lock-validation';
 import { assertCookbookRead, commitSandbox, createSandbox, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
 import { hasChefSignature } from './signing';
 import { fastPolicyRead } from '@/lib/db/queries/chef-read-path';
+import { noteRoute } from '@/lib/ops/request-context';
 
 export const API_MIN_VERSION = 0;
 export const API_MAX_VERSION = 2;
@@ -193,6 +194,8 @@ route('DELETE', 'policy_groups/:group', async (ctx) => {
 route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
   const r = ctx.requestor;
   const allowed = r.kind === 'client' ? clientMay(r, 'converge.read') : can(r.access, 'stage.view', { stage: ctx.params.group });
+  // As fastPolicyGet answers (the path SQLite takes): the validator is told it may not read, others see nothing.
+  if (!allowed && r.kind === 'client' && r.validator) throw new AppError('forbidden', `Client '${r.name}' may not read policies.`);
   if (!allowed) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
   return raw(await groupPolicyDocument(ctx.params.group, ctx.params.name));
 });
@@ -455,6 +458,8 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   const candidates = routes.map((r) => ({ r, params: match(r.pattern, rel) })).filter((c) => c.params);
   if (!candidates.length) return reply(404, errorBody(`Not found: ${req.rawPath}`));
   const hit = candidates.find((c) => c.r.method === req.method) ?? (req.method === 'HEAD' ? undefined : undefined);
+  // Metrics and the request log name the pattern, never the raw path.
+  noteRoute((segs[0] === 'organizations' ? '/organizations/:org/' : '/') + (hit ?? candidates[0]).r.pattern.join('/'));
   if (!hit) {
     headers.allow = [...new Set(candidates.map((c) => c.r.method))].join(', ');
     return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));

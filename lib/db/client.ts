@@ -1,7 +1,10 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { metrics, type GaugeSample } from '../ops/metrics';
 import { PrismaClient } from './generated/client';
 import { PrismaClient as PgPrismaClient } from './generated-pg/client';
+import { isWriteConflictError } from '../errors';
 import { databaseProvider, databaseUrl, type DatabaseProvider } from './url';
 
 /**
@@ -57,15 +60,6 @@ function immediateTransactions(factory: AdapterFactory): AdapterFactory {
   return factory;
 }
 
-/** P2034: PostgreSQL rolled the transaction back (deadlock or serialization failure); running it again is safe. */
-export function isWriteConflict(e: unknown): boolean {
-  for (let cur: unknown = e, i = 0; cur && i < 5; cur = (cur as { cause?: unknown }).cause, i++) {
-    const c = cur as { code?: unknown; kind?: unknown; originalCode?: unknown };
-    if (c.code === 'P2034' || c.kind === 'TransactionWriteConflict' || c.code === '40001' || c.code === '40P01' || c.originalCode === '40001' || c.originalCode === '40P01') return true;
-  }
-  return false;
-}
-
 /** How many times an interactive transaction runs when PostgreSQL rolls it back for a deadlock or serialization failure. */
 export const WRITE_CONFLICT_ATTEMPTS = 3;
 
@@ -83,7 +77,7 @@ function retryWriteConflicts(client: PrismaClient): PrismaClient {
       try {
         return await original(arg, opts);
       } catch (e) {
-        if (attempt >= WRITE_CONFLICT_ATTEMPTS || !isWriteConflict(e)) throw e;
+        if (attempt >= WRITE_CONFLICT_ATTEMPTS || !isWriteConflictError(e)) throw e;
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
       }
     }
@@ -93,6 +87,26 @@ function retryWriteConflicts(client: PrismaClient): PrismaClient {
 }
 
 const providers = new WeakMap<object, DatabaseProvider>();
+const pools = new WeakMap<object, pg.Pool>();
+
+/** A client's connections by state (/metrics): its PostgreSQL pool's, or SQLite's one connection. */
+export function poolStats(client: object): GaugeSample[] {
+  const pool = pools.get(client);
+  if (pool) {
+    return [
+      { labels: { state: 'total' }, value: pool.totalCount },
+      { labels: { state: 'idle' }, value: pool.idleCount },
+      { labels: { state: 'waiting' }, value: pool.waitingCount },
+    ];
+  }
+  return providers.get(client) === 'sqlite' ? [{ labels: { state: 'total' }, value: 1 }] : [];
+}
+
+// policy_console_db_pool_connections reads the process-wide client's pool.
+metrics().dbPool.collect(() => {
+  const c = globalForDb.__policyConsoleDb?.client;
+  return c ? poolStats(c) : [];
+});
 
 /** Which database a client made by createDb talks to (else: the one DATABASE_URL names). */
 export function providerOf(client: object): DatabaseProvider {
@@ -116,15 +130,20 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
   let client: PrismaClient;
   if (databaseProvider(url) === 'postgresql') {
     // Sessions in UTC: timestamp columns have no time zone, and database-side defaults must agree with what the application writes.
-    const adapter = new PrismaPg({ connectionString: url, max: opts.poolSize ?? poolSize(), options: '-c TimeZone=UTC' });
-    const pg = new PgPrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
-    client = retryWriteConflicts(pg as unknown as PrismaClient);
+    // The pool is ours (disposed with the client), so /metrics can report its use.
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? poolSize(), options: '-c TimeZone=UTC' });
+    const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+    const pgClient = new PgPrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
+    client = pgClient as unknown as PrismaClient;
     providers.set(client, 'postgresql');
+    pools.set(client, pool);
   } else {
     const adapter = immediateTransactions(new PrismaBetterSqlite3({ url, timeout: opts.busyTimeoutMs ?? busyTimeoutMs(), ...(opts.readonly ? { readonly: true } : {}) }));
     client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
     providers.set(client, 'sqlite');
   }
+  // On both databases, so behaviour is the same (SQLite never reports P2034).
+  retryWriteConflicts(client);
   if (opts.onQuery) (client as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', opts.onQuery);
   return client;
 }
@@ -142,4 +161,33 @@ export function db(): PrismaClient {
   const client = createDb(url);
   globalForDb.__policyConsoleDb = { url, client };
   return client;
+}
+
+/** Closes the process-wide client if one was opened (shutdown). */
+export async function disconnectDb(): Promise<void> {
+  const cached = globalForDb.__policyConsoleDb;
+  if (!cached) return;
+  globalForDb.__policyConsoleDb = undefined;
+  await cached.client.$disconnect();
+}
+
+/**
+ * Serializes demo seeding across instances for the rest of the transaction:
+ * a transaction-scoped advisory lock on PostgreSQL; nothing on SQLite, where
+ * transactions already start with the write lock (BEGIN IMMEDIATE).
+ */
+export async function lockForSeed(tx: Tx, provider: DatabaseProvider): Promise<void> {
+  if (provider !== 'postgresql') return;
+  // hashtext('policy-console:seed'): any fixed 64-bit key; $executeRaw, as the lock function returns void.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('policy-console:seed'))`;
+}
+
+/**
+ * Spread into a Prisma string filter (`{ contains: x, ...caseInsensitive() }`)
+ * to match regardless of case on both databases: SQLite's LIKE already
+ * ignores (ASCII) case, PostgreSQL's needs `mode: 'insensitive'` (ILIKE),
+ * which the SQLite client's types do not know.
+ */
+export function caseInsensitive(provider: DatabaseProvider = databaseProvider()): {} {
+  return provider === 'postgresql' ? { mode: 'insensitive' } : {};
 }

@@ -1,4 +1,4 @@
-import type { Db } from '@/lib/db/client';
+import { lockForSeed, providerOf, type Db } from '@/lib/db/client';
 import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
 import { createHash } from 'node:crypto';
@@ -16,8 +16,11 @@ const DAY = 24 * 60 * 60 * 1000;
 export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: boolean }> {
   if ((await client.user.count()) > 0) return { seeded: false };
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await client.$transaction(
+  const seeded = await client.$transaction(
     async (tx) => {
+      // Two instances starting on one empty database: the second waits here, then finds the users and stops.
+      await lockForSeed(tx, providerOf(client));
+      if ((await tx.user.count()) > 0) return false;
       const teams = new Map<string, string>();
       for (const t of DEMO_TEAMS) teams.set(t.name, (await tx.team.create({ data: t })).id);
       const stages = new Map<string, { id: string; name: string }>();
@@ -108,8 +111,9 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
           }
         }
       }
+      return true;
     },
     { timeout: 120_000 },
   );
-  return { seeded: true };
+  return { seeded };
 }

@@ -13,6 +13,8 @@ import { normalisePublicKey } from '@/lib/chef/signing';
 import { AppError, badRequest, chefStringError, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type Actor } from './internal/audit';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
+import { sortedBy } from '@/lib/db/order';
 
 /** Chef's user-name rule (lowercase letters, digits, '-' and '_'). */
 export const CHEF_USER_NAME = /^[a-z0-9_-]{1,255}$/;
@@ -145,7 +147,7 @@ export async function listKeys(r: Requestor, owner: KeyOwner): Promise<KeyDto[]>
   const client = db();
   const ref = await ownerRef(client, owner);
   await assertOwnUser(client, r, ref, owner, false);
-  const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
+  const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } }).then(sortedBy((k) => k.name));
   return keys.map((k) => toDto(k));
 }
 
@@ -165,7 +167,7 @@ export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, req
   const input = parseInput(ZCreateKeyInput, raw);
   const pair = input.create_key ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : checkedPublicKey(input.public_key!);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertOwnUser(tx, r, ref, owner);
     const taken = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } });
@@ -194,7 +196,7 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
   }
   const pair = input.create_key ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key !== undefined ? checkedPublicKey(input.public_key) : undefined;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertOwnUser(tx, r, ref, owner);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true } });
@@ -220,7 +222,7 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
 
 export async function deleteKey(r: Requestor, owner: KeyOwner, keyName: string, requestId?: string): Promise<KeyDto> {
   assertKeyAccess(r, owner, true);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertOwnUser(tx, r, ref, owner);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true, name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
@@ -328,7 +330,7 @@ export async function createClient(r: Requestor, raw: unknown, opts: { apiVersio
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await claimChefName(tx, input.name, 'client', 'Client already exists');
     const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
     let key: KeyDto | null = null;
@@ -351,7 +353,7 @@ export async function getClient(r: Requestor, name: string): Promise<ClientDto> 
 
 export async function listClients(r: Requestor): Promise<ClientDto[]> {
   if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list clients.`);
-  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
   return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
 }
 
@@ -376,7 +378,7 @@ export async function updateClient(r: Requestor, name: string, raw: unknown, opt
   const input = parseInput(ZUpdateClientInput, raw);
   const pair = input.private_key === true ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, validator: true } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     const renamed = input.name !== undefined && input.name !== name;
@@ -400,7 +402,7 @@ export async function updateClient(r: Requestor, name: string, raw: unknown, opt
 
 export async function deleteClient(r: Requestor, name: string, requestId?: string): Promise<ClientDto> {
   assertClientAdmin(r, 'delete');
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
@@ -422,7 +424,7 @@ export function validatorName(org: string): string {
 export async function rotateValidator(actor: Actor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
   const name = validatorName(org);
   const pair = generateChefKeyPair();
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     let c = await tx.chefClient.findUnique({ where: { name }, select: { id: true } });
     const created = !c;
     if (!c) {
@@ -445,7 +447,7 @@ export async function rotateValidator(actor: Actor, org: string): Promise<{ name
  */
 export async function addUserKey(actor: Actor, userRef: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<{ userName: string; keyName: string; privateKey: string }> {
   const pair = generateChefKeyPair();
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const u = await tx.user.findFirst({ where: { OR: [{ chefName: userRef }, { email: userRef }] }, select: { id: true, active: true } });
     if (!u) throw notFound(`No user with Chef name or e-mail '${userRef}'`);
     if (!u.active) throw badRequest(`User '${userRef}' is deactivated`);
@@ -470,7 +472,7 @@ export async function addUserKey(actor: Actor, userRef: string, opts: { name?: s
 
 /** The signed-in user as a Chef key owner, giving them a Chef user name first if they have none. */
 async function selfOwner(access: Access): Promise<KeyOwner> {
-  const name = await db().$transaction((tx) => ensureChefUserName(tx, access.userId));
+  const name = await transaction((tx) => ensureChefUserName(tx, access.userId));
   return { kind: 'user', name };
 }
 

@@ -15,6 +15,8 @@ import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor'
 import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { audit } from './internal/audit';
+import { transaction } from './internal/retry';
+import { sortedBy } from '@/lib/db/order';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;
@@ -178,7 +180,7 @@ export async function getChefNode(r: Requestor, name: string): Promise<ChefNode>
 
 export async function listChefNodes(r: Requestor): Promise<string[]> {
   if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list nodes.`);
-  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } });
+  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } }).then(sortedBy((n) => n.name));
   return rows.filter((n) => canReadNode(r.access, stageOf(n))).map((n) => n.name);
 }
 
@@ -220,7 +222,7 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode 
 /** POST /nodes — 201, or 409 when the name is taken. */
 export async function createChefNode(r: Requestor, body: unknown, requestId?: string): Promise<ChefNode> {
   const node = normaliseNode(body);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.node.findUnique({ where: { name: node.name }, select: { id: true } });
     if (existing) throw conflict('Node already exists');
     try {
@@ -236,7 +238,7 @@ export async function createChefNode(r: Requestor, body: unknown, requestId?: st
 /** PUT /nodes/:name — replaces the node object; 404 when it does not exist (Chef's rule). */
 export async function updateChefNode(r: Requestor, name: string, body: unknown, requestId?: string): Promise<ChefNode> {
   const node = normaliseNode(body, name);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
     if (!existing) {
       if (r.kind === 'client' && r.name !== name) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${name}'.`);
@@ -249,7 +251,7 @@ export async function updateChefNode(r: Requestor, name: string, body: unknown, 
 }
 
 export async function deleteChefNode(r: Requestor, name: string, requestId?: string): Promise<ChefNode> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
     if (!existing || (r.kind === 'user' && !canReadNode(r.access, stageOf(existing)))) throw notFound(`node '${name}' not found`);
     if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete nodes.`);

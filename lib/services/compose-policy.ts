@@ -11,6 +11,7 @@ import { movePointer } from './internal/pointer';
 import { chooseOwnerTeam } from './internal/owner-team';
 import { checkRevision, storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
+import { transaction } from './internal/retry';
 
 import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
 import { expectedRevisionId, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
@@ -180,7 +181,8 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
     input.includes.map((inc, i) => (inc.source.type === 'server' ? null : resolveFileInclude({ name: inc.name, source: inc.source }, i))),
   );
   // A preview writes nothing: it reads without opening a write transaction (which would queue behind, and hold up, real writes).
-  const run = (work: (tx: Tx) => Promise<ComposeResult>, opts: { timeout: number }) => (input.save ? db().$transaction(work, opts) : work(db()));
+  // A save is one transaction, run again if it lost a find-then-create race (internal/retry).
+  const run = (work: (tx: Tx) => Promise<ComposeResult>, opts: { timeout: number }) => (input.save ? transaction(work, opts) : work(db()));
   return run(
     async (tx) => {
       const policy = await tx.policy.findUnique({ where: { name: input.policy }, select: { id: true, name: true, ownerTeamId: true } });

@@ -11,6 +11,7 @@ import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor'
 import { AppError, badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
+import { transaction } from './internal/retry';
 
 const MD5 = /^[0-9a-f]{32}$/;
 /** Chef's cookbook-name rule. */
@@ -56,7 +57,7 @@ export async function createSandbox(r: Requestor, body: unknown, now = new Date(
   if (bad.length) throw badRequest(`Invalid checksum '${bad[0]}': checksums are MD5 digests in lowercase hex`, bad.map((c) => ({ path: `/checksums/${c}`, message: 'not an MD5 hex digest' })));
   if (sums.length > 100_000) throw badRequest('A sandbox holds at most 100000 files');
   const id = randomBytes(16).toString('hex');
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
     await tx.sandbox.create({ data: { id, checksums: JSON.stringify(sums), createdById: requestorActor(r).userId, createdBy: requestorActor(r).email, createdAt: now, expiresAt: new Date(now.getTime() + SANDBOX_TTL_MS) } });
     // Abandoned sandboxes expire: drop those past their time (cheap, indexed by primary key scan of a small table).
@@ -167,7 +168,7 @@ export async function putArtifact(r: Requestor, name: string, identifier: string
   assertUpload(r);
   const { manifest, version, files } = validateManifest(name, identifier, body);
   const text = stableJson(manifest);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const sums = [...new Set(files.map((f) => f.checksum))];
     const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
     const missing = sums.filter((c) => !have.has(c));
@@ -209,7 +210,7 @@ export async function listArtifacts(r: Requestor, name?: string): Promise<Map<st
 export async function deleteArtifact(r: Requestor, name: string, identifier: string): Promise<Record<string, unknown>> {
   if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete cookbooks.`);
   assertCan(r.access, 'cookbook.delete');
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true } });
     if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
     const active = await tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { cookbookDigest: true } } } });

@@ -6,6 +6,8 @@ import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
+import { sortedBy } from '@/lib/db/order';
 
 /**
  * The git repositories compose may read includes from (issue 17, item 1).
@@ -69,7 +71,7 @@ export async function registerGitRepository(access: Access, raw: z.input<typeof 
   const url = checkLocation(input.url);
   if (input.secret && !isRemoteUrl(url)) throw badRequest('Credentials apply to http(s) repositories only', [{ path: '/secret', message: 'not for local repositories' }]);
   const secretEnc = input.secret ? encryptSecret(input.secret) : null;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.gitRepository.findUnique({ where: { name: input.name }, select: { id: true, url: true, username: true, secretEnc: true } });
     const data = { url, username: input.username || null, secretEnc };
     const row = existing
@@ -91,7 +93,7 @@ export async function registerGitRepository(access: Access, raw: z.input<typeof 
 /** Admin: removes a registration. Revisions already composed keep their pinned content. */
 export async function deleteGitRepository(access: Access, repoName: string, requestId?: string): Promise<void> {
   assertCan(access, 'git.manage');
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const existing = await tx.gitRepository.findUnique({ where: { name: repoName }, select: { id: true, url: true } });
     if (!existing) throw notFound(`No registered git repository '${repoName}'`);
     await tx.gitRepository.delete({ where: { id: existing.id } });
@@ -101,7 +103,7 @@ export async function deleteGitRepository(access: Access, repoName: string, requ
 
 /** Admins see URLs and who registered; everyone else sees the names they may use in compose. */
 export async function listGitRepositories(access: Access): Promise<GitRepositoryDto[] | { name: string }[]> {
-  const rows = await db().gitRepository.findMany({ orderBy: { name: 'asc' }, select: { name: true, url: true, username: true, secretEnc: true, createdAt: true, createdByEmail: true } });
+  const rows = await db().gitRepository.findMany({ orderBy: { name: 'asc' }, select: { name: true, url: true, username: true, secretEnc: true, createdAt: true, createdByEmail: true } }).then(sortedBy((r) => r.name));
   if (access.isAdmin) return rows.map(toDto);
   return rows.map((r) => ({ name: r.name }));
 }

@@ -1,5 +1,6 @@
 import { db } from '@/lib/db/client';
 import { audit } from './internal/audit';
+import { transaction } from './internal/retry';
 
 /**
  * Sign-in rate limit (issue 17, item 6), kept in the database so every
@@ -50,9 +51,13 @@ function lockFor(p: ThrottlePolicy, failures: number): number {
 
 /** Counts a failed sign-in against each key; locks (and audits the lockout) when a key passes its allowance. Returns the lock end, if any. */
 export async function recordLoginFailure(keys: { key: string; policy: ThrottlePolicy }[], email: string, now = new Date()): Promise<Date | null> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     let latest = null as Date | null;
     for (const { key, policy } of keys) {
+      // Lock the key's row first (a no-op UPDATE), so two instances counting failures at once do not both
+      // read the same count and lose one; a row created by both at once is a unique conflict, and the
+      // transaction runs again (transaction()).
+      await tx.loginThrottle.updateMany({ where: { key }, data: { failures: { increment: 0 } } });
       const row = await tx.loginThrottle.findUnique({ where: { key } });
       const stale = !row || now.getTime() - row.lastFailure.getTime() > policy.windowMs + (row.lockedUntil ? Math.max(0, row.lockedUntil.getTime() - row.lastFailure.getTime()) : 0);
       const failures = (stale ? 0 : row!.failures) + 1;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
 import { notFound } from '@/lib/errors';
@@ -7,6 +6,7 @@ import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
 
 export const ZPutStageInput = z
   .object({
@@ -21,7 +21,7 @@ export const ZPutStageInput = z
 /** PUT /policy_groups/:group — creates a stage (admin) or updates its position and description (manage). */
 export async function putStage(access: Access, raw: unknown, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
   const input = parseInput(ZPutStageInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true, requireArtifacts: true } });
     if (!existing) {
       assertCan(access, 'stage.create');
@@ -55,7 +55,7 @@ export const ZMoveStageInput = z.object({ name: stageName, direction: z.enum(['e
  */
 export async function moveStage(access: Access, raw: unknown, requestId?: string): Promise<{ name: string; order: string[] }> {
   const input = parseInput(ZMoveStageInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const stages = await tx.policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, position: true } });
     const i = stages.findIndex((g) => g.name === input.name);
     if (i < 0) throw notFound(`Cannot find policy group '${input.name}'`);
@@ -77,7 +77,7 @@ export async function moveStage(access: Access, raw: unknown, requestId?: string
 
 /** DELETE /policy_groups/:group — removes the stage and its associations (recorded in history); revisions stay. */
 export async function deleteStage(access: Access, name: string, requestId?: string) {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const group = await tx.policyGroup.findUnique({
       where: { name },
       select: { id: true, name: true, position: true, description: true, policies: { select: { policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true } } } } },

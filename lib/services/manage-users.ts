@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { hashPassword } from '@/lib/auth/password';
 import { badRequest, conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
 
 const email = z.string().trim().toLowerCase().email('must be an email address');
 const password = z.string().min(10, 'must be at least 10 characters').max(200, 'is at most 200 characters');
@@ -16,7 +16,7 @@ export async function createUser(access: Access, raw: z.input<typeof ZCreateUser
   assertCan(access, 'admin.users');
   const input = parseInput(ZCreateUserInput, raw);
   const passwordHash = await hashPassword(input.password);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw conflict(`A user '${input.email}' already exists`);
     const user = await tx.user.create({ data: { email: input.email, name: input.name, isAdmin: input.isAdmin, passwordHash }, select: { id: true, email: true } });
     await audit(tx, access, { action: 'user.create', targetType: 'user', target: user.email, after: { name: input.name, isAdmin: input.isAdmin } });
@@ -37,7 +37,7 @@ export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUser
   assertCan(access, 'admin.users');
   const input = parseInput(ZUpdateUserInput, raw);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true, active: true, isAdmin: true, name: true } });
     if (!user) throw notFound(`No user '${input.email}'`);
     if (user.id === access.userId && (input.active === false || input.isAdmin === false)) {
@@ -65,7 +65,7 @@ export const ZSignOutEverywhereInput = z.object({ email });
 export async function signOutEverywhere(access: Access, raw: z.input<typeof ZSignOutEverywhereInput>) {
   const input = parseInput(ZSignOutEverywhereInput, raw);
   if (input.email !== access.email) assertCan(access, 'admin.users');
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
     if (!user) throw notFound(`No user '${input.email}'`);
     await tx.user.update({ where: { id: user.id }, data: { sessionVersion: { increment: 1 } } });
@@ -80,7 +80,7 @@ export const ZTeamInput = z.object({ name: z.string().trim().regex(/^[a-z0-9][a-
 export async function createTeam(access: Access, raw: z.input<typeof ZTeamInput>) {
   assertCan(access, 'admin.users');
   const input = parseInput(ZTeamInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     if (await tx.team.findUnique({ where: { name: input.name }, select: { id: true } })) throw conflict(`A team '${input.name}' already exists`);
     const team = await tx.team.create({ data: input, select: { id: true, name: true } });
     await audit(tx, access, { action: 'team.create', targetType: 'team', target: team.name, after: input });
@@ -94,7 +94,7 @@ export const ZMembershipInput = z.object({ team: z.string().trim().min(1, 'is re
 export async function setTeamMembership(access: Access, raw: z.input<typeof ZMembershipInput>) {
   assertCan(access, 'admin.users');
   const input = parseInput(ZMembershipInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const team = await tx.team.findUnique({ where: { name: input.team }, select: { id: true } });
     if (!team) throw notFound(`No team '${input.team}'`);
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { forbidden, notFound } from '@/lib/errors';
 import { ZOrderDirectivesInput } from '@/lib/validation/previews';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
 
 export const ZSaveScenarioInput = z.object({
   id: z.string().optional(),
@@ -18,7 +18,7 @@ export const ZSaveScenarioInput = z.object({
 /** Saves an ordering scenario: new ones belong to the actor; only the owner (or an admin) may overwrite one. */
 export async function saveScenario(access: Access, raw: z.input<typeof ZSaveScenarioInput>) {
   const input = parseInput(ZSaveScenarioInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const data = { name: input.name, shared: input.shared, note: input.note, input: JSON.stringify(input.input), selectedRules: JSON.stringify(input.selectedRules), updatedAt: new Date() };
     if (input.id) {
       const existing = await tx.orderingScenario.findUnique({ where: { id: input.id }, select: { ownerId: true } });
@@ -39,7 +39,7 @@ export async function saveScenario(access: Access, raw: z.input<typeof ZSaveScen
 
 /** Deletes a scenario (owner or admin). */
 export async function deleteScenario(access: Access, id: string) {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const existing = await tx.orderingScenario.findUnique({ where: { id }, select: { ownerId: true, name: true } });
     if (!existing) throw notFound('That scenario no longer exists');
     if (existing.ownerId !== access.userId && !access.isAdmin) throw forbidden('Only the owner of a scenario may delete it.');

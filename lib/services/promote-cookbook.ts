@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { chefName, cookbookName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
-import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { diffLocks, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
@@ -9,6 +8,8 @@ import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { assertExpected, movePointer } from './internal/pointer';
 import { checkRevision, storeRevision } from './internal/store-revision';
+import { countPromotions } from '@/lib/ops/metrics';
+import { transaction } from './internal/retry';
 
 const name = chefName();
 export const ZPromoteCookbookInput = z.object({
@@ -35,7 +36,9 @@ export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
 export async function promoteCookbook(access: Access, raw: PromoteCookbookInput) {
   const input = parseInput(ZPromoteCookbookInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
-  return db().$transaction(async (tx) => {
+  // Two identical cookbook promotions derive the same revision: the loser of that unique key runs again
+  // and gets the clear 409 of a stage that moved (transaction()).
+  const out = await transaction(async (tx) => {
     const [from, to, policy] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });
     assertCan(access, 'stage.view', { stage: from.name });
@@ -102,4 +105,6 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     });
     return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId };
   });
+  if (out.auditId) countPromotions('cookbook');
+  return out;
 }

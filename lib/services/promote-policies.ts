@@ -6,6 +6,7 @@ import { badRequest } from '@/lib/errors';
 import { requireGroup } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import { countPromotions } from '@/lib/ops/metrics';
 
 const name = chefName();
 export const ZPromotePoliciesInput = z.object({
@@ -24,12 +25,15 @@ export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
 /**
  * Promotes several policies from one stage to another, all or nothing, in one
  * transaction (the RFC's `POST /policy_groups/:g/promote`). `'all'` means every
- * policy of `from` whose revision differs from `to`'s.
+ * policy of `from` whose revision differs from `to`'s. Pointers move in one
+ * fixed order (by policy name), whatever order the request lists them in:
+ * two bulk promotions of the same policies in different orders would
+ * otherwise lock rows in different orders and deadlock on PostgreSQL.
  */
 export async function promotePolicies(access: Access, raw: PromotePoliciesInput) {
   const input = parseInput(ZPromotePoliciesInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
-  return db().$transaction(async (tx) => {
+  const result = await db().$transaction(async (tx) => {
     const [from, to] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access)]);
     assertCan(access, 'stage.promote', { stage: to.name });
     assertCan(access, 'stage.view', { stage: from.name });
@@ -48,7 +52,9 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
     }
     if (errors.length) throw badRequest(errors[0].message, errors);
     const results = [];
-    for (const p of names) {
+    // Code-unit order: the same on every instance and database, whatever their collation.
+    const order = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const p of order) {
       const s = source.get(p)!;
       const moved = await movePointer(tx, access, {
         group: to,
@@ -62,6 +68,11 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
       });
       results.push({ policy: p, fromRevisionId: moved.fromRevisionId, toRevisionId: moved.toRevisionId, changed: moved.changed, auditId: moved.auditId });
     }
+    // Answered in the order asked.
+    const rank = new Map(names.map((n, i) => [n, i]));
+    results.sort((a, b) => rank.get(a.policy)! - rank.get(b.policy)!);
     return { from: from.name, to: to.name, promoted: results };
   });
+  countPromotions('bulk', result.promoted.filter((r) => r.changed).length);
+  return result;
 }

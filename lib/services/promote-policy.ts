@@ -6,6 +6,7 @@ import { badRequest, notFound } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import { countPromotions } from '@/lib/ops/metrics';
 
 const name = chefName();
 export const ZPromotePolicyInput = z.object({
@@ -36,7 +37,7 @@ export interface PromotePolicyResult {
 export async function promotePolicy(access: Access, raw: PromotePolicyInput): Promise<PromotePolicyResult> {
   const input = parseInput(ZPromotePolicyInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
-  return db().$transaction(async (tx) => {
+  const result = await db().$transaction(async (tx) => {
     const fromRevision = input.from.startsWith('rev:') ? input.from.slice(4) : null;
     const [to, policy] = await Promise.all([requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });
@@ -69,4 +70,6 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
     });
     return { policy: policy.name, from: fromName, to: to.name, fromRevisionId: moved.fromRevisionId, toRevisionId: source.revision.revisionId, changed: moved.changed, auditId: moved.auditId };
   });
+  if (result.changed) countPromotions('policy');
+  return result;
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { chefName } from '@/lib/validation/fields';
-import { db } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { forbidden, notFound } from '@/lib/errors';
 import { requireGroup } from './internal/lookup';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
 
 const name = chefName();
 export const ZReportNodeInput = z
@@ -30,7 +30,7 @@ export const ZReportNodeInput = z
  */
 export async function reportNode(access: Access, raw: unknown): Promise<{ status: 200 | 201 }> {
   const n = parseInput(ZReportNodeInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const group = await requireGroup(tx, n.policy_group, access);
     assertCan(access, 'node.report', { stage: n.policy_group });
     const policy = await tx.policy.findUnique({ where: { name: n.policy_name }, select: { id: true } });

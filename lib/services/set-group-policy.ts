@@ -1,4 +1,3 @@
-import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
@@ -6,6 +5,7 @@ import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
 import { chooseOwnerTeam } from './internal/owner-team';
 import { checkRevision, storeRevision, withoutServerFields } from './internal/store-revision';
+import { transaction } from './internal/retry';
 
 export interface SetGroupPolicyInput {
   group: string;
@@ -22,13 +22,15 @@ export interface SetGroupPolicyInput {
  * revision if it is new and points the group at it. 201 for a new
  * association, 200 for a replacement (Chef Server's statuses). Needs
  * `promote` on the stage, plus ownership of the policy when the revision
- * (or the policy) is new.
+ * (or the policy) is new. Concurrent identical PUTs (the group, the policy, the
+ * revision or the association created by another writer first) run again and
+ * answer as if they came one after the other.
  */
 export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput): Promise<{ status: 200 | 201; document: string; revisionId: string }> {
   const text = withoutServerFields(input.text);
   const revision = checkRevision(text, input.policy);
   const { lock } = revision;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     let group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
     if (!group) {
       // Chef creates a missing group; in the console stages are managed, so only those who may create stages can.
@@ -72,7 +74,7 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
 
 /** DELETE /policy_groups/:group/policies/:name — removes the association; returns the revision it held. */
 export async function removeGroupPolicy(access: Access, input: { group: string; policy: string; requestId?: string; reason?: string }) {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.groupPolicy.findFirst({
       where: { group: { name: input.group }, policy: { name: input.policy } },
       select: { group: { select: { id: true, name: true } }, policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true, document: true } } },

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { grantLevel, grantSubject, requestId as requestIdField, stageName } from '@/lib/validation/fields';
 import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup } from './internal/lookup';
 import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
 
 export const ZSetStageGrantInput = z.object({
   stage: stageName,
@@ -16,12 +16,20 @@ export const ZSetStageGrantInput = z.object({
 });
 export type SetStageGrantInput = z.input<typeof ZSetStageGrantInput>;
 
-/** Sets (or removes) one user's or team's level on a stage. Needs `manage` on that stage, or admin. */
+/**
+ * Sets (or removes) one user's or team's level on a stage. Needs `manage` on that stage, or admin.
+ * Grants of one stage are serialized by locking the stage's row first: the unique key over
+ * (stage, user, team) does not stop two identical grants on PostgreSQL, since one of user and team
+ * is always NULL and NULLs are distinct there.
+ */
 export async function setStageGrant(access: Access, raw: SetStageGrantInput) {
   const input = parseInput(ZSetStageGrantInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });
+    // A no-op UPDATE takes the row lock (portable; SQLite already runs one writer at a time). Whoever waits here
+    // reads the grant below only after the first writer committed.
+    await tx.policyGroup.update({ where: { id: group.id }, data: { position: { increment: 0 } }, select: { id: true } });
     let where: { groupId: string; userId: string | null; teamId: string | null };
     let label: string;
     if (input.subject.type === 'user') {

@@ -3,6 +3,7 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { audit } from './internal/audit';
 import { chooseOwnerTeam } from './internal/owner-team';
 import { checkRevision, storeRevision, withoutServerFields } from './internal/store-revision';
+import { transaction } from './internal/retry';
 
 export interface UploadRevisionInput {
   policyName: string;
@@ -22,12 +23,16 @@ export interface UploadRevisionResult {
   document: string;
 }
 
-/** POST /policies/:name/revisions — creates the policy if needed (its owner team), stores the revision. */
+/**
+ * POST /policies/:name/revisions — creates the policy if needed (its owner team), stores the revision.
+ * Idempotent under concurrent identical uploads: the one that loses the race on the policy's or the
+ * revision's unique key runs again and finds what the winner stored (200, stored once).
+ */
 export async function uploadRevision(access: Access, input: UploadRevisionInput): Promise<UploadRevisionResult> {
   const text = withoutServerFields(input.text);
   const revision = checkRevision(text, input.policyName);
   const { lock } = revision;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     let policy = await tx.policy.findUnique({ where: { name: input.policyName }, select: { id: true, name: true, ownerTeamId: true } });
     if (!policy) {
       assertCan(access, 'policy.create');

@@ -1,6 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 /**
  * The permissions matrix: stages × teams and users, with each grant's level.
@@ -23,8 +24,8 @@ export async function permissionsMatrix(access: Access) {
 async function permissionsMatrixAll(access: Access) {
   const [stages, teams, users, grants] = await Promise.all([
     db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true } }),
-    db().team.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, _count: { select: { members: true } } } }),
-    db().user.findMany({ orderBy: { email: 'asc' }, select: { id: true, email: true, name: true, isAdmin: true, active: true } }),
+    db().team.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, _count: { select: { members: true } } } }).then(sortedBy((t) => t.name)),
+    db().user.findMany({ orderBy: { email: 'asc' }, select: { id: true, email: true, name: true, isAdmin: true, active: true } }).then(sortedBy((u) => u.email)),
     db().groupPermission.findMany({ select: { groupId: true, userId: true, teamId: true, level: true } }),
   ]);
   const stageName = new Map(stages.map((s) => [s.id, s.name]));
@@ -44,14 +45,14 @@ export async function usersForAdmin() {
   const users = await db().user.findMany({
     orderBy: { email: 'asc' },
     select: { email: true, name: true, isAdmin: true, active: true, createdAt: true, memberships: { select: { team: { select: { name: true } } } } },
-  });
+  }).then(sortedBy((u) => u.email));
   return users.map((u) => ({ email: u.email, name: u.name, isAdmin: u.isAdmin, active: u.active, createdAt: u.createdAt.toISOString(), teams: u.memberships.map((m) => m.team.name).sort() }));
 }
 
 export async function teamsForAdmin() {
   const [teams, users] = await Promise.all([
-    db().team.findMany({ orderBy: { name: 'asc' }, select: { name: true, description: true, members: { select: { user: { select: { email: true } } } }, policies: { select: { name: true } } } }),
-    db().user.findMany({ where: { active: true }, orderBy: { email: 'asc' }, select: { email: true } }),
+    db().team.findMany({ orderBy: { name: 'asc' }, select: { name: true, description: true, members: { select: { user: { select: { email: true } } } }, policies: { select: { name: true } } } }).then(sortedBy((t) => t.name)),
+    db().user.findMany({ where: { active: true }, orderBy: { email: 'asc' }, select: { email: true } }).then(sortedBy((u) => u.email)),
   ]);
   return {
     teams: teams.map((t) => ({ name: t.name, description: t.description, members: t.members.map((m) => m.user.email).sort(), policies: t.policies.map((p) => p.name).sort() })),

@@ -3,7 +3,7 @@ import { can } from '@/lib/auth/permissions';
 import type { AuditEventDto, AuditFilter } from '@/lib/types/audit';
 import { parseInput } from '@/lib/validation/parse';
 import { ZAuditQuery } from '@/lib/validation/audit';
-import { db } from '../client';
+import { caseInsensitive, db } from '../client';
 
 export type { AuditEventDto, AuditFilter } from '@/lib/types/audit';
 
@@ -33,10 +33,11 @@ export async function listAudit(access: Access, f: AuditFilter): Promise<{ event
   const rows = await db().auditEvent.findMany({
     where: {
       ...visibleTo(access),
-      ...(f.actor ? { actorEmail: { contains: f.actor } } : {}),
+      // Case-insensitive on both databases, as the filter promises.
+      ...(f.actor ? { actorEmail: { contains: f.actor, ...caseInsensitive() } } : {}),
       ...(f.stage ? { groupName: f.stage } : {}),
       ...(f.policy ? { policyName: f.policy } : {}),
-      ...(f.action ? { action: { startsWith: f.action } } : {}),
+      ...(f.action ? { action: { startsWith: f.action, ...caseInsensitive() } } : {}),
       ...(f.since || f.until ? { createdAt: { ...(f.since ? { gte: f.since } : {}), ...(f.until ? { lte: f.until } : {}) } } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

@@ -2,6 +2,7 @@ import type { Access } from '@/lib/auth/permissions';
 import { can, viewableStages } from '@/lib/auth/permissions';
 import type { BoardCell, BoardData } from '@/lib/types/board';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 export type { BoardCell, BoardData } from '@/lib/types/board';
 
@@ -15,7 +16,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   const client = db();
   const [allStages, policies, teamRows, pointers, nodeCounts] = await Promise.all([
     client.policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, description: true, position: true } }),
-    client.policy.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, ownerTeamId: true } }),
+    client.policy.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, ownerTeamId: true } }).then(sortedBy((p) => p.name)),
     client.team.findMany({ select: { id: true, name: true } }),
     client.groupPolicy.findMany({ select: { groupId: true, policyId: true, updatedAt: true, revisionPk: true } }),
     client.node.groupBy({ by: ['groupId', 'policyId', 'revisionApplied'], _count: { _all: true } }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canReadNode, type Access } from '@/lib/auth/permissions';
 import { db } from '../client';
+import { compareText } from '../order';
 
 /** The SHA-256 fingerprint people compare keys by (of the DER public key), shortened. */
 export function keyFingerprint(pem: string): string {
@@ -14,6 +15,9 @@ export async function clientsPage() {
     orderBy: [{ validator: 'desc' }, { name: 'asc' }],
     select: { name: true, validator: true, createdAt: true, lastSeenAt: true, keys: { select: { name: true, publicKey: true, expiresAt: true, lastUsedAt: true }, orderBy: { name: 'asc' } } },
   });
+  // Validator first, then by name (in the application: see lib/db/order.ts).
+  rows.sort((a, b) => Number(b.validator) - Number(a.validator) || compareText(a.name, b.name));
+  for (const r of rows) r.keys.sort((a, b) => compareText(a.name, b.name));
   const nodes = new Set((await db().node.findMany({ where: { name: { in: rows.map((r) => r.name) } }, select: { name: true } })).map((n) => n.name));
   return rows.map((c) => ({
     name: c.name,

@@ -3,6 +3,7 @@ import { can, viewableStages } from '@/lib/auth/permissions';
 import type { IncludeSource } from '@/lib/services/compose-policy';
 import type { ComposeOptions } from '@/lib/types/compose';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 /** What the Compose page offers: policies with their revisions (and saved compositions), stages, and what each stage runs. */
 export async function composeOptions(access: Access): Promise<ComposeOptions> {
@@ -10,7 +11,7 @@ export async function composeOptions(access: Access): Promise<ComposeOptions> {
     db().policy.findMany({
       orderBy: { name: 'asc' },
       select: { name: true, ownerTeamId: true, revisions: { orderBy: { createdAt: 'desc' }, take: 30, select: { revisionId: true, createdAt: true, origin: true, originDetail: true } } },
-    }),
+    }).then(sortedBy((p) => p.name)),
     db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }),
     db().groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
   ]);

@@ -34,7 +34,7 @@ export async function databaseWriteState(now = Date.now()): Promise<WriteState> 
 async function probe(now: number): Promise<WriteState> {
   let state: WriteState;
   try {
-    await db().$executeRaw`UPDATE "LoginThrottle" SET "failures" = "failures" WHERE 0`;
+    await db().$executeRaw`UPDATE "LoginThrottle" SET "failures" = "failures" WHERE 1 = 0`;
     state = 'writable';
   } catch (e) {
     state = isBusyError(e) ? 'busy' : /readonly|read-only|SQLITE_READONLY/i.test(JSON.stringify(errorChain(e))) ? 'read-only' : 'down';

@@ -1,6 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 export interface NodeFilter {
   name?: string;
@@ -47,7 +48,7 @@ export async function listNodes(access: Access, f: NodeFilter = {}): Promise<Nod
       group: { select: { name: true } },
       policy: { select: { name: true } },
     },
-  });
+  }).then(sortedBy((n) => n.name));
   const pointers = await client.groupPolicy.findMany({ select: { groupId: true, policyId: true, revision: { select: { revisionId: true } } } });
   const active = new Map(pointers.map((p) => [`${p.groupId}|${p.policyId}`, p.revision.revisionId]));
   const out: NodeDto[] = [];

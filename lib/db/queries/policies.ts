@@ -2,12 +2,13 @@ import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 import { db } from '../client';
+import { compareText, sortedBy } from '../order';
 
 export const apiBase = '/api/v1';
 
 /** GET /policies — Chef's shape: { name: { uri, revisions: { id: {} } } }. */
 export async function chefPolicyList() {
-  const policies = await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } } });
+  const policies = await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } } }).then(sortedBy((p) => p.name));
   return Object.fromEntries(
     policies.map((p) => [p.name, { uri: `${apiBase}/policies/${p.name}`, revisions: Object.fromEntries(p.revisions.map((r) => [r.revisionId, {}])) }]),
   );
@@ -111,7 +112,7 @@ export async function activeRevisionId(group: string, policy: string): Promise<s
 }
 
 export async function policyNames(): Promise<string[]> {
-  return (await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true } })).map((p) => p.name);
+  return (await db().policy.findMany({ orderBy: { name: 'asc' }, select: { name: true } })).map((p) => p.name).sort(compareText);
 }
 
 /** Stage names in promotion order. */
@@ -125,7 +126,7 @@ export async function chefPolicyRows(name?: string): Promise<{ name: string; rev
     where: name === undefined ? {} : { name },
     orderBy: { name: 'asc' },
     select: { name: true, revisions: { select: { revisionId: true }, orderBy: { createdAt: 'asc' } } },
-  });
+  }).then(sortedBy((p) => p.name));
   return rows.map((p) => ({ name: p.name, revisions: p.revisions.map((r) => r.revisionId) }));
 }
 

@@ -1,6 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 /** The Policies page: every policy with its owner, revision count and the viewable stages running it. */
 export async function listPoliciesForPage(access: Access) {
@@ -15,7 +16,7 @@ export async function listPoliciesForPage(access: Access) {
         groups: { select: { group: { select: { name: true, position: true } } } },
         revisions: { orderBy: { createdAt: 'desc' }, take: 1, select: { createdAt: true } },
       },
-    }),
+    }).then(sortedBy((p) => p.name)),
     db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }),
   ]);
   const order = new Map(stages.map((s, i) => [s.name, i]));

@@ -2,12 +2,13 @@ import type { Access } from '@/lib/auth/permissions';
 import type { OrderDirectivesInput } from '@/lib/domain';
 import type { ScenarioDto } from '@/lib/types/ordering';
 import { db } from '../client';
+import { sortedBy } from '../order';
 
 export type { ScenarioDto } from '@/lib/types/ordering';
 
 /** Scenarios the viewer may load: their own and every shared one. */
 export async function scenariosFor(access: Access): Promise<ScenarioDto[]> {
-  const rows = await db().orderingScenario.findMany({ where: { OR: [{ ownerId: access.userId }, { shared: true }] }, orderBy: { name: 'asc' } });
+  const rows = await db().orderingScenario.findMany({ where: { OR: [{ ownerId: access.userId }, { shared: true }] }, orderBy: { name: 'asc' } }).then(sortedBy((r) => r.name));
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

@@ -1,6 +1,7 @@
 import type { Tx } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { AppError } from '@/lib/errors';
+import { sortedBy } from '@/lib/db/order';
 
 /** The input field naming the owner team of a policy that does not exist yet. */
 export const OWNER_TEAM_FIELD = '/owner_team';
@@ -17,7 +18,7 @@ export const OWNER_TEAM_FIELD = '/owner_team';
  * Callers check `policy.create` first.
  */
 export async function chooseOwnerTeam(tx: Tx, access: Access, ownerTeam?: string | null): Promise<string | null> {
-  const mine = await tx.team.findMany({ where: { id: { in: [...access.teamIds] } }, select: { id: true, name: true }, orderBy: { name: 'asc' } });
+  const mine = await tx.team.findMany({ where: { id: { in: [...access.teamIds] } }, select: { id: true, name: true }, orderBy: { name: 'asc' } }).then(sortedBy((t) => t.name));
   const choices = mine.map((t) => t.name);
   if (ownerTeam) {
     const team = await tx.team.findUnique({ where: { name: ownerTeam }, select: { id: true } });

@@ -96,8 +96,10 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
         data: { groupId: group.id, policyId: policy.id, revisionPk: to.pk, updatedById: actor?.userId ?? null, updatedByEmail: actor?.email ?? null, updatedAt: now },
       });
     } catch (e) {
-      // Another writer created the association first: the unique (group, policy) key decides.
-      if ((e as { code?: string }).code === 'P2002') throw conflict(`'${group.name}' changed while adding '${policy.name}'. Refresh and try again.`);
+      // Another writer created the association first: the unique (group, policy) key decides. A caller that
+      // checked what it expected gets a 409; a blind set (Chef's PUT) keeps the raw error, so its caller's
+      // retry (retryUniqueConflicts) runs the transaction again and replaces what the winner set.
+      if ((e as { code?: string }).code === 'P2002' && input.expectedRevisionId !== undefined) throw conflict(`'${group.name}' changed while adding '${policy.name}'. Refresh and try again.`);
       throw e;
     }
   }

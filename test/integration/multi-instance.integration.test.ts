@@ -1,0 +1,148 @@
+/**
+ * Two instances on one PostgreSQL database: two processes (test/fixtures/race-worker.ts),
+ * each with its own client and connection pool, fire 25 requests each at the same moment
+ * through the services the routes call. PostgreSQL only: SQLite means one instance.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db/client';
+import { databaseProvider } from '@/lib/db/url';
+import { seed } from '@/test/helpers';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PER_INSTANCE = 25;
+const onPostgres = databaseProvider() === 'postgresql';
+if (!onPostgres) console.log('multi-instance race tests: skipped on SQLite (one instance only); they run in the PostgreSQL integration run');
+
+interface Outcome {
+  status: number;
+  message?: string;
+}
+
+/** Starts two worker processes for `scenario`, waits until both are ready, starts them together, returns all 50 outcomes. */
+async function race(scenario: string, argsFor: (instance: number) => unknown): Promise<Outcome[]> {
+  const children: ChildProcess[] = [];
+  try {
+    const ready: Promise<void>[] = [];
+    const done: Promise<Outcome[]>[] = [];
+    for (let i = 0; i < 2; i++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/race-worker.ts', scenario, String(PER_INSTANCE), JSON.stringify(argsFor(i))], {
+        cwd: ROOT,
+        env: { ...process.env, LOG_LEVEL: 'warn' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const lines = readline.createInterface({ input: child.stdout! });
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      ready.push(
+        new Promise((resolve, reject) => {
+          lines.on('line', (l) => l.includes('"ready"') && resolve());
+          exited.then((code) => reject(new Error(`worker exited ${code} before it was ready: ${stderr}`)));
+        }),
+      );
+      done.push(
+        new Promise((resolve, reject) => {
+          lines.on('line', (l) => {
+            if (l.startsWith('{"results"')) resolve(JSON.parse(l).results);
+          });
+          exited.then((code) => reject(new Error(`worker exited ${code} without results: ${stderr}`)));
+        }),
+      );
+    }
+    await Promise.all(ready);
+    for (const c of children) c.stdin!.write('go\n');
+    return (await Promise.all(done)).flat();
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  }
+}
+
+const tally = (outcomes: Outcome[]) => outcomes.reduce<Record<number, number>>((acc, o) => ((acc[o.status] = (acc[o.status] ?? 0) + 1), acc), {});
+
+/** Deadlocks PostgreSQL detected in this database so far (statistics of the workers, which have exited). */
+async function deadlocks(): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_200));
+  await db().$executeRaw`SELECT pg_stat_clear_snapshot()`;
+  const [row] = await db().$queryRaw<{ deadlocks: bigint | number }[]>`SELECT "deadlocks" FROM pg_stat_database WHERE "datname" = current_database()`;
+  return Number(row.deadlocks);
+}
+
+async function active(stage: string, policy: string): Promise<string | null> {
+  const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
+  return row?.revision.revisionId ?? null;
+}
+
+describe.runIf(onPostgres)('two instances on one PostgreSQL database, 25 simultaneous requests each', () => {
+  beforeAll(async () => {
+    await seed();
+  });
+  afterAll(async () => {
+    await db().$disconnect();
+  });
+
+  it('single promotion: exactly one wins, 49 get 409, one history row and one audit event', async () => {
+    const expected = await active('production', 'mysql-primary');
+    const outcomes = await race('promote', () => ({
+      as: 'release@example.com',
+      input: { policy: 'mysql-primary', from: 'staging', to: 'production', expectedRevisionId: expected, reason: 'race-single' },
+    }));
+    expect(tally(outcomes)).toEqual({ 200: 1, 409: 49 });
+    expect(outcomes.filter((o) => o.status === 409).every((o) => /changed since you looked|changed while/.test(o.message ?? ''))).toBe(true);
+    expect(await db().pointerHistory.count({ where: { reason: 'race-single' } })).toBe(1);
+    expect(await db().auditEvent.count({ where: { action: 'pointer.promote', reason: 'race-single' } })).toBe(1);
+    expect(await active('production', 'mysql-primary')).toBe(await active('staging', 'mysql-primary'));
+  });
+
+  it('bulk promotions of the same policies in opposite orders: no 500, all or nothing, a consistent end state', async () => {
+    const rows = async (stage: string) =>
+      new Map((await db().groupPolicy.findMany({ where: { group: { name: stage } }, select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } })).map((r) => [r.policy.name, r.revision.revisionId]));
+    const [dev, production] = [await rows('dev'), await rows('production')];
+    // Every policy dev runs; pointers that already match simply do not move.
+    const names = [...dev.keys()].sort();
+    const moved = names.filter((n) => production.get(n) !== dev.get(n)).length;
+    expect(moved).toBeGreaterThan(2);
+    const expected = Object.fromEntries(names.map((n) => [n, production.get(n) ?? null]));
+    const deadlocksBefore = await deadlocks();
+    const outcomes = await race('bulk', (instance) => ({
+      as: 'admin@example.com',
+      input: { from: 'dev', to: 'production', policies: instance === 0 ? names : [...names].reverse(), expected, reason: 'race-bulk', overrideReason: 'race test: artifacts not uploaded' },
+    }));
+    expect(outcomes.filter((o) => o.status >= 500)).toEqual([]);
+    expect(tally(outcomes)).toEqual({ 200: 1, 409: 49 });
+    // Every loser saw the winner's change (not a deadlock turned into a retry message) ...
+    expect(outcomes.filter((o) => o.status === 409).every((o) => /changed since you looked|changed while/.test(o.message ?? ''))).toBe(true);
+    // ... and PostgreSQL detected no deadlock at all: the pointers move in one order whatever the request's.
+    expect(await deadlocks()).toBe(deadlocksBefore);
+    const after = await rows('production');
+    for (const n of names) expect(after.get(n)).toBe(dev.get(n));
+    expect(await db().pointerHistory.count({ where: { reason: 'race-bulk' } })).toBe(moved);
+    expect(await db().auditEvent.count({ where: { action: 'pointer.promote', reason: 'race-bulk' } })).toBe(moved);
+  });
+
+  it('concurrent identical grants leave one row and one audit event', async () => {
+    await db().team.create({ data: { name: 'race-team' } });
+    const outcomes = await race('grant', () => ({ as: 'admin@example.com', input: { stage: 'qa', subject: { type: 'team', name: 'race-team' }, level: 'promote' } }));
+    expect(tally(outcomes)).toEqual({ 200: 50 });
+    const team = await db().team.findUniqueOrThrow({ where: { name: 'race-team' } });
+    expect(await db().groupPermission.count({ where: { teamId: team.id } })).toBe(1);
+    expect(await db().auditEvent.count({ where: { action: 'permission.set', target: 'qa/team race-team' } })).toBe(1);
+  });
+
+  it('concurrent identical uploads of a new policy: stored once, every answer 2xx or a clear 409', async () => {
+    const text = fs.readFileSync(path.join(ROOT, 'test/fixtures/locks/rfc-minimal.lock.json'), 'utf8');
+    const name = JSON.parse(text).name as string;
+    expect(await db().policy.count({ where: { name } })).toBe(0);
+    const outcomes = await race('upload', () => ({ as: 'admin@example.com', input: { policyName: name, text, requestId: 'race-upload' } }));
+    // The losers of the race on the policy's and the revision's unique keys run again and find what the winner stored.
+    expect(tally(outcomes)).toEqual({ 201: 1, 200: 49 });
+    expect(await db().policy.count({ where: { name } })).toBe(1);
+    expect(await db().policyRevision.count({ where: { policy: { name } } })).toBe(1);
+    expect(await db().auditEvent.count({ where: { action: 'policy.create', target: name } })).toBe(1);
+    expect(await db().auditEvent.count({ where: { action: 'revision.upload', policyName: name } })).toBe(1);
+  });
+});
