@@ -164,6 +164,17 @@ describe('every path into a protected stage opens a request and moves nothing', 
     expect(await active('production', 'bastion')).not.toBeNull();
   });
 
+  it('deleting a policy or a stage cannot remove a policy from a protected stage without approval (409, nothing changes)', async () => {
+    const { deletePolicy } = await import('@/lib/services/delete-policy');
+    const { deleteStage } = await import('@/lib/services/manage-stage');
+    const e = await failure(deletePolicy(A.admin, 'ntp-server'));
+    expect(e.status).toBe(409);
+    expect(e.message).toMatch(/protected stage/);
+    expect(await active('production', 'ntp-server')).not.toBeNull();
+    expect((await failure(deleteStage(A.admin, 'production'))).status).toBe(409);
+    expect(await db().policyGroup.count({ where: { name: 'production' } })).toBe(1);
+  });
+
   it('an unprotected stage moves at once; staging (major bumps only) moves a minor change at once', async () => {
     const r = await promotePolicy(A.dev, { policy: 'jenkins-ci', from: 'dev', to: 'qa', expectedRevisionId: await active('qa', 'jenkins-ci') });
     expect(r.request).toBeUndefined();
