@@ -450,3 +450,29 @@ describe('bad revisions', () => {
     await rejectPromotionRequest(A.lead, { id: r.id, comment: 'x' }).catch((e) => expect(e.status).toBe(409));
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every guarded-stage endpoint and the 202/423 answers', async () => {
+    const openapi = await import('@/app/api/v1/openapi.json/route');
+    const doc = await (await openapi.GET()).json();
+    for (const p of [
+      '/policy_groups/{group}/protection',
+      '/policy_groups/{group}/freezes',
+      '/policy_groups/{group}/freezes/{id}',
+      '/promotion_requests',
+      '/promotion_requests/{id}',
+      '/promotion_requests/{id}/approve',
+      '/promotion_requests/{id}/reject',
+      '/promotion_requests/{id}/withdraw',
+      '/policies/{name}/revisions/{revision_id}/bad',
+      '/webhooks',
+      '/webhooks/{id}',
+      '/webhooks/{id}/deliveries',
+    ]) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+    expect(doc.paths['/policy_groups/{group}/promote'].post.responses['202']).toBeDefined();
+    expect(doc.paths['/policy_groups/{group}/policies/{name}'].put.responses['423']).toBeDefined();
+    expect(doc.components.schemas.PromotionRequest.required).toEqual(['id', 'status', 'approvals_required', 'approvals', 'reasons']);
+  });
+});
