@@ -454,7 +454,7 @@ describe('bad revisions', () => {
 describe('OpenAPI', () => {
   it('documents every guarded-stage endpoint and the 202/423 answers', async () => {
     const openapi = await import('@/app/api/v1/openapi.json/route');
-    const doc = await (await openapi.GET()).json();
+    const doc = await (await openapi.GET(new Request('http://localhost/api/v1/openapi.json'), { params: Promise.resolve({}) })).json();
     for (const p of [
       '/policy_groups/{group}/protection',
       '/policy_groups/{group}/freezes',
@@ -464,7 +464,7 @@ describe('OpenAPI', () => {
       '/promotion_requests/{id}/approve',
       '/promotion_requests/{id}/reject',
       '/promotion_requests/{id}/withdraw',
-      '/policies/{name}/revisions/{revision_id}/bad',
+      '/policies/{name}/revisions/{rev}/bad',
       '/webhooks',
       '/webhooks/{id}',
       '/webhooks/{id}/deliveries',
@@ -473,6 +473,7 @@ describe('OpenAPI', () => {
     }
     expect(doc.paths['/policy_groups/{group}/promote'].post.responses['202']).toBeDefined();
     expect(doc.paths['/policy_groups/{group}/policies/{name}'].put.responses['423']).toBeDefined();
-    expect(doc.components.schemas.PromotionRequest.required).toEqual(['id', 'status', 'approvals_required', 'approvals', 'reasons']);
+    const accepted = doc.paths['/policy_groups/{group}/policies/{name}/rollback'].post.responses['202'].content['application/json'].schema;
+    expect(accepted.properties.request.required).toEqual(['id', 'status', 'approvals_required', 'approvals', 'reasons']);
   });
 });
