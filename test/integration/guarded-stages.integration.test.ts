@@ -310,6 +310,23 @@ describe('approvals', () => {
   });
 });
 
+describe('administrators approve only where granted', () => {
+  it('an admin who is not an approver of the stage is refused; granted, they may approve', async () => {
+    await setStageProtection(A.admin, { stage: 'qa', approvalsRequired: 1, rules: [], approvers: ['user:lead@example.com'] });
+    try {
+      const r = (await promotePolicy(A.dev, { policy: 'mysql-replica', from: 'staging', to: 'qa', expectedRevisionId: await active('qa', 'mysql-replica') })).request!;
+      expect(r.approvals_required).toBe(1);
+      const refused = await failure(approvePromotionRequest(A.admin, { id: r.id }));
+      expect(refused.status).toBe(403);
+      expect(refused.message).toMatch(/only its approvers may/);
+      await setStageApprover(A.admin, { stage: 'qa', subject: { type: 'user', email: 'admin@example.com' }, approver: true });
+      expect((await approvePromotionRequest(A.admin, { id: r.id })).status).toBe('applied');
+    } finally {
+      await setStageProtection(A.admin, { stage: 'qa', protected: false });
+    }
+  });
+});
+
 describe('protection API', () => {
   it('PUT validates the rules and needs manage', async () => {
     const bad = await call(protectionRoute.PUT, 'PUT', { token: T.admin, params: { group: 'qa' }, body: { approvals_required: 1, rules: [{ kind: 'attribute_path', approvals: 2, patterns: [] }] } });
