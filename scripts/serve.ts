@@ -15,6 +15,7 @@ import { log } from '../lib/ops/log';
 import { consoleRouteLabeler } from '../lib/ops/routes';
 import { createConsoleServer, exitOnSignals } from '../lib/ops/server';
 import { onShutdown } from '../lib/ops/shutdown';
+import { startBackgroundJobs } from '../lib/services/background';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -34,6 +35,8 @@ const { server, shutdown } = createConsoleServer({
 });
 // Registered first, so it runs last: the database outlives every other hook.
 onShutdown('database', disconnectDb);
+const background = startBackgroundJobs(); // webhook outbox worker (issue 15)
+onShutdown('webhooks', () => background.stop());
 server.listen(port, hostname, () =>
   log('info', `Policy Console on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port} (${dev ? 'development' : 'production'})`, { port, pid: process.pid }),
 );

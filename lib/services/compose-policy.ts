@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, MAX_INCLUDE_DEPTH, referencedPolicy, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type IncludeLookup, type LockDiff, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, MAX_INCLUDE_DEPTH, referencedPolicy, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type IncludeLookup, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { gitLimits, readGitFile } from './internal/git-source';
@@ -14,6 +14,7 @@ import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 import { transaction } from './internal/retry';
 
 import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
+import { childPointer, jsonPointer } from '@/lib/domain/shared/json-pointer';
 import { expectedRevisionId, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
 
 export { ZIncludeSource, ZParentInput };
@@ -76,20 +77,20 @@ type ResolvedInclude = IncludedPolicy & { revisionId: string };
 
 /** A server include: a stage's current revision (pinned) or a given revision. */
 async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string; source: Extract<IncludeSource, { type: 'server' }> }, i: number): Promise<ResolvedInclude> {
-  const at = `/includes/${i}/source`;
+  const at = jsonPointer(['includes', i, 'source']);
   const s = inc.source;
   let row: { revisionId: string; document: string } | null = null;
   if (s.group) {
     assertCan(access, 'stage.view', { stage: s.group });
-    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
+    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: childPointer(at, 'group'), message: 'no such stage' }]);
     const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
-    if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
+    if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: childPointer(at, 'group'), message: 'policy not in this stage' }]);
     row = g.revision;
   } else {
     row = await tx.policyRevision.findFirst({ where: { revisionId: s.revision!, policy: { name: s.policy } }, select: { revisionId: true, document: true } });
     if (!row) {
       const policyExists = await tx.policy.count({ where: { name: s.policy } });
-      throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: `${at}/${policyExists ? 'revision' : 'policy'}`, message: 'not found' }]);
+      throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: childPointer(at, policyExists ? 'revision' : 'policy'), message: 'not found' }]);
     }
   }
   const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
@@ -98,7 +99,7 @@ async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string;
 
 /** An uploaded or git include: read and validated outside any transaction (git may touch the network and disk). */
 async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSource, { type: 'upload' | 'git' }> }, i: number): Promise<ResolvedInclude> {
-  const at = `/includes/${i}/source`;
+  const at = jsonPointer(['includes', i, 'source']);
   const s = inc.source;
   const { text, extra } =
     s.type === 'upload'
@@ -118,7 +119,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   if (!v.ok) {
     throw badRequest(
       `Include '${inc.name}' is not a valid lock${quote ? `: ${v.errors[0].message}` : ` (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'}, first at '${v.errors[0].path || '/'}')`}`,
-      v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: quote ? e.message : 'invalid value' })),
+      v.errors.map((e) => ({ path: childPointer(at, 'lock') + e.path, message: quote ? e.message : 'invalid value' })),
     );
   }
   return { name: inc.name, source_options: extra, lock: v.lock, revisionId: v.lock.revision_id };
@@ -162,6 +163,14 @@ async function loadNestedIncludes(tx: Tx, includes: IncludedPolicy[]): Promise<I
  * owners) and points a stage at it (promote on that stage). Conflicts are a
  * 409 listing every one of them.
  */
+/** Where a merge conflict lies, as an RFC 6901 pointer: into the request's parent (run lists), or into the composed lock. */
+function conflictPointer(c: MergeConflict): string {
+  if (c.field) return '/parent' + c.field;
+  if (c.pointer) return c.pointer;
+  if (c.cookbook) return jsonPointer(['cookbook_locks', c.cookbook]);
+  return '/includes';
+}
+
 export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
   // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
   assertInputDepth(raw);
@@ -197,7 +206,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       const merged = mergePolicy(parent, includes, { lookup: await loadNestedIncludes(tx, includes) });
       if (!merged.ok) {
         const conflicts = merged.conflicts;
-        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.field ? `/parent${c.field}` : c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts, warnings: merged.warnings });
+        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: conflictPointer(c), message: c.message })), { conflicts, warnings: merged.warnings });
       }
       // The composed lock meets the upload limits whether it is previewed or saved: includes can multiply a small request.
       const text = serializeJson(merged.lock, 2) + '\n';

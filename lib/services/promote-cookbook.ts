@@ -21,6 +21,8 @@ export const ZPromoteCookbookInput = z.object({
   reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional(),
   requestId: requestIdField.optional(),
@@ -100,10 +102,12 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       kind: 'promote-cookbook',
       reason: input.reason,
       overrideReason: input.overrideReason,
+      freezeOverrideReason: input.freezeOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
+      origin: { from_stage: from.name, cookbook: input.cookbook, version: result.after.version },
     });
-    return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId };
+    return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId, ...(moved.request ? { request: moved.request } : {}) };
   });
   if (out.auditId) countPromotions('cookbook');
   return out;

@@ -7,6 +7,7 @@ import { requireGroup } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { countPromotions } from '@/lib/ops/metrics';
+import type { PromotionRequestDto } from './internal/request-dto';
 
 const name = chefName();
 export const ZPromotePoliciesInput = z.object({
@@ -18,6 +19,8 @@ export const ZPromotePoliciesInput = z.object({
   reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
   requestId: requestIdField.optional(),
 });
 export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
@@ -51,8 +54,8 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
       if (!(p in input.expected)) errors.push({ path: `/expected/${p}`, message: `expected.${p} is required: the revision you saw in '${to.name}' (null for none)` });
     }
     if (errors.length) throw badRequest(errors[0].message, errors);
-    const results = [];
-    // Code-unit order: the same on every instance and database, whatever their collation.
+    const results: { policy: string; fromRevisionId: string | null; toRevisionId: string | null; changed: boolean; auditId: string | null; request?: PromotionRequestDto }[] = [];
+    // Code-unit order: the same on every instance and database, whatever their collation (no deadlock between concurrent bulk promotions).
     const order = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const p of order) {
       const s = source.get(p)!;
@@ -63,15 +66,19 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
         kind: 'promote',
         reason: input.reason,
         overrideReason: input.overrideReason,
+        freezeOverrideReason: input.freezeOverrideReason,
         expectedRevisionId: input.expected[p],
         requestId: input.requestId,
+        origin: { from_stage: from.name, bulk: true },
       });
-      results.push({ policy: p, fromRevisionId: moved.fromRevisionId, toRevisionId: moved.toRevisionId, changed: moved.changed, auditId: moved.auditId });
+      results.push({ policy: p, fromRevisionId: moved.fromRevisionId, toRevisionId: moved.toRevisionId, changed: moved.changed, auditId: moved.auditId, ...(moved.request ? { request: moved.request } : {}) });
     }
     // Answered in the order asked.
     const rank = new Map(names.map((n, i) => [n, i]));
     results.sort((a, b) => rank.get(a.policy)! - rank.get(b.policy)!);
-    return { from: from.name, to: to.name, promoted: results };
+    // Issue 15: policies whose change needs approvals got a request each instead of moving (HTTP 202 when any did).
+    const requests = results.flatMap((r) => (r.request ? [r.request] : []));
+    return { from: from.name, to: to.name, promoted: results, requests };
   });
   countPromotions('bulk', result.promoted.filter((r) => r.changed).length);
   return result;

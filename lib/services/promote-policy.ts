@@ -7,6 +7,7 @@ import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { countPromotions } from '@/lib/ops/metrics';
+import type { PromotionRequestDto } from './internal/request-dto';
 
 const name = chefName();
 export const ZPromotePolicyInput = z.object({
@@ -19,6 +20,8 @@ export const ZPromotePolicyInput = z.object({
   reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
   requestId: requestIdField.optional(),
 });
 export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
@@ -31,6 +34,8 @@ export interface PromotePolicyResult {
   toRevisionId: string;
   changed: boolean;
   auditId: string | null;
+  /** Issue 15: `to` is protected and the change needs approvals: this request was opened, nothing moved (HTTP 202). */
+  request?: PromotionRequestDto;
 }
 
 /** Points stage `to` at the revision active in `from` (no new document). 409 when `to` moved since the user looked. */
@@ -65,10 +70,21 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
       kind: 'promote',
       reason: input.reason,
       overrideReason: input.overrideReason,
+      freezeOverrideReason: input.freezeOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
+      origin: { from_stage: fromName },
     });
-    return { policy: policy.name, from: fromName, to: to.name, fromRevisionId: moved.fromRevisionId, toRevisionId: source.revision.revisionId, changed: moved.changed, auditId: moved.auditId };
+    return {
+      policy: policy.name,
+      from: fromName,
+      to: to.name,
+      fromRevisionId: moved.fromRevisionId,
+      toRevisionId: source.revision.revisionId,
+      changed: moved.changed,
+      auditId: moved.auditId,
+      ...(moved.request ? { request: moved.request } : {}),
+    };
   });
   if (result.changed) countPromotions('policy');
   return result;

@@ -7,3 +7,6 @@
 export { audit } from './internal/audit';
 export { movePointer } from './internal/pointer';
 export { checkRevision, storeRevision } from './internal/store-revision';
+/** Issue 15: the demo's pending promotion request is opened by the same guard every move passes. */
+export { openRequestIfProtected } from './internal/guard';
+export { requestTtlMs } from './internal/request-dto';

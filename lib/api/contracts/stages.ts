@@ -1,7 +1,8 @@
 /** Contracts of the stage (policy group) routes. */
 import { z } from 'zod';
 import { defineRoute, ref } from '../contract';
-import { grantLevel, grantSubject, stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
+import { grantLevel, grantSubject, overrideReason, stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
+import { requestEnvelope } from './guarded-schemas';
 
 const groupParam = { group: 'Stage name' };
 const stageAndPolicy = { group: 'Stage name', name: 'Policy name' };
@@ -61,10 +62,20 @@ export const putStagePolicyRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}',
   summary: 'Store the lock if new and point the stage at it (promote; owner for new revisions)',
   params: stageAndPolicy,
-  query: z.object({ owner_team: z.string().min(1).max(255).optional().describe('Owner team when the policy is new and the caller is in several teams') }),
+  query: z.object({
+    owner_team: z.string().min(1).max(255).optional().describe('Owner team when the policy is new and the caller is in several teams'),
+    override_reason: overrideReason.optional().describe('Overrides a freeze window (manage on the stage); audited'),
+  }),
   bodyKind: 'text',
   bodyDoc: { description: 'A Policyfile lock (JSON)', schema: ref('PolicyLock') },
-  responses: { 201: lockResponse('New association'), 200: lockResponse('Replaced the association'), 400: 'Invalid lock: every violation with its JSON pointer', 409: 'Same revision id, different content' },
+  responses: {
+    201: lockResponse('New association'),
+    200: lockResponse('Replaced the association'),
+    202: { description: 'The stage is protected: a promotion request was opened (the revision is stored), nothing moved', schema: requestEnvelope },
+    400: 'Invalid lock: every violation with its JSON pointer',
+    409: 'Same revision id, different content; or the revision is marked bad (who and why)',
+    423: 'The stage is frozen: the window’s reason and end',
+  },
 });
 
 export const deleteStagePolicyRoute = defineRoute({
@@ -72,7 +83,8 @@ export const deleteStagePolicyRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}',
   summary: 'Remove the association (promote)',
   params: stageAndPolicy,
-  responses: { 200: lockResponse('The revision it held'), 404: 'No association' },
+  query: z.object({ override_reason: overrideReason.optional().describe('Overrides a freeze window (manage on the stage); audited') }),
+  responses: { 200: lockResponse('The revision it held'), 202: { description: 'The stage is protected: a promotion request to remove it', schema: requestEnvelope }, 404: 'No association', 423: 'The stage is frozen' },
 });
 
 export const historyRoute = defineRoute({

@@ -1,0 +1,9 @@
+import { NextResponse } from 'next/server';
+import { apiRoute } from '@/lib/api/route';
+import { listRequestsRoute } from '@/lib/api/contracts/guarded';
+import { listPromotionRequests } from '@/lib/services/promotion-requests';
+
+export const dynamic = 'force-dynamic';
+
+/** GET ?stage=&status=&policy=&scope=all|mine|to_approve&limit= */
+export const GET = apiRoute(listRequestsRoute, async (_req, { access, query }) => NextResponse.json({ requests: await listPromotionRequests(access, query) }));
