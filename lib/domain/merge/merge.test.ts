@@ -157,7 +157,7 @@ describe('mergePolicy: properties', () => {
     d1: fc.integer(),
     d2: fc.integer(),
   });
-  const includes = (t1: object, t2: object) => {
+  const includes = (t1: Record<string, unknown>, t2: Record<string, unknown>) => {
     const shared = { version: '1.0.0', identifier: 's' };
     return [
       inc('one', { run_list: ['recipe[one::default]', 'recipe[shared::default]'], default_attributes: t1, cookbook_locks: { one: { version: '1.0.0', identifier: 'o' }, shared } }),

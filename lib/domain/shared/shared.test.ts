@@ -17,7 +17,8 @@ function reorder(v: unknown): unknown {
   return v;
 }
 
-const wellFormed = fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => s.isWellFormed());
+// Whole code points only (no lone surrogates: UTF-8 cannot hold them).
+const wellFormed = fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s));
 
 describe('compareCodePoints', () => {
   it('orders by code point, not by UTF-16 unit: U+FF01 before U+1F600', () => {
