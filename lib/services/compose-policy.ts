@@ -12,43 +12,22 @@ import { chooseOwnerTeam } from './internal/owner-team';
 import { checkRevision, storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
-const attrs = z.record(z.string(), z.unknown());
-export const ZParentInput = z.union([
-  z.object({ revision: name }).strict(),
-  z
-    .object({
-      run_list: z.array(z.string().max(500)).max(5000),
-      named_run_lists: z.record(z.string(), z.array(z.string().max(500))).optional(),
-      cookbook_locks: z.record(z.string().regex(COOKBOOK_NAME_PATTERN, 'is not a cookbook name'), z.object({ version: z.string(), identifier: z.string() }).passthrough()).optional(),
-      default_attributes: attrs.optional(),
-      override_attributes: attrs.optional(),
-      solution_dependencies: z.object({}).passthrough().optional(),
-    })
-    .strict(),
-]);
-export const ZIncludeSource = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
-  z.object({
-    type: z.literal('upload'),
-    lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]),
-    /** Where the lock lives relative to the composed policy, as in `include_policy "x", path: "…"`: recorded in source_options, and its path cookbooks are located relative to it (chef-cli's LocalLockFetcher). */
-    path: z.string().min(1, 'is required').max(1000).optional(),
-  }),
-  z.object({ type: z.literal('git'), repository: name.describe('the name of a repository an admin registered'), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
-]);
+import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
+import { expectedRevisionId, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
+
+export { ZIncludeSource, ZParentInput };
 export type IncludeSource = z.infer<typeof ZIncludeSource>;
 export const ZComposeInput = z.object({
-  policy: name,
+  policy: policyName,
   parent: ZParentInput,
-  includes: z.array(z.object({ name: z.string().trim().min(1, 'is required').max(100), source: ZIncludeSource })).max(50),
+  includes: z.array(ZIncludeEntry).max(50),
   save: z.boolean().optional(),
-  group: name.optional(),
-  expectedRevisionId: name.nullable().optional(),
-  reason: z.string().max(1000).optional(),
+  group: stageName.optional(),
+  expectedRevisionId: expectedRevisionId.optional(),
+  reason: reasonField.optional(),
   /** Owning team when saving creates the policy (see chooseOwnerTeam). */
   ownerTeam: z.string().max(255).nullable().optional(),
-  requestId: z.string().max(100).optional(),
+  requestId: requestIdField.optional(),
 });
 export type ComposeInput = z.input<typeof ZComposeInput>;
 

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createMigration, MIGRATIONS_DIR, SCHEMA_PATH } from '@/lib/db/migrate';
+import { applyMigrations, MIGRATIONS_DIR, SCHEMA_PATH } from '@/lib/db/migrate';
+import { createSqliteMigration } from '@/lib/db/migrate-dev';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-migrate-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -23,11 +24,11 @@ function copyMigrations(to: string, filter: (name: string) => boolean = () => tr
 describe('createMigration', () => {
   it('writes the SQL of a schema change into the given folder, and nothing when the schema is unchanged', async () => {
     const dir = path.join(tmp, 'create');
-    copyMigrations(path.join(dir, 'migrations'));
-    const schemaPath = path.join(dir, 'schema.prisma');
+    copyMigrations(path.join(dir, 'prisma', 'migrations'));
+    const schemaPath = path.join(dir, 'prisma', 'schema.prisma');
     fs.writeFileSync(schemaPath, fs.readFileSync(SCHEMA_PATH, 'utf8') + '\nmodel SmokeNote {\n  id   String @id\n  note String @default("")\n}\n');
-    const paths = { migrationsDir: path.join(dir, 'migrations'), schemaPath };
-    const created = await createMigration('smoke_note', paths);
+    const paths = { migrationsDir: path.join(dir, 'prisma', 'migrations'), schemaPath };
+    const created = await createSqliteMigration('smoke_note', dir);
     expect(created).toMatch(/_smoke_note$/);
     expect(path.dirname(created!)).toBe(paths.migrationsDir);
     const sql = fs.readFileSync(path.join(created!, 'migration.sql'), 'utf8');
@@ -38,10 +39,10 @@ describe('createMigration', () => {
     // The project's own folder is untouched.
     expect(fs.readdirSync(MIGRATIONS_DIR).some((n) => n.endsWith('_smoke_note'))).toBe(false);
     // Applied, the schema is reached: a second call has nothing to write.
-    expect(await createMigration('again', paths)).toBeNull();
+    expect(await createSqliteMigration('again', dir)).toBeNull();
     // And the migration applies to a database.
     const url = `file:${path.join(dir, 'smoke.db')}`;
-    const applied = await applyMigrations(url, paths);
+    const applied = await applyMigrations(url, dir);
     expect(applied.at(-1)).toMatch(/_smoke_note$/);
     const raw = new Database(path.join(dir, 'smoke.db'));
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name='SmokeNote'").get()).toBeTruthy();
@@ -53,10 +54,10 @@ describe('drop_cookbook_lock_runlist', () => {
   it('fills in the cookbook digest of revisions older than it from their CookbookLock rows, then drops both', async () => {
     const dir = path.join(tmp, 'drop');
     const last = fs.readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith('_drop_cookbook_lock_runlist'))[0];
-    copyMigrations(path.join(dir, 'migrations'), (n) => n < last);
+    copyMigrations(path.join(dir, 'prisma', 'migrations'), (n) => n < last);
+    fs.copyFileSync(SCHEMA_PATH, path.join(dir, 'prisma', 'schema.prisma'));
     const file = path.join(dir, 'old.db');
-    const paths = { migrationsDir: path.join(dir, 'migrations') };
-    await applyMigrations(`file:${file}`, paths);
+    await applyMigrations(`file:${file}`, dir);
     const raw = new Database(file);
     raw.prepare(`INSERT INTO "Policy" (id, name) VALUES ('p1', 'legacy')`).run();
     const insertRev = raw.prepare(`INSERT INTO "PolicyRevision" (id, policyId, revisionId, document, contentHash, computedRevisionId, runList, cookbookDigest) VALUES (?, 'p1', ?, '{}', 'h', 'c', '[]', ?)`);
@@ -66,8 +67,8 @@ describe('drop_cookbook_lock_runlist', () => {
     raw.prepare(`INSERT INTO "CookbookLock" (id, revisionPk, name, version, identifier) VALUES ('c1', 'r-old', 'nginx', '12.0.0', 'ng12'), ('c2', 'r-old', 'base', '1.0.0', 'b1')`).run();
     raw.close();
 
-    fs.cpSync(path.join(MIGRATIONS_DIR, last), path.join(dir, 'migrations', last), { recursive: true });
-    expect((await applyMigrations(`file:${file}`, paths)).map((p) => path.basename(p))).toEqual([last]);
+    fs.cpSync(path.join(MIGRATIONS_DIR, last), path.join(dir, 'prisma', 'migrations', last), { recursive: true });
+    expect((await applyMigrations(`file:${file}`, dir)).map((p) => path.basename(p))).toEqual([last]);
     const after = new Database(file);
     const digests = Object.fromEntries((after.prepare(`SELECT id, cookbookDigest FROM "PolicyRevision"`).all() as { id: string; cookbookDigest: string }[]).map((r) => [r.id, r.cookbookDigest]));
     expect(JSON.parse(digests['r-old'])).toEqual({ nginx: '12.0.0|ng12', base: '1.0.0|b1' });

@@ -1,12 +1,9 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
+import { apiRoute } from '@/lib/api/route';
+import { promoteRoute } from '@/lib/api/contracts/promotion';
 import { promotePolicies } from '@/lib/services/promote-policies';
 
 export const dynamic = 'force-dynamic';
 
 /** POST { from, policies: [..] | "all", expected: { policy: revision_id | null }, reason?, override_reason? } — all or nothing. */
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const body = await readJsonObject(req);
-  const result = await promotePolicies(access, { from: body.from as string, to: params.group, policies: body.policies as string[], expected: body.expected as Record<string, string | null>, reason: body.reason as string | undefined, overrideReason: body.override_reason as string | undefined, requestId });
-  return NextResponse.json(result);
-});
+export const POST = apiRoute(promoteRoute, async (_req, { access, params, body, requestId }) => NextResponse.json(await promotePolicies(access, { ...body, to: params.group, requestId })));
