@@ -127,6 +127,19 @@ describe('every stored revision passes the lock validator', () => {
   });
 });
 
+describe('content identity across the serializer change', () => {
+  it('a revision whose stored hash came from the old key order is still the same content on re-upload (200), and other content is still a 409', async () => {
+    const policy = `hash-${uid()}`;
+    const doc = lock(policy, 'r1', { default_attributes: { b: 1, 10: 2, 9: 3, '\u{1F600}': 4, '\uFF01': 5 } });
+    expect((await call(revisions.POST, 'POST', { token: dev, params: { name: policy }, body: doc })).status).toBe(201);
+    // As the previous serializer hashed it (UTF-16 and integer-key order): a different hash for the same content.
+    await db().policyRevision.updateMany({ where: { policy: { name: policy } }, data: { contentHash: 'hash-from-the-old-serializer' } });
+    expect((await call(revisions.POST, 'POST', { token: dev, params: { name: policy }, body: doc })).status).toBe(200);
+    const other = await call(revisions.POST, 'POST', { token: dev, params: { name: policy }, body: { ...doc, default_attributes: { b: 2 } } });
+    expect(other.status).toBe(409);
+  });
+});
+
 describe('one owner-team rule for a new policy (a user in two teams)', () => {
   it('upload: 422 naming owner_team and the choices; owner_team picks the team; a team not theirs is refused', async () => {
     const u = await twoTeamUser();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalLockText, diffLocks, diffSequence, type PolicyLock } from '@/lib/domain';
+import { canonicalLockText, diffLocks, diffSequence, lcsPairs, type PolicyLock } from '@/lib/domain';
 
 const lock = (over: Partial<PolicyLock> = {}): PolicyLock => ({
   name: 'app',
@@ -89,16 +89,16 @@ describe('diffLocks: run lists', () => {
 });
 
 describe('diffLocks: attributes', () => {
-  it('reports each leaf with path and precedence', () => {
+  it('reports each leaf with path and precedence, keys in code-point order', () => {
     const to = lock({
       default_attributes: { nginx: { workers: 8, gzip: true, http2: true }, app: {} },
       override_attributes: { app: { flags: { beta: true } } },
     });
     const d = diffLocks(lock(), to);
     expect(d.attributes).toEqual([
-      { kind: 'changed', precedence: 'default', path: ['nginx', 'workers'], pathText: '[nginx][workers]', from: 4, to: 8 },
-      { kind: 'added', precedence: 'default', path: ['nginx', 'http2'], pathText: '[nginx][http2]', to: true },
       { kind: 'removed', precedence: 'default', path: ['app', 'release'], pathText: '[app][release]', from: '1' },
+      { kind: 'added', precedence: 'default', path: ['nginx', 'http2'], pathText: '[nginx][http2]', to: true },
+      { kind: 'changed', precedence: 'default', path: ['nginx', 'workers'], pathText: '[nginx][workers]', from: 4, to: 8 },
       { kind: 'added', precedence: 'override', path: ['app', 'flags', 'beta'], pathText: '[app][flags][beta]', to: true },
     ]);
     expect(d.summary.attributes).toEqual({ added: 2, removed: 1, changed: 1 });
@@ -147,10 +147,14 @@ describe('diffLocks: includes, dependencies, revision id', () => {
   });
 });
 
+const SOURCES = [undefined, { path: 'cookbooks/x' }, { path: 'vendor/x' }, { git: 'https://example.com/x.git', revision: 'abc' }] as const;
+/** A cookbook: version, identifier from a small set (so equal versions and identifiers with other sources happen), an optional source. */
+const arbCookbook = fc.tuple(fc.nat(3), fc.nat(3), fc.nat(3), fc.constantFrom('i1', 'i2'), fc.nat(SOURCES.length - 1));
 const arbLock = fc
   .record({
-    cookbooks: fc.dictionary(fc.constantFrom('apt', 'ntp', 'nginx', 'app', 'base', 'sudo', 'mysql'), fc.tuple(fc.nat(12), fc.nat(12), fc.nat(12), fc.constantFrom('i1', 'i2'))),
-    run: fc.uniqueArray(fc.constantFrom('recipe[a::b]', 'recipe[c::d]', 'recipe[e::f]', 'recipe[g::h]', 'recipe[i::j]')),
+    cookbooks: fc.dictionary(fc.constantFrom('apt', 'ntp', 'nginx', 'app', 'base', 'sudo', 'mysql'), arbCookbook),
+    // Repeated run-list items happen (chef-cli de-duplicates only what it composes; an uploaded lock may repeat).
+    run: fc.array(fc.constantFrom('recipe[a::b]', 'recipe[c::d]', 'recipe[e::f]', 'recipe[g::h]', 'recipe[i::j]'), { maxLength: 8 }),
     attrs: fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.integer(), fc.dictionary(fc.constantFrom('x', 'y'), fc.boolean()))),
     rev: fc.constantFrom('r1', 'r2'),
   })
@@ -159,12 +163,111 @@ const arbLock = fc
       name: 'p',
       revision_id: rev,
       run_list: run,
-      cookbook_locks: Object.fromEntries(Object.entries(cookbooks).map(([k, [a, b, c, id]]) => [k, { version: `${a}.${b}.${c}`, identifier: id }])),
+      cookbook_locks: Object.fromEntries(
+        Object.entries(cookbooks).map(([k, [a, b, c, id, src]]) => [k, { version: `${a}.${b}.${c}`, identifier: id, ...(SOURCES[src] ? { source_options: SOURCES[src] } : {}) }]),
+      ),
       default_attributes: attrs,
     }),
   );
 
+/** A second lock derived from the first: per cookbook kept, moved to another source, re-versioned, re-identified or removed; another run list and attributes. */
+const arbPair = fc.tuple(arbLock, arbLock, fc.array(fc.nat(5), { minLength: 7, maxLength: 7 })).map(([a, c, ops]): [PolicyLock, PolicyLock] => {
+  const cookbook_locks: PolicyLock['cookbook_locks'] = {};
+  Object.entries(a.cookbook_locks).forEach(([name, cb], i) => {
+    const op = ops[i % ops.length];
+    if (op === 1) cookbook_locks[name] = { ...cb, source_options: cb.source_options?.path === 'elsewhere' ? { path: 'elsewhere2' } : { path: 'elsewhere' } };
+    else if (op === 2) cookbook_locks[name] = { ...cb, version: `${cb.version}1`, identifier: 'i9' };
+    else if (op === 3) cookbook_locks[name] = { ...cb, identifier: cb.identifier === 'i1' ? 'i2' : 'i1' };
+    else if (op !== 4) cookbook_locks[name] = cb;
+  });
+  for (const [name, cb] of Object.entries(c.cookbook_locks)) if (!(name in a.cookbook_locks)) cookbook_locks[name] = cb;
+  return [a, { ...c, cookbook_locks }];
+});
+
+/** The same lock with every object's keys in another order (reversed), at every depth. */
+function reorderKeys<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(reorderKeys) as T;
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).reverse()) out[k] = reorderKeys((v as Record<string, unknown>)[k]);
+    return out as T;
+  }
+  return v;
+}
+
+/** Length of a longest common subsequence by brute force: every subsequence of `a`, longest first. */
+function bruteLcs(a: string[], b: string[]): number {
+  const isSub = (sub: string[]) => {
+    let j = 0;
+    for (const x of b) if (j < sub.length && sub[j] === x) j++;
+    return j === sub.length;
+  };
+  let best = 0;
+  for (let mask = 0; mask < 1 << a.length; mask++) {
+    const sub = a.filter((_, i) => mask & (1 << i));
+    if (sub.length > best && isSub(sub)) best = sub.length;
+  }
+  return best;
+}
+
 describe('diffLocks: properties', () => {
+  it('the generator reaches source-only changes and repeated run-list items', () => {
+    let sourceOnly = 0;
+    let repeated = 0;
+    fc.assert(
+      fc.property(arbPair, ([a, b]) => {
+        if (diffLocks(a, b).cookbooks.some((c) => c.kind === 'source_changed')) sourceOnly++;
+        if (new Set(a.run_list).size < a.run_list.length) repeated++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(sourceOnly).toBeGreaterThan(10);
+    expect(repeated).toBeGreaterThan(50);
+  });
+
+  it('a change of source alone is reported as source_changed, naming the field, and nothing else', () => {
+    fc.assert(
+      fc.property(arbLock.filter((l) => Object.keys(l.cookbook_locks).length > 0), fc.nat(), (a, pick) => {
+        const names = Object.keys(a.cookbook_locks);
+        const name = names[pick % names.length];
+        const b = structuredClone(a);
+        const before = b.cookbook_locks[name].source_options as { path?: string } | undefined;
+        b.cookbook_locks[name] = { ...b.cookbook_locks[name], source_options: { path: before?.path === 'elsewhere' ? 'elsewhere2' : 'elsewhere' } };
+        const d = diffLocks(a, b);
+        expect(d.cookbooks).toEqual([expect.objectContaining({ name, kind: 'source_changed', sourceFields: ['source_options'] })]);
+        expect(d.summary.total).toBe(1);
+      }),
+    );
+  });
+
+  it('LCS: as long as a brute-force LCS, and a common subsequence, on small inputs with repeats (dynamic programming) or without', () => {
+    let repeats = 0;
+    const arbSeq = fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 9 });
+    fc.assert(
+      fc.property(arbSeq, arbSeq, (a, b) => {
+        const pairs = lcsPairs(a, b);
+        expect(pairs.length).toBe(bruteLcs(a, b));
+        for (let k = 0; k < pairs.length; k++) {
+          const [i, j] = pairs[k];
+          expect(a[i]).toBe(b[j]);
+          if (k) expect(i > pairs[k - 1][0] && j > pairs[k - 1][1]).toBe(true);
+        }
+        if (new Set(a).size < a.length || new Set(b).size < b.length) repeats++;
+        // Every item is accounted for: kept, moved, removed or added.
+        const changes = diffSequence(a, b);
+        expect(changes.filter((c) => c.kind !== 'added').length + pairs.length).toBe(a.length);
+        expect(changes.filter((c) => c.kind !== 'removed').length + pairs.length).toBe(b.length);
+      }),
+      { numRuns: 500 },
+    );
+    expect(repeats).toBeGreaterThan(250);
+  });
+
+  it('LCS without repeats (the longest-increasing-subsequence branch) matches brute force too', () => {
+    const arbPerm = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'), { maxLength: 8 });
+    fc.assert(fc.property(arbPerm, arbPerm, (a, b) => lcsPairs(a, b).length === bruteLcs(a, b)), { numRuns: 300 });
+  });
+
   it('a lock diffed with itself is empty', () => {
     fc.assert(
       fc.property(arbLock, (l) => {
@@ -175,7 +278,7 @@ describe('diffLocks: properties', () => {
 
   it('swapping sides swaps added/removed and upgraded/downgraded', () => {
     fc.assert(
-      fc.property(arbLock, arbLock, (a, b) => {
+      fc.property(arbPair, ([a, b]) => {
         const ab = diffLocks(a, b);
         const ba = diffLocks(b, a);
         const flip: Record<string, string> = { added: 'removed', removed: 'added', upgraded: 'downgraded', downgraded: 'upgraded' };
@@ -189,11 +292,31 @@ describe('diffLocks: properties', () => {
 });
 
 describe('canonicalLockText', () => {
-  it('is pretty JSON with sorted keys, stable under key order', () => {
+  it('is pretty JSON with sorted keys', () => {
     const a = canonicalLockText(lock());
-    const b = canonicalLockText(JSON.parse(JSON.stringify(lock(), Object.keys(lock()).reverse())) as PolicyLock);
-    expect(a).toBe(canonicalLockText(lock()));
     expect(a.split('\n')[1]).toBe('  "cookbook_locks": {');
-    expect(b.length).toBeGreaterThan(0);
+    expect(JSON.parse(a)).toEqual(lock());
+  });
+});
+
+describe('key order does not matter', () => {
+  it('the fixed lock: reordered keys at every depth give the same text and the same diff', () => {
+    const reordered = reorderKeys(lock());
+    // Really reordered: the first keys differ at the top and inside.
+    expect(Object.keys(reordered)[0]).not.toBe(Object.keys(lock())[0]);
+    expect(Object.keys(reordered.cookbook_locks)).toEqual(Object.keys(lock().cookbook_locks).reverse());
+    expect(canonicalLockText(reordered)).toBe(canonicalLockText(lock()));
+    const other = lock({ run_list: ['recipe[app::default]'], default_attributes: { nginx: { workers: 8 } } });
+    expect(diffLocks(reordered, other)).toEqual(diffLocks(lock(), other));
+    expect(diffLocks(other, reorderKeys(other))).toMatchObject({ identical: true });
+  });
+
+  it('property: diffing reordered locks gives the diff of the original pair', () => {
+    fc.assert(
+      fc.property(arbPair, ([a, b]) => {
+        expect(diffLocks(reorderKeys(a), reorderKeys(b))).toEqual(diffLocks(a, b));
+        expect(canonicalLockText(reorderKeys(a))).toBe(canonicalLockText(a));
+      }),
+    );
   });
 });

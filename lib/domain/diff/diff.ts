@@ -1,4 +1,4 @@
-import { bumpLevel, compareVersions, jsonEqual, stableJson } from '../shared';
+import { bumpLevel, compareVersions, jsonEqual, sortCodePoints, stableJson } from '../shared';
 import type { CookbookLockEntry, PolicyLock } from '../lock/types';
 import { diffSequence, type SequenceChange } from './lcs';
 
@@ -111,11 +111,15 @@ function diffCookbooks(from: Record<string, CookbookLockEntry>, to: Record<strin
 
 function diffAttributes(precedence: 'default' | 'override', a: unknown, b: unknown, path: string[], out: AttributeChange[]) {
   if (isObject(a) && isObject(b)) {
-    for (const k of Object.keys(a)) {
-      if (Object.prototype.hasOwnProperty.call(b, k)) diffAttributes(precedence, a[k], b[k], [...path, k], out);
-      else leaves(precedence, 'removed', a[k], [...path, k], out);
+    // Keys in code-point order: the diff of two locks does not depend on how their keys were ordered.
+    const has = Object.prototype.hasOwnProperty;
+    const keys = Object.keys(a);
+    for (const k of Object.keys(b)) if (!has.call(a, k)) keys.push(k);
+    for (const k of sortCodePoints(keys)) {
+      if (!has.call(b, k)) leaves(precedence, 'removed', a[k], [...path, k], out);
+      else if (!has.call(a, k)) leaves(precedence, 'added', b[k], [...path, k], out);
+      else diffAttributes(precedence, a[k], b[k], [...path, k], out);
     }
-    for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) leaves(precedence, 'added', b[k], [...path, k], out);
     return;
   }
   if (!jsonEqual(a, b)) out.push({ kind: 'changed', precedence, path, pathText: pathText(path), from: a, to: b });
@@ -124,7 +128,7 @@ function diffAttributes(precedence: 'default' | 'override', a: unknown, b: unkno
 /** Every leaf under a subtree that exists on one side only (an empty object counts as one leaf). */
 function leaves(precedence: 'default' | 'override', kind: 'added' | 'removed', v: unknown, path: string[], out: AttributeChange[]) {
   if (isObject(v) && Object.keys(v).length) {
-    for (const [k, child] of Object.entries(v)) leaves(precedence, kind, child, [...path, k], out);
+    for (const k of sortCodePoints(Object.keys(v))) leaves(precedence, kind, v[k], [...path, k], out);
     return;
   }
   out.push(kind === 'added' ? { kind, precedence, path, pathText: pathText(path), to: v } : { kind, precedence, path, pathText: pathText(path), from: v });

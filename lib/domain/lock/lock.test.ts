@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixtureJson, fixtureText } from '@/test/fixtures';
-import { cloneLossless, computeRevisionId, formatG15, jsonDepth, orderedKeys, parseLossless, revisionIdText, serializeJson, validateLock } from '@/lib/domain';
+import { cloneLossless, computeRevisionId, JsonNumber, formatG15, jsonDepth, orderedKeys, parseLossless, revisionIdText, serializeJson, validateLock } from '@/lib/domain';
 
 type Vector = { source: string; document: string; canonical_text: string; revision_id: string };
 const vectors = fixtureJson<Vector[]>('revision-id-vectors.json');
@@ -145,6 +145,146 @@ describe('validateLock', () => {
         const lock = { name, revision_id: 'r1', run_list: Object.keys(cbs).map((k) => `recipe[${k}::default]`), cookbook_locks };
         expect(validateLock(lock).ok).toBe(true);
       }),
+    );
+  });
+});
+
+/** A valid lock from generated parts (names, versions, run list, named run lists). */
+const ident = fc.stringMatching(/^[a-z0-9_]{1,12}$/);
+const arbValidLock = fc
+  .record({
+    name: ident,
+    cbs: fc.dictionary(ident, fc.tuple(fc.nat(99), fc.nat(99), fc.nat(99)), { minKeys: 1, maxKeys: 6 }),
+    named: fc.dictionary(ident, fc.constant(null), { maxKeys: 2 }),
+  })
+  .map(({ name, cbs, named }) => {
+    const names = Object.keys(cbs);
+    const run = names.map((k) => `recipe[${k}::default]`);
+    return {
+      name,
+      revision_id: `${name}-r1`,
+      run_list: run,
+      named_run_lists: Object.fromEntries(Object.keys(named).map((n) => [n, run.slice(0, 1)])),
+      cookbook_locks: Object.fromEntries(Object.entries(cbs).map(([k, [a, b, c]]) => [k, { version: `${a}.${b}.${c}`, identifier: `${k}${a}` }])),
+      default_attributes: {},
+      override_attributes: {},
+    } as Record<string, any>;
+  });
+
+/** One mutation that breaks one rule, and the pointer the validator must name. */
+type Mutation = (lock: Record<string, any>, pick: number) => string;
+const firstCookbook = (l: Record<string, any>, pick: number) => Object.keys(l.cookbook_locks)[pick % Object.keys(l.cookbook_locks).length];
+const MUTATIONS: Record<string, Mutation> = {
+  'name not a name': (l) => ((l.name = 'no spaces allowed'), '/name'),
+  'name not a string': (l) => ((l.name = 42), '/name'),
+  'revision_id missing': (l) => (delete l.revision_id, '/revision_id'),
+  'revision_id too long': (l) => ((l.revision_id = 'x'.repeat(256)), '/revision_id'),
+  'run-list item a role': (l, pick) => {
+    const i = pick % l.run_list.length;
+    l.run_list[i] = 'role[web]';
+    return `/run_list/${i}`;
+  },
+  'run list not an array': (l) => ((l.run_list = 'recipe[a::b]'), '/run_list'),
+  'cookbook version banana': (l, pick) => {
+    const cb = firstCookbook(l, pick);
+    l.cookbook_locks[cb].version = 'banana';
+    return `/cookbook_locks/${cb}/version`;
+  },
+  'cookbook identifier empty': (l, pick) => {
+    const cb = firstCookbook(l, pick);
+    l.cookbook_locks[cb].identifier = '';
+    return `/cookbook_locks/${cb}/identifier`;
+  },
+  'cookbook lock not an object': (l, pick) => {
+    const cb = firstCookbook(l, pick);
+    l.cookbook_locks[cb] = ['1.0.0'];
+    return `/cookbook_locks/${cb}`;
+  },
+  'cookbook_locks missing': (l) => (delete l.cookbook_locks, '/cookbook_locks'),
+  'named run list with a slash and a tilde in its name': (l) => {
+    l.named_run_lists['deploy/now~x'] = ['recipe[a::b]'];
+    return '/named_run_lists/deploy~1now~0x';
+  },
+  'attributes not an object': (l, pick) => ((l[pick % 2 ? 'default_attributes' : 'override_attributes'] = [1]), pick % 2 ? '/default_attributes' : '/override_attributes'),
+  'included policy without revision_id': (l) => ((l.included_policy_locks = [{ name: 'base', source_options: {} }]), '/included_policy_locks/0/revision_id'),
+};
+
+describe('validateLock on generated invalid input', () => {
+  it('property: one broken rule in a valid lock is reported once, at its pointer', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(arbValidLock, fc.constantFrom(...Object.keys(MUTATIONS)), fc.nat(), (valid, which, pick) => {
+        expect(validateLock(valid).ok).toBe(true);
+        const lock = structuredClone(valid);
+        const at = MUTATIONS[which](lock, pick);
+        seen.add(which);
+        const r = validateLock(lock);
+        expect(r.ok).toBe(false);
+        if (r.ok) return;
+        expect(r.errors.map((e) => e.path)).toEqual([at]);
+      }),
+      { numRuns: 400 },
+    );
+    // Every kind of mutation was tried.
+    expect([...seen].sort()).toEqual(Object.keys(MUTATIONS).sort());
+  });
+
+  it('property: several broken rules are all reported', () => {
+    fc.assert(
+      fc.property(arbValidLock, fc.uniqueArray(fc.constantFrom('name not a string', 'revision_id missing', 'cookbook_locks missing', 'named run list with a slash and a tilde in its name'), { minLength: 2 }), (valid, which) => {
+        const lock = structuredClone(valid);
+        const expected = which.map((w) => MUTATIONS[w](lock, 0)).sort();
+        const r = validateLock(lock);
+        expect(!r.ok && r.errors.map((e) => e.path).sort()).toEqual(expected);
+      }),
+    );
+  });
+});
+
+/** Lossless values as plain ones: every JsonNumber as the number it denotes. */
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') {
+    if (v instanceof JsonNumber) return v.valueOf();
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: plain((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return v;
+}
+
+describe('parseLossless against JSON.parse', () => {
+  it('property: on generated JSON text (compact and indented) it reads the same values, and keeps the document key order', () => {
+    fc.assert(
+      fc.property(fc.json(), fc.boolean(), (json, indent) => {
+        const text = indent ? JSON.stringify(JSON.parse(json), null, 2) : json;
+        const ours = parseLossless(text);
+        expect(plain(ours)).toEqual(JSON.parse(text));
+        if (ours && typeof ours === 'object' && !Array.isArray(ours) && !(ours instanceof JsonNumber)) expect(orderedKeys(ours)).toEqual(Object.keys(JSON.parse(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('property: it refuses exactly the text JSON.parse refuses', () => {
+    const nearJson = fc.oneof(
+      fc.json(),
+      fc.json().chain((j) => fc.nat(Math.max(0, j.length - 1)).map((i) => j.slice(0, i) + j.slice(i + 1))),
+      fc.json().chain((j) => fc.tuple(fc.nat(j.length), fc.constantFrom(',', '}', ']', '"', ':', '-', '0', '.', 'e', '\\', ' ', 'tru', '\u0001')).map(([i, c]) => j.slice(0, i) + c + j.slice(i))),
+    );
+    fc.assert(
+      fc.property(nearJson, (text) => {
+        let expected: unknown;
+        let refused = false;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          refused = true;
+        }
+        if (refused) expect(() => parseLossless(text)).toThrow();
+        else expect(plain(parseLossless(text))).toEqual(expected);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

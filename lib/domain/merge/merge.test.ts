@@ -92,6 +92,20 @@ describe('mergePolicy: console rules', () => {
     if (!r.ok) expect(r.conflicts.find((c) => c.kind === 'unsatisfied_constraint')!.message).toBe('app requires ntp ~> 3.8, but a pins ntp = 3.7.0');
   });
 
+  it('reports one self-include once, even when its lock also names the policy among its includes', () => {
+    const self = inc('me', { name: 'app', included_policy_locks: [{ name: 'app', revision_id: 'r0', source_options: {} }] } as Partial<PolicyLock>);
+    const r = mergePolicy({ name: 'app', run_list: [] }, [self]);
+    expect(!r.ok && r.conflicts.filter((c) => c.kind === 'include_cycle')).toEqual([expect.objectContaining({ sources: ['me'], message: 'Include cycle: app → me → app' })]);
+  });
+
+  it('follows nested includes through the lookup it is given (server includes by policy_name)', () => {
+    const mid: PolicyLock = { name: 'mid', revision_id: 'm1', run_list: [], cookbook_locks: {}, included_policy_locks: [{ name: 'x', revision_id: 'a1', source_options: { policy_name: 'app' } }] };
+    const top = inc('top', { included_policy_locks: [{ name: 'mid', revision_id: 'm1', source_options: { policy_name: 'mid' } }] });
+    expect(mergePolicy({ name: 'app', run_list: [] }, [top]).ok).toBe(true); // nothing to follow without the lookup
+    const r = mergePolicy({ name: 'app', run_list: [] }, [top], { lookup: (p, rev) => (p === 'mid' && rev === 'm1' ? mid : undefined) });
+    expect(!r.ok && r.conflicts).toEqual([expect.objectContaining({ kind: 'include_cycle', sources: ['top'], message: 'Include cycle: app → top → mid → app' })]);
+  });
+
   it('detects an include of itself as a cycle', () => {
     const r = mergePolicy({ name: 'app', run_list: [] }, [inc('base', { included_policy_locks: [{ name: 'app', revision_id: 'r', source_options: {} }] })]);
     expect(!r.ok && r.conflicts[0]).toMatchObject({ kind: 'include_cycle', message: 'Include cycle: app → base → app' });
@@ -132,22 +146,59 @@ describe('mergePolicy: properties', () => {
     );
   });
 
-  it('include order changes nothing but run-list order; a conflict-free merge contains every input leaf', () => {
+  // Conflict-free by construction: the parent, each include and what the includes share use separate top-level
+  // keys, except `shared` (identical in both includes) and `deep` (each include adds its own sub-key).
+  const tree = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), fc.oneof(fc.integer(), fc.dictionary(fc.constantFrom('x', 'y'), fc.integer(), { minKeys: 1 })), { maxKeys: 2 });
+  const arbDisjoint = fc.record({
+    p: arbParent.map((p) => ({ ...p, default_attributes: Object.fromEntries(Object.entries(p.default_attributes ?? {}).map(([k, v]) => [`p${k}`, v])) })),
+    t1: tree(['e', 'f']),
+    t2: tree(['g', 'h']),
+    shared: tree(['s']),
+    d1: fc.integer(),
+    d2: fc.integer(),
+  });
+  const includes = (t1: Record<string, unknown>, t2: Record<string, unknown>) => {
+    const shared = { version: '1.0.0', identifier: 's' };
+    return [
+      inc('one', { run_list: ['recipe[one::default]', 'recipe[shared::default]'], default_attributes: t1, cookbook_locks: { one: { version: '1.0.0', identifier: 'o' }, shared } }),
+      inc('two', { run_list: ['recipe[shared::default]', 'recipe[two::default]'], default_attributes: t2, cookbook_locks: { two: { version: '2.0.0', identifier: 't' }, shared } }),
+    ];
+  };
+
+  it('include order changes nothing but run-list order; a conflict-free merge contains every input leaf (every run reaches the assertions)', () => {
+    let checked = 0;
     fc.assert(
-      fc.property(arbParent, arbTree, arbTree, (p, t1, t2) => {
-        const shared = { version: '1.0.0', identifier: 's' };
-        const a = inc('one', { run_list: ['recipe[one::default]', 'recipe[shared::default]'], default_attributes: t1, cookbook_locks: { one: { version: '1.0.0', identifier: 'o' }, shared } });
-        const b = inc('two', { run_list: ['recipe[shared::default]', 'recipe[two::default]'], default_attributes: t2, cookbook_locks: { two: { version: '2.0.0', identifier: 't' }, shared } });
+      fc.property(arbDisjoint, ({ p, t1, t2, shared, d1, d2 }) => {
+        const [a, b] = includes({ ...t1, ...shared, deep: { one: d1 } }, { ...t2, ...shared, deep: { two: d2 } });
         const ab = mergePolicy(p, [a, b]);
         const ba = mergePolicy(p, [b, a]);
-        expect(ab.ok).toBe(ba.ok);
-        if (!ab.ok || !ba.ok) return;
+        if (!ab.ok) throw new Error(`generated inputs conflict: ${ab.conflicts.map((c) => c.message).join('; ')}`);
+        if (!ba.ok) throw new Error(`generated inputs conflict in the other order: ${ba.conflicts.map((c) => c.message).join('; ')}`);
         expect(ba.lock.default_attributes).toEqual(ab.lock.default_attributes);
         expect(ba.lock.cookbook_locks).toEqual(ab.lock.cookbook_locks);
         expect([...ba.lock.run_list].sort()).toEqual([...ab.lock.run_list].sort());
         const merged = new Set(leaves(ab.lock.default_attributes));
-        for (const l of [...leaves(p.default_attributes), ...leaves(t1), ...leaves(t2)]) expect(merged.has(l)).toBe(true);
+        for (const l of [...leaves(p.default_attributes), ...leaves(a.lock.default_attributes), ...leaves(b.lock.default_attributes)]) expect(merged.has(l)).toBe(true);
+        checked++;
       }),
+      { numRuns: 100 },
+    );
+    expect(checked).toBe(100);
+  });
+
+  it('two includes giving one attribute path different values is a conflict naming that path and both includes, in either order', () => {
+    fc.assert(
+      fc.property(arbDisjoint, fc.constantFrom('e', 'g', 's'), fc.integer(), fc.integer(), ({ p, t1, t2 }, key, v1, v2) => {
+        fc.pre(v1 !== v2);
+        const [a, b] = includes({ ...t1, [key]: { k: v1 } }, { ...t2, [key]: { k: v2 } });
+        for (const order of [[a, b], [b, a]]) {
+          const r = mergePolicy(p, order);
+          expect(r.ok).toBe(false);
+          if (r.ok) return;
+          expect(r.conflicts).toEqual([expect.objectContaining({ kind: 'attribute', path: `[${key}][k]`, precedence: 'default', sources: order.map((i) => i.name) })]);
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });
