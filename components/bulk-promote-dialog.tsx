@@ -8,7 +8,7 @@ import { toast } from 'sonner';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promotePoliciesAction } from '@/lib/actions/promotion/promote-policies-action';
 import type { ActionServerError } from '@/lib/actions/safe-action';
-import type { BoardData } from '@/lib/db/queries/board';
+import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { getJson, type DiffResponse } from './change-preview';
 import { Modal } from './modal';

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import type { CompareSide } from '@/lib/db/queries/compare';
+import type { CompareSide } from '@/lib/types/compare';
 import type { LockDiff } from '@/lib/domain';
 import type { ResourceTakeover } from '@/lib/domain/resource-map';
 import { TakeoverWarning } from './takeover-warning';

@@ -4,7 +4,7 @@ import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import type { Comparison } from '@/lib/db/queries/compare';
+import type { Comparison } from '@/lib/types/compare';
 import type { CookbookChange } from '@/lib/domain';
 import { shortId } from '@/lib/format';
 import { RelativeTime } from './relative-time';

@@ -8,7 +8,7 @@ import { toast } from 'sonner';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { rollbackAction } from '@/lib/actions/promotion/rollback-action';
 import type { ActionServerError } from '@/lib/actions/safe-action';
-import type { HistoryEntry } from '@/lib/db/queries/history';
+import type { HistoryEntry } from '@/lib/types/history';
 import { dateTime, shortId } from '@/lib/format';
 import { ChangePreview, useChangePreview } from './change-preview';
 import { Modal } from './modal';

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { errorMessage, runAction } from '@/lib/actions/client';
 import { saveScenarioAction } from '@/lib/actions/previews/scenario-actions';
-import type { ScenarioDto } from '@/lib/db/queries/scenarios';
+import type { ScenarioDto } from '@/lib/types/scenarios';
 import { numericPrefixAdvice, type OrderDirectivesInput, type OrderDirectivesResult } from '@/lib/domain';
 import { Modal } from './modal';
 

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { BoardData } from '@/lib/db/queries/board';
+import type { BoardData } from '@/lib/types/board';
 import { getJson } from './change-preview';
 import { PromoteDialog } from './promote-dialog';
 

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { BoardData } from '@/lib/db/queries/board';
+import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { RelativeTime } from './relative-time';
 import { BulkPromoteDialog } from './bulk-promote-dialog';

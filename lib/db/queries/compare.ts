@@ -6,19 +6,13 @@ import { badRequest, notFound } from '@/lib/errors';
 import { db } from '../client';
 import { artifactPresence } from './artifacts';
 import { policyNames, stageNames } from './policies';
+import type { CompareSide, Comparison } from '@/lib/types/compare';
+
+export type { CompareSide, Comparison } from '@/lib/types/compare';
 
 /** The Chef version takeover warnings assume (the current major). */
 const CHEF_VERSION_FOR_WARNINGS = '18.4.2';
 
-export interface CompareSide {
-  spec: string;
-  label: string;
-  stage: string | null;
-  revisionId: string;
-  verified: boolean;
-  createdAt: string;
-  lock: PolicyLock;
-}
 
 /** `staging` (a stage) or `rev:<revision_id>`. */
 export async function resolveSide(access: Access, policy: string, spec: string): Promise<CompareSide> {
@@ -46,28 +40,6 @@ export async function resolveSide(access: Access, policy: string, spec: string):
   return { spec, label: spec, stage: spec, revisionId: r.revisionId, verified: r.computedRevisionId === r.revisionId, createdAt: r.createdAt.toISOString(), lock: JSON.parse(r.document) };
 }
 
-/**
- * Comparing `from` → `to` reads as a promotion: what `to` would change if it
- * took `from`'s revision. So the diff runs from `to`'s lock (what is there
- * now) to `from`'s lock (what would arrive): staging → production shows
- * production's upgrades.
- */
-export interface Comparison {
-  policy: string;
-  from: Omit<CompareSide, 'lock'>;
-  to: Omit<CompareSide, 'lock'>;
-  /** diffLocks(to's lock, from's lock). */
-  diff: LockDiff;
-  /** Incoming cookbooks whose `provides` would take over a core resource name. */
-  takeovers: ResourceTakeover[];
-  /** Canonical text of `to` (now) and `from` (incoming): the text diff's left and right. */
-  currentText: string;
-  incomingText: string;
-  /** "name identifier" of the incoming revision's cookbooks that have no artifact on the server (nodes would fail to fetch them). */
-  missingArtifacts: string[];
-  /** True when `to` is a stage that refuses revisions with missing artifacts (unless overridden with a reason). */
-  toRequiresArtifacts: boolean;
-}
 
 export async function compare(access: Access, policy: string, fromSpec: string, toSpec: string): Promise<Comparison> {
   const exists = await db().policy.findUnique({ where: { name: policy }, select: { id: true } });

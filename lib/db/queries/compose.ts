@@ -1,6 +1,6 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can, viewableStages } from '@/lib/auth/permissions';
-import type { IncludeSource } from '@/lib/services/compose-policy';
+import type { IncludeSource } from '@/lib/validation/compose';
 import { db } from '../client';
 
 /** What the Compose page offers: policies with their revisions (and saved compositions), stages, and what each stage runs. */

@@ -1,17 +1,10 @@
 import type { Access } from '@/lib/auth/permissions';
 import type { OrderDirectivesInput } from '@/lib/domain';
 import { db } from '../client';
+import type { ScenarioDto } from '@/lib/types/scenarios';
 
-export interface ScenarioDto {
-  id: string;
-  name: string;
-  owner: string | null;
-  mine: boolean;
-  shared: boolean;
-  note: string;
-  input: OrderDirectivesInput;
-  selectedRules: string[];
-}
+export type { ScenarioDto } from '@/lib/types/scenarios';
+
 
 /** Scenarios the viewer may load: their own and every shared one. */
 export async function scenariosFor(access: Access): Promise<ScenarioDto[]> {
