@@ -5,7 +5,7 @@ import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
 import { db } from '../client';
 import { artifactPresence } from './artifacts';
-import { policyNames, stageNames } from './policies';
+import { policyNames, viewableStageNames } from './policies';
 import type { CompareSide, Comparison } from '@/lib/types/compare';
 
 export type { CompareSide, Comparison } from '@/lib/types/compare';
@@ -68,14 +68,14 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
 export async function comparePickerOptions(access: Access, policy?: string) {
   const [policies, stages, revisions] = await Promise.all([
     policyNames(),
-    stageNames(),
+    viewableStageNames(access),
     policy
       ? db().policyRevision.findMany({ where: { policy: { name: policy } }, orderBy: { createdAt: 'desc' }, select: { revisionId: true, createdAt: true } })
       : Promise.resolve([]),
   ]);
   return {
     policies,
-    stages: stages.filter((s) => can(access, 'stage.view', { stage: s })),
+    stages,
     revisions: revisions.map((r) => ({ revisionId: r.revisionId, createdAt: r.createdAt.toISOString() })),
   };
 }
