@@ -1,5 +1,5 @@
 import type { Access } from '@/lib/auth/permissions';
-import { assertCan, can } from '@/lib/auth/permissions';
+import { assertCan } from '@/lib/auth/permissions';
 import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type PolicyLock, type ResourceTakeover } from '@/lib/domain';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';

@@ -4,7 +4,6 @@ import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/auth/session';
 import { policyDetail } from '@/lib/db/queries/policy-pages';
 import { viewableStageNames } from '@/lib/db/queries/policies';
-import { can } from '@/lib/auth/permissions';
 import { PageHeader } from '@/components/page-header';
 import { OriginLabel } from '@/components/origin-label';
 import { UploadLock } from '@/components/upload-lock';
