@@ -61,6 +61,7 @@ export const putStagePolicyRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}',
   summary: 'Store the lock if new and point the stage at it (promote; owner for new revisions)',
   params: stageAndPolicy,
+  query: z.object({ owner_team: z.string().min(1).max(255).optional().describe('Owner team when the policy is new and the caller is in several teams') }),
   bodyKind: 'text',
   bodyDoc: { description: 'A Policyfile lock (JSON)', schema: ref('PolicyLock') },
   responses: { 201: lockResponse('New association'), 200: lockResponse('Replaced the association'), 400: 'Invalid lock: every violation with its JSON pointer', 409: 'Same revision id, different content' },

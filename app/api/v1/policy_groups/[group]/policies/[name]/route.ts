@@ -37,8 +37,8 @@ export const GET = customAuthRoute(getStagePolicyRoute, readPathCaller, async (_
   return json(caller.document);
 });
 
-export const PUT = apiRoute(putStagePolicyRoute, async (_req, { access, params, text, requestId }) => {
-  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, requestId });
+export const PUT = apiRoute(putStagePolicyRoute, async (_req, { access, params, query, text, requestId }) => {
+  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, ownerTeam: query.owner_team, requestId });
   return json(result.document, result.status);
 });
 
