@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { earlyRefusal } from '@/lib/api/early-guard';
+import { requestIdFromHeader } from '@/lib/api/request-id';
 
 /**
  * A convenience redirect for visitors without a session cookie. It is not the
@@ -9,8 +10,16 @@ import { earlyRefusal } from '@/lib/api/early-guard';
  */
 export function proxy(req: NextRequest) {
   if (req.nextUrl.pathname.startsWith('/api/')) {
-    const refusal = earlyRefusal(req.method, req.nextUrl.pathname);
-    return refusal ? NextResponse.json(refusal.body, { status: refusal.status, headers: refusal.headers }) : NextResponse.next();
+    // One request id for the whole answer: the route handler reads it from the request, and answers
+    // no route gives (a 404 of an unknown /api/v1 path) carry it from here.
+    const requestId = requestIdFromHeader(req.headers.get('x-request-id'));
+    const refusal = earlyRefusal(req.method, req.nextUrl.pathname, requestId);
+    if (refusal) return NextResponse.json(refusal.body, { status: refusal.status, headers: refusal.headers });
+    const headers = new Headers(req.headers);
+    headers.set('x-request-id', requestId);
+    const res = NextResponse.next({ request: { headers } });
+    res.headers.set('x-request-id', requestId);
+    return res;
   }
   const hasSession = req.cookies.has('next-auth.session-token') || req.cookies.has('__Secure-next-auth.session-token');
   if (hasSession) return NextResponse.next();

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promotePoliciesAction } from '@/lib/actions/promotion/promote-policies-action';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { getJson, type DiffResponse } from './change-preview';

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { rollbackAction } from '@/lib/actions/promotion/rollback-action';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { HistoryEntry } from '@/lib/types/history';
 import { dateTime, shortId } from '@/lib/format';
 import { ChangePreview, useChangePreview } from './change-preview';

@@ -6,6 +6,8 @@
  * Called from proxy.ts for /api/ paths, and meant for any node:http server
  * placed in front of Next (which sees TRACE before Next can).
  */
+import { requestIdFromHeader } from './request-id';
+
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export interface EarlyRefusal {
@@ -14,17 +16,18 @@ export interface EarlyRefusal {
   headers: Record<string, string>;
 }
 
-export function earlyRefusal(method: string, pathname: string): EarlyRefusal | null {
+/** `requestId`: the caller's X-Request-Id header, echoed (sanitized) or replaced by a fresh one: refusals carry one too. */
+export function earlyRefusal(method: string, pathname: string, requestId?: string | null): EarlyRefusal | null {
   if (!(ALLOWED_METHODS as readonly string[]).includes(method.toUpperCase())) {
     const message = `Method ${method.slice(0, 20).replace(/[^A-Za-z-]/g, '')} is not allowed`;
-    return { status: 405, body: { error: [message], errors: [] }, headers: { allow: ALLOWED_METHODS.join(', ') } };
+    return { status: 405, body: { error: [message], errors: [] }, headers: { allow: ALLOWED_METHODS.join(', '), 'x-request-id': requestIdFromHeader(requestId) } };
   }
   for (const segment of pathname.split('/')) {
     try {
       decodeURIComponent(segment);
     } catch {
       const message = 'The request path has a malformed %-escape (write % as %25)';
-      return { status: 400, body: { error: [message], errors: [{ path: '', message }] }, headers: {} };
+      return { status: 400, body: { error: [message], errors: [{ path: '', message }] }, headers: { 'x-request-id': requestIdFromHeader(requestId) } };
     }
   }
   return null;
@@ -36,9 +39,10 @@ export function earlyRefusal(method: string, pathname: string): EarlyRefusal | n
  * here: Next builds a WHATWG Request for every request, which throws on
  * TRACE/TRACK/CONNECT, so they never reach proxy.ts and end as a 500.
  */
-export function respondEarly(req: { method?: string; url?: string }, res: { statusCode: number; setHeader(k: string, v: string): unknown; end(body: string): unknown }): boolean {
+export function respondEarly(req: { method?: string; url?: string; headers?: Record<string, string | string[] | undefined> }, res: { statusCode: number; setHeader(k: string, v: string): unknown; end(body: string): unknown }): boolean {
   const pathname = (req.url ?? '/').split('?')[0];
-  const refusal = earlyRefusal(req.method ?? 'GET', pathname);
+  const given = req.headers?.['x-request-id'];
+  const refusal = earlyRefusal(req.method ?? 'GET', pathname, Array.isArray(given) ? given[0] : given);
   if (!refusal) return false;
   res.statusCode = refusal.status;
   res.setHeader('content-type', 'application/json');

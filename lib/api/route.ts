@@ -1,7 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
-import { randomUUID } from 'node:crypto';
 import { NextResponse } from 'next/server';
 import { currentAccess } from '@/lib/auth/session';
 import type { Access } from '@/lib/auth/permissions';
@@ -13,6 +12,7 @@ import { authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
 import { crossSiteRefusal } from './csrf';
 import { noteActor } from '@/lib/ops/request-context';
+import { requestIdFromHeader } from './request-id';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/validation/limits';
 import { zodErrors } from '@/lib/validation/zod-errors';
 import type { BodyOf, QueryOf, RouteContract } from './contract';
@@ -72,8 +72,7 @@ export type PublicContext<C extends RouteContract> = Omit<ContractContext<C>, 'a
 
 /** The caller's X-Request-Id, kept to safe characters and 100 of them (what audit events store); a fresh id otherwise. Never a reason to refuse (issue 17, item 23). */
 export function requestIdFrom(req: Request): string {
-  const given = (req.headers.get('x-request-id') ?? '').replace(/[^\w.:@\/+=-]/g, '').slice(0, 100);
-  return given || randomUUID();
+  return requestIdFromHeader(req.headers.get('x-request-id'));
 }
 
 const UNAUTHENTICATED = 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.';

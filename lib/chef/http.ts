@@ -5,7 +5,14 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleChef, isChefPath } from './router';
+import { randomUUID } from 'node:crypto';
+import { handleChef, isChefPath, sanitizeRequestId } from './router';
+
+/** The caller's X-Request-Id (sanitized), or a fresh one: every answer carries one, errors included. */
+function requestIdOf(req: IncomingMessage): string {
+  const v = req.headers['x-request-id'];
+  return sanitizeRequestId(Array.isArray(v) ? v[0] : v) ?? randomUUID();
+}
 
 function bodyLimit(): number {
   const n = Number(process.env.MAX_BODY_BYTES);
@@ -52,7 +59,7 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   const declared = Number(req.headers['content-length'] ?? 0);
   const body = declared > limit ? null : await readBody(req, limit);
   if (body === null) {
-    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'x-request-id': requestIdOf(req) });
     res.end(JSON.stringify({ error: [`Request body is larger than ${limit} bytes (MAX_BODY_BYTES)`] }));
     return true;
   }
@@ -78,13 +85,13 @@ export async function startChefServer(port = 0, host = '127.0.0.1'): Promise<{ s
     serveChef(req, res)
       .then((handled) => {
         if (!handled) {
-          res.writeHead(404, { 'content-type': 'application/json' });
+          res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': requestIdOf(req) });
           res.end(JSON.stringify({ error: ['Not found'] }));
         }
       })
       .catch((e) => {
         console.error('[chef] request failed', e);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestIdOf(req) });
         res.end(JSON.stringify({ error: ['internal service error'] }));
       });
   });

@@ -77,6 +77,15 @@ function route(method: string, path: string, handler: Handler) {
   routes.push({ method, pattern: path.split('/').filter(Boolean), handler });
 }
 
+/**
+ * Every route this router serves, as `METHOD /path` with `:param` segments (paths below
+ * /organizations/<org>/, except `users/…`, which is served at the server level too).
+ * docs/chef-compatibility.md lists them; lib/chef/routes-doc.test.ts fails when one is missing.
+ */
+export function chefRouteTable(): { method: string; path: string }[] {
+  return routes.map((r) => ({ method: r.method, path: '/' + r.pattern.join('/') }));
+}
+
 function match(pattern: string[], segs: string[]): Record<string, string> | null {
   if (pattern.length !== segs.length) return null;
   const params: Record<string, string> = {};

@@ -21,7 +21,8 @@ const IDENTIFIER = /^[0-9a-f]{40,64}$/;
 /** Artifacts take any dotted version, prerelease fields included (`1.2.3.beta.5`): identifiers, not versions, pin them. */
 const VERSION = /^\d+(\.\d+){1,2}([.\-+][0-9A-Za-z.\-+]*)?$/;
 /** Segments of v0/v1 manifests, which API v2 folds into `all_files`. */
-const SEGMENTS = ['recipes', 'attributes', 'files', 'templates', 'libraries', 'definitions', 'resources', 'providers', 'root_files'] as const;
+import { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest';
+
 export const SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
 
 function assertUpload(r: Requestor) {
@@ -104,43 +105,7 @@ export async function commitSandbox(r: Requestor, id: string, body: unknown, now
 
 // ----------------------------------------------------------------- artifacts
 
-export interface ManifestFile {
-  name: string;
-  path: string;
-  checksum: string;
-  specificity: string;
-}
-
-/**
- * Every file a manifest lists: API v2 `all_files` and the v0/v1 segments alike
- * (a manifest may carry both; every checksum in it must be stored).
- */
-export function manifestFiles(m: Record<string, unknown>): ManifestFile[] {
-  const out: ManifestFile[] = [];
-  const take = (list: unknown, segment?: string) => {
-    if (!Array.isArray(list)) return;
-    for (const f of list) {
-      if (!f || typeof f !== 'object') continue;
-      const o = f as Record<string, unknown>;
-      const name = typeof o.name === 'string' ? o.name : '';
-      out.push({
-        name: segment && !name.includes('/') && segment !== 'root_files' ? `${segment}/${name}` : name,
-        path: typeof o.path === 'string' ? o.path : name,
-        checksum: String(o.checksum ?? ''),
-        specificity: typeof o.specificity === 'string' ? o.specificity : 'default',
-      });
-    }
-  };
-  take(m.all_files);
-  for (const s of SEGMENTS) take(m[s], s);
-  const seen = new Set<string>();
-  return out.filter((f) => {
-    const key = `${f.path}\0${f.checksum}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
+export { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest';
 
 function validateManifest(name: string, identifier: string, m: unknown): { manifest: Record<string, unknown>; version: string; files: ManifestFile[] } {
   if (!m || typeof m !== 'object' || Array.isArray(m)) throw badRequest('invalid JSON', [{ path: '', message: 'Body must be a JSON object' }]);

@@ -5,6 +5,9 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
+
+/** GIT_LOCAL_ROOT resolved (the admin page says whether local repositories are allowed). */
+export { gitLocalRoot };
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';

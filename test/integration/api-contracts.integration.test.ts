@@ -13,6 +13,7 @@ import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route'
 import * as policiesRoute from '@/app/api/v1/policies/route';
 import * as nodesRoute from '@/app/api/v1/nodes/route';
 import * as stageRoute from '@/app/api/v1/policy_groups/[group]/route';
+import { startChefServer } from '@/lib/chef/http';
 
 let admin: string, dev: string, nogrants: string;
 
@@ -155,5 +156,27 @@ describe('X-Request-Id on every answer', () => {
     const anon = await raw(policiesRoute.GET, 'GET', {});
     expect(anon.status).toBe(401);
     expect(anon.requestId).toBeTruthy();
+  });
+
+  it("on the Chef server's own answers: an unknown path's 404 and a body over the limit's 413", async () => {
+    const { server, url } = await startChefServer();
+    try {
+      const unknown = await fetch(`${url}/nope`, { headers: { 'x-request-id': 'chef-7' } });
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('x-request-id')).toBe('chef-7');
+      const before = process.env.MAX_BODY_BYTES;
+      process.env.MAX_BODY_BYTES = '10';
+      try {
+        const big = await fetch(`${url}/organizations/console/policies/x/revisions`, { method: 'POST', body: 'x'.repeat(100), headers: { 'content-type': 'application/json' } });
+        expect(big.status).toBe(413);
+        expect(big.headers.get('x-request-id')).toBeTruthy();
+      } finally {
+        if (before === undefined) delete process.env.MAX_BODY_BYTES;
+        else process.env.MAX_BODY_BYTES = before;
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -117,7 +117,12 @@ describe('item 16: 4xx, not 500, before routing', () => {
     const res = proxy(new NextRequest('http://localhost/api/v1/policies/%E0%A4%A'));
     expect(res.status).toBe(400);
     expect((await res.json()).error[0]).toMatch(/malformed/);
-    expect(proxy(new NextRequest('http://localhost/api/v1/policies')).headers.get('x-middleware-next')).toBe('1');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    const passed = proxy(new NextRequest('http://localhost/api/v1/policies', { headers: { 'x-request-id': 'abc-123' } }));
+    expect(passed.headers.get('x-middleware-next')).toBe('1');
+    // The id the route handler will read, and the one an answer no route gives (an unknown path's 404) carries.
+    expect(passed.headers.get('x-request-id')).toBe('abc-123');
+    expect(passed.headers.get('x-middleware-request-x-request-id')).toBe('abc-123');
   });
 
   it('a node:http front answers TRACE with 405 before Next (which cannot build a Request for it)', async () => {
@@ -129,11 +134,11 @@ describe('item 16: 4xx, not 500, before routing', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     const send = (method: string, p: string) =>
-      new Promise<{ status: number; body: string; allow?: string }>((resolve, reject) => {
+      new Promise<{ status: number; body: string; allow?: string; requestId?: string }>((resolve, reject) => {
         const r = http.request({ host: '127.0.0.1', port, method, path: p }, (res) => {
           let body = '';
           res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode!, body, allow: res.headers.allow as string | undefined }));
+          res.on('end', () => resolve({ status: res.statusCode!, body, allow: res.headers.allow as string | undefined, requestId: res.headers['x-request-id'] as string | undefined }));
         });
         r.on('error', reject);
         r.end();
@@ -143,7 +148,10 @@ describe('item 16: 4xx, not 500, before routing', () => {
       expect(trace.status).toBe(405);
       expect(JSON.parse(trace.body).error[0]).toMatch(/TRACE/);
       expect(trace.allow).toContain('GET');
-      expect((await send('GET', '/api/v1/policies/%zz')).status).toBe(400);
+      expect(trace.requestId).toBeTruthy();
+      const malformed = await send('GET', '/api/v1/policies/%zz');
+      expect(malformed.status).toBe(400);
+      expect(malformed.requestId).toBeTruthy();
       expect((await send('GET', '/api/v1/policies')).body).toBe('passed through');
     } finally {
       server.closeAllConnections();

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
 import { pointerHistory } from '@/lib/db/queries/history';
-import { activeRevisionId, policyNames, stageNames } from '@/lib/db/queries/policies';
+import { activeRevisionId, policyNames, stageNames, viewableStageNames } from '@/lib/db/queries/policies';
 import { HistoryTimeline } from '@/components/history-timeline';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
@@ -15,7 +15,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const access = await requireAccess();
   const { policy, stage } = await searchParams;
   if (!policy || !stage) {
-    const [policies, stages] = await Promise.all([policyNames(), stageNames()]);
+    const [policies, stages] = await Promise.all([policyNames(), viewableStageNames(access)]);
     return (
       <>
         <PageHeader title="History" description="Every change of the revision a stage runs for a policy." />
@@ -37,7 +37,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
               <option value="" disabled>
                 Choose a stage…
               </option>
-              {stages.filter((s) => can(access, 'stage.view', { stage: s })).map((s) => (
+              {stages.map((s) => (
                 <option key={s}>{s}</option>
               ))}
             </select>

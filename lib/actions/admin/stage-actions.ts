@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } from '@/lib/services/manage-stage';
 import { authedAction } from '../safe-action';
+import { stageName } from '@/lib/validation/fields';
 
 export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {
   const r = await putStage(ctx.access, parsedInput);
@@ -11,7 +12,7 @@ export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(as
   return r;
 });
 
-export const deleteStageAction = authedAction.inputSchema(z.object({ name: z.string().min(1) })).action(async ({ parsedInput, ctx }) => {
+export const deleteStageAction = authedAction.inputSchema(z.object({ name: stageName })).action(async ({ parsedInput, ctx }) => {
   const r = await deleteStage(ctx.access, parsedInput.name);
   revalidatePath('/', 'layout');
   return { name: parsedInput.name, policies: Object.keys(r.policies ?? {}).length };

@@ -2,7 +2,7 @@ import { db } from '../client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import type { PolicyLock } from '@/lib/domain';
 import { resolveSide } from './compare';
-import { manifestFiles, type ManifestFile } from '@/lib/services/cookbook-artifacts';
+import { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest';
 
 /** Which of these (cookbook, identifier) pairs have an artifact on the server. */
 export async function artifactPresence(pairs: { name: string; identifier: string }[]): Promise<Set<string>> {

@@ -1,14 +1,15 @@
 import type { Access } from '@/lib/auth/permissions';
-import { assertCan, can } from '@/lib/auth/permissions';
+import { assertCan } from '@/lib/auth/permissions';
 import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type PolicyLock, type ResourceTakeover } from '@/lib/domain';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
 import type { CompareSide, Comparison } from '@/lib/types/compare';
 import { db } from '../client';
 import { artifactPresence } from './artifacts';
-import { policyNames, stageNames } from './policies';
+import { policyNames, viewableStageNames } from './policies';
 
 export type { CompareSide, Comparison } from '@/lib/types/compare';
+
 
 /** The Chef version takeover warnings assume (the current major). */
 const CHEF_VERSION_FOR_WARNINGS = '18.4.2';
@@ -68,14 +69,14 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
 export async function comparePickerOptions(access: Access, policy?: string) {
   const [policies, stages, revisions] = await Promise.all([
     policyNames(),
-    stageNames(),
+    viewableStageNames(access),
     policy
       ? db().policyRevision.findMany({ where: { policy: { name: policy } }, orderBy: { createdAt: 'desc' }, select: { revisionId: true, createdAt: true } })
       : Promise.resolve([]),
   ]);
   return {
     policies,
-    stages: stages.filter((s) => can(access, 'stage.view', { stage: s })),
+    stages,
     revisions: revisions.map((r) => ({ revisionId: r.revisionId, createdAt: r.createdAt.toISOString() })),
   };
 }

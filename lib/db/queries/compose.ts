@@ -1,6 +1,6 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can, viewableStages } from '@/lib/auth/permissions';
-import type { IncludeSource } from '@/lib/services/compose-policy';
+import type { IncludeSource } from '@/lib/validation/compose';
 import type { ComposeOptions } from '@/lib/types/compose';
 import { db } from '../client';
 import { sortedBy } from '../order';

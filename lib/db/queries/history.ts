@@ -4,6 +4,7 @@ import { db } from '../client';
 export type { HistoryEntry } from '@/lib/types/history';
 
 
+
 /** Pointer history of a policy in a stage, newest first. */
 export async function pointerHistory(group: string, policy: string): Promise<HistoryEntry[]> {
   const [rows, nodes] = await Promise.all([

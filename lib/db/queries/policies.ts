@@ -120,6 +120,11 @@ export async function stageNames(): Promise<string[]> {
   return (await db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { name: true } })).map((g) => g.name);
 }
 
+/** The stages the reader may view, in stage order: the filter lives in the query, not in each page. */
+export async function viewableStageNames(access: Access): Promise<string[]> {
+  return (await stageNames()).filter((stage) => can(access, 'stage.view', { stage }));
+}
+
 /** Policies and their revision ids in upload order (all, or one by name): the Chef surface builds its bodies from these. */
 export async function chefPolicyRows(name?: string): Promise<{ name: string; revisions: string[] }[]> {
   const rows = await db().policy.findMany({

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256';
 import { canonicalJson, sortCodePoints } from '../shared';
 import { JsonNumber, orderedKeys, parseLossless } from './json';
 import type { PolicyLock } from './types';
@@ -44,5 +44,5 @@ export function revisionIdText(lock: LockLike): string {
  */
 export function computeRevisionId(document: string | PolicyLock): string {
   const lock = (typeof document === 'string' ? parseLossless(document) : document) as LockLike;
-  return createHash('sha256').update(revisionIdText(lock), 'utf8').digest('hex');
+  return sha256Hex(revisionIdText(lock));
 }

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
-import { listGitRepositories, type GitRepositoryDto } from '@/lib/services/git-repositories';
-import { gitLocalRoot } from '@/lib/services/internal/git-source';
+import { gitLocalRoot, listGitRepositories, type GitRepositoryDto } from '@/lib/services/git-repositories';
 import { AdminGitRepositories } from '@/components/admin-git-repositories';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

@@ -3,8 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/auth/session';
 import { policyDetail } from '@/lib/db/queries/policy-pages';
-import { stageNames } from '@/lib/db/queries/policies';
-import { can } from '@/lib/auth/permissions';
+import { viewableStageNames } from '@/lib/db/queries/policies';
 import { PageHeader } from '@/components/page-header';
 import { OriginLabel } from '@/components/origin-label';
 import { UploadLock } from '@/components/upload-lock';
@@ -23,7 +22,7 @@ export default async function PolicyPage({ params }: Props) {
   const policy = await policyDetail(access, name);
   if (!policy) notFound();
   const enc = encodeURIComponent(policy.name);
-  const stages = (await stageNames()).filter((st) => can(access, 'stage.view', { stage: st }));
+  const stages = await viewableStageNames(access);
   return (
     <>
       <PageHeader

@@ -1,0 +1,79 @@
+/**
+ * The console's layers as an ESLint rule (docs: README "Architecture"). Imports are resolved the
+ * way TypeScript resolves them here (`@/` is the repository root, relative paths from the file), so
+ * the rule sees the module an import reaches, whatever its spelling:
+ *
+ * - lib/domain imports only lib/domain (no `@/` module outside it, no node: or other built-ins, no packages);
+ * - a client component ("use client" under components/) imports neither lib/db nor lib/services
+ *   (`import type` of a service's DTO types is allowed: the issue lets DTOs live beside the services, and type imports are erased);
+ * - nothing outside lib/services imports lib/services/internal;
+ * - lib/db imports no lib/services.
+ */
+import path from 'node:path';
+import { builtinModules } from 'node:module';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BUILTINS = new Set(builtinModules);
+
+const rel = (abs) => path.relative(ROOT, abs).split(path.sep).join('/');
+const under = (file, dir) => file === dir || file.startsWith(dir + '/');
+
+/** Where an import leads: { kind: 'local', path } (repository-relative, no extension), 'builtin' or 'package'. */
+function target(fromFile, source) {
+  if (source.startsWith('node:') || BUILTINS.has(source.split('/')[0])) return { kind: 'builtin' };
+  if (source.startsWith('@/')) return { kind: 'local', path: source.slice(2) };
+  if (source.startsWith('.')) return { kind: 'local', path: rel(path.resolve(path.dirname(fromFile), source)) };
+  return { kind: 'package' };
+}
+
+function isClientModule(program) {
+  for (const s of program.body) {
+    if (s.type !== 'ExpressionStatement' || !s.directive) break;
+    if (s.directive === 'use client') return true;
+  }
+  return false;
+}
+
+/** Tests and benchmarks exercise a layer from outside (fixtures, vitest, internals, bulk population): the rules are for the code they exercise. */
+const isTest = (file) => /\.test\.tsx?$/.test(file) || under(file, 'test') || under(file, 'e2e') || under(file, 'bench');
+
+/** The layer rule an import from `file` to `to` breaks, or null. */
+export function violation(file, to, { client, typeOnly = false }) {
+  if (isTest(file)) return null;
+  if (under(file, 'lib/domain')) {
+    if (to.kind === 'builtin') return 'lib/domain is pure: no node: or other built-in modules';
+    if (to.kind === 'package') return 'lib/domain is pure: no packages';
+    if (!under(to.path, 'lib/domain')) return `lib/domain imports only itself, not ${to.path}`;
+    return null;
+  }
+  if (to.kind !== 'local') return null;
+  if (client && under(file, 'components') && (under(to.path, 'lib/db') || (under(to.path, 'lib/services') && !(typeOnly && !under(to.path, 'lib/services/internal'))))) return `a client component ("use client") may not import ${to.path}: take DTO types from lib/types or beside the services, and data from props or the API`;
+  if (under(to.path, 'lib/services/internal') && !under(file, 'lib/services')) return `only lib/services may import ${to.path}`;
+  if (under(file, 'lib/db') && under(to.path, 'lib/services')) return `lib/db may not import ${to.path}: the services build on the queries, not the other way round`;
+  return null;
+}
+
+const importsRule = {
+  meta: { type: 'problem', docs: { description: 'Layer boundaries between lib/domain, lib/db, lib/services and client components' }, schema: [] },
+  create(context) {
+    const file = rel(context.filename);
+    let client = false;
+    const check = (node, source) => {
+      if (typeof source !== 'string') return;
+      const typeOnly = node.importKind === 'type' || node.exportKind === 'type';
+      const why = violation(file, target(context.filename, source), { client, typeOnly });
+      if (why) context.report({ node, message: `Layer boundary: ${why}.` });
+    };
+    return {
+      Program(program) {
+        client = isClientModule(program);
+      },
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { meta: { name: 'layers' }, rules: { imports: importsRule } };

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fieldKey, formErrorsFrom, formErrorsFromValidation } from './form-errors';
+import { zodErrors } from '@/lib/validation/zod-errors';
+import { expectedRevisionId, requiredReason, revisionId } from '@/lib/validation/fields';
+
+/** The rollback action's fields, from the shared field schemas (the service itself needs a database). */
+const ZRollbackInputForTest = z.object({ toRevisionId: revisionId, expectedRevisionId, reason: requiredReason('a rollback') });
+
+describe('the form error shape { fieldErrors, formError? }', () => {
+  it('keys field errors by the dotted path of the input field, unescaping RFC 6901 tokens', () => {
+    expect(fieldKey('/includes/0/source/path')).toBe('includes.0.source.path');
+    expect(fieldKey('/expected/a~1b')).toBe('expected.a/b');
+    expect(fieldKey('')).toBe('');
+  });
+
+  it('from a service refusal (AppError): each field its rules, without repeating the field name; no form error when the fields say it all', () => {
+    const parsed = ZRollbackInputForTest.safeParse({ reason: '  ', expectedRevisionId: 'bad id' });
+    const errors = zodErrors(parsed.error!);
+    const form = formErrorsFrom(errors[0].message, errors);
+    expect(form).toEqual({ fieldErrors: { toRevisionId: ['is required'], expectedRevisionId: [expect.stringMatching(/may contain only/)], reason: ['is required for a rollback'] } });
+  });
+
+  it('a refusal about the whole form (a conflict, a permission) is the form error', () => {
+    expect(formErrorsFrom("'production' changed since you looked", [])).toEqual({ fieldErrors: {}, formError: "'production' changed since you looked" });
+    expect(formErrorsFrom('Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }])).toEqual({ fieldErrors: {}, formError: 'Body must be a JSON object' });
+  });
+
+  it("from next-safe-action's formatted validation errors", () => {
+    const ve = { _errors: [], reason: { _errors: ['is required for a rollback'] }, includes: { 0: { name: { _errors: ['Invalid input: expected string, received undefined'] } } } };
+    expect(formErrorsFromValidation(ve)).toEqual({ fieldErrors: { reason: ['is required for a rollback'], 'includes.0.name': ['is required'] } });
+    expect(formErrorsFromValidation({ _errors: ['give either group or revision'] })).toEqual({ fieldErrors: {}, formError: 'give either group or revision' });
+  });
+});

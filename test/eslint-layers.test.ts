@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+
+/** Lints a snippet as if it were the given file, with the project's config. */
+async function lint(filePath: string, code: string): Promise<string[]> {
+  const eslint = new ESLint();
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.map((m) => m.message);
+}
+
+describe('the layer boundaries (eslint.config.mjs, eslint/layers.mjs)', () => {
+  it('lib/domain imports only itself: no node: modules, no packages, no other layer', async () => {
+    expect(await lint('lib/domain/lock/x.ts', "import { createHash } from 'node:crypto';")).toEqual([expect.stringMatching(/no node: or other built-in/)]);
+    expect(await lint('lib/domain/lock/x.ts', "import fs from 'fs';")).toHaveLength(1);
+    expect(await lint('lib/domain/lock/x.ts', "import { z } from 'zod';")).toEqual([expect.stringMatching(/no packages/)]);
+    expect(await lint('lib/domain/lock/x.ts', "import { db } from '@/lib/db/client';")).toEqual([expect.stringMatching(/imports only itself/)]);
+    expect(await lint('lib/domain/lock/x.ts', "import { x } from '../../errors';")).toEqual([expect.stringMatching(/imports only itself, not lib\/errors/)]);
+    expect(await lint('lib/domain/lock/x.ts', "import { jsonPointer } from '../shared/json-pointer';\nexport * from './json';")).toEqual([]);
+  });
+
+  it('a client component imports neither lib/db nor lib/services (types included); a server component may', async () => {
+    const client = "'use client';\nimport type { BoardData } from '@/lib/db/queries/board';\nimport { x } from '@/lib/services/rollback';";
+    expect(await lint('components/x.tsx', client)).toHaveLength(2);
+    expect(await lint('components/x.tsx', client.replace("'use client';\n", ''))).toEqual([]);
+    expect(await lint('components/x.tsx', "'use client';\nimport type { BoardData } from '@/lib/types/board';")).toEqual([]);
+  });
+
+  it('nothing outside lib/services imports lib/services/internal', async () => {
+    expect(await lint('app/api/v1/x/route.ts', "import { parseInput } from '@/lib/services/internal/parse';")).toEqual([expect.stringMatching(/only lib\/services/)]);
+    expect(await lint('lib/services/x.ts', "import { parseInput } from './internal/parse';")).toEqual([]);
+  });
+
+  it('lib/db imports no lib/services', async () => {
+    expect(await lint('lib/db/queries/x.ts', "export { rollback } from '@/lib/services/rollback';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
+  });
+});
