@@ -11,6 +11,7 @@ const TABS = [
   ['/admin/tokens', 'API tokens'],
   ['/admin/clients', 'Chef clients'],
   ['/admin/git', 'Git repositories'],
+  ['/admin/webhooks', 'Webhooks'],
 ] as const;
 
 export function AdminTabs() {

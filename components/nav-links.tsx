@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/', label: 'Stages' },
   { href: '/policies', label: 'Policies' },
   { href: '/compare', label: 'Compare' },
+  { href: '/requests', label: 'Requests' },
   { href: '/compose', label: 'Compose' },
   { href: '/ordering', label: 'Ordering' },
   { href: '/resource-map', label: 'Resource map' },

@@ -14,6 +14,7 @@ import { shortId } from '@/lib/format';
 import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
 import { Modal } from './modal';
+import { PromotionRefusal, RequestCreatedPanel, freezeOf, isBadRevisionError, requestOf, type CreatedRequest } from './promotion-outcome';
 
 export interface PromoteTarget {
   policy: string;
@@ -38,6 +39,11 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
   const [overrideReason, setOverrideReason] = useState('');
+  const [freezeOverride, setFreezeOverride] = useState('');
+  const [created, setCreated] = useState<CreatedRequest | null>(null);
+  // The last freeze refusal stays in view (with its override field) while the user writes a reason.
+  const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
+  const frozen = freezeOf(frozenError);
   const artifacts = useArtifactCheck({ policy, from, to, cookbook });
   const needsOverride = !!artifacts.data?.to_requires_artifacts && artifacts.data.missing_artifacts.length > 0;
   const toHasPolicy = target.expectedRevisionId !== null;
@@ -50,13 +56,20 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   });
 
   const mutation = useMutation({
-    mutationFn: async () =>
-      cookbook
-        ? runAction(promoteCookbookAction, { policy, cookbook, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined })
-        : runAction(promotePolicyAction, { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined }),
+    mutationFn: async () => {
+      // One override reason field on the server: a freeze override and a missing-artifacts override share it.
+      const override = [needsOverride && overrideReason.trim(), frozen?.canOverride && freezeOverride.trim()].filter(Boolean).join(' · ') || undefined;
+      return cookbook
+        ? runAction(promoteCookbookAction, { policy, cookbook, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: override })
+        : runAction(promotePolicyAction, { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: override });
+    },
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: ['board'] });
+      await queryClient.invalidateQueries({ queryKey: ['requests'] });
       router.refresh();
+      setFrozenError(null);
+      const request = requestOf(r);
+      if (request) return setCreated(request);
       onClose();
       const auditId = (r as { auditId: string | null }).auditId;
       toast.success(
@@ -70,16 +83,21 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
         },
       );
     },
+    onError: (e) => {
+      if (freezeOf(e as ActionServerError)) setFrozenError(e as ActionServerError);
+    },
   });
   const error = mutation.error as ActionServerError | null;
-  const stale = isActionError(error) && error.code === 'conflict';
+  const stale = isActionError(error) && error.code === 'conflict' && !isBadRevisionError(error);
+  const bad = isBadRevisionError(error) || isBadRevisionError(check.error as ActionServerError | null);
   const checkError = check.error as ActionServerError | null;
   const checkStale = isActionError(checkError) && checkError.code === 'conflict';
   const cookbookDiff = (check.data as { diff?: LockDiff } | undefined)?.diff ?? null;
   const cookbookBlocked = !!cookbook && (!check.isSuccess || check.data.noop);
   const ready = preview.ready && !cookbookBlocked;
   // The artifact check must have answered, and a stage that requires artifacts needs a reason to go without them.
-  const disabled = !ready || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || (!cookbook && preview.identical);
+  const disabled =
+    !ready || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || bad || (!cookbook && preview.identical) || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()));
   const fromLabel = sideLabel(from);
 
   return (
@@ -88,6 +106,9 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
       onClose={onClose}
       wide
     >
+      {created ? (
+        <RequestCreatedPanel request={created} stage={to} onClose={onClose} />
+      ) : (
       <div className="space-y-4" data-testid="promote-dialog">
         <ChangePreview
           preview={preview}
@@ -148,11 +169,8 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
           </label>
           <textarea id="promote-reason" className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />
         </div>
-        {error && (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" data-testid="promote-error">
-            {stale ? <p className="font-medium">{error.message}</p> : <><p className="font-medium">The promotion was refused.</p><p>{error.message}</p></>}
-          </div>
-        )}
+        {frozenError && <PromotionRefusal error={frozenError} overrideReason={freezeOverride} onOverrideReason={setFreezeOverride} />}
+        {error && !freezeOf(error) && <PromotionRefusal error={error} overrideReason="" onOverrideReason={() => {}} />}
         {(stale || checkStale) && (
           <button
             type="button"
@@ -172,10 +190,11 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             Cancel
           </button>
           <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => mutation.mutate()} data-testid="promote-confirm">
-            {mutation.isPending ? 'Promoting…' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}
+            {mutation.isPending ? 'Promoting…' : frozen?.canOverride ? 'Override the freeze and promote' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}
           </button>
         </div>
       </div>
+      )}
     </Modal>
   );
 }

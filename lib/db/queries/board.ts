@@ -1,6 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can, viewableStages } from '@/lib/auth/permissions';
 import { db } from '../client';
+import { loadBoardGuards, type BoardGuards } from './board-guards';
 
 export interface BoardCell {
   revisionId: string;
@@ -26,6 +27,8 @@ export interface BoardData {
   policies: { name: string; team: string | null; latestRevisionId: string | null; cells: Record<string, BoardCell | null> }[];
   teams: string[];
   generatedAt: string;
+  /** Protected and frozen stages, pending requests and bad revisions (issue 15). */
+  guards?: BoardGuards;
 }
 
 /**
@@ -111,7 +114,9 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     return { name: policy.name, team: (policy.ownerTeamId && teamName.get(policy.ownerTeamId)) || null, latestRevisionId: latestByPolicy.get(policy.id) ?? null, cells };
   });
 
+  const guards = await loadBoardGuards(stages.map((s) => s.name));
   return {
+    guards,
     stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }) })),
     policies: rows,
     teams: [...new Set(rows.map((r) => r.team).filter((t): t is string => !!t))].sort(),
