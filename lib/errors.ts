@@ -1,5 +1,5 @@
 /** An expected failure with an HTTP status and a message fit for users. */
-export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable' | 'too_many_requests' | 'unavailable';
+export type AppErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable' | 'locked' | 'too_many_requests' | 'unavailable';
 
 const STATUS: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -9,6 +9,8 @@ const STATUS: Record<AppErrorCode, number> = {
   conflict: 409,
   too_large: 413,
   unprocessable: 422,
+  /** A freeze window refuses changes into the stage (WebDAV's 423 Locked). */
+  locked: 423,
   too_many_requests: 429,
   unavailable: 503,
 };

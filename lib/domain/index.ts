@@ -5,3 +5,4 @@ export * from './promote';
 export * from './ordering';
 export * from './resource-map';
 export * from './merge';
+export * from './approval';
