@@ -69,3 +69,18 @@ export function BadRevisionMarker({ reason, by }: { reason: string; by: string }
     </span>
   );
 }
+
+/** On the compare page: which side runs (or would bring) a revision marked bad. */
+export function BadRevisionNotes({ sides, bad }: { sides: { label: string; revisionId: string }[]; bad: Record<string, { reason: string; by: string; at: string }> }) {
+  const marked = sides.filter((s, i) => bad[s.revisionId] && sides.findIndex((x) => x.revisionId === s.revisionId) === i);
+  if (marked.length === 0) return null;
+  return (
+    <ul className="mb-3 space-y-1.5" data-testid="compare-bad-revisions">
+      {marked.map((s) => (
+        <li key={s.revisionId} className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <b>⚠ {s.label}</b> (<span className="mono">{s.revisionId.slice(0, 10)}</span>) is marked bad by {bad[s.revisionId].by}: “{bad[s.revisionId].reason}”. It cannot be promoted or rolled back to.
+        </li>
+      ))}
+    </ul>
+  );
+}

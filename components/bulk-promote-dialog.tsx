@@ -57,6 +57,14 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
       router.refresh();
       onClose();
       const first = r.promoted.find((p) => p.auditId)?.auditId;
+      const requests = (r as { requests?: { id: string; policy: string; approvals_required: number }[] }).requests ?? [];
+      if (requests.length > 0) {
+        const moved = r.promoted.filter((p) => p.changed).length;
+        toast.success(`${to} is protected: ${requests.length} request${requests.length === 1 ? '' : 's'} created (${requests.map((q) => `${q.policy} needs ${q.approvals_required}`).join(', ')})${moved ? `; ${moved} moved without approval` : ''}`, {
+          description: <Link href={`/requests?view=mine&status=pending&stage=${q(to)}`}>Open your pending requests</Link>,
+        });
+        return;
+      }
       toast.success(`Promoted ${r.promoted.length} polic${r.promoted.length === 1 ? 'y' : 'ies'} from ${from} to ${to}`, {
         description: first ? <Link href={`/audit?focus=${first}&action=pointer.promote&stage=${q(to)}`}>View the audit entries</Link> : 'Nothing changed.',
       });

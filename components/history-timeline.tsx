@@ -11,10 +11,12 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 import type { HistoryEntry } from '@/lib/db/queries/history';
 import { dateTime, shortId } from '@/lib/format';
 import { ChangePreview, useChangePreview } from './change-preview';
+import { BadRevisionMarker } from './board-guards';
+import type { BadMark } from '@/lib/db/queries/bad-revisions';
 import { Modal } from './modal';
 
 /** A stage's pointer history for one policy, newest first, with rollback to any revision it held. */
-export function HistoryTimeline({ policy, stage, entries, current, canRollback }: { policy: string; stage: string; entries: HistoryEntry[]; current: string | null; canRollback: boolean }) {
+export function HistoryTimeline({ policy, stage, entries, current, canRollback, bad = {} }: { policy: string; stage: string; entries: HistoryEntry[]; current: string | null; canRollback: boolean; bad?: Record<string, BadMark> }) {
   const [target, setTarget] = useState<string | null>(null);
   if (entries.length === 0) return <p className="card p-6 text-center text-slate-600">No changes recorded for {policy} in {stage}.</p>;
   return (
@@ -28,7 +30,8 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
               {shortId(e.fromRevisionId)} → {shortId(e.toRevisionId)}
             </span>
             <span className="text-slate-600">{e.actor}</span>
-            {e.reason && <span className="text-slate-600">“{e.reason}”</span>}
+            {e.toRevisionId && bad[e.toRevisionId] && <BadRevisionMarker reason={bad[e.toRevisionId].reason} by={bad[e.toRevisionId].by} />}
+            {e.reason && <HistoryReason reason={e.reason} />}
             {e.convergence && e.convergence.nodes > 0 && (
               <span className="text-xs text-slate-700" data-testid="convergence">
                 {e.convergence.converged} of {e.convergence.nodes} node{e.convergence.nodes === 1 ? '' : 's'} on this revision
@@ -41,7 +44,7 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
                   view
                 </Link>
               )}
-              {canRollback && e.toRevisionId && e.toRevisionId !== current && (
+              {canRollback && e.toRevisionId && e.toRevisionId !== current && !bad[e.toRevisionId] && (
                 <button type="button" className="btn py-0.5 text-xs" onClick={() => setTarget(e.toRevisionId)} data-testid="rollback">
                   Return to this<span className="sr-only"> revision ({shortId(e.toRevisionId)})</span>
                 </button>
@@ -53,6 +56,28 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
       </ol>
       {target && <RollbackDialog policy={policy} stage={stage} toRevisionId={target} current={current} onClose={() => setTarget(null)} />}
     </>
+  );
+}
+
+/** The reason, with a freeze override and an approved request (which the pointer history appends as " — " parts) set apart. */
+function HistoryReason({ reason }: { reason: string }) {
+  const parts = reason.split(' — ');
+  return (
+    <span className="flex flex-wrap items-center gap-1.5 text-slate-600">
+      {parts.map((p, i) =>
+        p.startsWith('freeze override') ? (
+          <span key={i} className="badge bg-sky-100 text-sky-900" data-testid="freeze-override">
+            {p}
+          </span>
+        ) : p.startsWith('approved request') ? (
+          <span key={i} className="badge bg-violet-50 text-violet-800">
+            {p}
+          </span>
+        ) : (
+          <span key={i}>“{p}”</span>
+        ),
+      )}
+    </span>
   );
 }
 
@@ -72,6 +97,13 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
       await queryClient.invalidateQueries({ queryKey: ['board'] });
       router.refresh();
       onClose();
+      const request = (r as { request?: { id: string; approvals_required: number } }).request;
+      if (request) {
+        toast.success(`Request created: needs ${request.approvals_required} approval${request.approvals_required === 1 ? '' : 's'}`, {
+          description: <Link href={`/requests/${encodeURIComponent(request.id)}`}>{stage} is protected: open the request</Link>,
+        });
+        return;
+      }
       toast.success(`${stage} now runs ${shortId(toRevisionId)} of ${policy} again`, {
         description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : undefined,
       });

@@ -25,6 +25,8 @@ export interface PromoteTarget {
   expectedRevisionId: string | null;
   /** Promote only this cookbook (a derived revision) instead of the whole policy. */
   cookbook?: string;
+  /** The viewer manages `to`: a freeze refusal then offers the override field (the server checks again). */
+  canManage?: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const [created, setCreated] = useState<CreatedRequest | null>(null);
   // The last freeze refusal stays in view (with its override field) while the user writes a reason.
   const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
-  const frozen = freezeOf(frozenError);
+  const frozen = freezeOf(frozenError, target.canManage);
   const artifacts = useArtifactCheck({ policy, from, to, cookbook });
   const needsOverride = !!artifacts.data?.to_requires_artifacts && artifacts.data.missing_artifacts.length > 0;
   const toHasPolicy = target.expectedRevisionId !== null;
@@ -57,11 +59,8 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
 
   const mutation = useMutation({
     mutationFn: async () => {
-      // One override reason field on the server: a freeze override and a missing-artifacts override share it.
-      const override = [needsOverride && overrideReason.trim(), frozen?.canOverride && freezeOverride.trim()].filter(Boolean).join(' · ') || undefined;
-      return cookbook
-        ? runAction(promoteCookbookAction, { policy, cookbook, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: override })
-        : runAction(promotePolicyAction, { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: override });
+      const common = { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined, freezeOverrideReason: (frozen?.canOverride && freezeOverride.trim()) || undefined };
+      return cookbook ? runAction(promoteCookbookAction, { ...common, cookbook }) : runAction(promotePolicyAction, common);
     },
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: ['board'] });
@@ -84,7 +83,8 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
       );
     },
     onError: (e) => {
-      if (freezeOf(e as ActionServerError)) setFrozenError(e as ActionServerError);
+      const err = e as unknown as ActionServerError;
+      if (freezeOf(err)) setFrozenError(err);
     },
   });
   const error = mutation.error as ActionServerError | null;
@@ -169,7 +169,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
           </label>
           <textarea id="promote-reason" className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />
         </div>
-        {frozenError && <PromotionRefusal error={frozenError} overrideReason={freezeOverride} onOverrideReason={setFreezeOverride} />}
+        {frozenError && <PromotionRefusal error={frozenError} canManage={target.canManage} overrideReason={freezeOverride} onOverrideReason={setFreezeOverride} />}
         {error && !freezeOf(error) && <PromotionRefusal error={error} overrideReason="" onOverrideReason={() => {}} />}
         {(stale || checkStale) && (
           <button

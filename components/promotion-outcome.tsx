@@ -62,14 +62,14 @@ export interface FreezeRefusal {
   canOverride: boolean;
 }
 
-export function freezeOf(e: ActionServerError | null): FreezeRefusal | null {
+export function freezeOf(e: ActionServerError | null, canManage = false): FreezeRefusal | null {
   if (!e || (e.code !== 'locked' && e.code !== 'frozen')) return null;
   const d = (e.details ?? {}) as Record<string, unknown>;
   const f = (d.freeze ?? d) as Record<string, unknown>;
   return {
     reason: typeof f.reason === 'string' ? f.reason : e.message,
     endsAt: typeof f.endsAt === 'string' ? f.endsAt : typeof f.ends_at === 'string' ? f.ends_at : null,
-    canOverride: d.canOverride === true || d.can_override === true,
+    canOverride: d.can_override === true || canManage,
   };
 }
 
@@ -81,8 +81,8 @@ export function isBadRevisionError(e: ActionServerError | null | undefined): boo
 }
 
 /** A refused promotion: a freeze (with its reason, end and the manager's override), a bad revision, or anything else. */
-export function PromotionRefusal({ error, overrideReason, onOverrideReason }: { error: ActionServerError; overrideReason: string; onOverrideReason: (v: string) => void }) {
-  const freeze = freezeOf(error);
+export function PromotionRefusal({ error, canManage, overrideReason, onOverrideReason }: { error: ActionServerError; canManage?: boolean; overrideReason: string; onOverrideReason: (v: string) => void }) {
+  const freeze = freezeOf(error, canManage);
   if (freeze) {
     return (
       <div role="alert" className="space-y-2 rounded-md border border-sky-300 bg-sky-50 p-3 text-sky-950" data-testid="freeze-refusal">

@@ -4,8 +4,13 @@ import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { errorMessage } from '@/lib/actions/client';
+import { errorMessage, runAction } from '@/lib/actions/client';
+import { promotePolicyAction } from '@/lib/actions/promotion/promote-policy-action';
+import { approveRequestAction, rejectRequestAction, withdrawRequestAction } from '@/lib/actions/requests/request-actions';
+import type { ActionServerError } from '@/lib/actions/safe-action';
+import { shortId } from '@/lib/format';
 import { Modal } from './modal';
+import { PromotionRefusal, freezeOf, requestOf } from './promotion-outcome';
 
 type Kind = 'approve' | 'reject' | 'withdraw' | 'rerequest';
 
@@ -13,14 +18,38 @@ export interface RequestActionsProps {
   id: string;
   policy: string;
   stage: string;
+  toRevisionId: string;
+  currentRevisionId: string | null;
+  /** Manages the stage: may override a freeze when the last approval applies the change during one. */
+  canManage: boolean;
   canApprove: boolean;
   canReject: boolean;
   canWithdraw: boolean;
   canRerequest: boolean;
   /** Why the viewer may not approve, when that is worth saying (e.g. "you asked for it"). */
   approveHint?: string | null;
-  /** Each action returns a message for the toast; it throws an ActionServerError on refusal. */
-  run: Record<Kind, (comment: string) => Promise<string>>;
+}
+
+type Result = { status: string; approvals: unknown[]; approvals_required: number };
+
+/** Each action, and the toast it ends with; refusals throw an ActionServerError. */
+function runner(kind: Kind, p: RequestActionsProps, comment: string, override: string): Promise<{ message: string; next?: string }> {
+  const c = comment || undefined;
+  switch (kind) {
+    case 'approve':
+      return runAction(approveRequestAction, { id: p.id, comment: c, overrideReason: override || undefined }).then((r: Result) => ({
+        message: r.status === 'applied' ? `Approved: ${p.stage} now runs ${shortId(p.toRevisionId)} of ${p.policy}` : r.status === 'outdated' ? `Approved, but ${p.stage} changed meanwhile: the request is outdated and nothing moved` : `Approved (${r.approvals.length} of ${r.approvals_required})`,
+      }));
+    case 'reject':
+      return runAction(rejectRequestAction, { id: p.id, comment }).then(() => ({ message: 'Rejected: nothing moves' }));
+    case 'withdraw':
+      return runAction(withdrawRequestAction, { id: p.id }).then(() => ({ message: 'Request withdrawn' }));
+    case 'rerequest':
+      return runAction(promotePolicyAction, { policy: p.policy, from: `rev:${p.toRevisionId}`, to: p.stage, expectedRevisionId: p.currentRevisionId, reason: c }).then((r) => {
+        const req = requestOf(r);
+        return req ? { message: `New request created: needs ${req.approvals_required} approval${req.approvals_required === 1 ? '' : 's'}`, next: `/requests/${encodeURIComponent(req.id)}` } : { message: `${p.stage} now runs ${shortId(p.toRevisionId)}: no approval was needed` };
+      });
+  }
 }
 
 const COPY: Record<Kind, { button: string; title: (p: RequestActionsProps) => string; confirm: string; comment: 'optional' | 'required' | 'none'; danger?: boolean; body: (p: RequestActionsProps) => string }> = {
@@ -79,17 +108,21 @@ function ActionDialog({ kind, props, onClose }: { kind: Kind; props: RequestActi
   const router = useRouter();
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
+  const [override, setOverride] = useState('');
   const copy = COPY[kind];
   const mutation = useMutation({
-    mutationFn: () => props.run[kind](comment.trim()),
-    onSuccess: async (message) => {
+    mutationFn: () => runner(kind, props, comment.trim(), override.trim()),
+    onSuccess: async ({ message, next }) => {
       await queryClient.invalidateQueries({ queryKey: ['board'] });
       toast.success(message);
       onClose();
-      router.refresh();
+      if (next) router.push(next);
+      else router.refresh();
     },
   });
-  const missing = copy.comment === 'required' && !comment.trim();
+  const error = mutation.error as unknown as ActionServerError | null;
+  const frozen = freezeOf(error, props.canManage);
+  const missing = (copy.comment === 'required' && !comment.trim()) || (!!frozen && (!frozen.canOverride || !override.trim()));
   return (
     <Modal title={copy.title(props)} onClose={onClose}>
       <form
@@ -109,11 +142,7 @@ function ActionDialog({ kind, props, onClose }: { kind: Kind; props: RequestActi
             <textarea id="request-comment" className="input h-20" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={1000} required={copy.comment === 'required'} aria-required={copy.comment === 'required'} />
           </div>
         )}
-        {mutation.error && (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            {errorMessage(mutation.error)}
-          </p>
-        )}
+        {error && (frozen ? <PromotionRefusal error={error} canManage={props.canManage} overrideReason={override} onOverrideReason={setOverride} /> : <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">{errorMessage(error)}</p>)}
         <div className="flex justify-end gap-2">
           <button type="button" className="btn" onClick={onClose}>
             Cancel

@@ -121,7 +121,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                       className="mt-1 text-left text-xs font-medium text-indigo-700 hover:underline"
                       data-testid="run-newest"
                       onClick={() =>
-                        setPromoting({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null })
+                        setPromoting({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null, canManage: firstPromotable.canManage })
                       }
                     >
                       Run newest upload {shortId(p.latestRevisionId)} in {firstPromotable.name}
@@ -176,7 +176,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                                   type="button"
                                   className="font-medium text-indigo-700 hover:underline"
                                   data-testid="promote-button"
-                                  onClick={() => setPromoting({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null })}
+                                  onClick={() => setPromoting({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null, canManage: next.canManage })}
                                 >
                                   Promote → {next.name}
                                 </button>

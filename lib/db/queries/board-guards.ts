@@ -1,6 +1,5 @@
+import { freezeStatus } from '@/lib/domain';
 import { db } from '../client';
-
-const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** A freeze in force now: why, and when the stage opens again. */
 export interface ActiveFreeze {
@@ -14,24 +13,12 @@ export interface ActiveFreeze {
 export interface BoardGuards {
   /** Per stage name: approvals a change needs at least (absent: the stage is not protected). */
   protectedStages: Record<string, number>;
-  /** Per stage name: the freeze in force now (the one that ends last, when several overlap). */
+  /** Per stage name: the freeze in force now (the reason of the one ending last; `endsAt`: when the stage opens, through overlapping windows). */
   frozen: Record<string, ActiveFreeze>;
   /** Per "stage|policy": pending requests (and the id when there is exactly one, for a direct link). */
   pending: Record<string, { count: number; id: string | null }>;
   /** Per "policy|revisionId": who marked it bad and why. */
   bad: Record<string, { reason: string; by: string; at: string }>;
-}
-
-/** The occurrence of a (possibly weekly) window that contains `now`, or null. Weekly windows repeat every 7 days, in UTC, from their first start. */
-export function occurrenceAt(w: { startsAt: Date; endsAt: Date; weekly: boolean }, now: Date): { start: Date; end: Date } | null {
-  const start = w.startsAt.getTime();
-  const length = w.endsAt.getTime() - start;
-  const t = now.getTime();
-  if (length <= 0 || t < start) return null;
-  if (!w.weekly) return t < w.endsAt.getTime() ? { start: w.startsAt, end: w.endsAt } : null;
-  const offset = (t - start) % WEEK_MS;
-  if (offset >= length) return null;
-  return { start: new Date(t - offset), end: new Date(t - offset + length) };
 }
 
 /** Protection, freezes, pending requests and bad revisions for the stages given (already filtered to what the viewer may see). */
@@ -43,12 +30,13 @@ export async function loadBoardGuards(stageNames: string[], now = new Date()): P
     client.promotionRequest.groupBy({ by: ['groupName', 'policyName'], where: { status: 'pending', expiresAt: { gt: now }, groupName: { in: stageNames } }, _count: { _all: true }, _max: { id: true } }),
     client.badRevision.findMany({ select: { policyName: true, revisionId: true, reason: true, markedByEmail: true, createdAt: true } }),
   ]);
+  const byStage = new Map<string, typeof freezes>();
+  for (const f of freezes) byStage.set(f.group.name, [...(byStage.get(f.group.name) ?? []), f]);
   const frozen: Record<string, ActiveFreeze> = {};
-  for (const f of freezes) {
-    const occ = occurrenceAt(f, now);
-    if (!occ) continue;
-    const prev = frozen[f.group.name];
-    if (!prev || Date.parse(prev.endsAt) < occ.end.getTime()) frozen[f.group.name] = { id: f.id, reason: f.reason, endsAt: occ.end.toISOString(), weekly: f.weekly };
+  for (const [stage, windows] of byStage) {
+    const st = freezeStatus(windows, now);
+    const last = st.active.at(-1);
+    if (last && st.opensAt) frozen[stage] = { id: last.window.id, reason: last.window.reason, endsAt: st.opensAt.toISOString(), weekly: last.window.weekly };
   }
   return {
     protectedStages: Object.fromEntries(protections.map((p) => [p.group.name, p.approvalsRequired])),

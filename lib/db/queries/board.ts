@@ -22,7 +22,8 @@ export interface BoardCell {
 }
 
 export interface BoardData {
-  stages: { name: string; description: string; position: number; canPromote: boolean }[];
+  /** `canManage`: may override a freeze (issue 15); the server checks again. */
+  stages: { name: string; description: string; position: number; canPromote: boolean; canManage?: boolean }[];
   /** `latestRevisionId`: the policy's newest revision, wherever it runs (a fresh upload may run nowhere yet). */
   policies: { name: string; team: string | null; latestRevisionId: string | null; cells: Record<string, BoardCell | null> }[];
   teams: string[];
@@ -117,7 +118,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   const guards = await loadBoardGuards(stages.map((s) => s.name));
   return {
     guards,
-    stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }) })),
+    stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }), canManage: can(access, 'stage.manage', { stage: s.name }) })),
     policies: rows,
     teams: [...new Set(rows.map((r) => r.team).filter((t): t is string => !!t))].sort(),
     generatedAt: new Date().toISOString(),

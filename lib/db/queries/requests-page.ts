@@ -143,6 +143,8 @@ export interface RequestPermissions {
   reject: boolean;
   withdraw: boolean;
   rerequest: boolean;
+  /** Manages the stage: may override a freeze when applying. */
+  manage: boolean;
   approveHint: string | null;
 }
 
@@ -193,6 +195,7 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
       withdraw: open && own,
       // Asking again needs promote on the stage (the server checks it again).
       rerequest: status === 'outdated' && can(access, 'stage.promote', { stage: r.groupName }) && !!r.toRevisionId,
+      manage: can(access, 'stage.manage', { stage: r.groupName }),
       approveHint,
     },
   };

@@ -7,7 +7,7 @@ import { compare } from '@/lib/db/queries/compare';
 import { requestDetailForPage } from '@/lib/db/queries/requests-page';
 import { CompareView } from '@/components/compare-view';
 import { EmptyState, PageHeader } from '@/components/page-header';
-import { RequestActionsPanel } from '@/components/request-actions-panel';
+import { RequestActions } from '@/components/request-actions';
 import { RequestSummary } from '@/components/request-summary';
 
 export const metadata: Metadata = { title: 'Promotion request' };
@@ -40,12 +40,13 @@ export default async function RequestPage({ params }: Props) {
           </>
         }
         actions={
-          <RequestActionsPanel
+          <RequestActions
             id={r.id}
             policy={r.policy}
             stage={r.stage}
             toRevisionId={r.toRevisionId}
             currentRevisionId={r.currentRevisionId}
+            canManage={can.manage}
             canApprove={can.approve}
             canReject={can.reject}
             canWithdraw={can.withdraw}
