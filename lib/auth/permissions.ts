@@ -35,6 +35,7 @@ export const PERMISSIONS = {
   'cookbook.upload': { kind: 'member', label: 'upload cookbook artifacts' },
   'cookbook.delete': { kind: 'member', label: 'delete cookbook artifacts' },
   'git.manage': { kind: 'admin', label: 'register git repositories for compose' },
+  'webhooks.manage': { kind: 'admin', label: 'manage webhook subscriptions' },
 } as const satisfies Record<string, Rule>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -19,6 +19,8 @@ export const ZPromoteCookbookInput = z.object({
   reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** Issue 15: a written reason to promote during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional(),
   requestId: z.string().max(100).optional(),
@@ -94,9 +96,11 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       kind: 'promote-cookbook',
       reason: input.reason,
       overrideReason: input.overrideReason,
+      freezeOverrideReason: input.freezeOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
+      origin: { from_stage: from.name, cookbook: input.cookbook, version: result.after.version },
     });
-    return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId };
+    return { ...summary, noop: false, dryRun: false, revisionId: stored.revisionId, baseRevisionId: current, auditId: moved.auditId, ...(moved.request ? { request: moved.request } : {}) };
   });
 }

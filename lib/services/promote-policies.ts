@@ -6,6 +6,7 @@ import { badRequest } from '@/lib/errors';
 import { requireGroup } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import type { PromotionRequestDto } from './internal/request-dto';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 export const ZPromotePoliciesInput = z.object({
@@ -17,6 +18,8 @@ export const ZPromotePoliciesInput = z.object({
   reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** Issue 15: a written reason to promote during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   requestId: z.string().max(100).optional(),
 });
 export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
@@ -47,8 +50,9 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
       if (!(p in input.expected)) errors.push({ path: `/expected/${p}`, message: `expected.${p} is required: the revision you saw in '${to.name}' (null for none)` });
     }
     if (errors.length) throw badRequest(errors[0].message, errors);
-    const results = [];
-    for (const p of names) {
+    const results: { policy: string; fromRevisionId: string | null; toRevisionId: string | null; changed: boolean; auditId: string | null; request?: PromotionRequestDto }[] = [];
+    // A fixed order (by name): concurrent bulk promotions lock rows in the same order (no deadlock on PostgreSQL).
+    for (const p of [...names].sort()) {
       const s = source.get(p)!;
       const moved = await movePointer(tx, access, {
         group: to,
@@ -57,11 +61,15 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
         kind: 'promote',
         reason: input.reason,
         overrideReason: input.overrideReason,
+        freezeOverrideReason: input.freezeOverrideReason,
         expectedRevisionId: input.expected[p],
         requestId: input.requestId,
+        origin: { from_stage: from.name, bulk: true },
       });
-      results.push({ policy: p, fromRevisionId: moved.fromRevisionId, toRevisionId: moved.toRevisionId, changed: moved.changed, auditId: moved.auditId });
+      results.push({ policy: p, fromRevisionId: moved.fromRevisionId, toRevisionId: moved.toRevisionId, changed: moved.changed, auditId: moved.auditId, ...(moved.request ? { request: moved.request } : {}) });
     }
-    return { from: from.name, to: to.name, promoted: results };
+    // Issue 15: policies whose change needs approvals got a request each instead of moving (HTTP 202 when any did).
+    const requests = results.flatMap((r) => (r.request ? [r.request] : []));
+    return { from: from.name, to: to.name, promoted: results, requests };
   });
 }

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import type { PromotionRequestDto } from './internal/request-dto';
 
 const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
 export const ZPromotePolicyInput = z.object({
@@ -18,6 +19,8 @@ export const ZPromotePolicyInput = z.object({
   reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** Issue 15: a written reason to promote during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   requestId: z.string().max(100).optional(),
 });
 export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
@@ -30,6 +33,8 @@ export interface PromotePolicyResult {
   toRevisionId: string;
   changed: boolean;
   auditId: string | null;
+  /** Issue 15: `to` is protected and the change needs approvals: this request was opened, nothing moved (HTTP 202). */
+  request?: PromotionRequestDto;
 }
 
 /** Points stage `to` at the revision active in `from` (no new document). 409 when `to` moved since the user looked. */
@@ -64,9 +69,20 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
       kind: 'promote',
       reason: input.reason,
       overrideReason: input.overrideReason,
+      freezeOverrideReason: input.freezeOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
+      origin: { from_stage: fromName },
     });
-    return { policy: policy.name, from: fromName, to: to.name, fromRevisionId: moved.fromRevisionId, toRevisionId: source.revision.revisionId, changed: moved.changed, auditId: moved.auditId };
+    return {
+      policy: policy.name,
+      from: fromName,
+      to: to.name,
+      fromRevisionId: moved.fromRevisionId,
+      toRevisionId: source.revision.revisionId,
+      changed: moved.changed,
+      auditId: moved.auditId,
+      ...(moved.request ? { request: moved.request } : {}),
+    };
   });
 }

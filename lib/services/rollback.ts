@@ -16,6 +16,8 @@ export const ZRollbackInput = z.object({
   reason: z.string().trim().min(1, 'is required for a rollback').max(1000, 'is at most 1000 characters'),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
   overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  /** Issue 15: a written reason to roll back during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
   requestId: z.string().max(100).optional(),
 });
 export type RollbackInput = z.input<typeof ZRollbackInput>;
@@ -40,9 +42,11 @@ export async function rollback(access: Access, raw: RollbackInput) {
       kind: 'rollback',
       reason: input.reason,
       overrideReason: input.overrideReason,
+      freezeOverrideReason: input.freezeOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
+      origin: { rollback: true },
     });
-    return { policy: policy.name, group: group.name, fromRevisionId: moved.fromRevisionId, toRevisionId: input.toRevisionId, changed: moved.changed, auditId: moved.auditId };
+    return { policy: policy.name, group: group.name, fromRevisionId: moved.fromRevisionId, toRevisionId: input.toRevisionId, changed: moved.changed, auditId: moved.auditId, ...(moved.request ? { request: moved.request } : {}) };
   });
 }

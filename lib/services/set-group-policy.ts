@@ -4,6 +4,7 @@ import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
+import type { PromotionRequestDto } from './internal/request-dto';
 import { parseLockBody, storeRevision, withoutServerFields } from './internal/store-revision';
 
 export interface SetGroupPolicyInput {
@@ -12,6 +13,8 @@ export interface SetGroupPolicyInput {
   text: string;
   requestId?: string;
   reason?: string;
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason?: string;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface SetGroupPolicyInput {
  * `promote` on the stage, plus ownership of the policy when the revision
  * (or the policy) is new.
  */
-export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput): Promise<{ status: 200 | 201; document: string; revisionId: string }> {
+export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput): Promise<{ status: 200 | 201 | 202; document: string; revisionId: string; request?: PromotionRequestDto }> {
   const text = withoutServerFields(input.text);
   const lock = parseLockBody(text, input.policy);
   return db().$transaction(async (tx) => {
@@ -59,15 +62,19 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
       to: { pk: stored.id, revisionId: stored.revisionId },
       kind: 'set',
       reason: input.reason,
+      freezeOverrideReason: input.freezeOverrideReason,
       requestId: input.requestId,
+      origin: { upload: true },
     });
     const doc = await tx.policyRevision.findUniqueOrThrow({ where: { id: stored.id }, select: { document: true } });
+    // Issue 15: a protected stage got a request (the revision is stored; the pointer did not move).
+    if (moved.request) return { status: 202, document: doc.document, revisionId: stored.revisionId, request: moved.request };
     return { status: moved.created ? 201 : 200, document: doc.document, revisionId: stored.revisionId };
   });
 }
 
 /** DELETE /policy_groups/:group/policies/:name — removes the association; returns the revision it held. */
-export async function removeGroupPolicy(access: Access, input: { group: string; policy: string; requestId?: string; reason?: string }) {
+export async function removeGroupPolicy(access: Access, input: { group: string; policy: string; requestId?: string; reason?: string; freezeOverrideReason?: string }): Promise<{ document: string; request?: PromotionRequestDto }> {
   return db().$transaction(async (tx) => {
     const row = await tx.groupPolicy.findFirst({
       where: { group: { name: input.group }, policy: { name: input.policy } },
@@ -75,15 +82,17 @@ export async function removeGroupPolicy(access: Access, input: { group: string; 
     });
     if (!row) throw notFound(`Cannot load policy ${input.policy} in policy group ${input.group}`);
     assertCan(access, 'stage.promote', { stage: row.group.name });
-    await movePointer(tx, access, {
+    const moved = await movePointer(tx, access, {
       group: row.group,
       policy: row.policy,
       to: null,
       kind: 'remove',
       expectedRevisionId: row.revision.revisionId,
       reason: input.reason,
+      freezeOverrideReason: input.freezeOverrideReason,
       requestId: input.requestId,
     });
+    if (moved.request) return { document: row.revision.document, request: moved.request };
     return { document: row.revision.document };
   });
 }

@@ -1,6 +1,9 @@
 import type { Tx } from '@/lib/db/client';
 import { conflict } from '@/lib/errors';
 import { audit, type Actor } from './audit';
+import { assertNotBad, checkFreeze, openRequestIfProtected, type FreezeOverride } from './guard';
+import { emitEvent } from './outbox';
+import type { PromotionRequestDto } from './request-dto';
 
 export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
 
@@ -23,6 +26,14 @@ export interface MovePointerInput {
    * some are missing (audited). Without it such a move is a 409 listing them.
    */
   overrideReason?: string | null;
+  /** Issue 15: a written reason to move while a freeze window covers the stage (needs `manage` on it; audited). */
+  freezeOverrideReason?: string | null;
+  /** Set by the apply of a promotion request: whether its freeze override is authorised (else: the actor must manage the stage). */
+  freezeOverrideAuthorised?: boolean;
+  /** Set only by the apply of an approved promotion request: the approvals are in, move. */
+  approvedRequest?: { id: string; approvers: string[] };
+  /** Where the change comes from, kept on a promotion request (from stage, cookbook…). */
+  origin?: Record<string, unknown>;
 }
 
 export interface MovePointerResult {
@@ -32,6 +43,8 @@ export interface MovePointerResult {
   created: boolean;
   changed: boolean;
   auditId: string | null;
+  /** Issue 15: the stage is protected and the change needs approvals: this request was opened instead and nothing moved. */
+  request?: PromotionRequestDto;
 }
 
 /** 409 unless the stage still runs what the caller saw (`expected`: a revision id, or null for nothing). */
@@ -50,6 +63,14 @@ export function assertExpected(groupName: string, policyName: string, current: s
  * and an audit event, inside the caller's transaction. The expected-revision
  * check and the write happen in the same transaction, so two racing callers
  * cannot both succeed.
+ *
+ * Issue 15, the one guard every move passes (whole policy, cookbook, bulk,
+ * rollback, the /api/v1 and Chef PUTs; the demo seed excepted): a bad
+ * revision is refused (409), a freeze window refuses (423) unless a manager
+ * overrides with a reason, and a protected stage whose rules ask for
+ * approvals gets a promotion request instead of the move (`result.request`,
+ * `changed: false`). An approved request comes back here with
+ * `approvedRequest` and moves.
  */
 export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointerInput): Promise<MovePointerResult> {
   const { group, policy, to } = input;
@@ -61,6 +82,13 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
   if (input.expectedRevisionId !== undefined) assertExpected(group.name, policy.name, fromRevisionId, input.expectedRevisionId);
   const toRevisionId = to?.revisionId ?? null;
   if (fromRevisionId === toRevisionId) return { fromRevisionId, toRevisionId, created: false, changed: false, auditId: null };
+  const now = input.at ?? new Date();
+  const guarded = input.kind !== 'seed';
+  let freezeOverride: FreezeOverride | null = null;
+  if (guarded) {
+    await assertNotBad(tx, policy.name, to);
+    freezeOverride = await checkFreeze(tx, group, actor, input.freezeOverrideReason, now, input.freezeOverrideAuthorised);
+  }
 
   let artifactOverride: { reason: string; missing: string[] } | null = null;
   if (to) {
@@ -79,7 +107,17 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
     }
   }
 
-  const now = input.at ?? new Date();
+  if (guarded && !input.approvedRequest) {
+    const request = await openRequestIfProtected(
+      tx,
+      actor,
+      { group, policy, to, kind: input.kind, reason: input.reason, overrideReason: input.overrideReason, freezeOverride, origin: input.origin, requestId: input.requestId },
+      current ? { revisionId: current.revision.revisionId, pk: current.revisionPk } : null,
+      now,
+    );
+    if (request) return { fromRevisionId, toRevisionId: fromRevisionId, created: false, changed: false, auditId: null, request };
+  }
+
   if (!to) {
     // Conditional delete: only the row we read, so a concurrent change is never removed blindly.
     const { count } = await tx.groupPolicy.deleteMany({ where: { id: current!.id, revisionPk: current!.revisionPk } });
@@ -108,7 +146,7 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
       fromRevisionId,
       toRevisionId,
       kind: input.kind,
-      reason: input.reason ?? null,
+      reason: historyReason(input.reason, freezeOverride, input.approvedRequest),
       actorId: actor?.userId ?? null,
       actorEmail: actor?.email ?? 'system',
       createdAt: now,
@@ -121,11 +159,33 @@ export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointe
     groupName: group.name,
     policyName: policy.name,
     before: { revision_id: fromRevisionId },
-    after: { revision_id: toRevisionId, ...(artifactOverride ? { artifacts_override: artifactOverride } : {}) },
-    reason: input.reason ?? artifactOverride?.reason,
+    after: {
+      revision_id: toRevisionId,
+      ...(artifactOverride ? { artifacts_override: artifactOverride } : {}),
+      ...(freezeOverride ? { freeze_override: freezeOverride } : {}),
+      ...(input.approvedRequest ? { promotion_request: input.approvedRequest.id, approved_by: input.approvedRequest.approvers } : {}),
+    },
+    reason: input.reason ?? artifactOverride?.reason ?? freezeOverride?.reason,
     requestId: input.requestId,
   });
+  if (guarded) {
+    const what = `${policy.name} ${fromRevisionId ? fromRevisionId.slice(0, 10) : 'nothing'} → ${toRevisionId ? toRevisionId.slice(0, 10) : 'nothing'} in ${group.name}`;
+    const data = { stage: group.name, policy: policy.name, kind: input.kind, from_revision_id: fromRevisionId, to_revision_id: toRevisionId, actor: actor?.email ?? 'system', reason: input.reason ?? null, promotion_request: input.approvedRequest?.id ?? null, audit_id: event.id };
+    await emitEvent(tx, 'promotion.applied', `${actor?.email ?? 'system'} moved ${what}`, data, { at: now });
+    if (freezeOverride) {
+      await emitEvent(tx, 'freeze.overridden', `${actor?.email ?? 'system'} overrode the freeze of ${group.name} (${freezeOverride.window.reason}, until ${freezeOverride.window.ends_at}): ${freezeOverride.reason}`, { ...data, freeze: freezeOverride.window, override_reason: freezeOverride.reason }, { at: now });
+    }
+  }
   return { fromRevisionId, toRevisionId, created: !current, changed: true, auditId: event.id };
+}
+
+/** The history line's reason: the given one, plus a freeze override and the approved request when there are. */
+function historyReason(reason: string | null | undefined, freeze: FreezeOverride | null, approved: { id: string; approvers: string[] } | undefined): string | null {
+  const parts = [reason?.trim() || null];
+  if (freeze) parts.push(`freeze override (${freeze.window.reason}): ${freeze.reason}`);
+  if (approved) parts.push(`approved request ${approved.id} (${approved.approvers.join(', ')})`);
+  const out = parts.filter(Boolean).join(' — ');
+  return out || null;
 }
 
 /** "name identifier" of every cookbook a revision pins that has no artifact on the server. */

@@ -1,0 +1,184 @@
+/**
+ * Issue 15: the one check every pointer move into a stage passes, called by
+ * `movePointer` (and nothing else), so no route can skip it: bad revisions
+ * (409), freeze windows (423 unless a manager overrides with a reason), and
+ * protected stages (the move becomes a promotion request instead).
+ */
+import type { Tx } from '@/lib/db/client';
+import { can, type Access } from '@/lib/auth/permissions';
+import { diffLocks, evaluateApprovalRules, freezeStatus, type ApprovalRule, type LockDiff, type PolicyLock } from '@/lib/domain';
+import { AppError, conflict, forbidden } from '@/lib/errors';
+import { CORE_CATALOG } from '@/lib/resource-catalog';
+import { audit, type Actor } from './audit';
+import { emitEvent } from './outbox';
+import { REQUEST_SELECT, requestTtlMs, requestUrl, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
+
+export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.filter((r) => r.source === 'core').map((r) => r.key));
+
+const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
+
+/** The actor's permissions when it is a signed-in user (an Access), null for the system. */
+export function accessOf(actor: Actor | null): Access | null {
+  return actor && 'stageLevels' in actor ? (actor as Access) : null;
+}
+
+/** 409 when the revision is marked bad (naming who and why). */
+export async function assertNotBad(tx: Tx, policyName: string, to: { pk: string; revisionId: string } | null): Promise<void> {
+  if (!to) return;
+  const bad = await tx.badRevision.findUnique({ where: { revisionPk: to.pk }, select: { reason: true, markedByEmail: true, createdAt: true } });
+  if (!bad) return;
+  throw conflict(`Revision ${shortRev(to.revisionId)} of '${policyName}' is marked bad by ${bad.markedByEmail} on ${bad.createdAt.toISOString().slice(0, 10)}: ${bad.reason}. It cannot be promoted or rolled back to anywhere until it is unmarked.`, {
+    bad_revision: { policy: policyName, revision_id: to.revisionId, reason: bad.reason, marked_by: bad.markedByEmail, marked_at: bad.createdAt.toISOString() },
+  });
+}
+
+export interface FreezeOverride {
+  reason: string;
+  window: { id: string; reason: string; ends_at: string };
+}
+
+/**
+ * 423 while a freeze window covers `now`, with the window's reason and end;
+ * with an override reason, only someone who manages the stage (or an
+ * explicitly authorised apply) passes, and the override is returned for the
+ * audit event and the history.
+ */
+export async function checkFreeze(
+  tx: Tx,
+  group: { id: string; name: string },
+  actor: Actor | null,
+  overrideReason: string | null | undefined,
+  now: Date,
+  authorised?: boolean,
+): Promise<FreezeOverride | null> {
+  const windows = await tx.freezeWindow.findMany({ where: { groupId: group.id, startsAt: { lte: now } }, select: { id: true, startsAt: true, endsAt: true, weekly: true, reason: true } });
+  if (!windows.length) return null;
+  const status = freezeStatus(windows, now);
+  if (!status.active.length) return null;
+  const w = status.active[0];
+  const window = { id: w.window.id, reason: w.window.reason, ends_at: status.opensAt!.toISOString() };
+  const reason = overrideReason?.trim();
+  if (!reason) {
+    throw new AppError(
+      'locked',
+      `'${group.name}' is frozen until ${window.ends_at} (${window.reason}). Nothing moves into it until then; someone who manages the stage may override with a written reason (override_reason).`,
+      [],
+      { freeze: window },
+    );
+  }
+  const access = accessOf(actor);
+  const mayOverride = authorised ?? (!!access && can(access, 'stage.manage', { stage: group.name }));
+  if (!mayOverride) throw forbidden(`'${group.name}' is frozen until ${window.ends_at} (${window.reason}); only those who manage stage '${group.name}' may override the freeze.`);
+  return { reason, window };
+}
+
+function summarize(diff: LockDiff): RequestDiffSummary {
+  const LIMIT = 200;
+  const cookbooks = diff.cookbooks.map((c) => ({ name: c.name, kind: c.kind, ...(c.level ? { level: c.level } : {}), ...(c.from ? { from: c.from.version } : {}), ...(c.to ? { to: c.to.version } : {}) }));
+  const runList = diff.runList.map((c) => ({ kind: c.kind, item: c.item }));
+  const attributes = diff.attributes.map((a) => ({ kind: a.kind, precedence: a.precedence, path: a.path.join('.') }));
+  return {
+    summary: diff.summary as unknown as Record<string, unknown>,
+    cookbooks: cookbooks.slice(0, LIMIT),
+    run_list: runList.slice(0, LIMIT),
+    attributes: attributes.slice(0, LIMIT),
+    truncated: cookbooks.length > LIMIT || runList.length > LIMIT || attributes.length > LIMIT,
+  };
+}
+
+export interface GuardedMove {
+  group: { id: string; name: string };
+  policy: { id: string; name: string };
+  to: { pk: string; revisionId: string } | null;
+  kind: string;
+  reason?: string | null;
+  overrideReason?: string | null;
+  freezeOverride: FreezeOverride | null;
+  origin?: Record<string, unknown>;
+  requestId?: string | null;
+}
+
+/**
+ * For a protected stage: the approvals this change needs by the stage's rules.
+ * When it needs any, opens a promotion request (or returns the requester's
+ * identical pending one) instead of moving; null when the stage is not
+ * protected or the rules ask for no approval.
+ */
+export async function openRequestIfProtected(
+  tx: Tx,
+  actor: Actor | null,
+  move: GuardedMove,
+  current: { revisionId: string; pk: string } | null,
+  now: Date,
+): Promise<PromotionRequestDto | null> {
+  const protection = await tx.stageProtection.findUnique({ where: { groupId: move.group.id }, select: { approvalsRequired: true, rules: true } });
+  if (!protection) return null;
+  const docs = await tx.policyRevision.findMany({ where: { id: { in: [current?.pk, move.to?.pk].filter((x): x is string => !!x) } }, select: { id: true, document: true } });
+  const doc = (pk: string | undefined) => {
+    const d = pk ? docs.find((x) => x.id === pk) : undefined;
+    return d ? (JSON.parse(d.document) as PolicyLock) : null;
+  };
+  const fromLock = doc(current?.pk);
+  const toLock = doc(move.to?.pk);
+  const empty = (name: string): PolicyLock => ({ name, revision_id: '', run_list: [], cookbook_locks: {}, default_attributes: {}, override_attributes: {} });
+  const diff = diffLocks(fromLock ?? empty(move.policy.name), toLock ?? empty(move.policy.name));
+  const requirement = evaluateApprovalRules({ from: fromLock, to: toLock, diff, approvalsRequired: protection.approvalsRequired, rules: JSON.parse(protection.rules) as ApprovalRule[], coreResources: CORE_RESOURCE_NAMES });
+  if (requirement.approvalsRequired <= 0) return null;
+  if (!actor?.userId) throw forbidden(`'${move.group.name}' requires approval; only a signed-in user can request a change.`);
+
+  const fromRevisionId = current?.revisionId ?? null;
+  const toRevisionId = move.to?.revisionId ?? null;
+  // A retried push or a double click: the same person's identical open request is answered again, not duplicated.
+  const same = await tx.promotionRequest.findFirst({
+    where: { groupId: move.group.id, policyId: move.policy.id, status: 'pending', fromRevisionId, toRevisionId, requesterId: actor.userId, expiresAt: { gt: now } },
+    select: REQUEST_SELECT,
+  });
+  if (same) return toRequestDto(same, now);
+
+  const [nodes, stale] = await Promise.all([
+    tx.node.count({ where: { groupId: move.group.id, policyId: move.policy.id } }),
+    tx.node.count({ where: { groupId: move.group.id, policyId: move.policy.id, NOT: { revisionApplied: fromRevisionId ?? '' } } }),
+  ]);
+  const created = await tx.promotionRequest.create({
+    data: {
+      groupId: move.group.id,
+      policyId: move.policy.id,
+      groupName: move.group.name,
+      policyName: move.policy.name,
+      kind: move.kind,
+      fromRevisionId,
+      toRevisionId,
+      toRevisionPk: move.to?.pk ?? null,
+      status: 'pending',
+      approvalsRequired: requirement.approvalsRequired,
+      reasons: JSON.stringify(requirement.reasons),
+      diffSummary: JSON.stringify(summarize(diff)),
+      blastRadius: JSON.stringify({ nodes, stale: fromRevisionId ? stale : 0 }),
+      origin: JSON.stringify(move.origin ?? {}),
+      reason: move.reason ?? null,
+      artifactsOverride: move.overrideReason?.trim() || null,
+      freezeOverride: move.freezeOverride?.reason ?? null,
+      requesterId: actor.userId,
+      requesterEmail: actor.email,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + requestTtlMs()),
+    },
+    select: REQUEST_SELECT,
+  });
+  const dto = toRequestDto(created, now);
+  await audit(tx, actor, {
+    action: 'request.open',
+    targetType: 'pointer',
+    target: `${move.group.name}/${move.policy.name}`,
+    groupName: move.group.name,
+    policyName: move.policy.name,
+    before: { revision_id: fromRevisionId },
+    after: { revision_id: toRevisionId, request: created.id, kind: move.kind, approvals_required: requirement.approvalsRequired, reasons: requirement.reasons.map((r) => r.message), ...(move.freezeOverride ? { freeze_override: move.freezeOverride } : {}) },
+    reason: move.reason,
+    requestId: move.requestId,
+  });
+  const what = `${move.policy.name} ${shortRev(fromRevisionId)} → ${shortRev(toRevisionId)} into ${move.group.name}`;
+  await emitEvent(tx, 'request.opened', `${actor.email} asks to move ${what}: ${requirement.approvalsRequired} approval(s) needed (${requirement.reasons[0]?.message}). ${requestUrl(created.id)}`, { request: dto }, { at: now });
+  return dto;
+}

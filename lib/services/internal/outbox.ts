@@ -1,0 +1,63 @@
+import type { Tx } from '@/lib/db/client';
+
+/** Events a webhook subscription can choose (issue 15). `test` is sent only by "send test event". */
+export const WEBHOOK_EVENTS = [
+  'request.opened',
+  'request.approved',
+  'request.rejected',
+  'request.applied',
+  'request.outdated',
+  'promotion.applied',
+  'freeze.started',
+  'freeze.overridden',
+  'revision.marked_bad',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'test';
+
+export interface EventEnvelope {
+  id: string;
+  event: WebhookEvent;
+  occurred_at: string;
+  /** One line for humans (and the Slack-compatible `text`). */
+  summary: string;
+  data: Record<string, unknown>;
+}
+
+/** The exact body a subscription receives: the envelope, or Slack's `{ text }`. */
+export function webhookBody(envelope: EventEnvelope, slack: boolean): string {
+  if (slack) return JSON.stringify({ text: `[policy-console] ${envelope.summary}` });
+  return JSON.stringify(envelope);
+}
+
+/**
+ * Writes the event to the outbox inside the caller's transaction: one
+ * delivery row per active subscription that chose the event, so the event is
+ * delivered if and only if the change commits. `dedupeKey` makes an event
+ * that several instances may discover (a freeze occurrence starting) go out
+ * once: the unique key decides.
+ */
+export async function emitEvent(tx: Tx, event: WebhookEvent, summary: string, data: Record<string, unknown>, opts: { at?: Date; dedupeKey?: string; onlySubscriptionId?: string } = {}): Promise<number> {
+  const subs = await tx.webhookSubscription.findMany({
+    where: { active: true, ...(opts.onlySubscriptionId ? { id: opts.onlySubscriptionId } : {}) },
+    select: { id: true, events: true, slack: true },
+  });
+  const at = opts.at ?? new Date();
+  let n = 0;
+  for (const s of subs) {
+    if (event !== 'test' && !(JSON.parse(s.events) as string[]).includes(event)) continue;
+    const id = crypto.randomUUID();
+    const envelope: EventEnvelope = { id, event, occurred_at: at.toISOString(), summary, data };
+    const dedupeKey = opts.dedupeKey ? `${opts.dedupeKey}:${s.id}` : null;
+    if (dedupeKey && (await tx.webhookDelivery.findUnique({ where: { dedupeKey }, select: { id: true } }))) continue;
+    await tx.webhookDelivery.create({
+      data: { id, subscriptionId: s.id, event, payload: webhookBody(envelope, s.slack), status: 'pending', nextAttemptAt: at, dedupeKey, createdAt: at },
+    });
+    n++;
+  }
+  return n;
+}
+
+/** The console's public base URL for links in messages (NEXTAUTH_URL, else PUBLIC_URL), or '' for relative links. */
+export function publicBaseUrl(): string {
+  return (process.env.NEXTAUTH_URL || process.env.PUBLIC_URL || '').replace(/\/+$/, '');
+}

@@ -1,0 +1,153 @@
+import type { ApprovalReason } from '@/lib/domain';
+import { publicBaseUrl } from './outbox';
+
+export const REQUEST_STATUSES = ['pending', 'applied', 'rejected', 'withdrawn', 'outdated', 'expired'] as const;
+export type PromotionRequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export interface PromotionDecisionDto {
+  user_id: string;
+  email: string;
+  comment: string | null;
+  at: string;
+}
+
+export interface RequestDiffSummary {
+  /** LockDiff.summary of the stage's current lock → the requested lock. */
+  summary: Record<string, unknown> | null;
+  cookbooks: { name: string; kind: string; level?: string; from?: string; to?: string }[];
+  run_list: { kind: string; item: string }[];
+  attributes: { kind: string; precedence: string; path: string }[];
+  /** True when a list above was cut (the full diff is on the compare page). */
+  truncated: boolean;
+}
+
+/** A promotion request as the API, the actions and the pages see it (snake_case, as the API answers). */
+export interface PromotionRequestDto {
+  id: string;
+  /** The request page (absolute with NEXTAUTH_URL/PUBLIC_URL set, else relative). */
+  url: string;
+  status: PromotionRequestStatus;
+  stage: string;
+  policy: string;
+  /** promote | promote-cookbook | rollback | set | remove */
+  kind: string;
+  /** What the stage ran when the request was made (the apply is a compare-and-swap against it). */
+  from_revision_id: string | null;
+  to_revision_id: string | null;
+  approvals_required: number;
+  approvals: PromotionDecisionDto[];
+  rejections: PromotionDecisionDto[];
+  reasons: ApprovalReason[];
+  diff_summary: RequestDiffSummary;
+  blast_radius: { nodes: number; stale: number };
+  /** Where the change came from: { from_stage?, cookbook?, ... }. */
+  origin: Record<string, unknown>;
+  reason: string | null;
+  requested_by: { id: string | null; email: string };
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  freeze_override: string | null;
+  artifacts_override: string | null;
+  /** What the viewer may do with it (absent where no viewer is known). */
+  viewer?: { can_approve: boolean; can_reject: boolean; can_withdraw: boolean; is_approver: boolean; is_requester: boolean; already_decided: boolean };
+}
+
+export const requestPath = (id: string) => `/requests/${encodeURIComponent(id)}`;
+export const requestUrl = (id: string) => `${publicBaseUrl()}${requestPath(id)}`;
+
+export interface RequestRow {
+  id: string;
+  groupName: string;
+  policyName: string;
+  kind: string;
+  fromRevisionId: string | null;
+  toRevisionId: string | null;
+  status: string;
+  approvalsRequired: number;
+  reasons: string;
+  diffSummary: string;
+  blastRadius: string;
+  origin: string;
+  reason: string | null;
+  requesterId: string | null;
+  requesterEmail: string;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  decidedAt: Date | null;
+  decidedByEmail: string | null;
+  freezeOverride: string | null;
+  artifactsOverride: string | null;
+  approvals: { userId: string; userEmail: string; decision: string; comment: string | null; createdAt: Date }[];
+}
+
+export const REQUEST_SELECT = {
+  id: true,
+  groupName: true,
+  policyName: true,
+  kind: true,
+  fromRevisionId: true,
+  toRevisionId: true,
+  status: true,
+  approvalsRequired: true,
+  reasons: true,
+  diffSummary: true,
+  blastRadius: true,
+  origin: true,
+  reason: true,
+  requesterId: true,
+  requesterEmail: true,
+  createdAt: true,
+  updatedAt: true,
+  expiresAt: true,
+  decidedAt: true,
+  decidedByEmail: true,
+  freezeOverride: true,
+  artifactsOverride: true,
+  approvals: { select: { userId: true, userEmail: true, decision: true, comment: true, createdAt: true }, orderBy: { createdAt: 'asc' as const } },
+} as const;
+
+/** Pending past its expiry counts as expired even before anything wrote that down (expiry is evaluated lazily). */
+export function effectiveStatus(row: { status: string; expiresAt: Date }, now = new Date()): PromotionRequestStatus {
+  if (row.status === 'pending' && row.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return row.status as PromotionRequestStatus;
+}
+
+export function toRequestDto(row: RequestRow, now = new Date()): PromotionRequestDto {
+  const decision = (d: RequestRow['approvals'][number]): PromotionDecisionDto => ({ user_id: d.userId, email: d.userEmail, comment: d.comment, at: d.createdAt.toISOString() });
+  return {
+    id: row.id,
+    url: requestUrl(row.id),
+    status: effectiveStatus(row, now),
+    stage: row.groupName,
+    policy: row.policyName,
+    kind: row.kind,
+    from_revision_id: row.fromRevisionId,
+    to_revision_id: row.toRevisionId,
+    approvals_required: row.approvalsRequired,
+    approvals: row.approvals.filter((a) => a.decision === 'approve').map(decision),
+    rejections: row.approvals.filter((a) => a.decision === 'reject').map(decision),
+    reasons: JSON.parse(row.reasons) as ApprovalReason[],
+    diff_summary: JSON.parse(row.diffSummary) as RequestDiffSummary,
+    blast_radius: JSON.parse(row.blastRadius) as { nodes: number; stale: number },
+    origin: JSON.parse(row.origin) as Record<string, unknown>,
+    reason: row.reason,
+    requested_by: { id: row.requesterId, email: row.requesterEmail },
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    decided_at: row.decidedAt?.toISOString() ?? null,
+    decided_by: row.decidedByEmail,
+    freeze_override: row.freezeOverride,
+    artifacts_override: row.artifactsOverride,
+  };
+}
+
+/** How long a pending request stays open: PROMOTION_REQUEST_TTL_HOURS (default 168 = 7 days). */
+export function requestTtlMs(): number {
+  const h = Number(process.env.PROMOTION_REQUEST_TTL_HOURS);
+  return (Number.isFinite(h) && h > 0 ? h : 168) * 60 * 60 * 1000;
+}

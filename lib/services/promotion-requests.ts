@@ -1,0 +1,291 @@
+/**
+ * Promotion requests (issue 15): reading, approving, rejecting, withdrawing.
+ * A request is applied through `movePointer` with the revision it was made
+ * against; when the stage moved meanwhile it becomes `outdated` and nothing
+ * moves. Every status change is a compare-and-swap on `status = 'pending'`,
+ * and an approval first takes the request row's write lock (a no-op
+ * conditional update), so concurrent approvals are counted one after the
+ * other and apply the request exactly once, on SQLite and on PostgreSQL.
+ *
+ * Approvers: per-stage grants to users or teams (`StageApprover`), separate
+ * from view/promote/manage. Administrators approve only when granted like
+ * anyone else; the requester never approves their own request.
+ */
+import { z } from 'zod';
+import { db, type Tx } from '@/lib/db/client';
+import { assertCan, can, type Access } from '@/lib/auth/permissions';
+import { conflict, forbidden, notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { emitEvent } from './internal/outbox';
+import { parseInput } from './internal/parse';
+import { movePointer } from './internal/pointer';
+import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
+
+export type { PromotionRequestDto, PromotionDecisionDto, PromotionRequestStatus, RequestDiffSummary } from './internal/request-dto';
+export { REQUEST_STATUSES, requestPath, requestUrl } from './internal/request-dto';
+
+const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
+
+/** Principals ("user:<id>", "team:<id>") an access holds, for approver grants. */
+export function principalsOf(access: Access): string[] {
+  return [`user:${access.userId}`, ...[...access.teamIds].map((t) => `team:${t}`)];
+}
+
+/** Whether the user holds an approver grant on the stage (directly or through a team). Admins only when granted. */
+export async function isApprover(tx: Tx, access: Access, groupId: string): Promise<boolean> {
+  return !!(await tx.stageApprover.findFirst({ where: { groupId, principal: { in: principalsOf(access) } }, select: { id: true } }));
+}
+
+function withViewer(dto: PromotionRequestDto, access: Access, row: RequestRow, approver: boolean): PromotionRequestDto {
+  const pending = dto.status === 'pending';
+  const isRequester = row.requesterId === access.userId;
+  const decided = row.approvals.some((a) => a.userId === access.userId);
+  const mayAct = pending && approver && !isRequester && !decided;
+  return {
+    ...dto,
+    viewer: {
+      can_approve: mayAct,
+      can_reject: mayAct,
+      can_withdraw: pending && (isRequester || can(access, 'stage.manage', { stage: row.groupName })),
+      is_approver: approver,
+      is_requester: isRequester,
+      already_decided: decided,
+    },
+  };
+}
+
+/** Pending requests past their expiry are written down as expired (lazy expiry: on read and on decision, no timer). */
+async function expireStale(tx: Tx, now: Date, where: Record<string, unknown> = {}) {
+  await tx.promotionRequest.updateMany({ where: { ...where, status: 'pending', expiresAt: { lte: now } }, data: { status: 'expired', updatedAt: now, decidedAt: now } });
+}
+
+export const ZListRequests = z.object({
+  stage: z.string().max(255).optional(),
+  policy: z.string().max(255).optional(),
+  status: z.enum(REQUEST_STATUSES).optional(),
+  /** `mine`: asked by me; `to_approve`: pending, I may approve and have not decided yet. */
+  scope: z.enum(['all', 'mine', 'to_approve']).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+export type ListRequestsInput = z.input<typeof ZListRequests>;
+
+/** Requests in the stages the caller may view, newest first. */
+export async function listPromotionRequests(access: Access, raw: ListRequestsInput = {}): Promise<PromotionRequestDto[]> {
+  const input = parseInput(ZListRequests, raw);
+  const now = new Date();
+  const client = db();
+  await expireStale(client, now);
+  const stages = (await client.policyGroup.findMany({ select: { id: true, name: true } })).filter((g) => can(access, 'stage.view', { stage: g.name }));
+  if (input.stage && !stages.some((s) => s.name === input.stage)) return [];
+  const approverOf = new Set((await client.stageApprover.findMany({ where: { principal: { in: principalsOf(access) } }, select: { groupId: true } })).map((a) => a.groupId));
+  const scope = input.scope ?? 'all';
+  const groupIds = stages.filter((s) => (!input.stage || s.name === input.stage) && (scope !== 'to_approve' || approverOf.has(s.id))).map((s) => s.id);
+  const rows = await client.promotionRequest.findMany({
+    where: {
+      groupId: { in: groupIds },
+      ...(input.policy ? { policyName: input.policy } : {}),
+      ...(input.status ? { status: input.status } : scope === 'to_approve' ? { status: 'pending' } : {}),
+      ...(scope === 'mine' ? { requesterId: access.userId } : {}),
+      ...(scope === 'to_approve' ? { NOT: { requesterId: access.userId }, approvals: { none: { userId: access.userId } } } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: input.limit ?? 200,
+    select: { ...REQUEST_SELECT, groupId: true },
+  });
+  return rows.map((r) => withViewer(toRequestDto(r, now), access, r, approverOf.has(r.groupId)));
+}
+
+/** One request; 404 when it does not exist or its stage is hidden from the caller. */
+export async function getPromotionRequest(access: Access, id: string): Promise<PromotionRequestDto> {
+  const now = new Date();
+  const client = db();
+  await expireStale(client, now, { id });
+  const row = await client.promotionRequest.findUnique({ where: { id }, select: { ...REQUEST_SELECT, groupId: true } });
+  if (!row || !can(access, 'stage.view', { stage: row.groupName })) throw notFound(`Cannot find promotion request '${id}'`);
+  return withViewer(toRequestDto(row, now), access, row, await isApprover(client, access, row.groupId));
+}
+
+/**
+ * Takes the request's row lock (a conditional no-op write) and loads it.
+ * Refuses when it does not exist, is hidden, or is no longer pending
+ * (expired ones are written down as such, in their own transaction).
+ */
+async function lockPending(tx: Tx, access: Access, id: string, now: Date) {
+  const { count } = await tx.promotionRequest.updateMany({ where: { id, status: 'pending', expiresAt: { gt: now } }, data: { updatedAt: now } });
+  const row = await tx.promotionRequest.findUnique({ where: { id }, select: { ...REQUEST_SELECT, groupId: true, policyId: true, toRevisionPk: true } });
+  if (!row || !can(access, 'stage.view', { stage: row.groupName })) throw notFound(`Cannot find promotion request '${id}'`);
+  if (count !== 1) {
+    const status = effectiveStatus(row, now);
+    throw conflict(
+      status === 'expired'
+        ? `This request expired on ${row.expiresAt.toISOString()} without its approvals; ask again if the change is still wanted.`
+        : `This request is ${status}${row.decidedByEmail ? ` (by ${row.decidedByEmail})` : ''}; it can no longer be decided.`,
+      { status },
+    );
+  }
+  return row;
+}
+
+const ZDecision = z.object({
+  id: z.string().min(1).max(100),
+  comment: z.string().trim().max(2000, 'is at most 2000 characters').optional(),
+  /** A freeze override when this approval applies the request during a freeze (needs `manage` on the stage). */
+  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  requestId: z.string().max(100).optional(),
+});
+export type ApproveRequestInput = z.input<typeof ZDecision>;
+const ZReject = ZDecision.extend({ comment: z.string().trim().min(1, 'is required: say why you reject the change').max(2000, 'is at most 2000 characters') });
+export type RejectRequestInput = z.input<typeof ZReject>;
+
+async function assertMayDecide(tx: Tx, access: Access, row: { requesterId: string | null; groupId: string; groupName: string }) {
+  if (row.requesterId === access.userId) throw forbidden('You asked for this change: someone else must approve or reject it.');
+  if (!(await isApprover(tx, access, row.groupId))) throw forbidden(`You may not approve changes into stage '${row.groupName}': only its approvers may.`);
+}
+
+async function recordDecision(tx: Tx, access: Access, requestId: string, decision: 'approve' | 'reject', comment: string | undefined, now: Date) {
+  try {
+    await tx.promotionApproval.create({ data: { requestId, userId: access.userId, userEmail: access.email, decision, comment: comment || null, createdAt: now } });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'P2002') throw conflict('You already decided on this request.');
+    throw e;
+  }
+}
+
+/**
+ * Approves; when the approvals reach the number required, applies the
+ * request (or marks it outdated when the stage moved since it was made).
+ * Returns the request as it stands afterwards.
+ */
+export async function approvePromotionRequest(access: Access, raw: ApproveRequestInput): Promise<PromotionRequestDto> {
+  const input = parseInput(ZDecision, raw);
+  const now = new Date();
+  await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
+  await db().$transaction(async (tx) => {
+    const row = await lockPending(tx, access, input.id, now);
+    await assertMayDecide(tx, access, row);
+    await recordDecision(tx, access, row.id, 'approve', input.comment, now);
+    const approvals = await tx.promotionApproval.findMany({ where: { requestId: row.id, decision: 'approve' }, orderBy: { createdAt: 'asc' }, select: { userEmail: true } });
+    await audit(tx, access, {
+      action: 'request.approve',
+      targetType: 'pointer',
+      target: `${row.groupName}/${row.policyName}`,
+      groupName: row.groupName,
+      policyName: row.policyName,
+      after: { request: row.id, approvals: approvals.length, approvals_required: row.approvalsRequired },
+      reason: input.comment,
+      requestId: input.requestId,
+    });
+    await emitEvent(tx, 'request.approved', `${access.email} approved ${row.policyName} into ${row.groupName} (${approvals.length} of ${row.approvalsRequired}). ${requestUrl(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, approver: access.email, comment: input.comment ?? null, approvals: approvals.length, approvals_required: row.approvalsRequired }, { at: now });
+    if (approvals.length >= row.approvalsRequired) await applyRequest(tx, access, row, approvals.map((a) => a.userEmail), input.overrideReason, input.requestId, now);
+  });
+  return getPromotionRequest(access, input.id);
+}
+
+type LockedRow = Awaited<ReturnType<typeof lockPending>>;
+
+/** Applies an approved request through movePointer, or marks it outdated when the stage no longer runs what it was made against. */
+async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: string[], overrideReason: string | undefined, requestId: string | undefined, now: Date) {
+  const current = await tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: row.groupId, policyId: row.policyId } }, select: { revision: { select: { revisionId: true } } } });
+  const currentRevisionId = current?.revision.revisionId ?? null;
+  const data = { request_id: row.id, stage: row.groupName, policy: row.policyName, from_revision_id: row.fromRevisionId, to_revision_id: row.toRevisionId };
+  if (currentRevisionId !== row.fromRevisionId) {
+    const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'outdated', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
+    if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
+    await audit(tx, access, {
+      action: 'request.outdated',
+      targetType: 'pointer',
+      target: `${row.groupName}/${row.policyName}`,
+      groupName: row.groupName,
+      policyName: row.policyName,
+      before: { revision_id: row.fromRevisionId },
+      after: { request: row.id, current_revision_id: currentRevisionId },
+      requestId,
+    });
+    await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestUrl(row.id)}`, { ...data, current_revision_id: currentRevisionId }, { at: now });
+    return;
+  }
+  const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'applied', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
+  if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
+  const toPk = row.toRevisionPk;
+  if (row.toRevisionId && toPk && !(await tx.policyRevision.findUnique({ where: { id: toPk }, select: { id: true } }))) {
+    throw conflict(`Revision ${short(row.toRevisionId)} of '${row.policyName}' was deleted since the request was made; it cannot be applied.`);
+  }
+  // The freeze override: one given now by an approver who manages the stage, or the one a manager gave with the request.
+  const freezeReason = overrideReason || row.freezeOverride || null;
+  const authorised = overrideReason ? can(access, 'stage.manage', { stage: row.groupName }) : !!row.freezeOverride;
+  const moved = await movePointer(
+    tx,
+    { userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` },
+    {
+      group: { id: row.groupId, name: row.groupName },
+      policy: { id: row.policyId, name: row.policyName },
+      to: row.toRevisionId && toPk ? { pk: toPk, revisionId: row.toRevisionId } : null,
+      kind: row.kind as 'promote',
+      reason: row.reason,
+      expectedRevisionId: row.fromRevisionId,
+      overrideReason: row.artifactsOverride,
+      freezeOverrideReason: freezeReason,
+      freezeOverrideAuthorised: authorised,
+      approvedRequest: { id: row.id, approvers },
+      requestId,
+      at: now,
+    },
+  );
+  await tx.promotionRequest.update({ where: { id: row.id }, data: { appliedAuditId: moved.auditId } });
+  await emitEvent(tx, 'request.applied', `${row.policyName} ${short(row.fromRevisionId)} → ${short(row.toRevisionId)} now runs in ${row.groupName} (approved by ${approvers.join(', ')}). ${requestUrl(row.id)}`, { ...data, approved_by: approvers, audit_id: moved.auditId }, { at: now });
+}
+
+/** Rejects (with a comment): the request is closed, nothing moves. */
+export async function rejectPromotionRequest(access: Access, raw: RejectRequestInput): Promise<PromotionRequestDto> {
+  const input = parseInput(ZReject, raw);
+  const now = new Date();
+  await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
+  await db().$transaction(async (tx) => {
+    const row = await lockPending(tx, access, input.id, now);
+    await assertMayDecide(tx, access, row);
+    await recordDecision(tx, access, row.id, 'reject', input.comment, now);
+    const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'rejected', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
+    if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
+    await audit(tx, access, { action: 'request.reject', targetType: 'pointer', target: `${row.groupName}/${row.policyName}`, groupName: row.groupName, policyName: row.policyName, after: { request: row.id }, reason: input.comment, requestId: input.requestId });
+    await emitEvent(tx, 'request.rejected', `${access.email} rejected ${row.policyName} into ${row.groupName}: ${input.comment}. ${requestUrl(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, rejected_by: access.email, comment: input.comment }, { at: now });
+  });
+  return getPromotionRequest(access, input.id);
+}
+
+/** Withdraws a pending request: its requester, or someone who manages the stage. */
+export async function withdrawPromotionRequest(access: Access, raw: { id: string; requestId?: string }): Promise<PromotionRequestDto> {
+  const input = parseInput(z.object({ id: z.string().min(1).max(100), requestId: z.string().max(100).optional() }), raw);
+  const now = new Date();
+  await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
+  await db().$transaction(async (tx) => {
+    const row = await lockPending(tx, access, input.id, now);
+    if (row.requesterId !== access.userId) assertCan(access, 'stage.manage', { stage: row.groupName });
+    const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'withdrawn', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
+    if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
+    await audit(tx, access, { action: 'request.withdraw', targetType: 'pointer', target: `${row.groupName}/${row.policyName}`, groupName: row.groupName, policyName: row.policyName, after: { request: row.id }, requestId: input.requestId });
+  });
+  return getPromotionRequest(access, input.id);
+}
+
+/** Pending requests per board cell ("stage/policy"), for the badges. */
+export async function pendingRequestsByCell(access: Access): Promise<Record<string, { id: string; approvals: number; approvals_required: number; to_revision_id: string | null; url: string }[]>> {
+  const now = new Date();
+  const rows = await db().promotionRequest.findMany({
+    where: { status: 'pending', expiresAt: { gt: now } },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, groupName: true, policyName: true, approvalsRequired: true, toRevisionId: true, _count: { select: { approvals: { where: { decision: 'approve' } } } } },
+  });
+  const out: Record<string, { id: string; approvals: number; approvals_required: number; to_revision_id: string | null; url: string }[]> = {};
+  for (const r of rows) {
+    if (!can(access, 'stage.view', { stage: r.groupName })) continue;
+    (out[`${r.groupName}/${r.policyName}`] ??= []).push({ id: r.id, approvals: r._count.approvals, approvals_required: r.approvalsRequired, to_revision_id: r.toRevisionId, url: requestUrl(r.id) });
+  }
+  return out;
+}
+
+/** 202 body of a promotion that became a request: `{ request: {...} }` (the issue's contract). */
+export function requestAccepted(request: PromotionRequestDto) {
+  return { request };
+}
+
+

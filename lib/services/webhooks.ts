@@ -1,0 +1,190 @@
+/**
+ * Webhook subscriptions (issue 15), admin only: a URL (http/https, an
+ * admin-registered receiver, so the server may call it), the events it
+ * wants, a secret for the `X-Policy-Console-Signature: sha256=<hmac>` header
+ * (HMAC-SHA256 of the raw body), optionally Slack-compatible `{ text }`
+ * bodies. Events reach the outbox in the transaction of the change; the
+ * worker (lib/services/webhook-worker.ts) delivers them.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { badRequest, notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { encryptSecret } from './internal/git-source';
+import { emitEvent, WEBHOOK_EVENTS } from './internal/outbox';
+import { parseInput } from './internal/parse';
+
+export { WEBHOOK_EVENTS } from './internal/outbox';
+export type { WebhookEvent } from './internal/outbox';
+
+export interface WebhookDto {
+  id: string;
+  name: string;
+  url: string;
+  events: string[];
+  slack: boolean;
+  active: boolean;
+  created_by: string | null;
+  created_at: string;
+  /** Deliveries waiting (pending), delivered and given up, for the list. */
+  counts: { pending: number; delivered: number; failed: number };
+  /** The most recent attempt, if any. */
+  last_attempt: { at: string; status_code: number | null; error: string | null } | null;
+}
+
+export interface WebhookDeliveryDto {
+  id: string;
+  event: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  /** Every attempt, oldest first. */
+  log: { attempt: number; status_code: number | null; error: string | null; duration_ms: number; at: string }[];
+}
+
+export const ZCreateWebhook = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(100, 'is at most 100 characters'),
+    url: z.string().trim().min(1, 'is required').max(2000, 'is at most 2000 characters'),
+    events: z.array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(', ')}` })).min(1, 'must name at least one event').max(WEBHOOK_EVENTS.length),
+    /** The signing secret; generated (and returned once) when not given. */
+    secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional(),
+    slack: z.boolean().optional(),
+  })
+  .strict();
+export type CreateWebhookInput = z.input<typeof ZCreateWebhook>;
+
+/** http(s) only, no credentials in the URL, a host. */
+function checkUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw badRequest('url must be an absolute http:// or https:// URL', [{ path: '/url', message: 'url must be an absolute http:// or https:// URL' }]);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('url must use http or https', [{ path: '/url', message: 'url must use http or https' }]);
+  if (u.username || u.password) throw badRequest('url must not contain credentials (the signature authenticates the console)', [{ path: '/url', message: 'url must not contain credentials' }]);
+  if (!u.hostname) throw badRequest('url must name a host', [{ path: '/url', message: 'url must name a host' }]);
+  return u.toString();
+}
+
+type Row = { id: string; name: string; url: string; events: string; slack: boolean; active: boolean; createdByEmail: string | null; createdAt: Date };
+
+async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
+  if (!rows.length) return [];
+  const client = db();
+  const ids = rows.map((r) => r.id);
+  const [counts, last] = await Promise.all([
+    client.webhookDelivery.groupBy({ by: ['subscriptionId', 'status'], where: { subscriptionId: { in: ids } }, _count: { _all: true } }),
+    Promise.all(ids.map((id) => client.webhookAttempt.findFirst({ where: { subscriptionId: id }, orderBy: { createdAt: 'desc' }, select: { createdAt: true, statusCode: true, error: true } }))),
+  ]);
+  return rows.map((r, i) => {
+    const c = (s: string) => counts.find((x) => x.subscriptionId === r.id && x.status === s)?._count._all ?? 0;
+    const l = last[i];
+    return {
+      id: r.id,
+      name: r.name,
+      url: r.url,
+      events: JSON.parse(r.events) as string[],
+      slack: r.slack,
+      active: r.active,
+      created_by: r.createdByEmail,
+      created_at: r.createdAt.toISOString(),
+      counts: { pending: c('pending'), delivered: c('delivered'), failed: c('failed') },
+      last_attempt: l ? { at: l.createdAt.toISOString(), status_code: l.statusCode, error: l.error } : null,
+    };
+  });
+}
+
+export async function listWebhooks(access: Access): Promise<WebhookDto[]> {
+  assertCan(access, 'webhooks.manage');
+  return toDtos(await db().webhookSubscription.findMany({ orderBy: { createdAt: 'asc' } }));
+}
+
+export async function getWebhook(access: Access, id: string): Promise<WebhookDto> {
+  assertCan(access, 'webhooks.manage');
+  const row = await db().webhookSubscription.findUnique({ where: { id } });
+  if (!row) throw notFound(`Cannot find webhook '${id}'`);
+  return (await toDtos([row]))[0];
+}
+
+/** Admin: registers a subscription. The secret is returned once, here, and never again. */
+export async function createWebhook(access: Access, raw: CreateWebhookInput, requestId?: string): Promise<{ webhook: WebhookDto; secret: string }> {
+  assertCan(access, 'webhooks.manage');
+  const input = parseInput(ZCreateWebhook, raw);
+  const url = checkUrl(input.url);
+  const secret = input.secret ?? randomBytes(24).toString('base64url');
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.webhookSubscription.create({
+      data: { name: input.name, url, events: JSON.stringify([...new Set(input.events)]), secretEnc: encryptSecret(secret), slack: !!input.slack, createdById: access.userId, createdByEmail: access.email },
+    });
+    // The audit event records where and what, never the secret.
+    await audit(tx, access, { action: 'webhook.create', targetType: 'webhook', target: created.id, after: { name: input.name, url, events: input.events, slack: !!input.slack }, requestId });
+    return created;
+  });
+  return { webhook: (await toDtos([row]))[0], secret };
+}
+
+export async function deleteWebhook(access: Access, id: string, requestId?: string): Promise<{ deleted: true }> {
+  assertCan(access, 'webhooks.manage');
+  return db().$transaction(async (tx) => {
+    const row = await tx.webhookSubscription.findUnique({ where: { id } });
+    if (!row) throw notFound(`Cannot find webhook '${id}'`);
+    await tx.webhookSubscription.delete({ where: { id } });
+    await audit(tx, access, { action: 'webhook.delete', targetType: 'webhook', target: id, before: { name: row.name, url: row.url, events: JSON.parse(row.events) }, requestId });
+    return { deleted: true as const };
+  });
+}
+
+/** The delivery log of one subscription, newest first. */
+export async function listWebhookDeliveries(access: Access, id: string, limit = 100): Promise<WebhookDeliveryDto[]> {
+  assertCan(access, 'webhooks.manage');
+  const client = db();
+  if (!(await client.webhookSubscription.findUnique({ where: { id }, select: { id: true } }))) throw notFound(`Cannot find webhook '${id}'`);
+  const rows = await client.webhookDelivery.findMany({
+    where: { subscriptionId: id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: Math.min(Math.max(limit, 1), 500),
+    select: { id: true, event: true, status: true, attempts: true, nextAttemptAt: true, lastStatusCode: true, lastError: true, deliveredAt: true, createdAt: true, log: { orderBy: { attempt: 'asc' }, select: { attempt: true, statusCode: true, error: true, durationMs: true, createdAt: true } } },
+  });
+  return rows.map((d) => ({
+    id: d.id,
+    event: d.event,
+    status: d.status as WebhookDeliveryDto['status'],
+    attempts: d.attempts,
+    next_attempt_at: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    delivered_at: d.deliveredAt?.toISOString() ?? null,
+    created_at: d.createdAt.toISOString(),
+    log: d.log.map((a) => ({ attempt: a.attempt, status_code: a.statusCode, error: a.error, duration_ms: a.durationMs, at: a.createdAt.toISOString() })),
+  }));
+}
+
+type Kick = () => void;
+const g = globalThis as unknown as { __webhookKick?: Kick };
+/** Lets a running worker in this process deliver at once (the test button); set by the worker. */
+export function setWebhookKick(k: Kick | undefined) {
+  g.__webhookKick = k;
+}
+
+/** "Send test event": queues a `test` event to this subscription only, and wakes the worker. */
+export async function sendTestWebhook(access: Access, id: string, requestId?: string): Promise<{ queued: number }> {
+  assertCan(access, 'webhooks.manage');
+  const queued = await db().$transaction(async (tx) => {
+    const row = await tx.webhookSubscription.findUnique({ where: { id }, select: { id: true, name: true, active: true } });
+    if (!row) throw notFound(`Cannot find webhook '${id}'`);
+    if (!row.active) throw badRequest(`Webhook '${row.name}' is inactive`);
+    const n = await emitEvent(tx, 'test', `Test event from Policy Console, sent by ${access.email}`, { sent_by: access.email }, { onlySubscriptionId: row.id });
+    await audit(tx, access, { action: 'webhook.test', targetType: 'webhook', target: id, requestId });
+    return n;
+  });
+  g.__webhookKick?.();
+  return { queued };
+}
