@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import { markRevisionBadAction, unmarkRevisionBadAction } from '@/lib/actions/requests/bad-revision-actions';
+import { markBadAction, unmarkBadAction } from '@/lib/actions/requests/bad-revision-actions';
 import type { BadMark } from '@/lib/db/queries/bad-revisions';
 import { dateTime, shortId } from '@/lib/format';
 import { ConfirmDialog, Modal } from './modal';
@@ -25,11 +25,11 @@ export function BadRevisionBanner({ mark }: { mark: BadMark }) {
 export function BadRevisionPanel({ policy, revisionId, mark, canMark }: { policy: string; revisionId: string; mark: BadMark | null; canMark: boolean }) {
   const [open, setOpen] = useState<'mark' | 'unmark' | null>(null);
   const [reason, setReason] = useState('');
-  const markM = useActionMutation((r: string) => runAction(markRevisionBadAction, { policy, revisionId, reason: r }), {
+  const markM = useActionMutation((r: string) => runAction(markBadAction, { policy, revisionId, reason: r }), {
     success: () => `Marked ${shortId(revisionId)} bad: it can no longer be promoted or rolled back to`,
     then: () => setOpen(null),
   });
-  const unmarkM = useActionMutation(() => runAction(unmarkRevisionBadAction, { policy, revisionId }), {
+  const unmarkM = useActionMutation(() => runAction(unmarkBadAction, { policy, revisionId }), {
     success: () => `${shortId(revisionId)} is no longer marked bad`,
     then: () => setOpen(null),
   });

@@ -27,9 +27,18 @@ export function RequestSummary({ r }: { r: RequestDetailView }) {
           <dd className="mono">{r.fromRevisionId ? <Link className="text-indigo-700 underline" href={revLink(r.policy, r.fromRevisionId)}>{shortId(r.fromRevisionId, 12)}</Link> : `not in ${r.stage}`}</dd>
           <dt className="text-slate-600">Would run</dt>
           <dd className="mono" data-testid="request-to-revision">
-            <Link className="text-indigo-700 underline" href={revLink(r.policy, r.toRevisionId)}>
-              {shortId(r.toRevisionId, 12)}
-            </Link>
+            {r.toRevisionId ? (
+              <Link className="text-indigo-700 underline" href={revLink(r.policy, r.toRevisionId)}>
+                {shortId(r.toRevisionId, 12)}
+              </Link>
+            ) : (
+              `nothing: ${r.policy} is removed from ${r.stage}`
+            )}
+          </dd>
+          <dt className="text-slate-600">Nodes</dt>
+          <dd>
+            {r.blastRadius.nodes} node{r.blastRadius.nodes === 1 ? '' : 's'} in {r.stage} run {r.policy}
+            {r.blastRadius.stale > 0 && ` (${r.blastRadius.stale} stale)`}
           </dd>
           {r.currentRevisionId !== r.fromRevisionId && (
             <>
@@ -45,6 +54,18 @@ export function RequestSummary({ r }: { r: RequestDetailView }) {
             <>
               <dt className="text-slate-600">Why</dt>
               <dd>“{r.reason}”</dd>
+            </>
+          )}
+          {r.freezeOverride && (
+            <>
+              <dt className="text-slate-600">Freeze override</dt>
+              <dd>“{r.freezeOverride}”</dd>
+            </>
+          )}
+          {r.decidedBy && r.status !== 'pending' && (
+            <>
+              <dt className="text-slate-600">Closed by</dt>
+              <dd>{r.decidedBy}</dd>
             </>
           )}
           {r.status === 'pending' && r.expiresAt && (

@@ -1,6 +1,14 @@
+/**
+ * The Requests pages' loaders: the services decide visibility and what the
+ * viewer may do (every decision is checked again when made); this maps their
+ * DTOs to what the pages show.
+ */
+
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
-import { db } from '../client';
+import { isAppError } from '@/lib/errors';
+import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from '@/lib/services/promotion-requests';
+import { activeRevisionId } from './policies';
 
 export type RequestsView = 'to-approve' | 'mine' | 'all';
 export interface RequestsFilter {
@@ -33,109 +41,45 @@ export interface RequestApprovalView {
 }
 
 /** What the request page shows about one request. */
-export interface RequestDetailView {
-  id: string;
-  policy: string;
-  stage: string;
-  /** What the stage ran when the request was made (null: the policy was not in the stage). */
-  fromRevisionId: string | null;
-  toRevisionId: string;
+export interface RequestDetailView extends RequestRow {
   /** What the stage runs now (differs from fromRevisionId once it moved). */
   currentRevisionId: string | null;
-  status: string;
-  approvalsRequired: number;
-  reasons: string[];
   approvals: RequestApprovalView[];
-  requestedBy: string;
   reason: string | null;
-  createdAt: string;
   updatedAt: string;
   expiresAt: string | null;
+  /** promote | promote-cookbook | rollback | set | remove */
+  kind: string;
+  decidedBy: string | null;
+  freezeOverride: string | null;
+  blastRadius: { nodes: number; stale: number };
 }
 
-/**
- * Read-only loaders for the Requests pages. Every decision (approve, reject,
- * withdraw) is checked again by the services; the flags here only decide which
- * buttons to show.
- */
-
-type Reason = { message?: string; rule?: string; approvals?: number };
-
-function reasonsOf(json: string): string[] {
-  try {
-    const list = JSON.parse(json) as (Reason | string)[];
-    return list.map((r) => (typeof r === 'string' ? r : (r.message ?? r.rule ?? ''))).filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-/** A pending request past its expiry reads as expired even before anything wrote that down (expiry is lazy). */
-function effectiveStatus(status: string, expiresAt: Date, now: Date): string {
-  return status === 'pending' && expiresAt <= now ? 'expired' : status;
-}
-
-/** The principals ("user:<id>", "team:<id>") the viewer acts as for approver grants. */
-function principals(access: Access): string[] {
-  return [`user:${access.userId}`, ...[...access.teamIds].map((t) => `team:${t}`)];
-}
-
-/** Stage names the viewer holds an approver grant on. */
-export async function approverStages(access: Access): Promise<Set<string>> {
-  const rows = await db().stageApprover.findMany({ where: { principal: { in: principals(access) } }, select: { group: { select: { name: true } } } });
-  return new Set(rows.map((r) => r.group.name));
+/** DTO → a row of the list. */
+function row(d: PromotionRequestDto): RequestRow {
+  return {
+    id: d.id,
+    policy: d.policy,
+    stage: d.stage,
+    fromRevisionId: d.from_revision_id,
+    toRevisionId: d.to_revision_id ?? '',
+    status: d.status,
+    approvalsRequired: d.approvals_required,
+    approvalCount: d.approvals.length,
+    requestedBy: d.requested_by.email,
+    createdAt: d.created_at,
+    reasons: d.reasons.map((r) => r.message),
+  };
 }
 
 export async function requestsForPage(access: Access, filter: RequestsFilter): Promise<{ rows: RequestRow[]; counts: Partial<Record<RequestsView, number>> }> {
-  const now = new Date();
-  const [stages, mine] = await Promise.all([db().policyGroup.findMany({ select: { name: true } }), approverStages(access)]);
-  const visible = stages.map((s) => s.name).filter((s) => can(access, 'stage.view', { stage: s }));
-  const base = {
-    groupName: filter.stage ? { in: visible.filter((s) => s === filter.stage) } : { in: visible },
-    ...(filter.policy ? { policyName: filter.policy } : {}),
-  };
-  // "Awaiting my approval": pending, into a stage I approve for, not mine, not yet decided by me.
-  const toApprove = {
-    groupName: { in: visible.filter((s) => mine.has(s) && (!filter.stage || s === filter.stage)) },
-    ...(filter.policy ? { policyName: filter.policy } : {}),
-    status: 'pending',
-    expiresAt: { gt: now },
-    NOT: { requesterId: access.userId },
-    approvals: { none: { userId: access.userId } },
-  };
-  const statusWhere = (s?: string) =>
-    s === 'expired' ? { OR: [{ status: 'expired' }, { status: 'pending', expiresAt: { lte: now } }] } : s === 'pending' ? { status: 'pending', expiresAt: { gt: now } } : s ? { status: s } : {};
-  const where =
-    filter.view === 'to-approve'
-      ? { ...toApprove, ...(filter.status && filter.status !== 'pending' ? { id: '' } : {}) }
-      : filter.view === 'mine'
-        ? { ...base, requesterId: access.userId, ...statusWhere(filter.status) }
-        : { ...base, ...statusWhere(filter.status) };
-  const [rows, toApproveCount] = await Promise.all([
-    db().promotionRequest.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: 200,
-      include: { approvals: { select: { decision: true } } },
-    }),
-    db().promotionRequest.count({ where: toApprove }),
+  const status = (REQUEST_STATUSES as readonly string[]).includes(filter.status ?? '') ? (filter.status as PromotionRequestDto['status']) : undefined;
+  const scope = filter.view === 'to-approve' ? 'to_approve' : filter.view;
+  const [list, toApprove] = await Promise.all([
+    listPromotionRequests(access, { scope, stage: filter.stage, policy: filter.policy, status }),
+    filter.view === 'to-approve' && !filter.stage && !filter.policy && !status ? null : listPromotionRequests(access, { scope: 'to_approve' }),
   ]);
-  return {
-    counts: { 'to-approve': toApproveCount },
-    rows: rows.map((r) => ({
-      id: r.id,
-      policy: r.policyName,
-      stage: r.groupName,
-      fromRevisionId: r.fromRevisionId,
-      toRevisionId: r.toRevisionId ?? '',
-      status: effectiveStatus(r.status, r.expiresAt, now),
-      approvalsRequired: r.approvalsRequired,
-      approvalCount: r.approvals.filter((a) => a.decision === 'approve' || a.decision === 'approved').length,
-      requestedBy: r.requesterEmail,
-      createdAt: r.createdAt.toISOString(),
-      reasons: reasonsOf(r.reasons),
-    })),
-  };
+  return { rows: list.map(row), counts: { 'to-approve': (toApprove ?? list).length } };
 }
 
 export interface RequestPermissions {
@@ -150,52 +94,38 @@ export interface RequestPermissions {
 
 /** One request as the request page shows it, or null when it does not exist or its stage is not visible. */
 export async function requestDetailForPage(access: Access, id: string): Promise<{ request: RequestDetailView; can: RequestPermissions } | null> {
-  const r = await db().promotionRequest.findUnique({ where: { id }, include: { approvals: { orderBy: { createdAt: 'asc' } } } });
-  if (!r || !can(access, 'stage.view', { stage: r.groupName })) return null;
-  const now = new Date();
-  const status = effectiveStatus(r.status, r.expiresAt, now);
-  const [current, approver] = await Promise.all([
-    db().groupPolicy.findFirst({ where: { groupId: r.groupId, policyId: r.policyId }, select: { revision: { select: { revisionId: true } } } }),
-    db().stageApprover.findFirst({ where: { groupId: r.groupId, principal: { in: principals(access) } }, select: { id: true } }),
-  ]);
-  const own = r.requesterId === access.userId;
-  const decided = r.approvals.some((a) => a.userId === access.userId);
-  const open = status === 'pending';
-  const mayDecide = open && !!approver && !own && !decided;
-  const approveHint = !open
-    ? null
-    : own
-      ? 'You asked for this change: someone else has to approve it.'
-      : decided
-        ? 'You have already given your decision on this request.'
-        : !approver
-          ? `Only approvers of ${r.groupName} can approve or reject.`
-          : null;
+  let d: PromotionRequestDto;
+  try {
+    d = await getPromotionRequest(access, id);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'not_found') return null;
+    throw e;
+  }
+  const current = await activeRevisionId(d.stage, d.policy);
+  const v = d.viewer;
+  const open = d.status === 'pending';
+  const approveHint = !open || !v ? null : v.is_requester ? 'You asked for this change: someone else has to approve it.' : v.already_decided ? 'You have already given your decision on this request.' : !v.is_approver ? `Only approvers of ${d.stage} can approve or reject.` : null;
+  const decisions = [...d.approvals.map((a) => ({ ...a, decision: 'approved' as const })), ...d.rejections.map((a) => ({ ...a, decision: 'rejected' as const }))].sort((a, b) => a.at.localeCompare(b.at));
   return {
     request: {
-      id: r.id,
-      policy: r.policyName,
-      stage: r.groupName,
-      fromRevisionId: r.fromRevisionId,
-      toRevisionId: r.toRevisionId ?? '',
-      currentRevisionId: current?.revision.revisionId ?? null,
-      status,
-      approvalsRequired: r.approvalsRequired,
-      reasons: reasonsOf(r.reasons),
-      approvals: r.approvals.map((a) => ({ user: a.userEmail, decision: a.decision.startsWith('reject') ? 'rejected' : 'approved', comment: a.comment, at: a.createdAt.toISOString() })),
-      requestedBy: r.requesterEmail,
-      reason: r.reason,
-      createdAt: r.createdAt.toISOString(),
-      updatedAt: r.updatedAt.toISOString(),
-      expiresAt: r.expiresAt.toISOString(),
+      ...row(d),
+      currentRevisionId: current,
+      approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at })),
+      reason: d.reason,
+      updatedAt: d.updated_at,
+      expiresAt: d.expires_at,
+      kind: d.kind,
+      decidedBy: d.decided_by,
+      freezeOverride: d.freeze_override,
+      blastRadius: d.blast_radius,
     },
     can: {
-      approve: mayDecide,
-      reject: mayDecide,
-      withdraw: open && own,
-      // Asking again needs promote on the stage (the server checks it again).
-      rerequest: status === 'outdated' && can(access, 'stage.promote', { stage: r.groupName }) && !!r.toRevisionId,
-      manage: can(access, 'stage.manage', { stage: r.groupName }),
+      approve: !!v?.can_approve,
+      reject: !!v?.can_reject,
+      withdraw: !!v?.can_withdraw,
+      // Asking again needs promote on the stage (the server checks it again); a removal is asked again from the board.
+      rerequest: d.status === 'outdated' && !!d.to_revision_id && can(access, 'stage.promote', { stage: d.stage }),
+      manage: can(access, 'stage.manage', { stage: d.stage }),
       approveHint,
     },
   };

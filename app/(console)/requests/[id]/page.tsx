@@ -22,7 +22,7 @@ export default async function RequestPage({ params }: Props) {
   if (!loaded) notFound();
   const { request: r, can } = loaded;
   // The diff as it was asked for: what the stage ran then → what it would run.
-  const comparison = r.fromRevisionId && r.fromRevisionId !== r.toRevisionId ? await compare(access, r.policy, `rev:${r.toRevisionId}`, `rev:${r.fromRevisionId}`) : null;
+  const comparison = r.fromRevisionId && r.toRevisionId && r.fromRevisionId !== r.toRevisionId ? await compare(access, r.policy, `rev:${r.toRevisionId}`, `rev:${r.fromRevisionId}`) : null;
   return (
     <>
       <PageHeader
