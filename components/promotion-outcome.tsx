@@ -10,7 +10,8 @@ export interface CreatedRequest {
   id: string;
   status: string;
   approvals_required: number;
-  reasons: string[];
+  /** Each rule that applied, strongest first ("2 approvals: nginx 11.6.2 → 12.0.0 is a major bump"). */
+  reasons: { message: string }[];
 }
 
 /** The request a promotion result carries, if it made one (the pointer did not move). */
@@ -39,7 +40,7 @@ export function RequestCreatedPanel({ request, stage, onClose }: { request: Crea
       {request.reasons.length > 0 && (
         <ul className="list-disc pl-5 text-slate-700" data-testid="request-created-reasons">
           {request.reasons.map((r, i) => (
-            <li key={i}>{r}</li>
+            <li key={i}>{r.message}</li>
           ))}
         </ul>
       )}

@@ -71,7 +71,17 @@ test.describe.serial('guarded stages', () => {
     await expect(lead.getByTestId('approvals')).toContainText('Read the nginx 12 notes; fine.');
     await expect(lead.getByTestId('request-approve')).toHaveCount(0);
 
+    // Admins approve only where granted, like anyone else: the admin grants themself on the Stages tab.
     const admin = await pageAs(browser, 'admin');
+    await admin.goto('/admin/stages');
+    const production = admin.locator('[data-testid="stage-guards"][data-stage="production"]');
+    await expect(production.getByTestId('requires-approval')).toBeChecked();
+    if ((await production.getByRole('list', { name: 'Approvers of production' }).getByText('admin@example.com', { exact: true }).count()) === 0) {
+      await production.getByLabel('New approver of production').selectOption({ label: 'admin@example.com' });
+      await production.getByRole('button', { name: 'Grant approval' }).click();
+      await expect(admin.getByText('user admin@example.com may now approve requests into production')).toBeVisible();
+    }
+    await expect(production.getByRole('list', { name: 'Approvers of production' })).toContainText('admin@example.com');
     await admin.goto('/');
     const staging = await revOf(admin, 'webapp', 'staging');
     await admin.goto(requestUrl);

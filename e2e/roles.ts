@@ -5,6 +5,8 @@ export const ROLES = {
   release: 'release@example.com',
   dev: 'dev@example.com',
   viewer: 'viewer@example.com',
+  /** Approver on staging and production (issue 15's demo data). */
+  lead: 'lead@example.com',
 } as const;
 
 export type Role = keyof typeof ROLES;
