@@ -8,6 +8,7 @@ import http from 'node:http';
 import next from 'next';
 import { serveChef } from '../lib/chef/http';
 import { respondEarly } from '../lib/api/early-guard';
+import { startBackgroundJobs } from '../lib/services/background';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -29,6 +30,7 @@ const server = http.createServer((req, res) => {
 });
 // Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
 server.keepAliveTimeout = 65_000;
+startBackgroundJobs(); // webhook outbox worker (issue 15)
 server.listen(port, hostname, () => console.log(`[server] Policy Console on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port} (${dev ? 'development' : 'production'})`));
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, then exit.

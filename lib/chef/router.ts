@@ -14,6 +14,7 @@ import { userProfile } from '@/lib/db/queries/users';
 import { deletePolicy, deleteRevision } from '@/lib/services/delete-policy';
 import { deleteStage } from '@/lib/services/manage-stage';
 import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
+import type { PromotionRequestDto } from '@/lib/services/promotion-requests';
 import { uploadRevision } from '@/lib/services/upload-revision';
 import { createChefNode, deleteChefNode, getChefNode, listChefNodes, updateChefNode } from '@/lib/services/chef-nodes';
 import { createClient, createKey, deleteClient, deleteKey, getClient, getKey, listClients, listKeys, updateClient, updateKey, type ClientDto, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
@@ -197,16 +198,34 @@ route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
   return raw(await groupPolicyDocument(ctx.params.group, ctx.params.name));
 });
 
+/**
+ * Issue 15: a push into a protected stage opens a promotion request (the
+ * revision is stored, the pointer does not move) and answers 403 naming the
+ * request's URL, so `chef push` tells its user where to get approval.
+ */
+function approvalRequired(request: PromotionRequestDto): AppError {
+  const why = request.reasons[0]?.message ?? `${request.approvals_required} approval(s)`;
+  return new AppError(
+    'forbidden',
+    `Policy group '${request.stage}' requires approval for this change (${why}). Promotion request ${request.id} was opened instead and nothing changed; get it approved at ${request.url}`,
+    [],
+    { request: { id: request.id, url: request.url, status: request.status, approvals_required: request.approvals_required } },
+  );
+}
+
 route('PUT', 'policy_groups/:group/policies/:name', async (ctx) => {
   const access = userAccess(ctx, 'change policy groups');
   const result = await setGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, text: chefValidated(ctx, ctx.params.name), requestId: ctx.requestId });
+  if (result.request) throw approvalRequired(result.request);
   if (result.status === 201) ctx.headers.location = `${ctx.orgUrl}/policy_groups/${ctx.params.group}/policies/${ctx.params.name}`;
   return raw(result.document, result.status);
 });
 
 route('DELETE', 'policy_groups/:group/policies/:name', async (ctx) => {
   const access = userAccess(ctx, 'change policy groups');
-  return raw((await removeGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, requestId: ctx.requestId })).document);
+  const result = await removeGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, requestId: ctx.requestId });
+  if (result.request) throw approvalRequired(result.request);
+  return raw(result.document);
 });
 
 // --------------------------------------------------------------------- nodes

@@ -40,10 +40,18 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
   }
 }
 
+/** PUT a lock (?override_reason= overrides a freeze window, manage on the stage). Into a protected stage: 202 { request } and the pointer does not move. */
 export const PUT = apiRoute(async (req, { access, params, requestId }) => {
   const text = await readBody(req);
-  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, requestId });
+  const override = new URL(req.url).searchParams.get('override_reason') || undefined;
+  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, requestId, freezeOverrideReason: override });
+  if (result.request) return NextResponse.json({ request: result.request }, { status: 202 });
   return json(result.document, result.status);
 });
 
-export const DELETE = apiRoute(async (_req, { access, params, requestId }) => json((await removeGroupPolicy(access, { group: params.group, policy: params.name, requestId })).document));
+export const DELETE = apiRoute(async (req, { access, params, requestId }) => {
+  const override = new URL(req.url).searchParams.get('override_reason') || undefined;
+  const result = await removeGroupPolicy(access, { group: params.group, policy: params.name, requestId, freezeOverrideReason: override });
+  if (result.request) return NextResponse.json({ request: result.request }, { status: 202 });
+  return json(result.document);
+});

@@ -17,8 +17,11 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     expectedRevisionId: b.expected_revision_id as string | null,
     reason: b.reason as string | undefined,
     overrideReason: b.override_reason as string | undefined,
+    freezeOverrideReason: b.override_reason as string | undefined,
     dryRun: b.dry_run as boolean | undefined,
     requestId,
   });
+  // Issue 15: into a protected stage the derived revision is stored and a promotion request opened (202 { request }).
+  if ('request' in result && result.request) return NextResponse.json({ request: result.request, revisionId: result.revisionId }, { status: 202 });
   return NextResponse.json(result, { status: result.noop || result.dryRun ? 200 : 201 });
 });

@@ -4,7 +4,7 @@ import { rollback } from '@/lib/services/rollback';
 
 export const dynamic = 'force-dynamic';
 
-/** POST { to_revision_id, expected_revision_id, reason } — back to a revision this stage held before. */
+/** POST { to_revision_id, expected_revision_id, reason, override_reason? } — back to a revision this stage held before (202 { request } into a protected stage). */
 export const POST = apiRoute(async (req, { access, params, requestId }) => {
   const b = await readJsonObject(req);
   const result = await rollback(access, {
@@ -15,7 +15,10 @@ export const POST = apiRoute(async (req, { access, params, requestId }) => {
     expectedRevisionId: b.expected_revision_id as string | null,
     reason: b.reason as string,
     overrideReason: b.override_reason as string | undefined,
+    freezeOverrideReason: b.override_reason as string | undefined,
     requestId,
   });
+  // Issue 15: into a protected stage the rollback becomes a promotion request (202 { request }).
+  if (result.request) return NextResponse.json({ request: result.request }, { status: 202 });
   return NextResponse.json(result);
 });

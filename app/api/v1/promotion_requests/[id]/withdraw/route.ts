@@ -1,0 +1,8 @@
+import { NextResponse } from 'next/server';
+import { apiRoute } from '@/lib/api/route';
+import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
+
+export const dynamic = 'force-dynamic';
+
+/** POST (the requester, or a manager of the stage). */
+export const POST = apiRoute(async (_req, { access, params, requestId }) => NextResponse.json({ request: await withdrawPromotionRequest(access, { id: params.id, requestId }) }));
