@@ -56,7 +56,7 @@ export function StageApprovers({
             setChoice('');
           }}
         >
-          <label className="text-xs font-medium text-slate-600">
+          <label className="flex flex-col text-xs font-medium text-slate-600">
             Add an approver
             <select className="input mt-1 w-64" value={choice} onChange={(e) => setChoice(e.target.value)} aria-label={`New approver of ${stage}`}>
               <option value="">Choose a user or team…</option>

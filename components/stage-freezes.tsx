@@ -65,15 +65,15 @@ export function StageFreezes({ stage, freezes, disabled, pending, onAdd, onDelet
             );
           }}
         >
-          <label htmlFor={id('starts')} className="text-xs font-medium text-slate-600">
+          <label htmlFor={id('starts')} className="flex flex-col text-xs font-medium text-slate-600">
             Starts (UTC)
             <input id={id('starts')} name="starts" type="datetime-local" required className="input mt-1 w-52" />
           </label>
-          <label htmlFor={id('ends')} className="text-xs font-medium text-slate-600">
+          <label htmlFor={id('ends')} className="flex flex-col text-xs font-medium text-slate-600">
             Ends (UTC)
             <input id={id('ends')} name="ends" type="datetime-local" required className="input mt-1 w-52" />
           </label>
-          <label htmlFor={id('reason')} className="min-w-48 flex-1 text-xs font-medium text-slate-600">
+          <label htmlFor={id('reason')} className="flex min-w-48 flex-1 flex-col text-xs font-medium text-slate-600">
             Reason
             <input id={id('reason')} name="reason" required maxLength={500} className="input mt-1" placeholder="e.g. Black Friday change freeze" />
           </label>

@@ -78,7 +78,7 @@ export function StageProtectionEditor({ stage, initial, disabled, pending, onSav
               {v.rules.map((r, i) => (
                 <li key={i} className="rounded border border-slate-200 p-2" data-testid="rule-row">
                   <div className="flex flex-wrap items-end gap-2">
-                    <label className="text-xs font-medium text-slate-600">
+                    <label className="flex flex-col text-xs font-medium text-slate-600">
                       Rule {i + 1}: when
                       <select className="input mt-1 w-auto" disabled={disabled} value={r.kind} onChange={(e) => setRule(i, { ...blank(e.target.value as ApprovalRuleKind), approvals: r.approvals })}>
                         {APPROVAL_RULE_KINDS.map((k) => (
@@ -89,12 +89,12 @@ export function StageProtectionEditor({ stage, initial, disabled, pending, onSav
                       </select>
                     </label>
                     {r.kind === 'attribute_path' && (
-                      <label className="text-xs font-medium text-slate-600">
+                      <label className="flex flex-col text-xs font-medium text-slate-600">
                         Paths (comma-separated globs)
                         <input className="input mono mt-1 w-64" disabled={disabled} value={r.patterns.join(', ')} onChange={(e) => setRule(i, { ...r, patterns: e.target.value.split(',').map((p) => p.trim()) })} />
                       </label>
                     )}
-                    <label className="text-xs font-medium text-slate-600">
+                    <label className="flex flex-col text-xs font-medium text-slate-600">
                       Approvals
                       <input type="number" min={0} max={MAX_APPROVALS} className="input mt-1 w-20" disabled={disabled} value={r.approvals} onChange={(e) => setRule(i, { ...r, approvals: Number(e.target.value) })} />
                     </label>

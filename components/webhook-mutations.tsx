@@ -15,7 +15,7 @@ export interface NewWebhook {
 /** Create (hands the one-time secret to `onCreated`), delete, and queue a test event. */
 export function useWebhookMutations({ onCreated, onDeleted }: { onCreated?: (secret: string) => void; onDeleted?: () => void } = {}) {
   const create = useActionMutation((v: NewWebhook) => runAction(createWebhookAction, v as Parameters<typeof createWebhookAction>[0]), {
-    success: (r) => `Webhook ${r.webhook.name} created`,
+    // No toast: the secret dialog that opens says it (and a toast under the dialog's overlay cannot be read).
     then: (r) => onCreated?.(r.secret),
   });
   const remove = useActionMutation((id: string) => runAction(deleteWebhookAction, { id }), { success: () => 'Webhook deleted', then: () => onDeleted?.() });
