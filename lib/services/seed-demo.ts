@@ -3,8 +3,10 @@ import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
 import { audit } from './internal/audit';
 import { createHash } from 'node:crypto';
-import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
+import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
+import { openRequestIfProtected } from './internal/guard';
 import { movePointer } from './internal/pointer';
+import { requestTtlMs } from './internal/request-dto';
 import { storeRevision } from './internal/store-revision';
 
 export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './internal/demo-data';
@@ -109,6 +111,37 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
             });
           }
         }
+      }
+
+      // Issue 15: protected staging and production, their approvers, a past freeze, and one pending request.
+      for (const [stage, p] of Object.entries(DEMO_PROTECTION)) {
+        const g = stages.get(stage)!;
+        await tx.stageProtection.create({ data: { groupId: g.id, approvalsRequired: p.approvalsRequired, rules: JSON.stringify(p.rules), updatedByEmail: 'seed', updatedAt: now } });
+        for (const email of p.approvers) {
+          const u = await tx.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
+          await tx.stageApprover.create({ data: { groupId: g.id, principal: `user:${u.id}`, userId: u.id } });
+        }
+      }
+      const production = stages.get('production')!;
+      await tx.freezeWindow.create({
+        data: { groupId: production.id, startsAt: new Date(now.getTime() - 24 * DAY), endsAt: new Date(now.getTime() - 21 * DAY), reason: 'Quarter-end close: no production changes', createdByEmail: admin.email, createdById: admin.id, createdAt: new Date(now.getTime() - 30 * DAY) },
+      });
+      const release = await tx.user.findUniqueOrThrow({ where: { email: 'release@example.com' }, select: { id: true, email: true } });
+      const gateway = await tx.policy.findUniqueOrThrow({ where: { name: 'api-gateway' }, select: { id: true, name: true } });
+      const [fromRow, toRow] = await Promise.all(
+        ['production', 'staging'].map((st) => tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: stages.get(st)!.id, policyId: gateway.id } }, select: { revisionPk: true, revision: { select: { revisionId: true } } } })),
+      );
+      if (fromRow && toRow) {
+        const at = new Date(now.getTime() - 2 * 60 * 60 * 1000);
+        const req = await openRequestIfProtected(
+          tx,
+          { userId: release.id, email: release.email },
+          { group: production, policy: gateway, to: { pk: toRow.revisionPk, revisionId: toRow.revision.revisionId }, kind: 'promote', reason: 'Gateway 3.2 with nginx 11.6 for the new rate limits', freezeOverride: null, origin: { from_stage: 'staging' } },
+          { pk: fromRow.revisionPk, revisionId: fromRow.revision.revisionId },
+          at,
+        );
+        // Open on first start whatever clock the seed was given (tests fix `now` in the past).
+        if (req) await tx.promotionRequest.update({ where: { id: req.id }, data: { expiresAt: new Date(Math.max(now.getTime(), Date.now()) + requestTtlMs()) } });
       }
     },
     { timeout: 120_000 },

@@ -64,7 +64,30 @@ export const DEMO_USERS: DemoUser[] = [
   { email: 'viewer@example.com', chefName: 'viewer', name: 'Victor Viewer', teams: [], grants: { dev: 'view', qa: 'view', staging: 'view', production: 'view' } },
   { email: 'dba@example.com', chefName: 'dba', name: 'Dora DBA', teams: ['dba'], grants: { dev: 'promote', qa: 'promote', staging: 'view', production: 'view' } },
   { email: 'ops@example.com', chefName: 'ops', name: 'Otto Ops', teams: ['monitoring'], grants: { dev: 'promote', qa: 'view', staging: 'view', production: 'view' } },
+  /** Issue 15: approves changes into staging and production (an approver grant, not a stage level). */
+  { email: 'lead@example.com', chefName: 'lead', name: 'Lee Lead', teams: [], grants: { dev: 'view', qa: 'view', staging: 'view', production: 'view' } },
 ];
+
+/**
+ * Issue 15: guarded stages in the demo. Production needs approval by the
+ * issue's rules (any change 1; major bump, run-list change, security/authorization
+ * attributes, a newly claimed core resource 2); staging one approval for major
+ * bumps only. lead@ and admin@ approve both (admins approve only when granted).
+ */
+export const DEMO_PROTECTION: Record<string, { approvalsRequired: number; rules: import('@/lib/domain').ApprovalRule[]; approvers: string[] }> = {
+  staging: { approvalsRequired: 0, rules: [{ kind: 'major_bump', approvals: 1 }], approvers: ['lead@example.com', 'admin@example.com'] },
+  production: {
+    approvalsRequired: 0,
+    rules: [
+      { kind: 'any_change', approvals: 1 },
+      { kind: 'major_bump', approvals: 2 },
+      { kind: 'run_list_change', approvals: 2 },
+      { kind: 'attribute_path', approvals: 2, patterns: ['security.*', 'authorization.*'] },
+      { kind: 'core_resource_claim', approvals: 2 },
+    ],
+    approvers: ['lead@example.com', 'admin@example.com'],
+  },
+};
 
 type Dep = [string, string];
 interface CookbookVersion {
