@@ -14,6 +14,7 @@ import { ChangePreview, useChangePreview } from './change-preview';
 import { BadRevisionMarker } from './board-guards';
 import type { BadMark } from '@/lib/db/queries/bad-revisions';
 import { Modal } from './modal';
+import { RequestCreatedPanel, requestOf, type CreatedRequest } from './promotion-outcome';
 
 /** A stage's pointer history for one policy, newest first, with rollback to any revision it held. */
 export function HistoryTimeline({ policy, stage, entries, current, canRollback, bad = {} }: { policy: string; stage: string; entries: HistoryEntry[]; current: string | null; canRollback: boolean; bad?: Record<string, BadMark> }) {
@@ -85,6 +86,7 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
   const router = useRouter();
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
+  const [created, setCreated] = useState<CreatedRequest | null>(null);
   const from = `rev:${toRevisionId}`;
   const preview = useChangePreview({ policy, from, to: stage, toHasPolicy: current !== null });
   // Returning to a revision newer than the current one moves the stage forward, not back: say so.
@@ -96,14 +98,9 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: ['board'] });
       router.refresh();
+      const request = requestOf(r);
+      if (request) return setCreated(request);
       onClose();
-      const request = (r as { request?: { id: string; approvals_required: number } }).request;
-      if (request) {
-        toast.success(`Request created: needs ${request.approvals_required} approval${request.approvals_required === 1 ? '' : 's'}`, {
-          description: <Link href={`/requests/${encodeURIComponent(request.id)}`}>{stage} is protected: open the request</Link>,
-        });
-        return;
-      }
       toast.success(`${stage} now runs ${shortId(toRevisionId)} of ${policy} again`, {
         description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : undefined,
       });
@@ -113,6 +110,9 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
   const stale = isActionError(error) && error.code === 'conflict';
   return (
     <Modal title={preview.ready ? `${verb}: ${policy} in ${stage} to ${shortId(toRevisionId)}?` : `Return ${policy} in ${stage} to ${shortId(toRevisionId)}?`} onClose={onClose} wide>
+      {created ? (
+        <RequestCreatedPanel request={created} stage={stage} onClose={onClose} />
+      ) : (
       <form
         className="space-y-4"
         data-testid="rollback-dialog"
@@ -162,6 +162,7 @@ function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { pol
           </button>
         </div>
       </form>
+      )}
     </Modal>
   );
 }

@@ -37,7 +37,7 @@ export function StageApprovers({
         <ul className="flex flex-wrap gap-1.5" aria-label={`Approvers of ${stage}`}>
           {approvers.map((a) => (
             <li key={a.principal} className="flex items-center gap-1 rounded border border-slate-200 bg-slate-50 px-2 py-0.5 text-sm">
-              {a.kind === 'team' ? `team ${a.label}` : a.label}
+              <span>{a.kind === 'team' ? `team ${a.label}` : a.label}</span>
               {!disabled && (
                 <button type="button" className="ml-1 text-xs text-red-700 hover:underline" onClick={() => setRemoving(a)}>
                   remove<span className="sr-only"> {a.label} as approver of {stage}</span>

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { approveUntilApplied, createdRequestId } from './approvals';
 import { stateFile, type Role } from './roles';
 
 const cell = (page: Page, policy: string, stage: string) => page.locator(`tr[data-policy="${policy}"] td[data-stage="${stage}"]`);
@@ -9,6 +10,7 @@ const utcLocal = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0
 
 test.describe.serial('guarded stages', () => {
   let requestUrl = '';
+  let seedRevision = '';
 
   test('release promotes webapp (a major nginx bump) to production and gets a request needing 2 approvals', async ({ browser }) => {
     const page = await pageAs(browser, 'release');
@@ -16,6 +18,7 @@ test.describe.serial('guarded stages', () => {
     await expect(page.getByTestId('stage-board').locator('th', { hasText: 'production' }).getByTestId('stage-protected')).toBeVisible();
     const staging = await revOf(page, 'webapp', 'staging');
     const production = await revOf(page, 'webapp', 'production');
+    seedRevision = production;
     expect(production).not.toBe(staging);
     await cell(page, 'webapp', 'staging').getByTestId('promote-button').click();
     const dialog = page.getByRole('dialog');
@@ -96,6 +99,22 @@ test.describe.serial('guarded stages', () => {
     await expect(cell(admin, 'webapp', 'production').getByTestId('pending-requests')).toHaveCount(0);
     await admin.goto('/history?policy=webapp&stage=production');
     await expect(admin.getByTestId('history').locator('li').first()).toContainText('approved request');
+  });
+
+  test('a rollback into production asks for approval too; approved, it puts webapp back where the seed had it', async ({ browser }) => {
+    const release = await pageAs(browser, 'release');
+    await release.goto('/history?policy=webapp&stage=production');
+    await release.getByTestId('history').locator('li[data-kind="seed"]').getByTestId('rollback').click();
+    const dialog = release.getByRole('dialog');
+    await dialog.getByLabel('Reason (required)').fill('e2e: back to the seed');
+    await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
+    await expect(dialog.getByTestId('request-created').getByRole('heading')).toHaveText(/^Request created: needs \d approvals?$/);
+    const id = await createdRequestId(dialog);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(release.getByTestId('history').locator('li').first()).not.toContainText('e2e: back to the seed');
+    await approveUntilApplied(browser, id);
+    await release.goto('/');
+    expect(await revOf(release, 'webapp', 'production')).toBe(seedRevision);
   });
 
   test('a freeze blocks a promotion; a manager overrides it with a reason, which the history shows', async ({ browser }) => {
