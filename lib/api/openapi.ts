@@ -1,5 +1,6 @@
 /** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. */
 import { APP_VERSION } from '@/lib/version';
+import { guardedPaths, guardedSchemas } from './openapi-guarded';
 
 const name = { type: 'string', pattern: '^[.A-Za-z0-9_:-]{1,255}$' };
 const err = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
@@ -71,9 +72,21 @@ export function openApiDocument() {
         put: {
           summary: 'Store the lock if new and point the stage at it (promote; owner for new revisions)',
           requestBody: lockBody,
-          responses: { '201': lockResponse('New association'), '200': lockResponse('Replaced the association'), '400': err('Invalid lock'), '409': err('Same revision id, different content'), ...common },
+          parameters: [q('override_reason', 'overrides a freeze window (manage on the stage); audited')],
+          responses: {
+            '201': lockResponse('New association'),
+            '200': lockResponse('Replaced the association'),
+            '202': json('Protected stage: a promotion request was opened (the revision is stored), nothing moved', { type: 'object', properties: { request: { $ref: '#/components/schemas/PromotionRequest' } } }),
+            '400': err('Invalid lock'),
+            '409': err('Same revision id, different content; or the revision is marked bad'),
+            '423': err('The stage is frozen'),
+            ...common,
+          },
         },
-        delete: { summary: 'Remove the association (promote)', responses: { '200': lockResponse('The revision it held'), '404': err('No association'), ...common } },
+        delete: {
+          summary: 'Remove the association (promote)',
+          responses: { '200': lockResponse('The revision it held'), '202': json('Protected stage: a promotion request to remove it', { type: 'object' }), '404': err('No association'), '423': err('The stage is frozen'), ...common },
+        },
       },
       '/policy_groups/{group}/nodes': { parameters: [p('group', 'Stage name')], get: { summary: 'Nodes in a stage', parameters: [q('stale', 'true: only nodes not on the active revision')], responses: { '200': json('{ nodes: Node[] }'), ...common } } },
       '/policy_groups/{group}/policies/{name}/nodes': {
@@ -123,6 +136,7 @@ export function openApiDocument() {
           responses: { '200': json('{ dry_run, removed: { policy: [revision_id] } }'), ...common },
         },
       },
+      ...guardedPaths,
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'npm run token:create -- <email>' }, session: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token' } },
@@ -172,6 +186,7 @@ export function openApiDocument() {
             last_check_in: { type: ['string', 'null'], format: 'date-time' },
           },
         },
+        ...guardedSchemas,
       },
     },
   };

@@ -19,7 +19,9 @@ export async function deletePolicy(access: Access, name: string, requestId?: str
     if (!policy) throw notFound(`Cannot load policy ${name}`);
     assertCan(access, 'policy.delete');
     for (const g of policy.groups) {
-      await movePointer(tx, access, { group: g.group, policy, to: null, kind: 'remove', expectedRevisionId: g.revision.revisionId, reason: 'policy deleted', requestId });
+      const moved = await movePointer(tx, access, { group: g.group, policy, to: null, kind: 'remove', expectedRevisionId: g.revision.revisionId, reason: 'policy deleted', requestId });
+      // Issue 15: a protected stage would only get a request; removing the policy there needs its approvals first (this transaction is rolled back).
+      if (moved.request) throw conflict(`'${name}' runs in protected stage '${g.group.name}': deleting the policy would remove it from there without approval. Remove it from '${g.group.name}' through an approved request first.`);
     }
     await tx.policy.delete({ where: { id: policy.id } });
     const revisions = Object.fromEntries(policy.revisions.map((r) => [r.revisionId, {}]));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { notFound } from '@/lib/errors';
+import { conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
@@ -85,7 +85,9 @@ export async function deleteStage(access: Access, name: string, requestId?: stri
     if (!group) throw notFound(`Cannot load policy group ${name}`);
     assertCan(access, 'stage.manage', { stage: name });
     for (const p of group.policies) {
-      await movePointer(tx, access, { group, policy: p.policy, to: null, kind: 'remove', expectedRevisionId: p.revision.revisionId, reason: 'stage deleted', requestId });
+      const moved = await movePointer(tx, access, { group, policy: p.policy, to: null, kind: 'remove', expectedRevisionId: p.revision.revisionId, reason: 'stage deleted', requestId });
+      // Issue 15: a protected stage is not deleted with its policies; lift the protection first (manage may), which is audited.
+      if (moved.request) throw conflict(`Stage '${name}' is protected: lift its protection before deleting it with its policies.`);
     }
     await tx.policyGroup.delete({ where: { id: group.id } });
     const policies = Object.fromEntries(group.policies.map((p) => [p.policy.name, { revision_id: p.revision.revisionId }]));

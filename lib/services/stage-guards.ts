@@ -154,15 +154,9 @@ async function replaceApprovers(tx: Tx, groupId: string, list: string[]): Promis
   if (errors.length) throw badRequest(errors[0].message, errors);
   await tx.stageApprover.deleteMany({ where: { groupId, principal: { notIn: [...wanted.keys()] } } });
   const existing = new Set((await tx.stageApprover.findMany({ where: { groupId }, select: { principal: true } })).map((r) => r.principal));
-  for (const [p, ids] of wanted) {
-    if (existing.has(p)) continue;
-    try {
-      await tx.stageApprover.create({ data: { groupId, principal: p, ...ids } });
-    } catch (e) {
-      // A concurrent writer added the same grant: the unique (stage, principal) key keeps one.
-      if ((e as { code?: string }).code !== 'P2002') throw e;
-    }
-  }
+  // A concurrent writer adding the same grant hits the unique (stage, principal) key: a 409, nothing half-written
+  // (not caught here: on PostgreSQL a failed statement aborts the transaction).
+  for (const [p, ids] of wanted) if (!existing.has(p)) await tx.stageApprover.create({ data: { groupId, principal: p, ...ids } });
   return list;
 }
 
@@ -201,13 +195,10 @@ export async function setStageApprover(access: Access, raw: SetApproverInput): P
     }
     let changed: boolean;
     if (input.approver) {
-      try {
-        await tx.stageApprover.create({ data: { groupId: group.id, principal: key, ...ids } });
-        changed = true;
-      } catch (e) {
-        if ((e as { code?: string }).code !== 'P2002') throw e;
-        changed = false;
-      }
+      // Idempotent; a concurrent identical grant hits the unique (stage, principal) key (409).
+      const exists = await tx.stageApprover.findUnique({ where: { groupId_principal: { groupId: group.id, principal: key } }, select: { id: true } });
+      if (!exists) await tx.stageApprover.create({ data: { groupId: group.id, principal: key, ...ids } });
+      changed = !exists;
     } else {
       changed = (await tx.stageApprover.deleteMany({ where: { groupId: group.id, principal: key } })).count > 0;
     }
@@ -267,7 +258,7 @@ export async function addFreezeWindow(access: Access, raw: AddFreezeInput): Prom
     const w = await tx.freezeWindow.create({ data: { groupId: group.id, startsAt: input.startsAt, endsAt: input.endsAt, weekly: !!input.weekly, reason: input.reason, createdById: access.userId, createdByEmail: access.email, createdAt: now } });
     const dto = freezeDto(w, group.name, now);
     await audit(tx, access, { action: 'stage.freeze.add', targetType: 'stage', target: group.name, groupName: group.name, after: { window: w.id, starts_at: dto.starts_at, ends_at: dto.ends_at, weekly: dto.weekly }, reason: input.reason, requestId: input.requestId });
-    if (dto.active) await emitFreezeStarted(tx, group.name, w.id, w.reason, new Date(dto.active.starts_at), new Date(dto.active.ends_at), now);
+    // `freeze.started` is announced by the worker's next pass (once per occurrence, whichever instance sees it first).
     return dto;
   });
 }
@@ -287,8 +278,8 @@ export async function deleteFreezeWindow(access: Access, raw: { stage: string; i
 }
 
 /** The `freeze.started` event for one occurrence, once (the outbox's unique dedupe key decides between instances). */
-export async function emitFreezeStarted(tx: Tx, stage: string, windowId: string, reason: string, start: Date, end: Date, now: Date) {
-  await emitEvent(tx, 'freeze.started', `${stage} is frozen until ${end.toISOString()}: ${reason}`, { stage, window_id: windowId, reason, starts_at: start.toISOString(), ends_at: end.toISOString() }, { at: now, dedupeKey: `freeze.started:${windowId}:${start.toISOString()}` });
+export async function emitFreezeStarted(tx: Tx, stage: string, windowId: string, reason: string, start: Date, end: Date, now: Date): Promise<number> {
+  return emitEvent(tx, 'freeze.started', `${stage} is frozen until ${end.toISOString()}: ${reason}`, { stage, window_id: windowId, reason, starts_at: start.toISOString(), ends_at: end.toISOString() }, { at: now, dedupeKey: `freeze.started:${windowId}:${start.toISOString()}` });
 }
 
 /** Emits `freeze.started` for every occurrence that covers `now` and has not been announced (called by the webhook worker). */
@@ -301,10 +292,9 @@ export async function announceStartedFreezes(now = new Date()): Promise<number> 
     const o = freezeStatus([w], now).active[0];
     if (!o) continue;
     try {
-      await client.$transaction((tx) => emitFreezeStarted(tx, w.group.name, w.id, w.reason, o.start, o.end, now));
-      n++;
+      if (await client.$transaction((tx) => emitFreezeStarted(tx, w.group.name, w.id, w.reason, o.start, o.end, now))) n++;
     } catch (e) {
-      if ((e as { code?: string }).code !== 'P2002') throw e; // another instance announced it first
+      if ((e as { code?: string }).code !== 'P2002') throw e; // another instance announced it first (its transaction won the unique key)
     }
   }
   return n;

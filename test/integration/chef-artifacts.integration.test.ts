@@ -9,6 +9,8 @@ import { snapshot } from '../helpers';
 let chef: ChefHarness;
 beforeAll(async () => {
   chef = await startChefHarness();
+  // Artifact requirements here; the demo's protected stages (issue 15) are covered in guarded-stages.integration.test.ts.
+  await db().stageProtection.deleteMany();
 });
 afterAll(async () => chef.close());
 

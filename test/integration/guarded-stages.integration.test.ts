@@ -164,6 +164,17 @@ describe('every path into a protected stage opens a request and moves nothing', 
     expect(await active('production', 'bastion')).not.toBeNull();
   });
 
+  it('deleting a policy or a stage cannot remove a policy from a protected stage without approval (409, nothing changes)', async () => {
+    const { deletePolicy } = await import('@/lib/services/delete-policy');
+    const { deleteStage } = await import('@/lib/services/manage-stage');
+    const e = await failure(deletePolicy(A.admin, 'ntp-server'));
+    expect(e.status).toBe(409);
+    expect(e.message).toMatch(/protected stage/);
+    expect(await active('production', 'ntp-server')).not.toBeNull();
+    expect((await failure(deleteStage(A.admin, 'production'))).status).toBe(409);
+    expect(await db().policyGroup.count({ where: { name: 'production' } })).toBe(1);
+  });
+
   it('an unprotected stage moves at once; staging (major bumps only) moves a minor change at once', async () => {
     const r = await promotePolicy(A.dev, { policy: 'jenkins-ci', from: 'dev', to: 'qa', expectedRevisionId: await active('qa', 'jenkins-ci') });
     expect(r.request).toBeUndefined();
@@ -437,5 +448,31 @@ describe('bad revisions', () => {
     await unmarkRevisionBad(A.admin, { policy: 'redis-cache', revisionId: r.to_revision_id! });
     await withdrawPromotionRequest(A.release, { id: r.id });
     await rejectPromotionRequest(A.lead, { id: r.id, comment: 'x' }).catch((e) => expect(e.status).toBe(409));
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every guarded-stage endpoint and the 202/423 answers', async () => {
+    const openapi = await import('@/app/api/v1/openapi.json/route');
+    const doc = await (await openapi.GET()).json();
+    for (const p of [
+      '/policy_groups/{group}/protection',
+      '/policy_groups/{group}/freezes',
+      '/policy_groups/{group}/freezes/{id}',
+      '/promotion_requests',
+      '/promotion_requests/{id}',
+      '/promotion_requests/{id}/approve',
+      '/promotion_requests/{id}/reject',
+      '/promotion_requests/{id}/withdraw',
+      '/policies/{name}/revisions/{revision_id}/bad',
+      '/webhooks',
+      '/webhooks/{id}',
+      '/webhooks/{id}/deliveries',
+    ]) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+    expect(doc.paths['/policy_groups/{group}/promote'].post.responses['202']).toBeDefined();
+    expect(doc.paths['/policy_groups/{group}/policies/{name}'].put.responses['423']).toBeDefined();
+    expect(doc.components.schemas.PromotionRequest.required).toEqual(['id', 'status', 'approvals_required', 'approvals', 'reasons']);
   });
 });

@@ -1,3 +1,4 @@
+import { db } from '@/lib/db/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '@/test/fixtures';
 import { call, seed, snapshot, tokenFor } from '@/test/helpers';
@@ -12,6 +13,8 @@ let admin: string, dev: string, viewer: string, dba: string;
 
 beforeAll(async () => {
   await seed();
+  // Deletion mechanics here; deleting a policy that runs in a protected stage (issue 15) is covered in guarded-stages.integration.test.ts.
+  await db().stageProtection.deleteMany();
   [admin, dev, viewer, dba] = await Promise.all(['admin@example.com', 'dev@example.com', 'viewer@example.com', 'dba@example.com'].map(tokenFor));
   // Touch every token once so lastUsedAt does not show up in snapshots.
   for (const t of [admin, dev, viewer, dba]) await call(policies.GET, 'GET', { token: t });

@@ -31,6 +31,8 @@ async function active(stage: string, policy: string): Promise<string | null> {
 
 beforeAll(async () => {
   await seed();
+  // These tests cover the promotion mechanics; the demo's protected stages (issue 15) are covered in guarded-stages.integration.test.ts.
+  await db().stageProtection.deleteMany();
   await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x' } });
   for (const r of ROLES) access[r] = await accessFor(`${r}@example.com`);
 });

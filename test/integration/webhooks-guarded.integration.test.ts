@@ -143,9 +143,9 @@ describe('delivery', () => {
     await approvePromotionRequest(A.lead, { id: req.id });
     await approvePromotionRequest(A.admin, { id: req.id });
     await addFreezeWindow(A.admin, { stage: 'dev', startsAt: new Date(Date.now() - 1000).toISOString(), endsAt: new Date(Date.now() + 60_000).toISOString(), reason: 'sprint demo' });
-    // The worker's scan finds the occurrence already announced (on creation): no second event.
-    await announceStartedFreezes();
-    await announceStartedFreezes();
+    // The worker's scans (two instances, twice) announce the occurrence once.
+    expect(await announceStartedFreezes()).toBe(1);
+    await Promise.all([announceStartedFreezes(), announceStartedFreezes()]);
     await drain(fast, async () => (await db().webhookDelivery.count({ where: { subscriptionId: subId, status: 'pending' } })) === 0);
     const events = received.map((r) => r.headers['x-policy-console-event']);
     expect(events.filter((e) => e === 'request.approved')).toHaveLength(2);
