@@ -76,7 +76,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         }
         description="Every change of the revision this stage runs: who, when, from, to and why."
       />
-      <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} canRollback={can(access, 'stage.promote', { stage })} />
+      <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} canRollback={can(access, 'stage.promote', { stage })} canManage={can(access, 'stage.manage', { stage })} />
     </>
   );
 }
