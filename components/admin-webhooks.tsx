@@ -45,15 +45,15 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookRow[]; ev
       >
         <h2 className="font-semibold">New webhook</h2>
         <div className="flex flex-wrap items-end gap-3">
-          <label className="text-xs font-medium text-slate-600">
+          <label className="flex flex-col text-xs font-medium text-slate-600">
             Name
             <input name="name" required maxLength={100} className="input mt-1 w-48" placeholder="release channel" />
           </label>
-          <label className="min-w-72 flex-1 text-xs font-medium text-slate-600">
+          <label className="flex min-w-72 flex-1 flex-col text-xs font-medium text-slate-600">
             URL (http or https)
             <input name="url" type="url" required pattern="https?://.+" className="input mt-1" placeholder="https://hooks.example.com/policy-console" />
           </label>
-          <label className="text-xs font-medium text-slate-600">
+          <label className="flex flex-col text-xs font-medium text-slate-600">
             Secret (blank: generate one)
             <input name="secret" type="password" autoComplete="new-password" minLength={16} maxLength={200} className="input mt-1 w-56" />
           </label>

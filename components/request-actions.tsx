@@ -70,7 +70,7 @@ const COPY: Record<Kind, { button: string; title: (p: RequestActionsProps) => st
   },
   withdraw: {
     button: 'Withdraw…',
-    title: (p) => `Withdraw your request for ${p.policy} → ${p.stage}?`,
+    title: (p) => `Withdraw the request for ${p.policy} → ${p.stage}?`,
     confirm: 'Withdraw',
     comment: 'none',
     danger: true,
