@@ -1,4 +1,6 @@
 import type { ActionServerError } from './safe-action';
+import { formErrorsFromValidation, type FormErrors } from './form-errors';
+import { jsonPointer } from '@/lib/domain/shared/json-pointer';
 
 type ActionResult<T> = { data?: T; serverError?: ActionServerError; validationErrors?: unknown } | undefined;
 
@@ -7,10 +9,19 @@ export async function runAction<I, T>(action: (input: I) => Promise<ActionResult
   const res = await action(input);
   if (res?.serverError) throw res.serverError;
   if (res?.validationErrors) {
-    throw { code: 'bad_request', message: 'Some fields are invalid: check the form and try again.', errors: [] } satisfies ActionServerError;
+    const form = formErrorsFromValidation(res.validationErrors);
+    const first = Object.entries(form.fieldErrors)[0];
+    const message = form.formError ?? (first ? `Some fields are invalid: ${first[0]} ${first[1][0]}` : 'Some fields are invalid: check the form and try again.');
+    throw { code: 'bad_request', message, errors: Object.entries(form.fieldErrors).flatMap(([k, ms]) => ms.map((m) => ({ path: jsonPointer(k.split('.')), message: `${k} ${m}` }))), ...form } satisfies ActionServerError;
   }
-  if (!res || res.data === undefined) throw { code: 'internal', message: 'The server returned no result.', errors: [] } satisfies ActionServerError;
+  if (!res || res.data === undefined) throw { code: 'internal', message: 'The server returned no result.', errors: [], fieldErrors: {}, formError: 'The server returned no result.' } satisfies ActionServerError;
   return res.data;
+}
+
+/** The form error shape of anything thrown by `runAction` (or anything else: then the message is a form error). */
+export function formErrorsOf(e: unknown): FormErrors {
+  if (isActionError(e)) return { fieldErrors: e.fieldErrors ?? {}, ...(e.formError ? { formError: e.formError } : !e.fieldErrors || !Object.keys(e.fieldErrors).length ? { formError: e.message } : {}) };
+  return { fieldErrors: {}, formError: errorMessage(e) };
 }
 
 export function isActionError(e: unknown): e is ActionServerError {

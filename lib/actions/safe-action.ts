@@ -2,8 +2,16 @@ import 'server-only';
 import { createSafeActionClient } from 'next-safe-action';
 import { currentAccess } from '@/lib/auth/session';
 import { AppError, asAppError, type FieldError } from '@/lib/errors';
+import { formErrorsFrom, type FormErrors } from './form-errors';
 
-export interface ActionServerError {
+export type { FormErrors } from './form-errors';
+
+/**
+ * What a failed action answers (and `runAction` throws): the code and a message fit for a toast,
+ * the field errors as JSON pointers (`errors`, as the HTTP API sends them), and the same errors
+ * keyed by form field (`fieldErrors`, `formError`: see lib/actions/form-errors.ts) for forms.
+ */
+export interface ActionServerError extends FormErrors {
   code: string;
   message: string;
   errors: FieldError[];
@@ -14,9 +22,10 @@ export interface ActionServerError {
 export const actionClient = createSafeActionClient({
   handleServerError(e): ActionServerError {
     const known = asAppError(e);
-    if (known) return { code: known.code, message: known.message, errors: known.errors, details: known.details };
+    if (known) return { code: known.code, message: known.message, errors: known.errors, details: known.details, ...formErrorsFrom(known.message, known.errors) };
     console.error('[action] unexpected error', e);
-    return { code: 'internal', message: 'Something went wrong on the server. Try again; if it persists, check the server log.', errors: [] };
+    const message = 'Something went wrong on the server. Try again; if it persists, check the server log.';
+    return { code: 'internal', message, errors: [], fieldErrors: {}, formError: message };
   },
 });
 

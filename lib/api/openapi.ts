@@ -1,143 +1,79 @@
-/** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. */
+/** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json: generated from the route contracts (lib/api/contracts). */
+import { z } from 'zod';
 import { APP_VERSION } from '@/lib/version';
-import { guardedPaths, guardedSchemas } from './openapi-guarded';
+import { NAME_PATTERN } from '@/lib/domain';
+import type { RouteContract, ResponseSpec } from './contract';
+import { API_CONTRACTS } from './contracts';
 
-const name = { type: 'string', pattern: '^[.A-Za-z0-9_:-]{1,255}$' };
-const err = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
-const lockBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PolicyLock' } } } };
-const lockResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/PolicyLock' } } } });
-const json = (description: string, schema: object = { type: 'object' }) => ({ description, content: { 'application/json': { schema } } });
-const p = (n: string, description: string) => ({ name: n, in: 'path', required: true, description, schema: name });
-const q = (n: string, description: string, schema: object = { type: 'string' }) => ({ name: n, in: 'query', required: false, description, schema });
-const common = {
-  '401': err('No valid token or session'),
-  '403': err('Not permitted (the message names the permission); also a cookie-authenticated write from another origin or without a JSON content type'),
-  '503': err('The database write lock is held by another process; retry after Retry-After seconds'),
-};
+const name = { type: 'string', pattern: NAME_PATTERN.source };
 
+type JsonSchema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema, as the client sends it (before transforms). */
+function toSchema(schema: z.ZodType | object): JsonSchema {
+  if (!(schema instanceof z.ZodType)) return schema as JsonSchema;
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+const nameSchema = { type: 'string', pattern: NAME_PATTERN.source };
+const STATUS_TEXT: Record<number, string> = { 400: 'Invalid input: every violation with its JSON pointer', 401: 'No valid token or session', 403: 'Not permitted (the message names the permission); also a cookie-authenticated write from another origin or without a JSON content type', 404: 'Not found', 409: 'Conflict', 413: 'Body over the limit', 503: 'The database is busy; retry after Retry-After seconds' };
+
+function response(status: number, spec: string | ResponseSpec) {
+  const s = typeof spec === 'string' ? { description: spec } : spec;
+  const schema = s.schema ? toSchema(s.schema) : status >= 400 ? { $ref: '#/components/schemas/Error' } : undefined;
+  return { description: s.description, ...(schema ? { content: { [s.contentType ?? 'application/json']: { schema } } } : {}) };
+}
+
+/** One operation of the document, from its contract. */
+export function operation(c: RouteContract) {
+  const pathParams = [...c.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const parameters: object[] = pathParams.map((n) => ({ name: n, in: 'path', required: true, description: c.params?.[n] ?? n, schema: nameSchema }));
+  if (c.query) {
+    const q = toSchema(c.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [n, schema] of Object.entries(q.properties ?? {})) {
+      parameters.push({ name: n, in: 'query', required: (q.required ?? []).includes(n), ...(schema.description ? { description: schema.description } : {}), schema });
+    }
+  }
+  const body = c.body ? toSchema(c.body) : c.bodyDoc?.schema;
+  const responses: Record<string, object> = {};
+  for (const [status, spec] of Object.entries(c.responses)) responses[status] = response(Number(status), spec);
+  const implied: number[] = [];
+  if (c.body || c.query || c.bodyKind) implied.push(400);
+  if (c.body || c.bodyKind) implied.push(413);
+  if (c.auth !== 'public') implied.push(401, 403, 503);
+  for (const status of implied) responses[status] ??= response(status, STATUS_TEXT[status]);
+  return {
+    summary: c.summary,
+    ...(c.description ? { description: c.description } : {}),
+    ...(c.auth === 'public' ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, ...(c.bodyDoc?.description ? { description: c.bodyDoc.description } : {}), content: { 'application/json': { schema: body } } } } : {}),
+    responses,
+  };
+}
+
+/** The document: every contract in API_CONTRACTS, one operation each, under its path. */
 export function openApiDocument() {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const c of [...API_CONTRACTS].sort((a, b) => a.path.localeCompare(b.path))) {
+    const entry = (paths[c.path] ??= {});
+    const method = c.method.toLowerCase();
+    if (entry[method]) throw new Error(`Two contracts for ${c.method} ${c.path}`);
+    entry[method] = operation(c);
+  }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Policy Console API',
       version: APP_VERSION,
       description:
-        "Chef's Policyfile HTTP API (policies, revisions, policy groups, nodes) with Chef Server's JSON shapes, plus the console's diff, promotion and audit endpoints. Errors are {\"error\": [messages], \"errors\": [{path, message}]}.",
+        "Chef's Policyfile HTTP API (policies, revisions, policy groups, nodes) with Chef Server's JSON shapes, plus the console's diff, promotion and audit endpoints. Errors are {\"error\": [messages], \"errors\": [{path, message}]}, each path an RFC 6901 JSON pointer to the field as the client sent it. Every response carries X-Request-Id (the caller's, if it sent one).",
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }, { session: [] }],
-    paths: {
-      '/policies': { get: { summary: 'List policies and their revision ids', responses: { '200': json('{ name: { uri, revisions: { id: {} } } }'), ...common } } },
-      '/policies/{name}': {
-        parameters: [p('name', 'Policy name')],
-        get: { summary: 'A policy and its revision ids', responses: { '200': json('{ revisions: { id: {} } }'), '404': err('No such policy'), ...common } },
-        delete: { summary: 'Delete a policy, its revisions and its stage associations (admin)', responses: { '200': json('{ revisions }'), '404': err('No such policy'), ...common } },
-      },
-      '/policies/{name}/revisions': {
-        parameters: [p('name', 'Policy name (must equal the document name)')],
-        get: { summary: 'Revision ids; ?orphans=true lists those active in no stage', parameters: [q('orphans', 'true: only revisions no stage runs')], responses: { '200': json('{ revisions }'), ...common } },
-        post: {
-          summary: 'Upload a revision (policy owner team)',
-          parameters: [q('team', 'Owner team when the policy is new and the uploader has several teams')],
-          requestBody: lockBody,
-          responses: {
-            '201': lockResponse('Stored; the body is echoed byte-for-byte'),
-            '200': lockResponse('The same content was already stored under this id'),
-            '400': err('Invalid lock: every violation with its JSON pointer'),
-            '409': err("Policy 'N' with revision_id 'R' already exists. (different content)"),
-            '413': err('Body over MAX_BODY_BYTES'),
-            ...common,
-          },
-        },
-      },
-      '/policies/{name}/revisions/{revision_id}': {
-        parameters: [p('name', 'Policy name'), p('revision_id', 'Revision id')],
-        get: { summary: 'The stored document plus policy_group_list', responses: { '200': lockResponse('The document'), '404': err('No such revision'), ...common } },
-        delete: { summary: 'Delete a revision no stage runs (policy owner)', responses: { '200': lockResponse('The deleted document'), '409': err('Still active in a stage'), '404': err('No such revision'), ...common } },
-      },
-      '/policy_groups': { get: { summary: 'Stages the caller may view', responses: { '200': json('{ group: { uri, position, description, policies?: { name: { revision_id } } } }'), ...common } } },
-      '/policy_groups/{group}': {
-        parameters: [p('group', 'Stage name')],
-        get: { summary: 'One stage', responses: { '200': json('Stage'), '404': err('No such stage'), ...common } },
-        put: {
-          summary: 'Create (admin) or update (manage) a stage',
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { position: { type: 'integer', minimum: 0 }, description: { type: 'string', maxLength: 500 } }, additionalProperties: false } } } },
-          responses: { '201': json('Created'), '200': json('Updated'), '400': err('Invalid field'), ...common },
-        },
-        delete: { summary: 'Delete a stage and its associations (manage); revisions stay', responses: { '200': json('The deleted stage'), '404': err('No such stage'), ...common } },
-      },
-      '/policy_groups/{group}/policies/{name}': {
-        parameters: [p('group', 'Stage name'), p('name', 'Policy name')],
-        get: { summary: 'The lock a stage runs (node read path; stored bytes)', responses: { '200': lockResponse('The document'), '404': err('Cannot load policy N in policy group G'), ...common } },
-        put: {
-          summary: 'Store the lock if new and point the stage at it (promote; owner for new revisions)',
-          requestBody: lockBody,
-          parameters: [q('override_reason', 'overrides a freeze window (manage on the stage); audited')],
-          responses: {
-            '201': lockResponse('New association'),
-            '200': lockResponse('Replaced the association'),
-            '202': json('Protected stage: a promotion request was opened (the revision is stored), nothing moved', { type: 'object', properties: { request: { $ref: '#/components/schemas/PromotionRequest' } } }),
-            '400': err('Invalid lock'),
-            '409': err('Same revision id, different content; or the revision is marked bad'),
-            '423': err('The stage is frozen'),
-            ...common,
-          },
-        },
-        delete: {
-          summary: 'Remove the association (promote)',
-          responses: { '200': lockResponse('The revision it held'), '202': json('Protected stage: a promotion request to remove it', { type: 'object' }), '404': err('No association'), '423': err('The stage is frozen'), ...common },
-        },
-      },
-      '/policy_groups/{group}/nodes': { parameters: [p('group', 'Stage name')], get: { summary: 'Nodes in a stage', parameters: [q('stale', 'true: only nodes not on the active revision')], responses: { '200': json('{ nodes: Node[] }'), ...common } } },
-      '/policy_groups/{group}/policies/{name}/nodes': {
-        parameters: [p('group', 'Stage name'), p('name', 'Policy name')],
-        get: { summary: 'Nodes running a policy in a stage', parameters: [q('stale', 'true: only stale nodes')], responses: { '200': json('{ nodes: Node[] }'), '404': err('No association'), ...common } },
-      },
-      '/nodes': {
-        get: {
-          summary: 'Nodes in viewable stages',
-          parameters: [q('group', 'Stage name'), q('policy', 'Policy name'), q('stale', 'true: running a revision other than the stage’s active one')],
-          responses: { '200': json('{ nodes: Node[] }', { type: 'object', properties: { nodes: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } }), ...common },
-        },
-      },
-      '/nodes/{name}': {
-        parameters: [p('name', 'Node name')],
-        put: {
-          summary: 'Register a node or record a check-in (node.report on the stage)',
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['policy_group', 'policy_name'],
-                  properties: { policy_group: name, policy_name: name, revision_id: name, platform: { type: 'string' }, platform_version: { type: 'string' }, platform_family: { type: 'string' }, os: { type: 'string' } },
-                  additionalProperties: false,
-                },
-              },
-            },
-          },
-          responses: { '201': json('Registered'), '200': json('Updated'), '400': err('Invalid field'), '404': err('Unknown stage or policy'), ...common },
-        },
-      },
-      '/git_repositories': {
-        get: { summary: 'Registered git repositories compose may read: names for everyone, URLs for admins; credentials are never returned', responses: { '200': json('[{ name, url?, username?, hasSecret? }]'), ...common } },
-        post: {
-          summary: 'Register (201) or replace (200) a git repository (admin); the secret is stored encrypted',
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['name', 'url'], properties: { name, url: { type: 'string', description: 'http(s) URL without credentials, or a path below GIT_LOCAL_ROOT' }, username: { type: 'string' }, secret: { type: 'string', writeOnly: true } }, additionalProperties: false } } } },
-          responses: { '201': json('Registered'), '200': json('Replaced'), '400': err('Invalid URL, credentials in the URL, or a local path without GIT_LOCAL_ROOT'), ...common },
-        },
-      },
-      '/git_repositories/{name}': { parameters: [p('name', 'Registered name')], delete: { summary: 'Remove a registration (admin)', responses: { '200': json('{ name, deleted }'), '404': err('Not registered'), ...common } } },
-      '/orphans/cleanup': {
-        post: {
-          summary: 'Delete revisions active in no stage (admin)',
-          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { policy: name, keep_latest: { type: 'integer', minimum: 0 }, dry_run: { type: 'boolean' } } } } } },
-          responses: { '200': json('{ dry_run, removed: { policy: [revision_id] } }'), ...common },
-        },
-      },
-      ...guardedPaths,
-    },
+    paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'npm run token:create -- <email>' }, session: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token' } },
       schemas: {
@@ -170,6 +106,16 @@ export function openApiDocument() {
             included_policy_locks: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, revision_id: name, source_options: { type: 'object' } } } },
           },
         },
+        Stage: {
+          type: 'object',
+          properties: {
+            uri: { type: 'string' },
+            position: { type: 'integer' },
+            description: { type: 'string' },
+            require_artifacts: { type: 'boolean' },
+            policies: { type: 'object', additionalProperties: { type: 'object', properties: { revision_id: name } } },
+          },
+        },
         Node: {
           type: 'object',
           properties: {
@@ -186,7 +132,6 @@ export function openApiDocument() {
             last_check_in: { type: ['string', 'null'], format: 'date-time' },
           },
         },
-        ...guardedSchemas,
       },
     },
   };

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
 import { randomUUID } from 'node:crypto';
 import { NextResponse } from 'next/server';
@@ -11,7 +12,9 @@ import { AppError, asAppError } from '@/lib/errors';
 import { authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
 import { crossSiteRefusal } from './csrf';
-import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/services/internal/limits';
+import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/validation/limits';
+import { zodErrors } from '@/lib/validation/zod-errors';
+import type { BodyOf, QueryOf, RouteContract } from './contract';
 
 export interface ApiContext {
   access: Access;
@@ -53,38 +56,161 @@ function safeDecode(v: string): string {
 
 type Handler = (req: Request, ctx: ApiContext) => Promise<Response>;
 
+/** What a contract-bound handler receives: the caller, the decoded path parameters, and the query and body parsed by the contract. */
+export interface ContractContext<C extends RouteContract> extends ApiContext {
+  query: QueryOf<C>;
+  body: BodyOf<C>;
+  /** The raw body text (contracts with `bodyKind: 'text'`; empty otherwise). */
+  text: string;
+  /** The body as read, before the schema (lossless bodies: key order and number lexemes the schema's output does not keep). */
+  raw: unknown;
+}
+
+/** A public route's context: no caller identity. */
+export type PublicContext<C extends RouteContract> = Omit<ContractContext<C>, 'access'>;
+
 /** The caller's X-Request-Id, kept to safe characters and 100 of them (what audit events store); a fresh id otherwise. Never a reason to refuse (issue 17, item 23). */
 export function requestIdFrom(req: Request): string {
   const given = (req.headers.get('x-request-id') ?? '').replace(/[^\w.:@\/+=-]/g, '').slice(0, 100);
   return given || randomUUID();
 }
 
-/** Wraps an API handler: authentication (401), AppError → Chef-style body, anything else → 500 without internals. */
-export function apiRoute(handler: Handler) {
-  return async (req: Request, routeCtx: { params: Promise<Record<string, string | string[]>> }) => {
+const UNAUTHENTICATED = 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.';
+
+/** 401 with the API's body (shared by every authentication path, the node fast path included). */
+export const unauthenticated = () => errorResponse(401, UNAUTHENTICATED);
+
+type RouteCtx = { params: Promise<Record<string, string | string[]>> };
+
+/**
+ * The one wrapper every /api/v1 handler goes through: request id on every answer (errors too),
+ * cross-site refusal, decoded path parameters (a malformed escape is kept as written, so lookups
+ * answer 404), expected failures as the Chef-style body, anything else a 500 without internals.
+ * `authenticate` is what the route needs of the caller: null answers 401.
+ */
+function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, run: (req: Request, caller: A, requestId: string, params: Record<string, string>) => Promise<Response>) {
+  return async (req: Request, routeCtx: RouteCtx): Promise<Response> => {
     const requestId = requestIdFrom(req);
-    try {
-      const refusal = crossSiteRefusal(req);
-      if (refusal) return errorResponse(403, refusal);
-      const access = await authenticate(req);
-      if (!access) return errorResponse(401, 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.');
-      const raw = (await routeCtx?.params) ?? {};
-      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
-      const res = await handler(req, { access, requestId, params });
+    const withId = (res: Response) => {
       res.headers.set('x-request-id', requestId);
       return res;
+    };
+    try {
+      const refusal = crossSiteRefusal(req);
+      if (refusal) return withId(errorResponse(403, refusal));
+      const caller = await authenticateCaller(req);
+      if (caller === null) return withId(unauthenticated());
+      const raw = (await routeCtx?.params) ?? {};
+      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
+      return withId(await run(req, caller, requestId, params));
     } catch (e) {
       const known = asAppError(e);
       if (known) {
         const res = errorResponse(known.status, known.message, known.errors, known.details);
         const retryAfter = known.details?.retryAfter;
         if (typeof retryAfter === 'number') res.headers.set('retry-after', String(retryAfter));
-        res.headers.set('x-request-id', requestId);
-        return res;
+        return withId(res);
       }
       console.error(`[api] ${req.method} ${new URL(req.url).pathname} request ${requestId} failed`, e);
-      return errorResponse(500, `Internal error (request ${requestId}).`);
+      return withId(errorResponse(500, `Internal error (request ${requestId}).`));
     }
+  };
+}
+
+/** Parses a value with a route schema; a 400 whose pointers name the fields as the client sent them. */
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'query' | 'body'): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const errors = zodErrors(parsed.error);
+  throw new AppError('bad_request', where === 'query' ? `Query parameter ${errors[0].message.replace(/^body /, '')}` : errors[0].message, errors);
+}
+
+/** Reads and parses the query and body a contract declares. */
+async function parseRequest<C extends RouteContract>(contract: C, req: Request): Promise<{ query: QueryOf<C>; body: BodyOf<C>; text: string; raw: unknown }> {
+  const url = new URL(req.url);
+  const query = (contract.query ? parseWith(contract.query, Object.fromEntries(url.searchParams), 'query') : {}) as QueryOf<C>;
+  let body: unknown = undefined;
+  let text = '';
+  const kind = contract.bodyKind ?? (contract.body ? 'json' : undefined);
+  if (kind === 'text') text = await readBody(req, contract.bodyLimit);
+  else if (kind === 'lossless') body = await readLosslessJsonObject(req);
+  else if (kind === 'json') body = await readJson(req, contract.bodyLimit);
+  const raw = body;
+  if (contract.body) body = parseWith(contract.body, body, 'body');
+  return { query, body: body as BodyOf<C>, text, raw };
+}
+
+/**
+ * Wraps an API handler (see `wrap`). With a contract, the query and body are parsed by its
+ * snake_case schemas before the handler runs, and the OpenAPI document describes the route from it.
+ */
+export function apiRoute(handler: Handler): (req: Request, routeCtx: RouteCtx) => Promise<Response>;
+export function apiRoute<C extends RouteContract>(contract: C, handler: (req: Request, ctx: ContractContext<C>) => Promise<Response>): (req: Request, routeCtx: RouteCtx) => Promise<Response>;
+export function apiRoute<C extends RouteContract>(a: Handler | C, b?: (req: Request, ctx: ContractContext<C>) => Promise<Response>) {
+  if (typeof a === 'function') return wrap(authenticate, (req, access, requestId, params) => a(req, { access, requestId, params }));
+  const contract = a;
+  const rename = clientFieldNames(contract);
+  return wrap(authenticate, async (req, access, requestId, params) => {
+    const parsed = await parseRequest(contract, req);
+    try {
+      return await b!(req, { access, requestId, params, ...parsed });
+    } catch (e) {
+      throw rename(e);
+    }
+  });
+}
+
+/** The keys of an object schema, through `.transform`/`.pipe`, `.strict()` and refinements; [] for anything else. */
+function objectKeys(schema: z.ZodType | undefined): string[] {
+  let s = schema as { _zod?: { def: { type: string; in?: unknown; shape?: Record<string, unknown> } } } | undefined;
+  for (let i = 0; s?._zod && i < 5; i++) {
+    const def = s._zod.def;
+    if (def.type === 'object') return Object.keys(def.shape ?? {});
+    if (def.type === 'pipe') s = def.in as typeof s;
+    else return [];
+  }
+  return [];
+}
+
+const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * Services name their input fields in camelCase; a contract's body names them as the client sent
+ * them (snake_case). An error a service reports at `/expectedRevisionId` is answered at
+ * `/expected_revision_id`, so the pointer always names a field of the request.
+ */
+function clientFieldNames(contract: RouteContract): (e: unknown) => unknown {
+  const map = new Map(objectKeys(contract.body).filter((k) => camel(k) !== k).map((k) => [camel(k), k]));
+  if (!map.size) return (e) => e;
+  return (e) => {
+    if (!(e instanceof AppError) || !e.errors.some((f) => map.has(firstToken(f.path)))) return e;
+    const errors = e.errors.map((f) => {
+      const token = firstToken(f.path);
+      return map.has(token) ? { ...f, path: '/' + map.get(token)! + f.path.slice(1 + token.length) } : f;
+    });
+    const renamed = new AppError(e.code, e.message, errors, e.details);
+    renamed.stack = e.stack;
+    return renamed;
+  };
+}
+
+const firstToken = (pointer: string) => (pointer.startsWith('/') ? pointer.slice(1).split('/')[0] : '');
+
+/** A route anyone may call (the contract says `auth: 'public'`): the same wrapper without authentication. */
+export function publicRoute<C extends RouteContract>(contract: C, handler: (req: Request, ctx: PublicContext<C>) => Promise<Response>) {
+  if (contract.auth !== 'public') throw new Error(`${contract.method} ${contract.path}: publicRoute needs a contract with auth: 'public'`);
+  return wrap(async () => true, async (req, _caller, requestId, params) => handler(req, { requestId, params, ...(await parseRequest(contract, req)) }));
+}
+
+/**
+ * A route that authenticates the caller itself before anything else (the node read path: one query
+ * for the token, the stage grant and the document). `authenticateCaller` answers the caller, or
+ * null for 401; errors it throws are answered like any handler's.
+ */
+export function customAuthRoute<C extends RouteContract, A>(contract: C, authenticateCaller: (req: Request, params: () => Promise<Record<string, string>>) => Promise<A | null>, handler: (req: Request, ctx: PublicContext<C> & { caller: A }) => Promise<Response>) {
+  return async (req: Request, routeCtx: RouteCtx) => {
+    const decoded = async () => Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
+    return wrap((r) => authenticateCaller(r, decoded), async (r, caller, requestId, params) => handler(r, { requestId, params, caller, ...(await parseRequest(contract, r)) }))(req, routeCtx);
   };
 }
 

@@ -11,41 +11,21 @@ import { movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
-const attrs = z.record(z.string(), z.unknown());
-export const ZParentInput = z.union([
-  z.object({ revision: name }).strict(),
-  z
-    .object({
-      run_list: z.array(z.string().max(500)).max(5000),
-      named_run_lists: z.record(z.string(), z.array(z.string().max(500))).optional(),
-      cookbook_locks: z.record(z.string().regex(COOKBOOK_NAME_PATTERN, 'is not a cookbook name'), z.object({ version: z.string(), identifier: z.string() }).passthrough()).optional(),
-      default_attributes: attrs.optional(),
-      override_attributes: attrs.optional(),
-      solution_dependencies: z.object({}).passthrough().optional(),
-    })
-    .strict(),
-]);
-export const ZIncludeSource = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('server'), policy: name, group: name.optional(), revision: name.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
-  z.object({
-    type: z.literal('upload'),
-    lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]),
-    /** Where the lock lives relative to the composed policy, as in `include_policy "x", path: "…"`: recorded in source_options, and its path cookbooks are located relative to it (chef-cli's LocalLockFetcher). */
-    path: z.string().min(1, 'is required').max(1000).optional(),
-  }),
-  z.object({ type: z.literal('git'), repository: name.describe('the name of a repository an admin registered'), path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
-]);
+import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
+import { childPointer, jsonPointer } from '@/lib/domain/shared/json-pointer';
+import { expectedRevisionId, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
+
+export { ZIncludeSource, ZParentInput };
 export type IncludeSource = z.infer<typeof ZIncludeSource>;
 export const ZComposeInput = z.object({
-  policy: name,
+  policy: policyName,
   parent: ZParentInput,
-  includes: z.array(z.object({ name: z.string().trim().min(1, 'is required').max(100), source: ZIncludeSource })).max(50),
+  includes: z.array(ZIncludeEntry).max(50),
   save: z.boolean().optional(),
-  group: name.optional(),
-  expectedRevisionId: name.nullable().optional(),
-  reason: z.string().max(1000).optional(),
-  requestId: z.string().max(100).optional(),
+  group: stageName.optional(),
+  expectedRevisionId: expectedRevisionId.optional(),
+  reason: reasonField.optional(),
+  requestId: requestIdField.optional(),
 });
 export type ComposeInput = z.input<typeof ZComposeInput>;
 
@@ -93,20 +73,20 @@ type ResolvedInclude = IncludedPolicy & { revisionId: string };
 
 /** A server include: a stage's current revision (pinned) or a given revision. */
 async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string; source: Extract<IncludeSource, { type: 'server' }> }, i: number): Promise<ResolvedInclude> {
-  const at = `/includes/${i}/source`;
+  const at = jsonPointer(['includes', i, 'source']);
   const s = inc.source;
   let row: { revisionId: string; document: string } | null = null;
   if (s.group) {
     assertCan(access, 'stage.view', { stage: s.group });
-    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: `${at}/group`, message: 'no such stage' }]);
+    if (!(await tx.policyGroup.count({ where: { name: s.group } }))) throw badRequest(`There is no stage '${s.group}'`, [{ path: childPointer(at, 'group'), message: 'no such stage' }]);
     const g = await tx.groupPolicy.findFirst({ where: { group: { name: s.group }, policy: { name: s.policy } }, select: { revision: { select: { revisionId: true, document: true } } } });
-    if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: `${at}/group`, message: 'policy not in this stage' }]);
+    if (!g) throw badRequest(`Stage '${s.group}' runs no revision of '${s.policy}'`, [{ path: childPointer(at, 'group'), message: 'policy not in this stage' }]);
     row = g.revision;
   } else {
     row = await tx.policyRevision.findFirst({ where: { revisionId: s.revision!, policy: { name: s.policy } }, select: { revisionId: true, document: true } });
     if (!row) {
       const policyExists = await tx.policy.count({ where: { name: s.policy } });
-      throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: `${at}/${policyExists ? 'revision' : 'policy'}`, message: 'not found' }]);
+      throw badRequest(policyExists ? `Policy '${s.policy}' has no revision '${s.revision}'` : `There is no policy '${s.policy}'`, [{ path: childPointer(at, policyExists ? 'revision' : 'policy'), message: 'not found' }]);
     }
   }
   const source_options = { server: 'policy-console', policy_name: s.policy, ...(s.group ? { policy_group: s.group } : {}), policy_revision_id: row.revisionId };
@@ -115,7 +95,7 @@ async function resolveServerInclude(tx: Tx, access: Access, inc: { name: string;
 
 /** An uploaded or git include: read and validated outside any transaction (git may touch the network and disk). */
 async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSource, { type: 'upload' | 'git' }> }, i: number): Promise<ResolvedInclude> {
-  const at = `/includes/${i}/source`;
+  const at = jsonPointer(['includes', i, 'source']);
   const s = inc.source;
   const { text, extra } =
     s.type === 'upload'
@@ -135,7 +115,7 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   if (!v.ok) {
     throw badRequest(
       `Include '${inc.name}' is not a valid lock${quote ? `: ${v.errors[0].message}` : ` (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'}, first at '${v.errors[0].path || '/'}')`}`,
-      v.errors.map((e) => ({ path: `${at}/lock${e.path}`, message: quote ? e.message : 'invalid value' })),
+      v.errors.map((e) => ({ path: childPointer(at, 'lock') + e.path, message: quote ? e.message : 'invalid value' })),
     );
   }
   return { name: inc.name, source_options: extra, lock: v.lock, revisionId: v.lock.revision_id };
@@ -172,6 +152,14 @@ async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): P
  * owners) and points a stage at it (promote on that stage). Conflicts are a
  * 409 listing every one of them.
  */
+/** Where a merge conflict lies, as an RFC 6901 pointer: into the request's parent (run lists), or into the composed lock. */
+function conflictPointer(c: MergeConflict): string {
+  if (c.field) return '/parent' + c.field;
+  if (c.pointer) return c.pointer;
+  if (c.cookbook) return jsonPointer(['cookbook_locks', c.cookbook]);
+  return '/includes';
+}
+
 export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
   // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
   assertInputDepth(raw);
@@ -204,7 +192,7 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       const merged = mergePolicy(parent, includes);
       const conflicts = [...cycles, ...(merged.ok ? [] : merged.conflicts)];
       if (!merged.ok || conflicts.length) {
-        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: c.field ? `/parent${c.field}` : c.path ? `/attributes${c.path}` : c.cookbook ? `/cookbook_locks/${c.cookbook}` : '/includes', message: c.message })), { conflicts, warnings: merged.warnings });
+        throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: conflictPointer(c), message: c.message })), { conflicts, warnings: merged.warnings });
       }
       // The composed lock meets the upload limits whether it is previewed or saved: includes can multiply a small request.
       const text = serializeJson(merged.lock, 2) + '\n';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { chefName } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
@@ -13,7 +13,7 @@ import { parseInput } from './internal/parse';
  * shown to admins only; credentials are stored encrypted and never returned.
  */
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 
 export const ZRegisterGitRepositoryInput = z
   .object({

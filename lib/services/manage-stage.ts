@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
+import { stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
 import { conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
@@ -10,9 +10,9 @@ import { parseInput } from './internal/parse';
 
 export const ZPutStageInput = z
   .object({
-    name: z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)"),
-    position: z.number().int('must be a whole number').min(0, 'must be 0 or more').max(10_000, 'must be at most 10000').optional(),
-    description: z.string().max(500, 'is at most 500 characters').optional(),
+    name: stageName,
+    position: stagePosition.optional(),
+    description: stageDescription.optional(),
     /** Promotions into the stage need every pinned cookbook on the server (or an audited override reason). */
     require_artifacts: z.boolean().optional(),
   })
@@ -46,7 +46,7 @@ export async function putStage(access: Access, raw: unknown, requestId?: string)
   });
 }
 
-export const ZMoveStageInput = z.object({ name: z.string().regex(NAME_PATTERN), direction: z.enum(['earlier', 'later']) }).strict();
+export const ZMoveStageInput = z.object({ name: stageName, direction: z.enum(['earlier', 'later']) }).strict();
 
 /**
  * Moves a stage one place earlier or later in promotion order: both positions

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { chefName, cookbookName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, NAME_PATTERN, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
+import { diffLocks, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -9,21 +10,21 @@ import { parseInput } from './internal/parse';
 import { assertExpected, movePointer } from './internal/pointer';
 import { storeRevision } from './internal/store-revision';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 export const ZPromoteCookbookInput = z.object({
   policy: name,
-  cookbook: z.string().regex(COOKBOOK_NAME_PATTERN, "may contain only letters, digits, '.', '_' and '-'"),
+  cookbook: cookbookName,
   from: name,
   to: name,
-  expectedRevisionId: name.nullable(),
-  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  expectedRevisionId: expectedRevisionIdField,
+  reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** Issue 15: a written reason to promote during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional(),
-  requestId: z.string().max(100).optional(),
+  requestId: requestIdField.optional(),
 });
 export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
 

@@ -1,26 +1,26 @@
 import { z } from 'zod';
+import { chefName, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest } from '@/lib/errors';
 import { requireGroup } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import type { PromotionRequestDto } from './internal/request-dto';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 export const ZPromotePoliciesInput = z.object({
   from: name,
   to: name,
   policies: z.union([z.literal('all'), z.array(name).min(1, 'must name at least one policy').max(1000)]),
   /** For each policy, what the user saw in `to` (null: nothing). Every promoted policy needs one. */
   expected: z.record(z.string(), name.nullable()),
-  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** Issue 15: a written reason to promote during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  requestId: z.string().max(100).optional(),
+  overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
+  requestId: requestIdField.optional(),
 });
 export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
 

@@ -1,27 +1,27 @@
 import { z } from 'zod';
+import { chefName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, notFound } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import type { PromotionRequestDto } from './internal/request-dto';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 export const ZPromotePolicyInput = z.object({
   policy: name,
   /** A stage, or `rev:<revision_id>` to start a revision that runs nowhere yet (a fresh upload). */
   from: name,
   to: name,
   /** What the user saw in `to`: a revision id, or null for "nothing". Required: promotions never overwrite blindly. */
-  expectedRevisionId: name.nullable(),
-  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
+  expectedRevisionId: expectedRevisionIdField,
+  reason: reasonField.optional(),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** Issue 15: a written reason to promote during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  requestId: z.string().max(100).optional(),
+  overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
+  requestId: requestIdField.optional(),
 });
 export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
 

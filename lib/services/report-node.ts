@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { chefName } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
 import { forbidden, notFound } from '@/lib/errors';
 import { requireGroup } from './internal/lookup';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 export const ZReportNodeInput = z
   .object({
     name,

@@ -1,24 +1,24 @@
 import { z } from 'zod';
+import { requiredReason, chefName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
+const name = chefName();
 export const ZRollbackInput = z.object({
   policy: name,
   group: name,
   toRevisionId: name,
-  expectedRevisionId: name.nullable(),
-  reason: z.string().trim().min(1, 'is required for a rollback').max(1000, 'is at most 1000 characters'),
+  expectedRevisionId: expectedRevisionIdField,
+  reason: requiredReason('a rollback'),
   /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** Issue 15: a written reason to roll back during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  requestId: z.string().max(100).optional(),
+  overrideReason: overrideReasonField.optional(),
+  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
+  freezeOverrideReason: overrideReasonField.optional(),
+  requestId: requestIdField.optional(),
 });
 export type RollbackInput = z.input<typeof ZRollbackInput>;
 

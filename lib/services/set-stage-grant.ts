@@ -1,21 +1,18 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
-import { assertCan, STAGE_LEVELS, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
+import { assertCan, type Access } from '@/lib/auth/permissions';
+import { grantLevel, grantSubject, requestId as requestIdField, stageName } from '@/lib/validation/fields';
 import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup } from './internal/lookup';
 import { parseInput } from './internal/parse';
 
 export const ZSetStageGrantInput = z.object({
-  stage: z.string().regex(NAME_PATTERN, 'must be a stage name'),
-  subject: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('user'), email: z.string().trim().toLowerCase().email('must be an email address') }),
-    z.object({ type: z.literal('team'), name: z.string().trim().min(1, 'is required') }),
-  ]),
+  stage: stageName,
+  subject: grantSubject,
   /** 'none' removes the grant. */
-  level: z.enum([...STAGE_LEVELS, 'none']),
-  requestId: z.string().max(100).optional(),
+  level: grantLevel,
+  requestId: requestIdField.optional(),
 });
 export type SetStageGrantInput = z.input<typeof ZSetStageGrantInput>;
 

@@ -31,6 +31,8 @@ describe('POST /policies/:name/compose', () => {
     });
     expect(res.status).toBe(409);
     expect(res.json.conflicts).toEqual([expect.objectContaining({ kind: 'attribute', path: '[ntp][servers]', precedence: 'default', sources: ['base', 'monitoring'], values: [['ntp1.example.com', 'ntp2.example.com'], ['0.pool.ntp.org']] })]);
+    // The error pointer is an RFC 6901 pointer into the composed lock (it was the chef-cli path appended to '/attributes').
+    expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(['/default_attributes/ntp/servers']);
   });
 
   it('merges with the staging monitoring revision, pins group includes, and saves for the owner team (201)', async () => {

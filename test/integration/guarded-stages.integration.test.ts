@@ -310,6 +310,23 @@ describe('approvals', () => {
   });
 });
 
+describe('administrators approve only where granted', () => {
+  it('an admin who is not an approver of the stage is refused; granted, they may approve', async () => {
+    await setStageProtection(A.admin, { stage: 'qa', approvalsRequired: 1, rules: [], approvers: ['user:lead@example.com'] });
+    try {
+      const r = (await promotePolicy(A.dev, { policy: 'mysql-replica', from: 'staging', to: 'qa', expectedRevisionId: await active('qa', 'mysql-replica') })).request!;
+      expect(r.approvals_required).toBe(1);
+      const refused = await failure(approvePromotionRequest(A.admin, { id: r.id }));
+      expect(refused.status).toBe(403);
+      expect(refused.message).toMatch(/only its approvers may/);
+      await setStageApprover(A.admin, { stage: 'qa', subject: { type: 'user', email: 'admin@example.com' }, approver: true });
+      expect((await approvePromotionRequest(A.admin, { id: r.id })).status).toBe('applied');
+    } finally {
+      await setStageProtection(A.admin, { stage: 'qa', protected: false });
+    }
+  });
+});
+
 describe('protection API', () => {
   it('PUT validates the rules and needs manage', async () => {
     const bad = await call(protectionRoute.PUT, 'PUT', { token: T.admin, params: { group: 'qa' }, body: { approvals_required: 1, rules: [{ kind: 'attribute_path', approvals: 2, patterns: [] }] } });
@@ -454,7 +471,7 @@ describe('bad revisions', () => {
 describe('OpenAPI', () => {
   it('documents every guarded-stage endpoint and the 202/423 answers', async () => {
     const openapi = await import('@/app/api/v1/openapi.json/route');
-    const doc = await (await openapi.GET()).json();
+    const doc = await (await openapi.GET(new Request('http://localhost/api/v1/openapi.json'), { params: Promise.resolve({}) })).json();
     for (const p of [
       '/policy_groups/{group}/protection',
       '/policy_groups/{group}/freezes',
@@ -464,7 +481,7 @@ describe('OpenAPI', () => {
       '/promotion_requests/{id}/approve',
       '/promotion_requests/{id}/reject',
       '/promotion_requests/{id}/withdraw',
-      '/policies/{name}/revisions/{revision_id}/bad',
+      '/policies/{name}/revisions/{rev}/bad',
       '/webhooks',
       '/webhooks/{id}',
       '/webhooks/{id}/deliveries',
@@ -473,6 +490,7 @@ describe('OpenAPI', () => {
     }
     expect(doc.paths['/policy_groups/{group}/promote'].post.responses['202']).toBeDefined();
     expect(doc.paths['/policy_groups/{group}/policies/{name}'].put.responses['423']).toBeDefined();
-    expect(doc.components.schemas.PromotionRequest.required).toEqual(['id', 'status', 'approvals_required', 'approvals', 'reasons']);
+    const accepted = doc.paths['/policy_groups/{group}/policies/{name}/rollback'].post.responses['202'].content['application/json'].schema;
+    expect(accepted.properties.request.required).toEqual(['id', 'status', 'approvals_required', 'approvals', 'reasons']);
   });
 });

@@ -1,58 +1,16 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
-import { badRequest } from '@/lib/errors';
+import type { AuditEventDto, AuditFilter } from '@/lib/types/audit';
+import { parseInput } from '@/lib/validation/parse';
+import { ZAuditQuery } from '@/lib/validation/audit';
 import { db } from '../client';
 
-export interface AuditFilter {
-  actor?: string;
-  stage?: string;
-  policy?: string;
-  /** An action or an action prefix (`pointer` matches `pointer.promote`). */
-  action?: string;
-  since?: Date;
-  until?: Date;
-  limit: number;
-  cursor?: string;
-}
+export type { AuditEventDto, AuditFilter } from '@/lib/types/audit';
 
-export interface AuditEventDto {
-  id: string;
-  at: string;
-  actor: string | null;
-  action: string;
-  targetType: string;
-  target: string;
-  stage: string | null;
-  policy: string | null;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  requestId: string | null;
-}
-
-function date(q: URLSearchParams, key: string): Date | undefined {
-  const v = q.get(key);
-  if (!v) return undefined;
-  const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw badRequest(`${key} must be a date (YYYY-MM-DD or ISO 8601), got '${v}'`, [{ path: `/${key}`, message: 'must be a date' }]);
-  return d;
-}
-
+/** The filter from a query string (the audit page); a 400 naming the parameter and the rule otherwise. */
 export function parseAuditFilter(q: URLSearchParams): AuditFilter {
-  const limit = q.get('limit') ? Number(q.get('limit')) : 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw badRequest('limit must be a whole number from 1 to 5000', [{ path: '/limit', message: 'must be 1 to 5000' }]);
-  const until = date(q, 'until');
-  return {
-    actor: q.get('actor') || undefined,
-    stage: q.get('stage') || undefined,
-    policy: q.get('policy') || undefined,
-    action: q.get('action') || undefined,
-    since: date(q, 'since'),
-    // A bare date means the whole day.
-    until: until && /^\d{4}-\d{2}-\d{2}$/.test(q.get('until') ?? '') ? new Date(until.getTime() + 86_400_000 - 1) : until,
-    limit,
-    cursor: q.get('cursor') || undefined,
-  };
+  const { format: _format, ...filter } = parseInput(ZAuditQuery, Object.fromEntries(q));
+  return filter;
 }
 
 const parse = (s: string | null) => (s === null ? null : (JSON.parse(s) as unknown));

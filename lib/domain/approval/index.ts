@@ -2,3 +2,4 @@ export { evaluateApprovalRules, validateApprovalRules, attributePathMatches, new
 export type { ApprovalRule, ApprovalRuleKind, ApprovalReason, ApprovalRequirement, ApprovalInput, RuleProblem } from './rules';
 export { activeOccurrence, nextOccurrence, freezeStatus, validateFreezeWindow, WEEK_MS } from './freeze';
 export type { FreezeWindowSpec, FreezeOccurrence, FreezeStatus } from './freeze';
+export { WEBHOOK_EVENT_NAMES } from './events';

@@ -122,13 +122,11 @@ export function jsonDepth(text: string, stopAbove = Infinity): number {
   return max;
 }
 
-/** Escapes one reference token of a JSON pointer. */
-export function pointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
+/** JSON pointers come from the one RFC 6901 builder (shared/json-pointer). */
+export { escapePointerToken as pointerToken } from '../shared/json-pointer';
+import { jsonPointer } from '../shared/json-pointer';
 export function pointer(...tokens: (string | number)[]): string {
-  return tokens.map((t) => '/' + pointerToken(t)).join('');
+  return jsonPointer(tokens);
 }
 
 /** Sets an own data property, even for keys such as `__proto__`. */

@@ -1,5 +1,6 @@
 import { satisfies } from '../promote/constraint';
 import { defineKey, orderedKeys, pointer, setKeyOrder } from '../lock/json';
+import { jsonPointer } from '../shared/json-pointer';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
@@ -39,6 +40,8 @@ export interface MergeConflict {
   field?: string;
   /** chef-cli style `[a][b]` for attributes. */
   path?: string;
+  /** Attributes: an RFC 6901 pointer into the composed lock (`/default_attributes/a~1b/c`). */
+  pointer?: string;
   precedence?: 'default' | 'override';
   cookbook?: string;
   /** Include names; the parent by its policy name. */
@@ -168,29 +171,30 @@ function childrenOf(node: Extract<CheckNode, { hash: true }>): Map<string, Check
  * object is accepted, as chef-cli accepts it. Every conflict is reported, not just the first.
  */
 function checkAttributes(precedence: 'default' | 'override', sources: AttrSource[], conflicts: MergeConflict[]) {
-  const conflict = (path: string, a: { source: string; value: unknown }, source: string, b: unknown) =>
+  const conflict = (path: string, keys: string[], a: { source: string; value: unknown }, source: string, b: unknown) =>
     conflicts.push({
       kind: 'attribute',
       precedence,
       path,
+      pointer: jsonPointer([`${precedence}_attributes`, ...keys]),
       sources: [a.source, source],
       values: [a.value, b],
       message: `Attribute '${path}' (${precedence}) provided conflicting values by the following sources ${JSON.stringify([a.source, source])}: ${show(a.value)} and ${show(b)}`,
     });
-  const fill = (node: Map<string, CheckNode>, source: string, path: string, tree: Record<string, unknown>) => {
+  const fill = (node: Map<string, CheckNode>, source: string, path: string, keys: string[], tree: Record<string, unknown>) => {
     for (const key of Object.keys(tree)) {
       const val = tree[key];
       const existing = node.get(key);
       if (isObject(val)) {
         if (!existing) node.set(key, { hash: true, source, value: val, children: null });
-        else if (existing.hash) fill(childrenOf(existing), source, `${path}[${key}]`, val);
-        else if (Object.keys(val).length) conflict(`${path}[${key}]`, existing, source, val);
+        else if (existing.hash) fill(childrenOf(existing), source, `${path}[${key}]`, [...keys, key], val);
+        else if (Object.keys(val).length) conflict(`${path}[${key}]`, [...keys, key], existing, source, val);
       } else if (!existing) node.set(key, { hash: false, source, value: val });
-      else if (existing.hash || !rubyEq(existing.value, val)) conflict(`${path}[${key}]`, existing, source, val);
+      else if (existing.hash || !rubyEq(existing.value, val)) conflict(`${path}[${key}]`, [...keys, key], existing, source, val);
     }
   };
   const root = new Map<string, CheckNode>();
-  for (const s of sources) fill(root, s.name, '', s.tree);
+  for (const s of sources) fill(root, s.name, '', [], s.tree);
 }
 
 /**

@@ -1,17 +1,8 @@
 import type { Tx } from '@/lib/db/client';
+import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';
 
 /** Events a webhook subscription can choose (issue 15). `test` is sent only by "send test event". */
-export const WEBHOOK_EVENTS = [
-  'request.opened',
-  'request.approved',
-  'request.rejected',
-  'request.applied',
-  'request.outdated',
-  'promotion.applied',
-  'freeze.started',
-  'freeze.overridden',
-  'revision.marked_bad',
-] as const;
+export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'test';
 
 export interface EventEnvelope {

@@ -1,12 +1,9 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
+import { listNodesRoute } from '@/lib/api/contracts/nodes';
 import { listNodes } from '@/lib/db/queries/nodes';
 
 export const dynamic = 'force-dynamic';
 
 /** ?group=&policy=&stale=true — nodes in stages the caller may view. */
-export const GET = apiRoute(async (req, { access }) => {
-  const q = new URL(req.url).searchParams;
-  const nodes = await listNodes(access, { group: q.get('group') ?? undefined, policy: q.get('policy') ?? undefined, stale: q.get('stale') === 'true' });
-  return NextResponse.json({ nodes });
-});
+export const GET = apiRoute(listNodesRoute, async (_req, { access, query }) => NextResponse.json({ nodes: await listNodes(access, query) }));

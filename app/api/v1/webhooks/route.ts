@@ -1,14 +1,11 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
-import { createWebhook, listWebhooks, type CreateWebhookInput } from '@/lib/services/webhooks';
+import { apiRoute } from '@/lib/api/route';
+import { createWebhookRoute, listWebhooksRoute } from '@/lib/api/contracts/guarded';
+import { createWebhook, listWebhooks } from '@/lib/services/webhooks';
 
 export const dynamic = 'force-dynamic';
 
-/** GET: subscriptions (admin). */
-export const GET = apiRoute(async (_req, { access }) => NextResponse.json({ webhooks: await listWebhooks(access) }));
+export const GET = apiRoute(listWebhooksRoute, async (_req, { access }) => NextResponse.json({ webhooks: await listWebhooks(access) }));
 
-/** POST { name, url, events: [...], secret?, slack? } (admin) → 201 { webhook, secret } (the secret is returned only here). */
-export const POST = apiRoute(async (req, { access, requestId }) => {
-  const b = await readJsonObject(req);
-  return NextResponse.json(await createWebhook(access, b as CreateWebhookInput, requestId), { status: 201 });
-});
+/** POST { name, url, events, secret?, slack? } (admin) → 201 { webhook, secret }. */
+export const POST = apiRoute(createWebhookRoute, async (_req, { access, body, requestId }) => NextResponse.json(await createWebhook(access, body, requestId), { status: 201 }));

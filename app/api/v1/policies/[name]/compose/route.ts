@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readLosslessJsonObject } from '@/lib/api/route';
-import { composePolicy, type ComposeInput } from '@/lib/services/compose-policy';
+import { apiRoute } from '@/lib/api/route';
+import { composeRoute } from '@/lib/api/contracts/policies';
+import { composePolicy } from '@/lib/services/compose-policy';
 import { serializeJson } from '@/lib/domain';
 
 export const dynamic = 'force-dynamic';
@@ -10,20 +11,11 @@ export const dynamic = 'force-dynamic';
  *        includes: [{ name, source: { type: "server", policy, group | revision } | { type: "upload", lock } | { type: "git", repository, path, ref } }],
  *        save?, group?, expected_revision_id?, reason? }
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
+ * The body is read losslessly: the parent's attribute numbers and named-run-list order reach the composed lock as written.
  */
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  // Lossless: the parent's attribute numbers and named-run-list order reach the composed lock as written.
-  const b = await readLosslessJsonObject(req);
-  const result = await composePolicy(access, {
-    policy: params.name,
-    parent: b.parent as ComposeInput['parent'],
-    includes: (b.includes ?? []) as ComposeInput['includes'],
-    save: b.save as boolean | undefined,
-    group: b.group as string | undefined,
-    expectedRevisionId: b.expected_revision_id as string | null | undefined,
-    reason: b.reason as string | undefined,
-    requestId,
-  });
+export const POST = apiRoute(composeRoute, async (_req, { access, params, body, raw, requestId }) => {
+  // The parent as read (the service validates it again and keeps its key order, which zod's output loses).
+  const result = await composePolicy(access, { ...body, parent: (raw as { parent: typeof body.parent }).parent, policy: params.name, requestId });
   // Written losslessly: the previewed lock shows the number lexemes and key order it is saved (and hashed) with.
   return new NextResponse(serializeJson(result), { status: result.saved?.status ?? 200, headers: { 'content-type': 'application/json' } });
 });

@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readBody } from '@/lib/api/route';
+import { apiRoute } from '@/lib/api/route';
+import { listRevisionsRoute, uploadRevisionRoute } from '@/lib/api/contracts/policies';
 import { assertCan } from '@/lib/auth/permissions';
 import { chefPolicy, orphanRevisions } from '@/lib/db/queries/policies';
 import { uploadRevision } from '@/lib/services/upload-revision';
@@ -7,10 +8,9 @@ import { uploadRevision } from '@/lib/services/upload-revision';
 export const dynamic = 'force-dynamic';
 
 /** ?orphans=true lists the revisions active in no stage. */
-export const GET = apiRoute(async (req, { access, params }) => {
+export const GET = apiRoute(listRevisionsRoute, async (_req, { access, params, query }) => {
   assertCan(access, 'policy.read');
-  const url = new URL(req.url);
-  if (url.searchParams.get('orphans') === 'true') {
+  if (query.orphans) {
     const revs = await orphanRevisions(params.name);
     return NextResponse.json({ revisions: Object.fromEntries(revs.map((r) => [r.revisionId, { created_at: r.createdAt.toISOString() }])) });
   }
@@ -18,9 +18,7 @@ export const GET = apiRoute(async (req, { access, params }) => {
 });
 
 /** Upload a revision: 201 created, 200 same content again, 409 same id with other content. */
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const text = await readBody(req);
-  const team = new URL(req.url).searchParams.get('team') ?? undefined;
-  const result = await uploadRevision(access, { policyName: params.name, text, teamName: team, requestId });
+export const POST = apiRoute(uploadRevisionRoute, async (_req, { access, params, query, text, requestId }) => {
+  const result = await uploadRevision(access, { policyName: params.name, text, teamName: query.team, requestId });
   return new NextResponse(text, { status: result.status, headers: { 'content-type': 'application/json' } });
 });

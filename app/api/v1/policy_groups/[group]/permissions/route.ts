@@ -1,11 +1,11 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
-import { setStageGrant, type SetStageGrantInput } from '@/lib/services/set-stage-grant';
+import { apiRoute } from '@/lib/api/route';
+import { setStageGrantRoute } from '@/lib/api/contracts/stages';
+import { setStageGrant } from '@/lib/services/set-stage-grant';
 
 export const dynamic = 'force-dynamic';
 
 /** PUT { subject: { type: "user", email } | { type: "team", name }, level: "view" | "promote" | "manage" | "none" } (manage or admin). */
-export const PUT = apiRoute(async (req, { access, params, requestId }) => {
-  const b = await readJsonObject(req);
-  return NextResponse.json(await setStageGrant(access, { subject: b.subject, level: b.level, stage: params.group, requestId } as SetStageGrantInput));
-});
+export const PUT = apiRoute(setStageGrantRoute, async (_req, { access, params, body, requestId }) =>
+  NextResponse.json(await setStageGrant(access, { ...body, stage: params.group, requestId })),
+);

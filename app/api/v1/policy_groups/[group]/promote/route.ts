@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
+import { apiRoute } from '@/lib/api/route';
+import { promoteRoute } from '@/lib/api/contracts/promotion';
 import { promotePolicies } from '@/lib/services/promote-policies';
 
 export const dynamic = 'force-dynamic';
@@ -10,10 +11,8 @@ export const dynamic = 'force-dynamic';
  * each policy whose change needs approvals gets a promotion request instead of moving: 202 with `requests`
  * (and `request` when there is exactly one).
  */
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const body = await readJsonObject(req);
-  const override = body.override_reason as string | undefined;
-  const result = await promotePolicies(access, { from: body.from as string, to: params.group, policies: body.policies as string[], expected: body.expected as Record<string, string | null>, reason: body.reason as string | undefined, overrideReason: override, freezeOverrideReason: override, requestId });
+export const POST = apiRoute(promoteRoute, async (_req, { access, params, body, requestId }) => {
+  const result = await promotePolicies(access, { ...body, to: params.group, requestId });
   if (result.requests.length) return NextResponse.json({ ...result, ...(result.requests.length === 1 ? { request: result.requests[0] } : {}) }, { status: 202 });
   return NextResponse.json(result);
 });

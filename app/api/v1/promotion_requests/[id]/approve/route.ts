@@ -1,23 +1,31 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readBody } from '@/lib/api/route';
-import { badRequest } from '@/lib/errors';
+import { apiRoute } from '@/lib/api/route';
+import { approveBody, approveRequestRoute } from '@/lib/api/contracts/guarded';
+import { AppError } from '@/lib/errors';
 import { approvePromotionRequest } from '@/lib/services/promotion-requests';
+import { zodErrors } from '@/lib/validation/zod-errors';
 
 export const dynamic = 'force-dynamic';
 
-/** POST { comment?, override_reason? } (an approver of the stage, not the requester). The request applies when the approvals are in. */
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const text = (await readBody(req)).trim();
-  let b: Record<string, unknown> = {};
-  if (text) {
-    try {
-      b = JSON.parse(text);
-    } catch {
-      throw badRequest('Request body is not valid JSON', [{ path: '', message: 'Body must be valid JSON' }]);
-    }
-    if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
+/** The body is optional (an empty body approves without a comment), so it is read as text and parsed with the contract's schema here. */
+function parseApproveBody(text: string) {
+  if (!text.trim()) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
   }
-  if (b.comment !== undefined && typeof b.comment !== 'string') throw badRequest('comment must be a string', [{ path: '/comment', message: 'comment must be a string' }]);
-  const request = await approvePromotionRequest(access, { id: params.id, comment: b.comment as string | undefined, overrideReason: b.override_reason as string | undefined, requestId });
-  return NextResponse.json({ request });
+  const parsed = approveBody.safeParse(raw);
+  if (!parsed.success) {
+    const errors = zodErrors(parsed.error);
+    throw new AppError('bad_request', errors[0].message, errors);
+  }
+  return parsed.data;
+}
+
+/** POST { comment?, override_reason? } (an approver of the stage, not the requester). */
+export const POST = apiRoute(approveRequestRoute, async (_req, { access, params, text, requestId }) => {
+  const b = parseApproveBody(text);
+  return NextResponse.json({ request: await approvePromotionRequest(access, { id: params.id, comment: b.comment, overrideReason: b.override_reason, requestId }) });
 });

@@ -1,11 +1,9 @@
 import { NextResponse } from 'next/server';
-import { apiRoute, readJsonObject } from '@/lib/api/route';
+import { apiRoute } from '@/lib/api/route';
+import { rejectRequestRoute } from '@/lib/api/contracts/guarded';
 import { rejectPromotionRequest } from '@/lib/services/promotion-requests';
 
 export const dynamic = 'force-dynamic';
 
 /** POST { comment } (an approver of the stage, not the requester). */
-export const POST = apiRoute(async (req, { access, params, requestId }) => {
-  const b = await readJsonObject(req);
-  return NextResponse.json({ request: await rejectPromotionRequest(access, { id: params.id, comment: b.comment as string, requestId }) });
-});
+export const POST = apiRoute(rejectRequestRoute, async (_req, { access, params, body, requestId }) => NextResponse.json({ request: await rejectPromotionRequest(access, { id: params.id, comment: body.comment, requestId }) }));

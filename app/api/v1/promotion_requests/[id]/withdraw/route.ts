@@ -1,8 +1,9 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
+import { withdrawRequestRoute } from '@/lib/api/contracts/guarded';
 import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
 
 export const dynamic = 'force-dynamic';
 
 /** POST (the requester, or a manager of the stage). */
-export const POST = apiRoute(async (_req, { access, params, requestId }) => NextResponse.json({ request: await withdrawPromotionRequest(access, { id: params.id, requestId }) }));
+export const POST = apiRoute(withdrawRequestRoute, async (_req, { access, params, requestId }) => NextResponse.json({ request: await withdrawPromotionRequest(access, { id: params.id, requestId }) }));

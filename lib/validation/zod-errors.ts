@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FieldError } from '@/lib/errors';
+import { jsonPointer } from '@/lib/domain/shared/json-pointer';
 
 type Issue = z.core.$ZodIssue;
 
@@ -19,13 +20,16 @@ function flatten(issue: Issue, prefix: PropertyKey[] = []): Issue[] {
   return [{ ...issue, path: here } as Issue];
 }
 
-/** zod issues as field errors: a JSON pointer and a message that names the field and the rule. */
+/** zod issues as field errors: an RFC 6901 pointer to the field the client sent and a message that names it and the rule. */
 export function zodErrors(error: z.ZodError): FieldError[] {
   return (error.issues as Issue[]).flatMap((i) => flatten(i)).map((i) => {
-    const path = '/' + i.path.map(String).join('/');
-    const field = i.path.length ? i.path.join('.') : 'body';
+    const segments = i.path.map((s) => (typeof s === 'symbol' ? String(s.description) : s));
+    const field = segments.length ? segments.join('.') : 'body';
     const rule = i.code === 'invalid_type' && /received undefined/.test(i.message) ? 'is required' : i.message;
-    const message = i.code === 'unrecognized_keys' ? `${field === 'body' ? 'Unknown' : field + ': unknown'} field(s) ${i.keys.map((k) => `'${k}'`).join(', ')}` : `${field} ${rule}`;
-    return { path: i.code === 'unrecognized_keys' && i.keys.length === 1 ? `${path === '/' ? '' : path}/${i.keys[0]}` : path === '/' ? '' : path, message };
+    if (i.code === 'unrecognized_keys') {
+      const message = `${field === 'body' ? 'Unknown' : field + ': unknown'} field(s) ${i.keys.map((k) => `'${k}'`).join(', ')}`;
+      return { path: jsonPointer(i.keys.length === 1 ? [...segments, i.keys[0]] : segments), message };
+    }
+    return { path: jsonPointer(segments), message: `${field} ${rule}` };
   });
 }

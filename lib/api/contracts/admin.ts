@@ -1,0 +1,60 @@
+/** Contracts of the administration routes: git repositories, orphan cleanup, the audit log. */
+import { z } from 'zod';
+import { defineRoute } from '../contract';
+import { policyName, repositoryName } from '@/lib/validation/fields';
+import { ZAuditQuery } from '@/lib/validation/audit';
+
+const repository = { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string' }, username: { type: ['string', 'null'] }, hasSecret: { type: 'boolean' } }, required: ['name'] };
+
+export const listGitRepositoriesRoute = defineRoute({
+  method: 'GET',
+  path: '/git_repositories',
+  summary: 'Registered git repositories compose may read: names for everyone, URLs for admins; credentials are never returned',
+  responses: { 200: { description: '[{ name, url?, username?, hasSecret? }]', schema: { type: 'array', items: repository } } },
+});
+
+export const registerGitRepositoryRoute = defineRoute({
+  method: 'POST',
+  path: '/git_repositories',
+  summary: 'Register (201) or replace (200) a git repository (admin); the secret is stored encrypted',
+  body: z
+    .object({
+      name: repositoryName,
+      url: z.string().trim().min(1, 'is required').max(1000).describe('An http(s) URL without credentials, or a path below GIT_LOCAL_ROOT'),
+      username: z.string().max(200).optional(),
+      secret: z.string().max(2000).optional().describe('Password or access token; stored encrypted, never returned'),
+    })
+    .strict(),
+  responses: { 201: { description: 'Registered', schema: repository }, 200: { description: 'Replaced', schema: repository }, 400: 'Invalid URL, credentials in the URL, or a local path without GIT_LOCAL_ROOT' },
+});
+
+export const deleteGitRepositoryRoute = defineRoute({
+  method: 'DELETE',
+  path: '/git_repositories/{name}',
+  summary: 'Remove a registration (admin)',
+  params: { name: 'Registered name' },
+  responses: { 200: '{ name, deleted: true }', 404: 'Not registered' },
+});
+
+export const cleanupOrphansRoute = defineRoute({
+  method: 'POST',
+  path: '/orphans/cleanup',
+  summary: 'Delete revisions active in no stage (admin)',
+  body: z
+    .object({
+      policy: policyName.optional().describe('Only this policy'),
+      keep_latest: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').optional().describe('Keep this many newest orphans of each policy'),
+      dry_run: z.boolean().optional().describe('Only list what would be deleted'),
+    })
+    .strict()
+    .transform((b) => ({ policy: b.policy, keepLatest: b.keep_latest, dryRun: b.dry_run })),
+  responses: { 200: '{ dry_run, removed: { policy: [revision_id] } }' },
+});
+
+export const auditRoute = defineRoute({
+  method: 'GET',
+  path: '/audit',
+  summary: 'Audit events the caller may read, newest first (non-admins: their stages, and policies and revisions)',
+  query: ZAuditQuery,
+  responses: { 200: { description: '{ events: AuditEvent[], nextCursor } or, with format=csv, a CSV file', contentType: 'application/json' } },
+});

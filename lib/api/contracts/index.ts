@@ -1,0 +1,18 @@
+/**
+ * Every /api/v1 route contract: the registry the OpenAPI document is generated from.
+ * A route file binds its handler to one of these with `apiRoute(contract, handler)`;
+ * lib/api/openapi-coverage.test.ts fails when a route file exports a method that has no entry here.
+ * A new route: add its contract to the area's file (or a new file listed below).
+ */
+import type { RouteContract } from '../contract';
+import * as admin from './admin';
+import * as consoleRoutes from './console';
+import * as guarded from './guarded';
+import * as nodes from './nodes';
+import * as policies from './policies';
+import * as promotion from './promotion';
+import * as stages from './stages';
+
+const contracts = (mod: Record<string, unknown>) => Object.values(mod).filter((v): v is RouteContract => !!v && typeof v === 'object' && 'method' in v && 'path' in v && 'responses' in v);
+
+export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, nodes, policies, promotion, stages].flatMap(contracts);

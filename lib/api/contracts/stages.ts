@@ -1,0 +1,102 @@
+/** Contracts of the stage (policy group) routes. */
+import { z } from 'zod';
+import { defineRoute, ref } from '../contract';
+import { grantLevel, grantSubject, overrideReason, stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
+import { requestEnvelope } from './guarded-schemas';
+
+const groupParam = { group: 'Stage name' };
+const stageAndPolicy = { group: 'Stage name', name: 'Policy name' };
+const lockResponse = (description: string) => ({ description, schema: ref('PolicyLock') });
+
+export const listStagesRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups',
+  summary: 'Stages the caller may view, in stage order',
+  responses: { 200: { description: '{ group: { uri, position, description, policies?: { name: { revision_id } } } }', schema: { type: 'object', additionalProperties: ref('Stage') } } },
+});
+
+export const getStageRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}',
+  summary: 'One stage',
+  params: groupParam,
+  responses: { 200: { description: 'The stage', schema: ref('Stage') }, 404: 'No such stage' },
+});
+
+export const putStageRoute = defineRoute({
+  method: 'PUT',
+  path: '/policy_groups/{group}',
+  summary: 'Create (admin) or update (manage) a stage',
+  params: groupParam,
+  body: z
+    .object({
+      name: stageName.optional().describe('Ignored: the path names the stage (knife sends it)'),
+      position: stagePosition.optional(),
+      description: stageDescription.optional(),
+      require_artifacts: z.boolean().optional().describe('Promotions into the stage need every pinned cookbook on the server (or an audited override reason)'),
+    })
+    .strict()
+    .transform(({ name: _ignored, ...rest }) => rest),
+  responses: { 201: { description: 'Created', schema: ref('Stage') }, 200: { description: 'Updated', schema: ref('Stage') } },
+});
+
+export const deleteStageRoute = defineRoute({
+  method: 'DELETE',
+  path: '/policy_groups/{group}',
+  summary: 'Delete a stage and its associations (manage); revisions stay',
+  params: groupParam,
+  responses: { 200: 'The deleted stage', 404: 'No such stage' },
+});
+
+export const getStagePolicyRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/policies/{name}',
+  summary: 'The lock a stage runs (the node read path: the stored bytes)',
+  description: 'Bearer-token calls (nodes) take a one-query path; signed and session calls the general one. Both answer the same.',
+  params: stageAndPolicy,
+  responses: { 200: lockResponse('The document'), 404: 'Cannot load policy N in policy group G' },
+});
+
+export const putStagePolicyRoute = defineRoute({
+  method: 'PUT',
+  path: '/policy_groups/{group}/policies/{name}',
+  summary: 'Store the lock if new and point the stage at it (promote; owner for new revisions)',
+  params: stageAndPolicy,
+  query: z.object({ override_reason: overrideReason.optional().describe('Overrides a freeze window (manage on the stage); audited') }),
+  bodyKind: 'text',
+  bodyDoc: { description: 'A Policyfile lock (JSON)', schema: ref('PolicyLock') },
+  responses: {
+    201: lockResponse('New association'),
+    200: lockResponse('Replaced the association'),
+    202: { description: 'The stage is protected: a promotion request was opened (the revision is stored), nothing moved', schema: requestEnvelope },
+    400: 'Invalid lock: every violation with its JSON pointer',
+    409: 'Same revision id, different content; or the revision is marked bad (who and why)',
+    423: 'The stage is frozen: the window’s reason and end',
+  },
+});
+
+export const deleteStagePolicyRoute = defineRoute({
+  method: 'DELETE',
+  path: '/policy_groups/{group}/policies/{name}',
+  summary: 'Remove the association (promote)',
+  params: stageAndPolicy,
+  query: z.object({ override_reason: overrideReason.optional().describe('Overrides a freeze window (manage on the stage); audited') }),
+  responses: { 200: lockResponse('The revision it held'), 202: { description: 'The stage is protected: a promotion request to remove it', schema: requestEnvelope }, 404: 'No association', 423: 'The stage is frozen' },
+});
+
+export const historyRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/policies/{name}/history',
+  summary: 'Every pointer change of a policy in a stage, newest first',
+  params: stageAndPolicy,
+  responses: { 200: '{ history: [{ at, kind, from_revision_id, to_revision_id, actor, reason }] }' },
+});
+
+export const setStageGrantRoute = defineRoute({
+  method: 'PUT',
+  path: '/policy_groups/{group}/permissions',
+  summary: "Set (or, with level 'none', remove) a user's or team's level on a stage (manage or admin)",
+  params: groupParam,
+  body: z.object({ subject: grantSubject, level: grantLevel }).strict(),
+  responses: { 200: 'The grant as stored', 404: 'No such stage, user or team' },
+});

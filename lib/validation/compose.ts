@@ -1,0 +1,37 @@
+/** The compose request's parts, shared by the HTTP route's schema and the service's input. */
+import { z } from 'zod';
+import { cookbookName, policyName, repositoryName, revisionId, stageName } from './fields';
+
+const attrs = z.record(z.string(), z.unknown());
+
+/** The parent: an existing revision of the policy, or a run list with optional cookbooks and attributes. */
+export const ZParentInput = z.union([
+  z.object({ revision: revisionId }).strict(),
+  z
+    .object({
+      run_list: z.array(z.string().max(500)).max(5000),
+      named_run_lists: z.record(z.string(), z.array(z.string().max(500))).optional(),
+      cookbook_locks: z.record(cookbookName, z.object({ version: z.string(), identifier: z.string() }).passthrough()).optional(),
+      default_attributes: attrs.optional(),
+      override_attributes: attrs.optional(),
+      solution_dependencies: z.object({}).passthrough().optional(),
+    })
+    .strict(),
+]);
+
+export const ZIncludeSource = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('server'), policy: policyName, group: stageName.optional(), revision: revisionId.optional() }).refine((s) => !!s.group !== !!s.revision, { message: 'give either group or revision' }),
+  z.object({
+    type: z.literal('upload'),
+    lock: z.union([z.string().max(8 * 1024 * 1024), z.record(z.string(), z.unknown())]),
+    /** Where the lock lives relative to the composed policy, as in `include_policy "x", path: "…"`: recorded in source_options, and its path cookbooks are located relative to it (chef-cli's LocalLockFetcher). */
+    path: z.string().min(1, 'is required').max(1000).optional(),
+  }),
+  z.object({ type: z.literal('git'), repository: repositoryName, path: z.string().min(1, 'is required').max(1000), ref: z.string().min(1, 'is required').max(200) }),
+]);
+export type IncludeSource = z.infer<typeof ZIncludeSource>;
+
+/** One include: its name (as in `include_policy "name"`) and where its lock comes from. */
+export const ZIncludeEntry = z.object({ name: z.string().trim().min(1, 'is required').max(100), source: ZIncludeSource });
+
+

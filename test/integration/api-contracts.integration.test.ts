@@ -1,0 +1,159 @@
+/**
+ * The route contracts (issue 10): one snake_case schema per route, so error pointers name the
+ * field the client sent; an explicit null kept; every answer through apiRoute with X-Request-Id,
+ * the node read path included (its malformed-escape, 401 and 403 branches).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { db } from '@/lib/db/client';
+import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
+import * as stagePolicyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
+import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
+import * as policiesRoute from '@/app/api/v1/policies/route';
+import * as nodesRoute from '@/app/api/v1/nodes/route';
+import * as stageRoute from '@/app/api/v1/policy_groups/[group]/route';
+
+let admin: string, dev: string, nogrants: string;
+
+async function active(stage: string, policy: string): Promise<string | null> {
+  const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
+  return row?.revision.revisionId ?? null;
+}
+const paths = (res: { json: { errors?: { path: string }[] } }) => (res.json.errors ?? []).map((e) => e.path);
+
+beforeAll(async () => {
+  await seed();
+  await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x' } });
+  [admin, dev, nogrants] = await Promise.all(['admin@example.com', 'dev@example.com', 'nogrants@example.com'].map(tokenFor));
+  // Touch every token once so lastUsedAt does not show up in snapshots.
+  for (const t of [admin, dev, nogrants]) await call(policiesRoute.GET, 'GET', { token: t });
+});
+
+describe('rollback (POST /policy_groups/:group/policies/:name/rollback)', () => {
+  const params = { group: 'dev', name: 'mysql-replica' };
+
+  it('keeps an explicit null: a rollback into a stage that runs nothing of the policy succeeds', async () => {
+    const held = await active('dev', 'mysql-replica');
+    expect(held).not.toBeNull();
+    const removed = await call(stagePolicyRoute.DELETE, 'DELETE', { token: dev, params });
+    expect(removed.status).toBe(200);
+    expect(await active('dev', 'mysql-replica')).toBeNull();
+
+    const res = await call(rollbackRoute.POST, 'POST', { token: dev, params, body: { to_revision_id: held, expected_revision_id: null, reason: 'restore after removal' } });
+    expect(res.status).toBe(200);
+    expect(await active('dev', 'mysql-replica')).toBe(held);
+  });
+
+  it('a missing expected_revision_id is a 400 at /expected_revision_id (the field the client sends), and nothing changes', async () => {
+    const before = snapshot();
+    const res = await call(rollbackRoute.POST, 'POST', { token: dev, params, body: { to_revision_id: 'x1', reason: 'r' } });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['/expected_revision_id']);
+    expect(res.json.errors[0].message).toBe('expected_revision_id is required');
+    expect(snapshot()).toBe(before);
+  });
+
+  it("the service's own refusal names the client's field too: /to_revision_id, not /toRevisionId", async () => {
+    const before = snapshot();
+    const res = await call(rollbackRoute.POST, 'POST', { token: dev, params, body: { to_revision_id: 'never-held', expected_revision_id: await active('dev', 'mysql-replica'), reason: 'r' } });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['/to_revision_id']);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('an unknown field is refused and named', async () => {
+    const res = await call(rollbackRoute.POST, 'POST', { token: dev, params, body: { to_revision_id: 'a', expected_revision_id: null, reason: 'r', toRevisionId: 'a' } });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['/toRevisionId']);
+  });
+});
+
+describe('snake_case pointers on the other write routes', () => {
+  it('promote-cookbook: /expected_revision_id, /dry_run', async () => {
+    const res = await call(cookbookRoute.POST, 'POST', { token: dev, params: { group: 'qa', name: 'webapp' }, body: { from: 'dev', cookbook: 'nginx', dry_run: 'yes' } });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['/expected_revision_id', '/dry_run']);
+  });
+
+  it('promote: a key of the expected map with "/" and "~" is escaped per RFC 6901', async () => {
+    const before = snapshot();
+    const res = await call(promoteRoute.POST, 'POST', { token: dev, params: { group: 'qa' }, body: { from: 'dev', policies: ['webapp'], expected: { 'a/b~c': 5 } } });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['/expected/a~1b~0c']);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('stage PUT: a bad position is named /position; the body may repeat the name (knife sends it)', async () => {
+    const bad = await call(stageRoute.PUT, 'PUT', { token: admin, params: { group: 'contracts-stage' }, body: { name: 'contracts-stage', position: -1 } });
+    expect(bad.status).toBe(400);
+    expect(paths(bad)).toEqual(['/position']);
+    const ok = await call(stageRoute.PUT, 'PUT', { token: admin, params: { group: 'contracts-stage' }, body: { name: 'ignored', description: 'made by a contract test', require_artifacts: false } });
+    expect(ok.status).toBe(201);
+    expect(ok.json.description).toBe('made by a contract test');
+  });
+
+  it('a query parameter is checked by the same kind of schema: ?stale=maybe is a 400 at /stale', async () => {
+    const res = await call(nodesRoute.GET, 'GET', { token: dev, query: 'stale=maybe' });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['/stale']);
+  });
+});
+
+/** Calls a handler and keeps the response headers (the helper's call() drops them). */
+async function raw(handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>, method: string, opts: { token?: string; params?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await handler(new Request('http://localhost/api/v1/test', { method, headers }), { params: Promise.resolve(opts.params ?? {}) });
+  const text = await res.text();
+  return { status: res.status, requestId: res.headers.get('x-request-id'), text, json: text ? JSON.parse(text) : undefined };
+}
+
+describe('the node read path (GET /policy_groups/:group/policies/:name with a bearer token)', () => {
+  it('serves the stored bytes with a request id', async () => {
+    const res = await raw(stagePolicyRoute.GET, 'GET', { token: admin, params: { group: 'production', name: 'base' }, headers: { 'x-request-id': 'node-42' } });
+    expect(res.status).toBe(200);
+    expect(res.requestId).toBe('node-42');
+    expect(res.json.name).toBe('base');
+  });
+
+  it('a malformed %-escape in a name is a 404 with a request id, as on every other route (it was a 500 without one)', async () => {
+    const res = await raw(stagePolicyRoute.GET, 'GET', { token: admin, params: { group: 'a%zz', name: 'base' } });
+    expect(res.status).toBe(404);
+    expect(res.requestId).toBeTruthy();
+    expect(res.json.error[0]).toContain('a%zz');
+    const other = await raw(stageRoute.GET, 'GET', { token: admin, params: { group: 'a%zz' } });
+    expect(other.status).toBe(404);
+  });
+
+  it('an unknown token is a 401 with a request id', async () => {
+    const res = await raw(stagePolicyRoute.GET, 'GET', { token: 'not-a-token', params: { group: 'production', name: 'base' } });
+    expect(res.status).toBe(401);
+    expect(res.requestId).toBeTruthy();
+    expect(res.json.error[0]).toMatch(/Authentication required/);
+  });
+
+  it('a valid token without view rights on the stage is a 403 with a request id, for an existing and an unknown stage alike', async () => {
+    const known = await raw(stagePolicyRoute.GET, 'GET', { token: nogrants, params: { group: 'production', name: 'base' } });
+    const unknown = await raw(stagePolicyRoute.GET, 'GET', { token: nogrants, params: { group: 'no-such-stage', name: 'base' } });
+    for (const res of [known, unknown]) {
+      expect(res.status).toBe(403);
+      expect(res.requestId).toBeTruthy();
+    }
+    expect(known.json.error[0]).toContain('production');
+  });
+
+  it('a stage the reader may view that runs no such policy is a 404', async () => {
+    const res = await raw(stagePolicyRoute.GET, 'GET', { token: dev, params: { group: 'dev', name: 'no-such-policy' } });
+    expect(res.status).toBe(404);
+    expect(res.json.error[0]).toBe('Cannot load policy no-such-policy in policy group dev');
+  });
+});
+
+describe('X-Request-Id on every answer', () => {
+  it('on a 401 of any route, and on a cross-site 403', async () => {
+    const anon = await raw(policiesRoute.GET, 'GET', {});
+    expect(anon.status).toBe(401);
+    expect(anon.requestId).toBeTruthy();
+  });
+});
