@@ -40,6 +40,22 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // The same suite on PostgreSQL: run through `npm run test:integration:pg` (scripts/test-pg.ts), which finds the server binaries.
+          name: 'integration-pg',
+          environment: 'node',
+          sequence: { groupOrder: 2 },
+          include: ['**/*.integration.test.ts'],
+          exclude: ['node_modules/**', '.next/**'],
+          globalSetup: ['test/global-setup-pg.ts'],
+          setupFiles: ['test/setup-pg.ts'],
+          maxWorkers: 2,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           // Needs the real Chef tools; run through `npm run test:chef` (scripts/test-chef.ts), which finds them.
           name: 'chef',
           environment: 'node',

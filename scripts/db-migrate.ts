@@ -1,5 +1,5 @@
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl } from '../lib/db/url';
+import { redactedUrl } from '../lib/db/url';
 
 const applied = await applyMigrations();
-console.log(applied.length ? `applied ${applied.join(', ')} to ${databaseUrl()}` : `database is up to date (${databaseUrl()})`);
+console.log(applied.length ? `applied ${applied.join(', ')} to ${redactedUrl()}` : `database is up to date (${redactedUrl()})`);

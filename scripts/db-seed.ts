@@ -1,6 +1,6 @@
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
-import { seedDemo } from '../lib/services/seed-demo';
+import { seedDemo } from '../lib/seed/seed-demo';
 
 await applyMigrations();
 const client = createDb();

@@ -3,8 +3,8 @@ import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
-import { seedDemo } from '../lib/services/seed-demo';
-import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/services/demo-seed-policy';
+import { seedDemo } from '../lib/seed/seed-demo';
+import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();
 if (applied.length) console.log(`[prepare] applied migrations: ${applied.join(', ')}`);

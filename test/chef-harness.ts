@@ -66,9 +66,9 @@ import { chefOrg } from '@/lib/chef/router';
 import { signRequest, type SignProtocol } from '@/lib/chef/signing';
 import { addUserKey, createClient, rotateValidator } from '@/lib/services/chef-keys';
 import { createApiToken } from '@/lib/services/create-api-token';
-import { seedDemo } from '@/lib/services/seed-demo';
+import { seedDemo } from '@/lib/seed/seed-demo';
 import { hashPassword } from '@/lib/auth/password';
-import { DEMO_USERS } from '@/lib/services/internal/demo-data';
+import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/seed/demo-data';
 
 const SYSTEM = { userId: null, email: 'test-harness' };
 const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
@@ -76,7 +76,7 @@ const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
 /** Users only (no stages, teams or policies): the empty organization pedant assumes, with the demo's people in it. */
 async function seedUsersOnly() {
   if ((await db().user.count()) > 0) return;
-  const passwordHash = await hashPassword('demo-password');
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db().$transaction(async (tx) => {
     for (const u of DEMO_USERS) {
       await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash } });

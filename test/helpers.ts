@@ -1,10 +1,14 @@
 /** Integration-test helpers: demo data, tokens, route invocation and database snapshots. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { db } from '@/lib/db/client';
-import { databaseFile } from '@/lib/db/url';
+import { databaseFile, databaseUrl, isPostgresUrl } from '@/lib/db/url';
+import { findPgBin } from './pg-server';
 import { loadAccess } from '@/lib/db/queries/access';
 import { createApiToken } from '@/lib/services/create-api-token';
-import { seedDemo } from '@/lib/services/seed-demo';
+import { seedDemo } from '@/lib/seed/seed-demo';
 import type { Access } from '@/lib/auth/permissions';
 
 export const NOW = new Date('2026-11-20T12:00:00Z');
@@ -59,17 +63,36 @@ export async function call(handler: RouteHandler, method: string, opts: CallOpti
   return { status: res.status, text, json };
 }
 
-/** Every row of every table, as text: equal snapshots mean the database did not change. */
+/**
+ * Every row of every table, as text: equal snapshots mean the database did
+ * not change. Synchronous on both databases (psql on PostgreSQL, where rows
+ * are listed in the order of their text, as there is no rowid).
+ */
 export function snapshot(opts: { except?: string[] } = {}): string {
+  const skip = (t: string) => (opts.except ?? []).includes(t);
+  if (isPostgresUrl()) {
+    const tables = psql(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`).split('\n').filter((t) => t && !skip(t));
+    if (!tables.length) return '';
+    const q = tables.map((t) => `SELECT '${t}' || ':' || COALESCE((SELECT json_agg(x ORDER BY x::text)::text FROM "${t}" x), '[]')`).join(' UNION ALL ');
+    return psql(`SELECT string_agg(line, E'\\n' ORDER BY line) FROM (${q}) AS s(line)`);
+  }
   const raw = new Database(databaseFile(), { readonly: true });
   try {
     const tables = raw
       .prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .all()
       .map((r: any) => r.name as string)
-      .filter((t) => !(opts.except ?? []).includes(t));
+      .filter((t) => !skip(t));
     return tables.map((t) => `${t}:${JSON.stringify(raw.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all())}`).join('\n');
   } finally {
     raw.close();
   }
+}
+
+function psql(sql: string): string {
+  const bin = findPgBin();
+  const cmd = bin && fs.existsSync(path.join(bin, 'psql')) ? path.join(bin, 'psql') : 'psql';
+  const r = spawnSync(cmd, ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql, databaseUrl()], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`psql failed: ${r.stderr || r.error}`);
+  return r.stdout.replace(/\n$/, '');
 }

@@ -19,7 +19,6 @@ export async function populate(client: Db, policies: number, stages: number, nod
       const rev = await client.policyRevision.create({
         data: { policyId: policy.id, revisionId: lock.revision_id, document: JSON.stringify(lock), contentHash: contentHash(lock), computedRevisionId: lock.revision_id, cookbookCount: 12, cookbookDigest: cookbookDigest(lock) },
       });
-      await client.cookbookLock.createMany({ data: Object.entries(cookbook_locks).map(([n, c]) => ({ revisionPk: rev.id, name: n, version: c.version, identifier: c.identifier })) });
       revs.push(rev);
     }
     await client.groupPolicy.createMany({ data: groups.map((g, s) => ({ groupId: g.id, policyId: policy.id, revisionPk: revs[Math.max(0, 2 - Math.floor((s * 3) / stages))].id })) });

@@ -148,7 +148,7 @@ function chefValidated(ctx: Ctx, urlName: string): string {
 route('POST', 'policies/:name/revisions', async (ctx) => {
   const access = userAccess(ctx, 'upload policy revisions');
   const text = chefValidated(ctx, ctx.params.name);
-  const result = await uploadRevision(access, { policyName: ctx.params.name, text, requestId: ctx.requestId, teamName: ctx.req.query.get('team') ?? undefined });
+  const result = await uploadRevision(access, { policyName: ctx.params.name, text, requestId: ctx.requestId, ownerTeam: ctx.req.query.get('owner_team') ?? ctx.req.query.get('team') ?? undefined });
   if (!result.created) throw new AppError('conflict', `Policy revision ${result.revisionId} of '${ctx.params.name}' already exists`);
   ctx.headers.location = `${ctx.orgUrl}/policies/${ctx.params.name}/revisions/${result.revisionId}`;
   return raw(result.document, 201);
@@ -215,7 +215,7 @@ function approvalRequired(request: PromotionRequestDto): AppError {
 
 route('PUT', 'policy_groups/:group/policies/:name', async (ctx) => {
   const access = userAccess(ctx, 'change policy groups');
-  const result = await setGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, text: chefValidated(ctx, ctx.params.name), requestId: ctx.requestId });
+  const result = await setGroupPolicy(access, { group: ctx.params.group, policy: ctx.params.name, text: chefValidated(ctx, ctx.params.name), ownerTeam: ctx.req.query.get('owner_team') ?? undefined, requestId: ctx.requestId });
   if (result.request) throw approvalRequired(result.request);
   if (result.status === 201) ctx.headers.location = `${ctx.orgUrl}/policy_groups/${ctx.params.group}/policies/${ctx.params.name}`;
   return raw(result.document, result.status);

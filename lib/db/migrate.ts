@@ -1,145 +1,123 @@
 /**
- * Prisma migrations without the native schema engine (see README, "Database"):
- * the WebAssembly build of the same engine runs over the better-sqlite3 driver
- * adapter. This module is the only place that knows about it.
+ * Applying migrations, on SQLite (prisma/migrations) or PostgreSQL
+ * (prisma/postgres/migrations), through the WebAssembly schema engine
+ * (lib/db/schema-engine.ts). Creating migrations is in migrate-dev.ts.
+ *
+ * Migrations are recorded under their folder name (`20261122203312_init`),
+ * relative to the migrations folder, so the same database migrates from any
+ * checkout path. Databases migrated before that recorded the absolute path
+ * (`/…/prisma/migrations/20261122203312_init`); applyMigrations rewrites those
+ * names once, before it applies anything.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
-import { databaseFile, databaseUrl } from './url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { layout, layoutFor, withEngine, type Layout } from './schema-engine';
+import { databaseFile, databaseProvider, databaseUrl, type DatabaseProvider } from './url';
 
-const require = createRequire(import.meta.url);
-const ROOT = process.cwd();
-export const MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'migrations');
-export const SCHEMA_PATH = path.join(ROOT, 'prisma', 'schema.prisma');
-const LOCKFILE = 'migration_lock.toml';
-const FILTERS = { externalTables: [] as string[], externalEnums: [] as string[] };
+export const MIGRATIONS_DIR = layout('sqlite').migrationsDir;
+export const SCHEMA_PATH = layout('sqlite').schemaPath;
+export const PG_MIGRATIONS_DIR = layout('postgresql').migrationsDir;
+export const PG_SCHEMA_PATH = layout('postgresql').schemaPath;
+export const LOCKFILE = 'migration_lock.toml';
+export const FILTERS = { externalTables: [] as string[], externalEnums: [] as string[] };
 
-type Engine = {
-  applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
-  diff(input: unknown): Promise<{ exitCode: number; stdout: string }>;
-  free(): void;
-};
+/** The migration folder names of a provider, in the order they apply. */
+export function migrationNames(provider: DatabaseProvider = databaseProvider(), root = process.cwd()): string[] {
+  const dir = layout(provider, root).migrationsDir;
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort();
+}
 
-type Connection = { dispose(): Promise<void> };
+/** The migrations list the engine takes: each directory by its name relative to the migrations folder. */
+export function migrationsList(lay: Layout) {
+  const lockPath = path.join(lay.migrationsDir, LOCKFILE);
+  return {
+    baseDir: lay.migrationsDir,
+    lockfile: { path: LOCKFILE, content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
+    shadowDbInitScript: '',
+    migrationDirectories: migrationNames(lay.provider, lay.root).map((name) => ({
+      path: name,
+      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: fs.readFileSync(path.join(lay.migrationsDir, name, 'migration.sql'), 'utf8') } },
+    })),
+  };
+}
 
-/** Runs `fn` with a schema engine on `url`, then closes every connection it opened (SQLite would stay locked otherwise). */
-async function withEngine<T>(url: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const raw = new PrismaBetterSqlite3({ url });
-  const opened: Connection[] = [];
-  const tracked = Object.assign(Object.create(Object.getPrototypeOf(raw)), raw, {
-    connect: async () => {
-      const c = await raw.connect();
-      opened.push(c);
-      return c;
-    },
-    connectToShadowDb: async () => {
-      const c = await raw.connectToShadowDb();
-      opened.push(c);
-      return c;
-    },
-  });
-  const engine = await loadEngine(tracked);
+const baseName = (name: string) => name.split(/[\\/]/).filter(Boolean).pop() ?? name;
+
+/**
+ * Rewrites migration names recorded as paths (`/…/migrations/<name>`) to
+ * `<name>`; returns how many rows changed. A database without a migrations
+ * table is left alone. Idempotent, so two instances may run it at once.
+ */
+export async function relativizeMigrationNames(url = databaseUrl()): Promise<number> {
+  if (databaseProvider(url) === 'postgresql') {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const exists = await client.query(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS "exists"`);
+      if (!exists.rows[0]?.exists) return 0;
+      const rows = await client.query<{ id: string; migration_name: string }>(`SELECT "id", "migration_name" FROM "_prisma_migrations" WHERE "migration_name" LIKE '%/%' OR "migration_name" LIKE '%\\%'`);
+      for (const r of rows.rows) await client.query(`UPDATE "_prisma_migrations" SET "migration_name" = $1 WHERE "id" = $2`, [baseName(r.migration_name), r.id]);
+      return rows.rows.length;
+    } finally {
+      await client.end();
+    }
+  }
+  const file = databaseFile(url);
+  if (!fs.existsSync(file)) return 0;
+  const conn = new Database(file);
   try {
-    return await fn(engine);
+    conn.pragma('busy_timeout = 10000');
+    const table = conn.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
+    if (!table) return 0;
+    const rows = conn.prepare(`SELECT id, migration_name FROM _prisma_migrations WHERE migration_name LIKE '%/%' OR migration_name LIKE '%\\%'`).all() as { id: string; migration_name: string }[];
+    const update = conn.prepare(`UPDATE _prisma_migrations SET migration_name = ? WHERE id = ?`);
+    conn.transaction(() => {
+      for (const r of rows) update.run(baseName(r.migration_name), r.id);
+    })();
+    return rows.length;
   } finally {
-    engine.free();
-    for (const c of opened) await c.dispose().catch(() => {});
+    conn.close();
   }
 }
 
-let wasmReady: Promise<any> | null = null;
-
-/** Instantiates the WebAssembly module once per process. */
-function loadWasm() {
-  wasmReady ??= (async () => {
-    const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
-    const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
-    const wasm = fs.readFileSync(path.join(pkgDir, 'schema_engine_bg.wasm'));
-    const { instance } = await WebAssembly.instantiate(wasm, { './schema_engine_bg.js': bg });
-    const exports = instance.exports as Record<string, unknown> & { __wbindgen_start?: () => void };
-    bg.__wbg_set_wasm(exports);
-    exports.__wbindgen_start?.();
-    return bg;
-  })();
-  return wasmReady;
-}
-
-async function loadEngine(adapter: PrismaBetterSqlite3): Promise<Engine> {
-  const bg = await loadWasm();
-  const factory = bindMigrationAwareSqlAdapterFactory(adapter);
-  const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
-  const log = () => {};
-  return bg.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, log, factory) as Promise<Engine>;
-}
-
-function migrationDirectories() {
-  if (!fs.existsSync(MIGRATIONS_DIR)) return [];
-  return fs
-    .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort()
-    .map((name) => {
-      const dir = path.join(MIGRATIONS_DIR, name);
-      const sql = fs.readFileSync(path.join(dir, 'migration.sql'), 'utf8');
-      return { path: dir, migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: sql } } };
-    });
-}
-
-/** Applies every pending migration to the database at `url`; returns the names applied. */
-export async function applyMigrations(url = databaseUrl()): Promise<string[]> {
-  fs.mkdirSync(path.dirname(databaseFile(url)), { recursive: true });
-  const lockPath = path.join(MIGRATIONS_DIR, LOCKFILE);
-  const result = await withEngine(url, (engine) => engine.applyMigrations({
-    migrationsList: {
-      baseDir: MIGRATIONS_DIR,
-      lockfile: { path: LOCKFILE, content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
-      shadowDbInitScript: '',
-      migrationDirectories: migrationDirectories(),
-    },
-    filters: FILTERS,
-  }));
+/** Applies every pending migration to the database at `url` (SQLite file or PostgreSQL); returns the names applied. */
+export async function applyMigrations(url = databaseUrl(), root = process.cwd()): Promise<string[]> {
+  const lay = layoutFor(url, root);
+  if (lay.provider === 'sqlite') fs.mkdirSync(path.dirname(databaseFile(url)), { recursive: true });
+  await relativizeMigrationNames(url);
+  // The engine takes an advisory lock on PostgreSQL, so two instances starting at once apply each migration once.
+  const result = await withEngine(url, lay, (engine) => engine.applyMigrations({ migrationsList: migrationsList(lay), filters: FILTERS }));
   return result.appliedMigrationNames;
 }
 
-/**
- * Writes the SQL that takes the database built by the existing migrations to
- * the current schema, as `prisma/migrations/<timestamp>_<name>/migration.sql`.
- * Returns the new folder, or null when the schema has not changed.
- */
-export async function createMigration(name: string): Promise<string | null> {
-  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`migration name must match [a-z0-9_]+, got '${name}'`);
-  fs.mkdirSync(path.join(ROOT, 'data'), { recursive: true });
-  const scratch = path.join(fs.mkdtempSync(path.join(ROOT, 'data', '.scratch-')), 'scratch.db');
+/** Names of the migrations recorded as applied (finished, not rolled back) in the database at `url`. */
+export async function appliedMigrationNames(url = databaseUrl()): Promise<string[]> {
+  const sql = `SELECT "migration_name" AS name FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL ORDER BY "migration_name"`;
+  if (databaseProvider(url) === 'postgresql') {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const exists = await client.query(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS "exists"`);
+      if (!exists.rows[0]?.exists) return [];
+      return (await client.query<{ name: string }>(sql)).rows.map((r) => r.name);
+    } finally {
+      await client.end();
+    }
+  }
+  const file = databaseFile(url);
+  if (!fs.existsSync(file)) return [];
+  const conn = new Database(file, { readonly: true });
   try {
-    const url = `file:${scratch}`;
-    const hasMigrations = migrationDirectories().length > 0;
-    if (hasMigrations) await applyMigrations(url);
-    const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
-    const result = await withEngine(url, (engine) => engine.diff({
-      from: hasMigrations
-        ? { tag: 'schemaDatasource', files: [{ path: SCHEMA_PATH, content: schema }], configDir: ROOT }
-        : { tag: 'empty' },
-      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schema }] },
-      script: true,
-      exitCode: null,
-      filters: FILTERS,
-    }));
-    const sql = result.stdout.trim();
-    if (!sql || /^-- This is an empty migration/.test(sql)) return null;
-    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-    const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'migration.sql'), sql + '\n');
-    fs.writeFileSync(
-      path.join(MIGRATIONS_DIR, LOCKFILE),
-      '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "sqlite"\n',
-    );
-    return dir;
+    if (!conn.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get()) return [];
+    return (conn.prepare(sql).all() as { name: string }[]).map((r) => r.name);
   } finally {
-    fs.rmSync(path.dirname(scratch), { recursive: true, force: true });
+    conn.close();
   }
 }

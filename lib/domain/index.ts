@@ -1,4 +1,5 @@
 /** Pure engines: no I/O, no clock, no randomness. The named exports are a public contract. */
+export * from './shared';
 export * from './lock';
 export * from './diff';
 export * from './promote';

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, MAX_INCLUDE_DEPTH, referencedPolicy, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type IncludeLookup, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { gitLimits, readGitFile } from './internal/git-source';
 import { findRegisteredRepository } from './git-repositories';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
-import { storeRevision } from './internal/store-revision';
+import { chooseOwnerTeam } from './internal/owner-team';
+import { checkRevision, storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 
 import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
@@ -25,6 +26,8 @@ export const ZComposeInput = z.object({
   group: stageName.optional(),
   expectedRevisionId: expectedRevisionId.optional(),
   reason: reasonField.optional(),
+  /** Owning team when saving creates the policy (see chooseOwnerTeam). */
+  ownerTeam: z.string().max(255).nullable().optional(),
   requestId: requestIdField.optional(),
 });
 export type ComposeInput = z.input<typeof ZComposeInput>;
@@ -121,29 +124,36 @@ async function resolveFileInclude(inc: { name: string; source: Extract<IncludeSo
   return { name: inc.name, source_options: extra, lock: v.lock, revisionId: v.lock.revision_id };
 }
 
-/** Follows server references in the includes' own included_policy_locks; a path back to `policy` is a cycle. */
-async function findCycles(tx: Tx, policy: string, includes: IncludedPolicy[]): Promise<MergeConflict[]> {
-  const conflicts: MergeConflict[] = [];
-  const visit = async (lock: PolicyLock, trail: string[], depth: number): Promise<void> => {
-    if (depth > 20) return;
-    for (const ref of lock.included_policy_locks ?? []) {
-      const so = ref.source_options ?? {};
-      const refPolicy = typeof so.policy_name === 'string' ? so.policy_name : ref.name;
-      const next = [...trail, refPolicy];
-      if (refPolicy === policy) {
-        conflicts.push({ kind: 'include_cycle', sources: [trail[1] ?? refPolicy], message: `Include cycle: ${next.join(' → ')}` });
-        continue;
+/**
+ * Loads the stored locks the includes' own included_policy_locks name, level by level (at most
+ * MAX_INCLUDE_DEPTH levels), so the merge engine's one cycle rule can follow them without I/O.
+ */
+async function loadNestedIncludes(tx: Tx, includes: IncludedPolicy[]): Promise<IncludeLookup> {
+  const key = (policy: string, rev: string) => `${policy}\n${rev}`;
+  const found = new Map<string, PolicyLock>();
+  let level = includes.map((inc) => inc.lock);
+  for (let depth = 0; level.length && depth < MAX_INCLUDE_DEPTH; depth++) {
+    const wanted = new Map<string, { policy: string; rev: string }>();
+    for (const lock of level) {
+      for (const ref of lock.included_policy_locks ?? []) {
+        const policy = referencedPolicy(ref);
+        const k = key(policy, ref.revision_id);
+        if (!found.has(k) && typeof ref.revision_id === 'string') wanted.set(k, { policy, rev: ref.revision_id });
       }
-      if (trail.includes(refPolicy)) continue;
-      const rev = await tx.policyRevision.findFirst({ where: { revisionId: ref.revision_id, policy: { name: refPolicy } }, select: { document: true } });
-      if (rev) await visit(parseLossless(rev.document) as PolicyLock, next, depth + 1);
     }
-  };
-  for (const inc of includes) {
-    if (inc.lock.name === policy) conflicts.push({ kind: 'include_cycle', sources: [inc.name], message: `Include cycle: ${policy} → ${inc.name} (${inc.lock.name}) → ${policy}` });
-    else await visit(inc.lock, [policy, inc.lock.name], 1);
+    if (!wanted.size) break;
+    const rows = await tx.policyRevision.findMany({
+      where: { OR: [...wanted.values()].map((w) => ({ revisionId: w.rev, policy: { name: w.policy } })) },
+      select: { revisionId: true, document: true, policy: { select: { name: true } } },
+    });
+    level = [];
+    for (const row of rows) {
+      const lock = parseLossless(row.document) as PolicyLock;
+      found.set(key(row.policy.name, row.revisionId), lock);
+      level.push(lock);
+    }
   }
-  return conflicts;
+  return (policy, rev) => found.get(key(policy, rev));
 }
 
 /**
@@ -188,15 +198,17 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
       for (const [i, inc] of input.includes.entries()) {
         includes.push(inc.source.type === 'server' ? await resolveServerInclude(tx, access, { name: inc.name, source: inc.source }, i) : fileIncludes[i]!);
       }
-      const cycles = await findCycles(tx, input.policy, includes);
-      const merged = mergePolicy(parent, includes);
-      const conflicts = [...cycles, ...(merged.ok ? [] : merged.conflicts)];
-      if (!merged.ok || conflicts.length) {
+      // Cycles are the merge engine's to find (one rule); it follows nested includes through what is loaded here.
+      const merged = mergePolicy(parent, includes, { lookup: await loadNestedIncludes(tx, includes) });
+      if (!merged.ok) {
+        const conflicts = merged.conflicts;
         throw new AppError('conflict', `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0].message}`, conflicts.map((c) => ({ path: conflictPointer(c), message: c.message })), { conflicts, warnings: merged.warnings });
       }
       // The composed lock meets the upload limits whether it is previewed or saved: includes can multiply a small request.
       const text = serializeJson(merged.lock, 2) + '\n';
       assertStorable(text, 'The composed lock');
+      // The same validator an upload meets, on the bytes that would be stored: a preview never shows a lock that saving would refuse.
+      const revision = checkRevision(text, input.policy, { code: 'unprocessable', what: 'The composed lock' });
       const result: ComposeResult = {
         lock: merged.lock,
         provenance: provenanceToJson(merged.provenance),
@@ -209,12 +221,12 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
 
       let target = policy;
       if (!target) {
-        const ownerTeamId = access.teamIds.size === 1 ? [...access.teamIds][0] : null;
+        const ownerTeamId = await chooseOwnerTeam(tx, access, input.ownerTeam);
         target = await tx.policy.create({ data: { name: input.policy, ownerTeamId }, select: { id: true, name: true, ownerTeamId: true } });
-        await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
+        await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, after: { ownerTeamId }, requestId: input.requestId });
       }
       const origin: ComposeOrigin = { parent, includes: input.includes.map((inc) => ({ name: inc.name, source: inc.source.type === 'upload' ? { type: 'upload', lock: '(uploaded)' } : inc.source })) };
-      const stored = await storeRevision(tx, access, target.id, target.name, text, merged.lock, 'compose', { ...origin, includes: result.includes.map((r) => ({ name: r.name, source: origin.includes.find((o) => o.name === r.name)!.source, source_options: r.source_options })) });
+      const stored = await storeRevision(tx, access, target, revision, 'compose', { ...origin, includes: result.includes.map((r) => ({ name: r.name, source: origin.includes.find((o) => o.name === r.name)!.source, source_options: r.source_options })) });
       if (stored.created) {
         await audit(tx, access, {
           action: 'revision.compose',

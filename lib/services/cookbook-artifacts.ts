@@ -9,7 +9,7 @@ import { db } from '@/lib/db/client';
 import { assertCan } from '@/lib/auth/permissions';
 import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
 import { AppError, badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
-import { stableJson } from '@/lib/domain';
+import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
 
 const MD5 = /^[0-9a-f]{32}$/;
@@ -176,7 +176,8 @@ export async function putArtifact(r: Requestor, name: string, identifier: string
     }
     const existing = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
     if (existing) {
-      if (existing.manifest !== text) throw conflict(`Cookbook artifact already exists: ${name} ${identifier} holds another manifest, and artifacts are immutable`);
+      // Compared as JSON too: a manifest stored before keys were sorted by code point may differ only in key order.
+      if (existing.manifest !== text && !jsonEqual(JSON.parse(existing.manifest), JSON.parse(text))) throw conflict(`Cookbook artifact already exists: ${name} ${identifier} holds another manifest, and artifacts are immutable`);
       return { status: 200, manifest };
     }
     const actor = requestorActor(r);

@@ -8,7 +8,7 @@ import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { assertExpected, movePointer } from './internal/pointer';
-import { storeRevision } from './internal/store-revision';
+import { checkRevision, storeRevision } from './internal/store-revision';
 
 const name = chefName();
 export const ZPromoteCookbookInput = z.object({
@@ -71,12 +71,14 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       after: { version: result.after.version, identifier: result.after.identifier },
     };
     if (result.noop) return { ...summary, noop: true, dryRun: !!input.dryRun, revisionId: current, baseRevisionId: current, auditId: null };
-    // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
-    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, JSON.parse(serializeJson(result.lock)) as PolicyLock) };
-
     const text = serializeJson(result.lock, 2) + '\n';
+    // The derived lock meets the validator every stored revision meets (the dry run too: it never approves what saving would refuse).
+    const revision = checkRevision(text, policy.name, { code: 'unprocessable', what: 'The derived lock' });
+    // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
+    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, revision.lock) };
+
     const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };
-    const stored = await storeRevision(tx, access, policy.id, policy.name, text, result.lock, 'cookbook-promotion', origin);
+    const stored = await storeRevision(tx, access, policy, revision, 'cookbook-promotion', origin);
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.derive',

@@ -5,7 +5,8 @@ import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
 import type { PromotionRequestDto } from './internal/request-dto';
-import { parseLockBody, storeRevision, withoutServerFields } from './internal/store-revision';
+import { chooseOwnerTeam } from './internal/owner-team';
+import { checkRevision, storeRevision, withoutServerFields } from './internal/store-revision';
 
 export interface SetGroupPolicyInput {
   group: string;
@@ -13,6 +14,8 @@ export interface SetGroupPolicyInput {
   text: string;
   requestId?: string;
   reason?: string;
+  /** Owning team when the policy does not exist yet (see chooseOwnerTeam). */
+  ownerTeam?: string | null;
   /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
   freezeOverrideReason?: string;
 }
@@ -26,7 +29,8 @@ export interface SetGroupPolicyInput {
  */
 export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput): Promise<{ status: 200 | 201 | 202; document: string; revisionId: string; request?: PromotionRequestDto }> {
   const text = withoutServerFields(input.text);
-  const lock = parseLockBody(text, input.policy);
+  const revision = checkRevision(text, input.policy);
+  const { lock } = revision;
   return db().$transaction(async (tx) => {
     let group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
     if (!group) {
@@ -39,13 +43,13 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
     let policy = await tx.policy.findUnique({ where: { name: input.policy }, select: { id: true, name: true, ownerTeamId: true } });
     if (!policy) {
       assertCan(access, 'policy.create');
-      const ownerTeamId = access.teamIds.size === 1 ? [...access.teamIds][0] : null;
+      const ownerTeamId = await chooseOwnerTeam(tx, access, input.ownerTeam);
       policy = await tx.policy.create({ data: { name: input.policy, ownerTeamId }, select: { id: true, name: true, ownerTeamId: true } });
-      await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, requestId: input.requestId });
+      await audit(tx, access, { action: 'policy.create', targetType: 'policy', target: input.policy, policyName: input.policy, after: { ownerTeamId }, requestId: input.requestId });
     }
     const exists = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: lock.revision_id } }, select: { id: true } });
     if (!exists) assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
-    const stored = await storeRevision(tx, access, policy.id, policy.name, text, lock, 'upload');
+    const stored = await storeRevision(tx, access, policy, revision, 'upload');
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.upload',

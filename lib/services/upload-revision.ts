@@ -1,15 +1,15 @@
-import { db, type Tx } from '@/lib/db/client';
+import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { parseLockBody, storeRevision, withoutServerFields } from './internal/store-revision';
+import { chooseOwnerTeam } from './internal/owner-team';
+import { checkRevision, storeRevision, withoutServerFields } from './internal/store-revision';
 
 export interface UploadRevisionInput {
   policyName: string;
   /** The document exactly as received; it is stored and served byte-for-byte. */
   text: string;
-  /** Owning team for a policy that does not exist yet (defaults to the uploader's only team). */
-  teamName?: string;
+  /** Owning team for a policy that does not exist yet (see chooseOwnerTeam: required when the uploader is in several teams). */
+  ownerTeam?: string | null;
   requestId?: string;
 }
 
@@ -25,13 +25,14 @@ export interface UploadRevisionResult {
 /** POST /policies/:name/revisions — creates the policy if needed (its owner team), stores the revision. */
 export async function uploadRevision(access: Access, input: UploadRevisionInput): Promise<UploadRevisionResult> {
   const text = withoutServerFields(input.text);
-  const lock = parseLockBody(text, input.policyName);
+  const revision = checkRevision(text, input.policyName);
+  const { lock } = revision;
   return db().$transaction(async (tx) => {
-    let policy = await tx.policy.findUnique({ where: { name: input.policyName }, select: { id: true, ownerTeamId: true } });
+    let policy = await tx.policy.findUnique({ where: { name: input.policyName }, select: { id: true, name: true, ownerTeamId: true } });
     if (!policy) {
       assertCan(access, 'policy.create');
-      const ownerTeamId = await chooseOwnerTeam(tx, access, input.teamName);
-      policy = await tx.policy.create({ data: { name: input.policyName, ownerTeamId }, select: { id: true, ownerTeamId: true } });
+      const ownerTeamId = await chooseOwnerTeam(tx, access, input.ownerTeam);
+      policy = await tx.policy.create({ data: { name: input.policyName, ownerTeamId }, select: { id: true, name: true, ownerTeamId: true } });
       await audit(tx, access, {
         action: 'policy.create',
         targetType: 'policy',
@@ -43,7 +44,7 @@ export async function uploadRevision(access: Access, input: UploadRevisionInput)
     } else {
       assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
     }
-    const stored = await storeRevision(tx, access, policy.id, input.policyName, text, lock, 'upload');
+    const stored = await storeRevision(tx, access, policy, revision, 'upload');
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.upload',
@@ -56,20 +57,4 @@ export async function uploadRevision(access: Access, input: UploadRevisionInput)
     }
     return { status: stored.created ? 201 : 200, policy: input.policyName, revisionId: lock.revision_id, created: stored.created, document: text };
   });
-}
-
-async function chooseOwnerTeam(tx: Tx, access: Access, teamName?: string): Promise<string | null> {
-  if (teamName) {
-    const team = await tx.team.findUnique({ where: { name: teamName }, select: { id: true } });
-    if (!team) throw badRequest(`Team '${teamName}' does not exist`, [{ path: '/team', message: `Unknown team '${teamName}'` }]);
-    if (!access.isAdmin && !access.teamIds.has(team.id)) {
-      throw badRequest(`You are not a member of team '${teamName}'`, [{ path: '/team', message: 'Owner team must be one of yours' }]);
-    }
-    return team.id;
-  }
-  if (access.teamIds.size === 1) return [...access.teamIds][0];
-  if (access.teamIds.size === 0) return null; // admins without a team: admin-owned
-  throw badRequest('You belong to several teams: say which one owns the new policy (?team=<name>)', [
-    { path: '/team', message: 'Required when the uploader belongs to several teams' },
-  ]);
 }

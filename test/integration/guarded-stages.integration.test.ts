@@ -16,7 +16,7 @@ import { approvePromotionRequest, getPromotionRequest, listPromotionRequests, re
 import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, stageStatuses } from '@/lib/services/stage-guards';
 import { markRevisionBad, unmarkRevisionBad, badRevisions } from '@/lib/services/bad-revisions';
 import { pointerHistory } from '@/lib/db/queries/history';
-import { DEMO_PROTECTION } from '@/lib/services/internal/demo-data';
+import { DEMO_PROTECTION } from '@/lib/seed/demo-data';
 import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
 import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
 import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';

@@ -4,7 +4,7 @@ import type { JWT } from 'next-auth/jwt';
 import type { Session, User } from 'next-auth';
 import { accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
-import { DEMO_PASSWORD } from '@/lib/services/seed-demo';
+import { DEMO_PASSWORD } from '@/lib/seed/seed-demo';
 import { authorizeCredentials, DEACTIVATED, LoginLockedError } from '@/lib/auth/login';
 import { authOptions } from '@/lib/auth/options';
 import { accessForSessionClaims } from '@/lib/auth/session-claims';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { requireAccess } from '@/lib/auth/session';
-import { demoAdminWarning } from '@/lib/services/demo-seed-policy';
+import { demoAdminWarning } from '@/lib/seed/demo-seed-policy';
 import { AdminTabs } from '@/components/admin-tabs';
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

@@ -6,7 +6,7 @@ import { authedAction } from '../safe-action';
 import { uploadRevision } from '@/lib/services/upload-revision';
 
 export const uploadRevisionAction = authedAction
-  .inputSchema(z.object({ policyName: z.string().min(1).max(255), text: z.string().max(8 * 1024 * 1024), teamName: z.string().optional() }))
+  .inputSchema(z.object({ policyName: z.string().min(1).max(255), text: z.string().max(8 * 1024 * 1024), ownerTeam: z.string().max(255).optional() }))
   .action(async ({ parsedInput, ctx }) => {
     const result = await uploadRevision(ctx.access, parsedInput);
     revalidatePath('/policies');

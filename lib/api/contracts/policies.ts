@@ -48,7 +48,10 @@ export const uploadRevisionRoute = defineRoute({
   summary: 'Upload a revision (policy owner team)',
   description: 'The body is a Policyfile lock, validated whole: every violation is reported with its JSON pointer into the lock. The stored bytes are the bytes sent.',
   params: { name: 'Policy name (must equal the document name)' },
-  query: z.object({ team: z.string().min(1).max(100).optional().describe('Owner team when the policy is new and the uploader is in several teams') }),
+  query: z.object({
+    owner_team: z.string().min(1).max(255).optional().describe('Owner team when the policy is new and the uploader is in several teams (see chooseOwnerTeam)'),
+    team: z.string().min(1).max(255).optional().describe('Older name of owner_team'),
+  }),
   bodyKind: 'text',
   bodyDoc: { description: 'A Policyfile lock (JSON)', schema: ref('PolicyLock') },
   responses: {
@@ -103,9 +106,10 @@ export const composeRoute = defineRoute({
       group: stageName.optional().describe('With save: point this stage at the composed revision'),
       expected_revision_id: expectedRevisionId.optional(),
       reason: reason.optional(),
+      owner_team: z.string().min(1).max(255).nullable().optional().describe('With save, when the policy is new: the owning team (required for a user in several teams)'),
     })
     .strict()
-    .transform((b) => ({ parent: b.parent, includes: b.includes ?? [], save: b.save, group: b.group, expectedRevisionId: b.expected_revision_id, reason: b.reason })),
+    .transform((b) => ({ parent: b.parent, includes: b.includes ?? [], save: b.save, group: b.group, expectedRevisionId: b.expected_revision_id, reason: b.reason, ownerTeam: b.owner_team })),
   responses: {
     200: 'The merged lock and its provenance (a preview; nothing stored)',
     201: 'Saved (and, with group, promoted)',

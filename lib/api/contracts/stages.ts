@@ -62,7 +62,10 @@ export const putStagePolicyRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}',
   summary: 'Store the lock if new and point the stage at it (promote; owner for new revisions)',
   params: stageAndPolicy,
-  query: z.object({ override_reason: overrideReason.optional().describe('Overrides a freeze window (manage on the stage); audited') }),
+  query: z.object({
+    owner_team: z.string().min(1).max(255).optional().describe('Owner team when the policy is new and the caller is in several teams'),
+    override_reason: overrideReason.optional().describe('Overrides a freeze window (manage on the stage); audited'),
+  }),
   bodyKind: 'text',
   bodyDoc: { description: 'A Policyfile lock (JSON)', schema: ref('PolicyLock') },
   responses: {

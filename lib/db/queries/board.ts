@@ -63,19 +63,9 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   const stages = viewableStages(access, allStages);
   const visibleIds = new Set(stages.map((s) => s.id));
   const visiblePointers = pointers.filter((p) => visibleIds.has(p.groupId)).map((p) => ({ ...p, revision: revisionByPk.get(p.revisionPk)! }));
-  // Cookbook fingerprints come from each revision's digest; rows written before the digest
-  // existed fall back to their CookbookLock rows (a join, so the statement count stays fixed).
-  const legacy = await client.cookbookLock.findMany({
-    where: { revision: { cookbookDigest: '', groups: { some: {} } } },
-    select: { revisionPk: true, name: true, version: true, identifier: true },
-  });
+  // Cookbook fingerprints come from each revision's digest (every row has one: the drop_cookbook_lock_runlist migration filled in the older ones).
   const cbByRev = new Map<string, Map<string, string>>();
-  for (const r of activeRevisions) if (r.cookbookDigest) cbByRev.set(r.id, new Map(Object.entries(JSON.parse(r.cookbookDigest) as Record<string, string>)));
-  for (const c of legacy) {
-    let m = cbByRev.get(c.revisionPk);
-    if (!m) cbByRev.set(c.revisionPk, (m = new Map()));
-    m.set(c.name, `${c.version}|${c.identifier}`);
-  }
+  for (const r of activeRevisions) cbByRev.set(r.id, new Map(Object.entries(JSON.parse(r.cookbookDigest || '{}') as Record<string, string>)));
   const pointerAt = new Map(visiblePointers.map((p) => [`${p.groupId}|${p.policyId}`, p]));
   const nodesAt = new Map<string, { total: number; byRev: Map<string | null, number> }>();
   for (const n of nodeCounts) {

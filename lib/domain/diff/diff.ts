@@ -1,7 +1,6 @@
-import { stableJson } from '../lock/stable';
+import { bumpLevel, compareVersions, jsonEqual, stableJson } from '../shared';
 import type { CookbookLockEntry, PolicyLock } from '../lock/types';
 import { diffSequence, type SequenceChange } from './lcs';
-import { bumpLevel, compareVersions } from './version';
 
 export type CookbookChangeKind = 'added' | 'removed' | 'upgraded' | 'downgraded' | 'content_changed' | 'source_changed';
 
@@ -68,26 +67,6 @@ export interface LockDiff {
 const SOURCE_IGNORED = new Set(['version', 'identifier', 'dotted_decimal_identifier']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Deep equality for JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
-}
 
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 

@@ -1,4 +1,3 @@
-export { diffLocks, canonicalLockText, jsonEqual, pathText } from './diff';
+export { diffLocks, canonicalLockText, pathText } from './diff';
 export type { LockDiff, CookbookChange, CookbookChangeKind, RunListChange, NamedRunListChange, AttributeChange, KeyedChange } from './diff';
 export { diffSequence, lcsPairs, type SequenceChange } from './lcs';
-export { compareVersions, bumpLevel, parseVersion } from './version';

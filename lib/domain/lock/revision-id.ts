@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical';
+import { canonicalJson, sortCodePoints } from '../shared';
 import { JsonNumber, orderedKeys, parseLossless } from './json';
 import type { PolicyLock } from './types';
 
@@ -26,7 +26,7 @@ export function revisionIdText(lock: LockLike): string {
   const cookbooks = lock.cookbook_locks;
   if (cookbooks && typeof cookbooks === 'object' && !Array.isArray(cookbooks)) {
     const entries = cookbooks as Record<string, unknown>;
-    for (const cb of Object.keys(entries).sort()) {
+    for (const cb of sortCodePoints(Object.keys(entries))) {
       const entry = entries[cb] as Record<string, unknown> | null;
       const id = entry && typeof entry === 'object' ? entry.identifier : undefined;
       text += `cookbook:${cb};id:${id instanceof JsonNumber ? id.lexeme : String(id ?? '')}\n`;

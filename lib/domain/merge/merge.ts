@@ -1,8 +1,9 @@
-import { satisfies } from '../promote/constraint';
+import { satisfies } from '../shared';
 import { defineKey, orderedKeys, pointer, setKeyOrder } from '../lock/json';
 import { jsonPointer } from '../shared/json-pointer';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';
+import { findIncludeCycles, type IncludeLookup } from './cycles';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
 
 /** The policy being composed: its own run list (Policyfile.rb shorthand allowed), cookbooks and attributes. */
@@ -292,7 +293,12 @@ const byPair = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1
  *   solution_dependencies (the parent's, the includes', each cookbook's dependencies) met.
  * The result may share subtrees with the inputs: treat both as immutable.
  */
-export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): MergeResult {
+export interface MergeOptions {
+  /** Stored locks that nested includes name, for the include-cycle check beyond the includes' own names. */
+  lookup?: IncludeLookup;
+}
+
+export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], options: MergeOptions = {}): MergeResult {
   const conflicts: MergeConflict[] = [];
   const warnings: MergeWarning[] = [];
   const seen = new Set<string>();
@@ -301,10 +307,9 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[]): M
       conflicts.push({ kind: 'duplicate_include', sources: [inc.name], message: `Include name '${inc.name}' is used ${inc.name === parent.name ? 'by the parent policy itself' : 'twice'}; include names must be unique` });
     }
     seen.add(inc.name);
-    const nested = (inc.lock.included_policy_locks ?? []).map((r) => r.name);
-    if (inc.lock.name === parent.name || nested.includes(parent.name)) {
-      conflicts.push({ kind: 'include_cycle', sources: [inc.name], message: `Include cycle: ${[parent.name, inc.name, parent.name].join(' → ')}` });
-    }
+  }
+  for (const cycle of findIncludeCycles(parent.name, includes, options.lookup)) {
+    conflicts.push({ kind: 'include_cycle', sources: [cycle.include], values: cycle.trail, message: `Include cycle: ${cycle.trail.join(' → ')}` });
   }
 
   const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: { default: [], override: [] } };

@@ -1,8 +1,7 @@
 import { computeRevisionId } from '../lock/revision-id';
 import { cloneLossless } from '../lock/json';
 import type { CookbookLockEntry, PolicyLock } from '../lock/types';
-import { jsonEqual } from '../diff/diff';
-import { parseConstraint, satisfies } from './constraint';
+import { jsonEqual, parseConstraint, satisfies } from '../shared';
 
 /** A dependency constraint the promoted lock would break. */
 export interface UnmetConstraint {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
 import type { Actor } from './audit';
-import { computeRevisionId, jsonDepth, serializeJson, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
-import { badRequest, conflict } from '@/lib/errors';
+import { computeRevisionId, jsonDepth, jsonEqual, serializeJson, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
+import { AppError, conflict } from '@/lib/errors';
 
 import { assertStorable, MAX_DEPTH } from './limits';
 
@@ -81,16 +81,43 @@ export function withoutServerFields(text: string): string {
   return text.slice(0, open) + kept.join(',') + text.slice(i);
 }
 
-/** Parses and validates a lock body for policy `policyName`; throws a 400 listing every violation. */
-export function parseLockBody(text: string, policyName: string): PolicyLock {
+/**
+ * A revision document that passed the lock validator here, with the lock it
+ * parses to. Only `checkRevision` makes one (a module-private registry, not a
+ * type cast, proves it), and `storeRevision` stores nothing else: every path
+ * that stores a revision (upload, PUT on a stage, Chef PUT, compose, cookbook
+ * promotion, seed) goes through the same validator on the bytes it stores.
+ */
+export interface CheckedRevision {
+  readonly text: string;
+  readonly lock: PolicyLock;
+  readonly policyName: string;
+}
+const checked = new WeakSet<CheckedRevision>();
+
+export interface CheckOptions {
+  /** 400 for a document the client sent (the default), 422 for one the server built from valid input (compose, promotion). */
+  code?: 'bad_request' | 'unprocessable';
+  /** How the message names the document ("The composed lock"). */
+  what?: string;
+}
+
+/**
+ * Parses and validates a revision document for policy `policyName`: every
+ * violation of the lock rules is listed with its JSON pointer (a 4xx, nothing
+ * stored), and the lock's name must be the policy's.
+ */
+export function checkRevision(text: string, policyName: string, opts: CheckOptions = {}): CheckedRevision {
+  const code = opts.code ?? 'bad_request';
+  const what = opts.what ?? 'Document';
   if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) {
-    throw badRequest(`Document nests deeper than ${MAX_DEPTH} levels`, [{ path: '', message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
+    throw new AppError(code, `${what} nests deeper than ${MAX_DEPTH} levels`, [{ path: '', message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw badRequest(`Body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be a JSON object' }]);
+    throw new AppError(code, `${what === 'Document' ? 'Body' : what} is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be a JSON object' }]);
   }
   const result = validateLock(parsed);
   const errors = result.ok ? [] : [...result.errors];
@@ -99,8 +126,13 @@ export function parseLockBody(text: string, policyName: string): PolicyLock {
   } else if (result.ok && result.lock.name !== policyName) {
     errors.push({ path: '/name', message: `Field 'name' invalid: '${result.lock.name}' must equal the policy name in the URL, '${policyName}'` });
   }
-  if (errors.length) throw badRequest(errors[0].message, errors);
-  return (result as { lock: PolicyLock }).lock;
+  if (errors.length) {
+    const message = what === 'Document' ? errors[0].message : `${what} is not a valid lock: ${errors[0].message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
+    throw new AppError(code, message, errors);
+  }
+  const rev: CheckedRevision = Object.freeze({ text, lock: (result as { lock: PolicyLock }).lock, policyName });
+  checked.add(rev);
+  return rev;
 }
 
 /** { cookbook: "version|identifier" } as JSON, for cheap stage-to-stage comparisons. */
@@ -132,14 +164,18 @@ export interface StoredRevision {
 export async function storeRevision(
   tx: Tx,
   actor: Actor | null,
-  policyId: string,
-  policyName: string,
-  text: string,
-  lock: PolicyLock,
+  policy: { id: string; name: string },
+  revision: CheckedRevision,
   origin: RevisionOrigin,
   originDetail?: unknown,
   createdAt?: Date,
 ): Promise<StoredRevision> {
+  // The funnel: nothing reaches the table without the validator's approval of these very bytes.
+  if (!checked.has(revision)) throw new Error('storeRevision: the document was not checked by checkRevision');
+  if (revision.policyName !== policy.name) throw new Error(`storeRevision: a revision checked for '${revision.policyName}' cannot be stored under '${policy.name}'`);
+  const { text, lock } = revision;
+  const policyId = policy.id;
+  const policyName = policy.name;
   // Every origin meets the limits an upload meets, so whatever is stored can be uploaded again.
   assertStorable(text);
   const hash = contentHash(lock);
@@ -147,8 +183,10 @@ export async function storeRevision(
     where: { policyId_revisionId: { policyId, revisionId: lock.revision_id } },
     select: { id: true, contentHash: true },
   });
+  // A hash written by an older serializer (key order before code-point order) is checked against the content itself.
+  const sameContent = async (id: string) => jsonEqual(JSON.parse((await tx.policyRevision.findUniqueOrThrow({ where: { id }, select: { document: true } })).document), lock);
   if (existing) {
-    if (existing.contentHash !== hash) {
+    if (existing.contentHash !== hash && !(await sameContent(existing.id))) {
       throw conflict(`Policy '${policyName}' with revision_id '${lock.revision_id}' already exists.`, {
         reason: 'A revision with this id exists with different content; revisions are immutable.',
       });
@@ -163,7 +201,6 @@ export async function storeRevision(
       document: text,
       contentHash: hash,
       computedRevisionId: computed,
-      runList: JSON.stringify(lock.run_list),
       cookbookCount: Object.keys(lock.cookbook_locks).length,
       cookbookDigest: cookbookDigest(lock),
       origin,
@@ -174,12 +211,5 @@ export async function storeRevision(
     },
     select: { id: true },
   });
-  const rows = Object.entries(lock.cookbook_locks).map(([name, cb]) => ({
-    revisionPk: created.id,
-    name,
-    version: cb.version,
-    identifier: cb.identifier,
-  }));
-  if (rows.length) await tx.cookbookLock.createMany({ data: rows });
   return { id: created.id, policyId, revisionId: lock.revision_id, created: true };
 }

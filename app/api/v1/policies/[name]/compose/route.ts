@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 /**
  * POST { parent: { revision } | { run_list, cookbook_locks?, default_attributes?, … },
  *        includes: [{ name, source: { type: "server", policy, group | revision } | { type: "upload", lock } | { type: "git", repository, path, ref } }],
- *        save?, group?, expected_revision_id?, reason? }
+ *        save?, group?, expected_revision_id?, reason?, owner_team? }
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
  * The body is read losslessly: the parent's attribute numbers and named-run-list order reach the composed lock as written.
  */

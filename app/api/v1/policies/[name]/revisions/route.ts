@@ -19,6 +19,6 @@ export const GET = apiRoute(listRevisionsRoute, async (_req, { access, params, q
 
 /** Upload a revision: 201 created, 200 same content again, 409 same id with other content. */
 export const POST = apiRoute(uploadRevisionRoute, async (_req, { access, params, query, text, requestId }) => {
-  const result = await uploadRevision(access, { policyName: params.name, text, teamName: query.team, requestId });
+  const result = await uploadRevision(access, { policyName: params.name, text, ownerTeam: query.owner_team ?? query.team, requestId });
   return new NextResponse(text, { status: result.status, headers: { 'content-type': 'application/json' } });
 });

@@ -39,7 +39,7 @@ export const GET = customAuthRoute(getStagePolicyRoute, readPathCaller, async (_
 
 /** PUT a lock (?override_reason= overrides a freeze window, manage on the stage). Into a protected stage: 202 { request } and the pointer does not move. */
 export const PUT = apiRoute(putStagePolicyRoute, async (_req, { access, params, query, text, requestId }) => {
-  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, requestId, freezeOverrideReason: query.override_reason });
+  const result = await setGroupPolicy(access, { group: params.group, policy: params.name, text, ownerTeam: query.owner_team, requestId, freezeOverrideReason: query.override_reason });
   if (result.request) return NextResponse.json({ request: result.request }, { status: 202 });
   return json(result.document, result.status);
 });

@@ -1,6 +1,6 @@
 import { db, type Db } from '@/lib/db/client';
 import { verifyPassword } from '@/lib/auth/password';
-import { DEMO_PASSWORD, DEMO_USERS } from './internal/demo-data';
+import { DEMO_PASSWORD, DEMO_USERS } from './demo-data';
 
 /**
  * When the demo organisation may be seeded into an empty database (issue 17,

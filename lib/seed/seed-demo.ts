@@ -1,15 +1,11 @@
 import type { Db } from '@/lib/db/client';
 import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
-import { audit } from './internal/audit';
 import { createHash } from 'node:crypto';
-import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './internal/demo-data';
-import { openRequestIfProtected } from './internal/guard';
-import { movePointer } from './internal/pointer';
-import { requestTtlMs } from './internal/request-dto';
-import { storeRevision } from './internal/store-revision';
+import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
+import { audit, checkRevision, movePointer, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
 
-export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './internal/demo-data';
+export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -81,9 +77,9 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
         const policy = await tx.policy.create({ data: { name: spec.name, ownerTeamId: teams.get(spec.team)! }, select: { id: true, name: true } });
         const revs: { pk: string; revisionId: string }[] = [];
         for (let i = 0; i < spec.revisions.length; i++) {
-          const { text, lock } = buildDemoLock(spec, i);
+          const { text } = buildDemoLock(spec, i);
           const age = (spec.revisions.length - i) * 9 + pi;
-          const stored = await storeRevision(tx, actor, policy.id, spec.name, text, lock, 'seed', undefined, new Date(now.getTime() - age * DAY));
+          const stored = await storeRevision(tx, actor, policy, checkRevision(text, spec.name), 'seed', undefined, new Date(now.getTime() - age * DAY));
           revs.push({ pk: stored.id, revisionId: stored.revisionId });
         }
         for (const stage of DEMO_STAGES) {

@@ -1,0 +1,12 @@
+/**
+ * The writers the demo seed (lib/seed) stores through: the same revision
+ * funnel (checkRevision → storeRevision), pointer moves and audit events as
+ * every service, so seeded data meets the rules uploaded data meets. The seed
+ * imports these from here, not from services/internal.
+ */
+export { audit } from './internal/audit';
+export { movePointer } from './internal/pointer';
+export { checkRevision, storeRevision } from './internal/store-revision';
+/** Issue 15: the demo's pending promotion request is opened by the same guard every move passes. */
+export { openRequestIfProtected } from './internal/guard';
+export { requestTtlMs } from './internal/request-dto';

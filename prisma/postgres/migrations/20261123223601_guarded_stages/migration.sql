@@ -1,0 +1,223 @@
+-- CreateTable
+CREATE TABLE "StageProtection" (
+    "groupId" TEXT NOT NULL,
+    "approvalsRequired" INTEGER NOT NULL DEFAULT 1,
+    "rules" TEXT NOT NULL DEFAULT '[]',
+    "updatedById" TEXT,
+    "updatedByEmail" TEXT,
+    "updatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "StageProtection_pkey" PRIMARY KEY ("groupId")
+);
+
+-- CreateTable
+CREATE TABLE "StageApprover" (
+    "id" TEXT NOT NULL,
+    "groupId" TEXT NOT NULL,
+    "principal" TEXT NOT NULL,
+    "userId" TEXT,
+    "teamId" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "StageApprover_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "PromotionRequest" (
+    "id" TEXT NOT NULL,
+    "groupId" TEXT NOT NULL,
+    "policyId" TEXT NOT NULL,
+    "groupName" TEXT NOT NULL,
+    "policyName" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "fromRevisionId" TEXT,
+    "toRevisionId" TEXT,
+    "toRevisionPk" TEXT,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "approvalsRequired" INTEGER NOT NULL,
+    "reasons" TEXT NOT NULL DEFAULT '[]',
+    "diffSummary" TEXT NOT NULL DEFAULT '{}',
+    "blastRadius" TEXT NOT NULL DEFAULT '{}',
+    "origin" TEXT NOT NULL DEFAULT '{}',
+    "reason" TEXT,
+    "artifactsOverride" TEXT,
+    "freezeOverride" TEXT,
+    "requesterId" TEXT,
+    "requesterEmail" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "decidedAt" TIMESTAMP(3),
+    "decidedByEmail" TEXT,
+    "appliedAuditId" TEXT,
+
+    CONSTRAINT "PromotionRequest_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "PromotionApproval" (
+    "id" TEXT NOT NULL,
+    "requestId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "userEmail" TEXT NOT NULL,
+    "decision" TEXT NOT NULL,
+    "comment" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "PromotionApproval_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "FreezeWindow" (
+    "id" TEXT NOT NULL,
+    "groupId" TEXT NOT NULL,
+    "startsAt" TIMESTAMP(3) NOT NULL,
+    "endsAt" TIMESTAMP(3) NOT NULL,
+    "weekly" BOOLEAN NOT NULL DEFAULT false,
+    "reason" TEXT NOT NULL,
+    "createdById" TEXT,
+    "createdByEmail" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "FreezeWindow_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "BadRevision" (
+    "id" TEXT NOT NULL,
+    "policyId" TEXT NOT NULL,
+    "policyName" TEXT NOT NULL,
+    "revisionId" TEXT NOT NULL,
+    "revisionPk" TEXT NOT NULL,
+    "reason" TEXT NOT NULL,
+    "markedById" TEXT,
+    "markedByEmail" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "BadRevision_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "WebhookSubscription" (
+    "id" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "url" TEXT NOT NULL,
+    "events" TEXT NOT NULL,
+    "secretEnc" TEXT NOT NULL,
+    "slack" BOOLEAN NOT NULL DEFAULT false,
+    "active" BOOLEAN NOT NULL DEFAULT true,
+    "createdById" TEXT,
+    "createdByEmail" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "WebhookSubscription_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" TEXT NOT NULL,
+    "subscriptionId" TEXT NOT NULL,
+    "event" TEXT NOT NULL,
+    "payload" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lockedUntil" TIMESTAMP(3),
+    "lockedBy" TEXT,
+    "lastStatusCode" INTEGER,
+    "lastError" TEXT,
+    "deliveredAt" TIMESTAMP(3),
+    "dedupeKey" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "WebhookDelivery_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "WebhookAttempt" (
+    "id" TEXT NOT NULL,
+    "deliveryId" TEXT NOT NULL,
+    "subscriptionId" TEXT NOT NULL,
+    "attempt" INTEGER NOT NULL,
+    "statusCode" INTEGER,
+    "error" TEXT,
+    "durationMs" INTEGER NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "WebhookAttempt_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "StageApprover_userId_idx" ON "StageApprover"("userId");
+
+-- CreateIndex
+CREATE INDEX "StageApprover_teamId_idx" ON "StageApprover"("teamId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "StageApprover_groupId_principal_key" ON "StageApprover"("groupId", "principal");
+
+-- CreateIndex
+CREATE INDEX "PromotionRequest_groupId_status_idx" ON "PromotionRequest"("groupId", "status");
+
+-- CreateIndex
+CREATE INDEX "PromotionRequest_policyId_status_idx" ON "PromotionRequest"("policyId", "status");
+
+-- CreateIndex
+CREATE INDEX "PromotionRequest_status_createdAt_idx" ON "PromotionRequest"("status", "createdAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PromotionApproval_requestId_userId_key" ON "PromotionApproval"("requestId", "userId");
+
+-- CreateIndex
+CREATE INDEX "FreezeWindow_groupId_idx" ON "FreezeWindow"("groupId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "BadRevision_revisionPk_key" ON "BadRevision"("revisionPk");
+
+-- CreateIndex
+CREATE INDEX "BadRevision_policyId_idx" ON "BadRevision"("policyId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "WebhookDelivery_dedupeKey_key" ON "WebhookDelivery"("dedupeKey");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_status_nextAttemptAt_idx" ON "WebhookDelivery"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_subscriptionId_createdAt_idx" ON "WebhookDelivery"("subscriptionId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookAttempt_subscriptionId_createdAt_idx" ON "WebhookAttempt"("subscriptionId", "createdAt");
+
+-- AddForeignKey
+ALTER TABLE "StageProtection" ADD CONSTRAINT "StageProtection_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "PolicyGroup"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "StageApprover" ADD CONSTRAINT "StageApprover_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "PolicyGroup"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "StageApprover" ADD CONSTRAINT "StageApprover_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "StageApprover" ADD CONSTRAINT "StageApprover_teamId_fkey" FOREIGN KEY ("teamId") REFERENCES "Team"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "PromotionRequest" ADD CONSTRAINT "PromotionRequest_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "PolicyGroup"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "PromotionRequest" ADD CONSTRAINT "PromotionRequest_policyId_fkey" FOREIGN KEY ("policyId") REFERENCES "Policy"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "PromotionApproval" ADD CONSTRAINT "PromotionApproval_requestId_fkey" FOREIGN KEY ("requestId") REFERENCES "PromotionRequest"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "FreezeWindow" ADD CONSTRAINT "FreezeWindow_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "PolicyGroup"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "BadRevision" ADD CONSTRAINT "BadRevision_policyId_fkey" FOREIGN KEY ("policyId") REFERENCES "Policy"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "WebhookDelivery" ADD CONSTRAINT "WebhookDelivery_subscriptionId_fkey" FOREIGN KEY ("subscriptionId") REFERENCES "WebhookSubscription"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "WebhookAttempt" ADD CONSTRAINT "WebhookAttempt_deliveryId_fkey" FOREIGN KEY ("deliveryId") REFERENCES "WebhookDelivery"("id") ON DELETE CASCADE ON UPDATE CASCADE;
