@@ -11,6 +11,7 @@ const TABS = [
   ['/admin/tokens', 'API tokens'],
   ['/admin/clients', 'Chef clients'],
   ['/admin/git', 'Git repositories'],
+  ['/admin/webhooks', 'Webhooks'],
 ] as const;
 
 export function AdminTabs() {
@@ -18,7 +19,7 @@ export function AdminTabs() {
   return (
     <nav aria-label="Admin" className="mb-5 flex gap-1 border-b border-slate-200">
       {TABS.map(([href, label]) => {
-        const active = pathname === href;
+        const active = pathname === href || (href !== '/admin' && pathname.startsWith(`${href}/`));
         return (
           <Link
             key={href}

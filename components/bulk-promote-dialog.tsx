@@ -51,10 +51,18 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
         reason: reason || undefined,
       }),
     {
-      invalidate: [['board']],
+      invalidate: [['board'], ['requests']],
       then: () => onClose(),
       success: (r) => {
         const first = r.promoted.find((p) => p.auditId)?.auditId;
+        const requests = (r as { requests?: { id: string; policy: string; approvals_required: number }[] }).requests ?? [];
+        if (requests.length > 0) {
+          const moved = r.promoted.filter((p) => p.changed).length;
+          return {
+            message: `${to} is protected: ${requests.length} request${requests.length === 1 ? '' : 's'} created (${requests.map((x) => `${x.policy} needs ${x.approvals_required}`).join(', ')})${moved ? `; ${moved} moved without approval` : ''}`,
+            description: <Link href={`/requests?view=mine&status=pending&stage=${q(to)}`}>Open your pending requests</Link>,
+          };
+        }
         return {
           message: `Promoted ${r.promoted.length} polic${r.promoted.length === 1 ? 'y' : 'ies'} from ${from} to ${to}`,
           description: first ? <Link href={`/audit?focus=${first}&action=pointer.promote&stage=${q(to)}`}>View the audit entries</Link> : 'Nothing changed.',

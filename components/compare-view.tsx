@@ -66,10 +66,10 @@ function Section({ title, count, children, id }: { title: string; count: number;
 const rowClass = 'grid items-center gap-3 border-b border-slate-100 px-4 text-sm outline-none focus:bg-indigo-50 focus:ring-2 focus:ring-inset focus:ring-indigo-400';
 
 /** `canPromote`: both sides are stages and the viewer may promote into `to` (the server checks again). */
-export function CompareView({ c, canPromote = false }: { c: Comparison; canPromote?: boolean }) {
+export function CompareView({ c, canPromote = false, canManage = false }: { c: Comparison; canPromote?: boolean; canManage?: boolean }) {
   useChangeNavigation();
   const [promoting, setPromoting] = useState<PromoteTarget | null>(null);
-  const target = (cookbook?: string): PromoteTarget => ({ policy: c.policy, from: c.from.stage!, to: c.to.stage!, expectedRevisionId: c.to.revisionId, cookbook });
+  const target = (cookbook?: string): PromoteTarget => ({ policy: c.policy, from: c.from.stage!, to: c.to.stage!, expectedRevisionId: c.to.revisionId, cookbook, canManage });
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();

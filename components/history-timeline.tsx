@@ -1,20 +1,32 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { isActionError, runAction } from '@/lib/actions/client';
-import { rollbackAction } from '@/lib/actions/promotion/rollback-action';
-import { useActionMutation } from '@/lib/actions/use-action-mutation';
-import type { ActionServerError } from '@/lib/actions/safe-action';
+import type { BadMark } from '@/lib/services/bad-revision-marks';
 import type { HistoryEntry } from '@/lib/types/history';
 import { dateTime, shortId } from '@/lib/format';
-import { ChangePreview, useChangePreview } from './change-preview';
-import { Field, FormAlert } from './form-field';
-import { Modal } from './modal';
+import { BadRevisionMarker } from './board-guards';
+import { RollbackDialog } from './rollback-dialog';
 
 /** A stage's pointer history for one policy, newest first, with rollback to any revision it held. */
-export function HistoryTimeline({ policy, stage, entries, current, canRollback }: { policy: string; stage: string; entries: HistoryEntry[]; current: string | null; canRollback: boolean }) {
+export function HistoryTimeline({
+  policy,
+  stage,
+  entries,
+  current,
+  canRollback,
+  canManage = false,
+  bad = {},
+}: {
+  policy: string;
+  stage: string;
+  entries: HistoryEntry[];
+  current: string | null;
+  canRollback: boolean;
+  /** Manages the stage: a freeze refusal offers the override (the server checks again). */
+  canManage?: boolean;
+  bad?: Record<string, BadMark>;
+}) {
   const [target, setTarget] = useState<string | null>(null);
   if (entries.length === 0) return <p className="card p-6 text-center text-slate-600">No changes recorded for {policy} in {stage}.</p>;
   return (
@@ -28,7 +40,8 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
               {shortId(e.fromRevisionId)} → {shortId(e.toRevisionId)}
             </span>
             <span className="text-slate-600">{e.actor}</span>
-            {e.reason && <span className="text-slate-600">“{e.reason}”</span>}
+            {e.toRevisionId && bad[e.toRevisionId] && <BadRevisionMarker reason={bad[e.toRevisionId].reason} by={bad[e.toRevisionId].by} />}
+            {e.reason && <HistoryReason reason={e.reason} />}
             {e.convergence && e.convergence.nodes > 0 && (
               <span className="text-xs text-slate-700" data-testid="convergence">
                 {e.convergence.converged} of {e.convergence.nodes} node{e.convergence.nodes === 1 ? '' : 's'} on this revision
@@ -41,7 +54,7 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
                   view
                 </Link>
               )}
-              {canRollback && e.toRevisionId && e.toRevisionId !== current && (
+              {canRollback && e.toRevisionId && e.toRevisionId !== current && !bad[e.toRevisionId] && (
                 <button type="button" className="btn py-0.5 text-xs" onClick={() => setTarget(e.toRevisionId)} data-testid="rollback">
                   Return to this<span className="sr-only"> revision ({shortId(e.toRevisionId)})</span>
                 </button>
@@ -51,78 +64,29 @@ export function HistoryTimeline({ policy, stage, entries, current, canRollback }
           </li>
         ))}
       </ol>
-      {target && <RollbackDialog policy={policy} stage={stage} toRevisionId={target} current={current} onClose={() => setTarget(null)} />}
+      {target && <RollbackDialog policy={policy} stage={stage} toRevisionId={target} current={current} canManage={canManage} onClose={() => setTarget(null)} />}
     </>
   );
 }
 
-function RollbackDialog({ policy, stage, toRevisionId, current, onClose }: { policy: string; stage: string; toRevisionId: string; current: string | null; onClose: () => void }) {
-  const router = useRouter();
-  const [reason, setReason] = useState('');
-  const from = `rev:${toRevisionId}`;
-  const preview = useChangePreview({ policy, from, to: stage, toHasPolicy: current !== null });
-  // Returning to a revision newer than the current one moves the stage forward, not back: say so.
-  const d = preview.diff.data;
-  const forward = !!d && Date.parse(d.from.createdAt) > Date.parse(d.to.createdAt);
-  const verb = forward ? 'Roll forward' : 'Roll back';
-  const mutation = useActionMutation(() => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason }), {
-    invalidate: [['board']],
-    then: () => onClose(),
-    success: (r) => ({
-      message: `${stage} now runs ${shortId(toRevisionId)} of ${policy} again`,
-      description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : undefined,
-    }),
-    errors: 'inline',
-  });
-  const error = mutation.error;
-  const stale = isActionError(error) && error.code === 'conflict';
+/** The reason, with a freeze override and an approved request (which the pointer history appends as " — " parts) set apart. */
+function HistoryReason({ reason }: { reason: string }) {
+  const parts = reason.split(' — ');
   return (
-    <Modal title={preview.ready ? `${verb}: ${policy} in ${stage} to ${shortId(toRevisionId)}?` : `Return ${policy} in ${stage} to ${shortId(toRevisionId)}?`} onClose={onClose} wide>
-      <form
-        className="space-y-4"
-        data-testid="rollback-dialog"
-        onSubmit={(e) => {
-          e.preventDefault();
-          mutation.mutate();
-        }}
-      >
-        <p className="text-slate-700" data-testid="rollback-direction">
-          {stage} runs {shortId(current)} now.{' '}
-          {!d
-            ? ''
-            : forward
-              ? `${shortId(toRevisionId)} is newer than that: this is a roll-forward to a revision ${stage} ran before. Nodes pick it up on their next run.`
-              : `${shortId(toRevisionId)} is older: nodes return to it on their next run.`}
-        </p>
-        <ChangePreview preview={preview} policy={policy} from={from} to={stage} toHasPolicy={current !== null} />
-        <Field label={<span className="mb-1 block font-semibold uppercase">Reason (required)</span>} name="reason" errors={mutation.formErrors}>
-          {(c) => <textarea {...c} className="input h-16" required value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} />}
-        </Field>
-        {error && (
-          <FormAlert errors={mutation.formErrors} fields={['reason']}>
-            {stale && (
-              <button
-                type="button"
-                className="btn mt-2"
-                onClick={() => {
-                  router.refresh();
-                  onClose();
-                }}
-              >
-                Refresh and review again
-              </button>
-            )}
-          </FormAlert>
-        )}
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-danger" disabled={!reason.trim() || !preview.ready || stale || mutation.isPending}>
-            {mutation.isPending ? 'Working…' : verb}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <span className="flex flex-wrap items-center gap-1.5 text-slate-600">
+      {parts.map((p, i) =>
+        p.startsWith('freeze override') ? (
+          <span key={i} className="badge bg-sky-100 text-sky-900" data-testid="freeze-override">
+            {p}
+          </span>
+        ) : p.startsWith('approved request') ? (
+          <span key={i} className="badge bg-violet-50 text-violet-800">
+            {p}
+          </span>
+        ) : (
+          <span key={i}>“{p}”</span>
+        ),
+      )}
+    </span>
   );
 }

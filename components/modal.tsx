@@ -30,6 +30,14 @@ export function Modal({
   const block = (e: Event) => {
     if (!dismissible) e.preventDefault();
   };
+  // Radix returns focus to its own Trigger; these dialogs are opened from plain buttons, so remember what had focus.
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
+  const returnFocus = (e: Event) => {
+    if (opener?.isConnected) {
+      e.preventDefault();
+      opener.focus();
+    }
+  };
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -40,6 +48,7 @@ export function Modal({
             onEscapeKeyDown={block}
             onPointerDownOutside={block}
             onInteractOutside={block}
+            onCloseAutoFocus={returnFocus}
             {...(description ? {} : { 'aria-describedby': undefined })}
           >
             <Dialog.Title className="mb-3 text-base font-semibold">{title}</Dialog.Title>

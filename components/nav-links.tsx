@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/', label: 'Stages' },
   { href: '/policies', label: 'Policies' },
   { href: '/compare', label: 'Compare' },
+  { href: '/requests', label: 'Requests' },
   { href: '/compose', label: 'Compose' },
   { href: '/ordering', label: 'Ordering' },
   { href: '/resource-map', label: 'Resource map' },
@@ -18,7 +19,7 @@ const LINKS = [
 export function NavLinks() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex items-center gap-1 overflow-x-auto">
+    <nav aria-label="Main" className="flex items-center gap-0.5 overflow-x-auto xl:gap-1">
       {LINKS.map((l) => {
         const active = l.href === '/' ? pathname === '/' : pathname === l.href || pathname.startsWith(l.href + '/');
         return (
@@ -26,7 +27,7 @@ export function NavLinks() {
             key={l.href}
             href={l.href}
             aria-current={active ? 'page' : undefined}
-            className={`whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium ${active ? 'bg-slate-800 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'}`}
+            className={`whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium xl:px-2.5 ${active ? 'bg-slate-800 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'}`}
           >
             {l.label}
           </Link>

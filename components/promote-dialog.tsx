@@ -3,11 +3,12 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promoteCookbookAction } from '@/lib/actions/promotion/promote-cookbook-action';
 import { promotePolicyAction } from '@/lib/actions/promotion/promote-policy-action';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import type { ActionServerError } from '@/lib/actions/safe-action';
 import { ApiError, fetchJson } from '@/lib/api/client';
 import { shortId } from '@/lib/format';
 import type { promoteCookbook } from '@/lib/services/promote-cookbook';
@@ -15,6 +16,7 @@ import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
 import { Field, FormAlert } from './form-field';
 import { Modal } from './modal';
+import { PromotionRefusal, RequestCreatedPanel, freezeOf, isBadRevisionError, requestOf, type CreatedRequest } from './promotion-outcome';
 
 /** What the cookbook promotion's dry run answers (GET …/promote-cookbook/preview): the service's own result type. */
 type CookbookPreview = Awaited<ReturnType<typeof promoteCookbook>>;
@@ -29,6 +31,8 @@ export interface PromoteTarget {
   expectedRevisionId: string | null;
   /** Promote only this cookbook (a derived revision) instead of the whole policy. */
   cookbook?: string;
+  /** The viewer manages `to`: a freeze refusal then offers the override field (the server checks again). */
+  canManage?: boolean;
 }
 
 /**
@@ -43,6 +47,11 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
   const [overrideReason, setOverrideReason] = useState('');
+  const [freezeOverride, setFreezeOverride] = useState('');
+  const [created, setCreated] = useState<CreatedRequest | null>(null);
+  // The last freeze refusal stays in view (with its override field) while the user writes a reason.
+  const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
+  const frozen = freezeOf(frozenError, target.canManage);
   const artifacts = useArtifactCheck({ policy, from, to, cookbook });
   const needsOverride = !!artifacts.data?.to_requires_artifacts && artifacts.data.missing_artifacts.length > 0;
   const toHasPolicy = target.expectedRevisionId !== null;
@@ -58,29 +67,52 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
 
   const mutation = useActionMutation(
     async () => {
-      const common = { policy, from, to, expectedRevisionId: target.expectedRevisionId, reason: reason || undefined, overrideReason: (needsOverride && overrideReason.trim()) || undefined };
+      const common = {
+        policy,
+        from,
+        to,
+        expectedRevisionId: target.expectedRevisionId,
+        reason: reason || undefined,
+        overrideReason: (needsOverride && overrideReason.trim()) || undefined,
+        freezeOverrideReason: (frozen?.canOverride && freezeOverride.trim()) || undefined,
+      };
       const r = cookbook ? await runAction(promoteCookbookAction, { ...common, cookbook }) : await runAction(promotePolicyAction, common);
-      return { auditId: r.auditId, revisionId: 'revisionId' in r ? r.revisionId : null };
+      const auditId = (r as { auditId?: string | null }).auditId ?? null;
+      return { auditId, revisionId: 'revisionId' in r ? (r as { revisionId: string }).revisionId : null, request: requestOf(r) };
     },
     {
-      invalidate: [['board']],
-      then: () => onClose(),
-      success: (r) => ({
-        message: cookbook ? `Promoted ${cookbook} into ${to}: new revision ${shortId(r.revisionId)}` : from.startsWith('rev:') ? `${to} now runs ${sideLabel(from)} of ${policy}` : `Promoted ${policy} to ${to}`,
-        description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : 'Nothing changed: the stage already ran this revision.',
-      }),
+      invalidate: [['board'], ['requests']],
+      then: (r) => {
+        setFrozenError(null);
+        // Into a protected stage the answer is a request: the dialog says so (with its link) instead of closing.
+        if (r.request) setCreated(r.request);
+        else onClose();
+      },
+      success: (r) =>
+        r.request
+          ? null
+          : {
+              message: cookbook ? `Promoted ${cookbook} into ${to}: new revision ${shortId(r.revisionId)}` : from.startsWith('rev:') ? `${to} now runs ${sideLabel(from)} of ${policy}` : `Promoted ${policy} to ${to}`,
+              description: r.auditId ? <Link href={`/audit?focus=${r.auditId}`}>View the audit entry</Link> : 'Nothing changed: the stage already ran this revision.',
+            },
       errors: 'inline',
     },
   );
-  const error = mutation.error;
-  const stale = isActionError(error) && error.code === 'conflict';
+  const error = mutation.error as ActionServerError | null;
+  // The last freeze refusal stays in view (with its override field) while the manager writes a reason.
+  useEffect(() => {
+    if (error && freezeOf(error)) setFrozenError(error);
+  }, [error]);
+  const stale = isActionError(error) && error.code === 'conflict' && !isBadRevisionError(error);
+  const bad = isBadRevisionError(error);
   const checkError = check.error instanceof ApiError ? check.error : check.error ? new ApiError(0, { error: [(check.error as Error).message] }) : null;
   const checkStale = checkError?.status === 409;
   const cookbookDiff = check.data && !check.data.noop && 'diff' in check.data ? check.data.diff : null;
   const cookbookBlocked = !!cookbook && (!check.isSuccess || check.data.noop);
   const ready = preview.ready && !cookbookBlocked;
   // The artifact check must have answered, and a stage that requires artifacts needs a reason to go without them.
-  const disabled = !ready || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || (!cookbook && preview.identical);
+  const disabled =
+    !ready || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || bad || (!cookbook && preview.identical) || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()));
   const fromLabel = sideLabel(from);
 
   return (
@@ -89,6 +121,9 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
       onClose={onClose}
       wide
     >
+      {created ? (
+        <RequestCreatedPanel request={created} stage={to} onClose={onClose} />
+      ) : (
       <div className="space-y-4" data-testid="promote-dialog">
         <ChangePreview
           preview={preview}
@@ -146,7 +181,9 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
         <Field label={<span className="mb-1 block font-semibold uppercase">Reason (optional, kept in the audit log)</span>} name="reason" errors={mutation.formErrors}>
           {(c) => <textarea {...c} className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />}
         </Field>
-        {error && (
+        {frozenError && <PromotionRefusal error={frozenError} canManage={target.canManage} overrideReason={freezeOverride} onOverrideReason={setFreezeOverride} />}
+        {bad && error && <PromotionRefusal error={error} overrideReason="" onOverrideReason={() => {}} />}
+        {error && !freezeOf(error) && !bad && (
           <div data-testid="promote-error">
             <FormAlert errors={stale ? mutation.formErrors : mutation.formErrors && { ...mutation.formErrors, formError: mutation.formErrors.formError && `The promotion was refused. ${mutation.formErrors.formError}` }} fields={['reason', ...(needsOverride ? ['overrideReason'] : [])]} />
           </div>
@@ -170,10 +207,11 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             Cancel
           </button>
           <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => mutation.mutate()} data-testid="promote-confirm">
-            {mutation.isPending ? 'Promoting…' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}
+            {mutation.isPending ? 'Promoting…' : frozen?.canOverride ? 'Override the freeze and promote' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}
           </button>
         </div>
       </div>
+      )}
     </Modal>
   );
 }

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { RelativeTime } from './relative-time';
+import { CellGuards, FreezeBanners, StageGuardBadges } from './board-guards';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 
@@ -68,6 +69,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           {error ? <span className="text-red-700">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : <>Updated <RelativeTime iso={data.generatedAt} now={data.generatedAt} /></>}
         </span>
       </div>
+      {data.guards && <FreezeBanners frozen={data.guards.frozen} />}
       {/* Focusable so the table can be scrolled sideways by keyboard on narrow screens. */}
       <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Stage board">
         <table className="table" data-testid="stage-board">
@@ -79,7 +81,10 @@ export function StageBoard({ initial }: { initial: BoardData }) {
               {data.stages.map((s, i) => (
                 <th key={s.name} scope="col" title={s.description}>
                   <div className="flex items-center justify-between gap-2">
-                    <span>{s.name}</span>
+                    <span>
+                      {s.name}
+                      <StageGuardBadges stage={s.name} guards={data.guards} />
+                    </span>
                     {s.canPromote && i > 0 && (
                       <button
                         type="button"
@@ -116,7 +121,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                       className="mt-1 text-left text-xs font-medium text-indigo-700 hover:underline"
                       data-testid="run-newest"
                       onClick={() =>
-                        setPromoting({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null })
+                        setPromoting({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null, canManage: firstPromotable.canManage })
                       }
                     >
                       Run newest upload {shortId(p.latestRevisionId)} in {firstPromotable.name}
@@ -148,6 +153,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                           <div className="text-xs text-slate-600">
                             <RelativeTime iso={c.since} now={data.generatedAt} /> · {c.nodesOnRevision}/{c.nodes} nodes on it
                           </div>
+                          <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={data.guards} />
                           {c.differsFromPrevious === true && (
                             <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>
                               {c.relation === 'ahead' ? (
@@ -170,7 +176,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                                   type="button"
                                   className="font-medium text-indigo-700 hover:underline"
                                   data-testid="promote-button"
-                                  onClick={() => setPromoting({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null })}
+                                  onClick={() => setPromoting({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null, canManage: next.canManage })}
                                 >
                                   Promote → {next.name}
                                 </button>
@@ -189,7 +195,10 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                           </Link>
                         </div>
                       ) : (
-                        <span className="text-xs text-slate-600">not in {s.name}</span>
+                        <>
+                          <span className="text-xs text-slate-600">not in {s.name}</span>
+                          <CellGuards policy={p.name} stage={s.name} revisionId={null} guards={data.guards} />
+                        </>
                       )}
                     </td>
                   );

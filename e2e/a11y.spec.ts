@@ -28,6 +28,9 @@ test.describe('axe: pages', () => {
     ['ordering', '/ordering'],
     ['resource map', '/resource-map'],
     ['audit', '/audit'],
+    ['requests (awaiting my approval)', '/requests'],
+    ['requests (all, filtered)', '/requests?view=all&status=pending&stage=production'],
+    ['requests (empty)', '/requests?view=mine&policy=bastion'],
     ['history', '/history?policy=webapp&stage=production'],
     ['admin permissions', '/admin'],
     ['admin stages', '/admin/stages'],
@@ -36,6 +39,7 @@ test.describe('axe: pages', () => {
     ['admin tokens', '/admin/tokens'],
     ['admin Chef clients', '/admin/clients'],
     ['admin git repositories', '/admin/git'],
+    ['admin webhooks', '/admin/webhooks'],
     ['connect Chef tools', '/connect'],
     ['node', '/nodes/webapp-production-01.example.com'],
     ['not found', '/no-such-page'],
@@ -65,6 +69,39 @@ test.describe('axe: pages', () => {
     await page.locator('[data-cookbook="nginx"]').getByTestId('artifact-diff-link').click();
     await expect(page.getByLabel('File diff')).toBeVisible();
     await expectNoViolations(page, 'artifact file diff');
+  });
+
+  test('request page (the demo\'s pending request)', async ({ page }) => {
+    await page.goto('/requests?view=all&status=pending');
+    await page.getByTestId('requests-table').locator('tbody a').first().click();
+    await expect(page.getByTestId('request-status-line')).toContainText('pending');
+    await expectNoViolations(page, 'request page');
+  });
+
+  test('webhook delivery log', async ({ page }) => {
+    await page.goto('/admin/webhooks');
+    await page.getByLabel('Name', { exact: true }).fill('a11y hook');
+    await page.getByLabel('URL (http or https)').fill('http://127.0.0.1:9/a11y');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await expect(page.getByTestId('webhook-secret')).toBeVisible();
+    await expectNoViolations(page, 'webhook secret dialog');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await page.getByRole('link', { name: 'a11y hook' }).click();
+    await expect(page.getByTestId('send-test-event')).toBeVisible();
+    await expectNoViolations(page, 'webhook delivery log (empty)');
+    await page.getByTestId('send-test-event').click();
+    await expect(page.getByText(/Test event queued/)).toBeVisible();
+    await expect(page.getByTestId('deliveries-table')).toContainText('test');
+    // Toasts are not part of the page under test (sonner's rich colours are measured mid-animation).
+    await page.getByRole('button', { name: 'Close toast' }).click();
+    await expect(page.getByText(/Test event queued/)).toHaveCount(0);
+    await expectNoViolations(page, 'webhook delivery log');
+    // Leave no subscription behind (its retries would keep the worker busy).
+    await page.goto('/admin/webhooks');
+    await page.locator('tr[data-webhook="a11y hook"]').getByRole('button', { name: /Delete…/ }).click();
+    await expectNoViolations(page, 'delete webhook dialog');
+    await page.getByRole('button', { name: 'Delete webhook' }).click();
+    await expect(page.locator('tr[data-webhook="a11y hook"]')).toHaveCount(0);
   });
 
   test('revision page', async ({ page }) => {
@@ -122,6 +159,26 @@ test.describe('axe: dialogs and menus', () => {
     await expectNoViolations(page, 'rollback dialog');
   });
 
+  test('approve dialog and mark-bad dialog', async ({ browser }) => {
+    const lead = await (await browser.newContext({ storageState: stateFile('lead') })).newPage();
+    await lead.goto('/requests');
+    await lead.getByTestId('requests-table').locator('tbody a').first().click();
+    await lead.getByTestId('request-approve').click();
+    await expect(lead.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(lead, 'approve dialog');
+    await lead.keyboard.press('Escape');
+    await expect(lead.getByRole('dialog')).toHaveCount(0);
+    await expect(lead.getByTestId('request-approve')).toBeFocused();
+
+    const admin = await (await browser.newContext({ storageState: stateFile('admin') })).newPage();
+    await admin.goto('/policies/webapp');
+    await admin.getByTestId('revisions-table').locator('a.mono').first().click();
+    await admin.getByTestId('mark-bad').click();
+    await expect(admin.getByRole('dialog').getByLabel('Reason (required)')).toBeFocused();
+    await expectNoViolations(admin, 'mark-bad dialog');
+    await admin.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  });
+
   test('user menu', async ({ page }) => {
     await page.goto('/');
     await page.getByTestId('user-menu').click();
@@ -150,7 +207,7 @@ test.describe('axe: dialogs and menus', () => {
 test.describe('layout at 1024 px', () => {
   test.use({ storageState: stateFile('admin'), viewport: { width: 1024, height: 768 } });
   test('the navigation fits (no clipped items) and pages do not overflow sideways', async ({ page }) => {
-    for (const url of ['/', '/policies/webapp', '/audit', '/admin']) {
+    for (const url of ['/', '/policies/webapp', '/audit', '/admin', '/requests', '/admin/stages', '/admin/webhooks']) {
       await page.goto(url);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await expect(nav.getByRole('link', { name: 'Admin', exact: true })).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { approveUntilApplied, createdRequestId } from './approvals';
 import { stateFile } from './roles';
 
 const cell = (page: Page, policy: string, stage: string) => page.locator(`tr[data-policy="${policy}"] td[data-stage="${stage}"]`);
@@ -17,9 +18,14 @@ test.describe('promotion', () => {
     await expect(dialog).toContainText('upgraded');
     await dialog.getByLabel(/Reason/).fill('e2e: release webapp');
     await dialog.getByRole('button', { name: 'Promote to production' }).click();
-    await expect(page.getByText('Promoted webapp to production')).toBeVisible();
+    // Production is protected (issue 15): the promotion becomes a request; approved, it moves.
+    await expect(page.getByTestId('request-created')).toContainText('Request created: needs 2 approvals');
+    await approveUntilApplied(browser, await createdRequestId(page));
+    await page.goto('/');
     await expect.poll(() => revOf(page, 'webapp', 'production')).toBe(staging);
     await expect(cell(page, 'webapp', 'production')).toContainText('same as staging');
+    await page.goto('/audit?action=pointer.promote');
+    await expect(page.getByTestId('audit-table')).toContainText('e2e: release webapp');
   });
 
   test('release promotes only nginx for api-gateway and finds the derived revision', async ({ browser }) => {
@@ -31,7 +37,8 @@ test.describe('promotion', () => {
     const dialog = page.getByTestId('promote-dialog');
     await expect(dialog.getByTestId('dependency-ok')).toContainText('nginx 11.5.0 → 11.6.2');
     await dialog.getByRole('button', { name: 'Promote nginx to production' }).click();
-    await expect(page.getByText(/Promoted nginx into production: new revision/)).toBeVisible();
+    await expect(page.getByTestId('request-created')).toContainText(/Request created: needs \d approvals?/);
+    await approveUntilApplied(browser, await createdRequestId(page));
     await page.goto('/policies/api-gateway');
     const derived = page.locator('[data-testid="revisions-table"] tr', { hasText: 'cookbook nginx from staging' });
     await expect(derived).toHaveCount(1);
@@ -78,6 +85,9 @@ test.describe('promotion', () => {
       const staging = await revOf(dev, 'haproxy-lb', 'staging');
       await cell(dev, 'haproxy-lb', 'staging').getByTestId('promote-button').click();
       await dev.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to production' }).click();
+      // Production is protected in the demo: the promotion is a request, applied once approved.
+      await approveUntilApplied(browser, await createdRequestId(dev));
+      await dev.goto('/');
       await expect.poll(() => revOf(dev, 'haproxy-lb', 'production')).toBe(staging);
     } finally {
       // The grant goes back to what it was: other tests see the seed's permissions.
@@ -113,6 +123,8 @@ test.describe('promotion', () => {
     await first.getByTestId('rollback').click();
     await page.getByLabel('Reason (required)').fill(`e2e: roll back ${policy}`);
     await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+    await approveUntilApplied(browser, await createdRequestId(page.getByRole('dialog')));
+    await page.reload();
     await expect(page.locator('[data-testid="history"] li').first()).toHaveAttribute('data-kind', 'rollback');
     await page.goto('/');
     await expect.poll(() => revOf(page, policy, 'dev')).toBe(`${policy}-1`);

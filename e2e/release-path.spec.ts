@@ -4,6 +4,7 @@
  * Runs after promotion.spec.ts (files run in name order) and leaves what it needs itself.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { approveUntilApplied, createdRequestId, pendingRequests } from './approvals';
 import { stateFile, type Role } from './roles';
 
 const cell = (page: Page, policy: string, stage: string) => page.locator(`tr[data-policy="${policy}"] td[data-stage="${stage}"]`);
@@ -58,7 +59,7 @@ test.describe('promotion path (issue 16)', () => {
     for (const text of await changes.allTextContents()) expect(text.startsWith(name) || text.startsWith('dependency')).toBe(true);
   });
 
-  test('3. bulk promotion shows per-policy counts, major bumps, blast radius, diff links; the toast links to the audit', async ({ browser }) => {
+  test('3. bulk promotion shows per-policy counts, major bumps, blast radius, diff links; into a protected stage the toast links to the requests, and the approved move to the audit', async ({ browser }) => {
     const page = await pageAs(browser, 'release');
     await page.goto('/');
     await page.getByTestId('bulk-promote-production').click();
@@ -74,10 +75,15 @@ test.describe('promotion path (issue 16)', () => {
     for (const box of await dialog.getByRole('checkbox').all()) if ((await box.getAttribute('id')) !== 'bulk-monitoring') await box.uncheck();
     await expect(dialog.getByTestId('bulk-blast-radius')).toContainText('8 nodes in production run the selected policies');
     await dialog.getByRole('button', { name: /^Promote \d+ to production$/ }).click();
-    await expect(page.getByText(/Promoted \d+ polic(y|ies) from staging to production/)).toBeVisible();
-    await page.getByRole('link', { name: 'View the audit entries' }).click();
-    await expect(page).toHaveURL(/\/audit\?focus=/);
-    await expect(page.getByTestId('audit-table')).toContainText('pointer.promote');
+    // Production is protected (issue 15): one request per policy, nothing moved yet.
+    await expect(page.getByText(/production is protected: 1 request created \(monitoring needs \d\)/)).toBeVisible();
+    await page.getByRole('link', { name: 'Open your pending requests' }).click();
+    await expect(page).toHaveURL(/\/requests\?view=mine&status=pending&stage=production/);
+    const request = (await pendingRequests(browser, 'release', 'production')).find((r) => r.policy === 'monitoring')!;
+    await expect(page.getByTestId('requests-table').locator(`a[href="/requests/${request.id}"]`)).toBeVisible();
+    await approveUntilApplied(browser, request.id);
+    await page.goto('/audit?action=pointer.promote&stage=production');
+    await expect(page.getByTestId('audit-table')).toContainText('monitoring');
   });
 
   test('4. the board names the stage actually compared, and says behind or ahead', async ({ browser }) => {
@@ -115,7 +121,7 @@ test.describe('promotion path (issue 16)', () => {
       const dialog = page.getByTestId('promote-dialog');
       await expect(dialog.getByTestId('dependency-ok')).toBeVisible();
       await dialog.getByTestId('promote-confirm').click();
-      await expect(page.getByText(/into production: new revision/)).toBeVisible();
+      await approveUntilApplied(browser, await createdRequestId(dialog.page()));
     }
     await page.goto('/');
     await expect(cell(page, 'api-gateway', 'production').getByTestId('differs')).toContainText('ahead of staging: changed without passing through staging');
@@ -176,7 +182,7 @@ test.describe('promotion path (issue 16)', () => {
     if ((await revOf(page, 'webapp', 'production')) !== (await revOf(page, 'webapp', 'staging'))) {
       await cell(page, 'webapp', 'staging').getByTestId('promote-button').click();
       await page.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to production' }).click();
-      await expect(page.getByText('Promoted webapp to production')).toBeVisible();
+      await approveUntilApplied(browser, await createdRequestId(page));
     }
     await page.goto('/history?policy=webapp&stage=production');
     await history.locator('li[data-kind="seed"]').getByTestId('rollback').click();
@@ -186,6 +192,10 @@ test.describe('promotion path (issue 16)', () => {
     await expect(dialog.getByTestId('blast-radius')).toContainText('8 nodes in production run webapp');
     await dialog.getByLabel('Reason (required)').fill('e2e: back');
     await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
+    // Into protected production a rollback is a request too; approved, it moves.
+    await approveUntilApplied(browser, await createdRequestId(page.getByRole('dialog')));
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.reload();
     await expect(history.locator('li').first()).toHaveAttribute('data-kind', 'rollback');
 
     await history.locator('li[data-kind="promote"]').first().getByTestId('rollback').click();
@@ -197,6 +207,9 @@ test.describe('promotion path (issue 16)', () => {
     await expect(dialog.getByRole('button', { name: 'Roll forward' })).toBeDisabled();
     await dialog.getByLabel('Reason (required)').fill('e2e: forward again');
     await dialog.getByRole('button', { name: 'Roll forward' }).click();
+    await approveUntilApplied(browser, await createdRequestId(page.getByRole('dialog')));
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.reload();
     await expect(history.locator('li').first()).toHaveAttribute('data-kind', 'rollback');
     await expect(history.locator('li').first()).toContainText('e2e: forward again');
   });
@@ -212,7 +225,8 @@ test.describe('promotion path (issue 16)', () => {
     await other.goto('/');
     await cell(other, 'redis-cache', 'staging').getByTestId('promote-button').click();
     await other.getByTestId('promote-dialog').getByRole('button', { name: 'Promote to production' }).click();
-    await expect(other.getByText('Promoted redis-cache to production')).toBeVisible();
+    // Production is protected: the other tab's promotion lands once approved, and then production has changed.
+    await approveUntilApplied(browser, await createdRequestId(other));
 
     await dialog.getByRole('button', { name: 'Promote to production' }).click();
     const alert = dialog.getByRole('alert').filter({ hasText: 'changed since you looked' });

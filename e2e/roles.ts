@@ -14,6 +14,8 @@ export const ROLES = {
   release: seeded('release'),
   dev: seeded('dev'),
   viewer: seeded('viewer'),
+  /** Approver on staging and production (issue 15's demo data). */
+  lead: seeded('lead'),
 } as const;
 
 export type Role = keyof typeof ROLES;

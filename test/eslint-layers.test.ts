@@ -18,11 +18,14 @@ describe('the layer boundaries (eslint.config.mjs, eslint/layers.mjs)', () => {
     expect(await lint('lib/domain/lock/x.ts', "import { jsonPointer } from '../shared/json-pointer';\nexport * from './json';")).toEqual([]);
   });
 
-  it('a client component imports neither lib/db nor lib/services (types included); a server component may', async () => {
+  it('a client component imports neither lib/db (types included) nor lib/services code; a server component may', async () => {
     const client = "'use client';\nimport type { BoardData } from '@/lib/db/queries/board';\nimport { x } from '@/lib/services/rollback';";
     expect(await lint('components/x.tsx', client)).toHaveLength(2);
     expect(await lint('components/x.tsx', client.replace("'use client';\n", ''))).toEqual([]);
     expect(await lint('components/x.tsx', "'use client';\nimport type { BoardData } from '@/lib/types/board';")).toEqual([]);
+    // DTO types may live beside the services (type imports are erased), but not in services/internal.
+    expect(await lint('components/x.tsx', "'use client';\nimport type { RollbackResult } from '@/lib/services/rollback';")).toEqual([]);
+    expect(await lint('components/x.tsx', "'use client';\nimport type { X } from '@/lib/services/internal/audit';")).toHaveLength(1);
   });
 
   it('nothing outside lib/services imports lib/services/internal', async () => {

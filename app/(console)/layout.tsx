@@ -17,8 +17,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span aria-hidden className="flex h-7 w-7 items-center justify-center rounded bg-indigo-500 text-xs font-bold">
               PC
             </span>
-            <span className="hidden xl:inline">Policy Console</span>
-            <span className="sr-only xl:hidden">Policy Console</span>
+            <span className="hidden 2xl:inline">Policy Console</span>
+            <span className="sr-only 2xl:hidden">Policy Console</span>
           </Link>
           <NavLinks />
           <div className="ml-auto">

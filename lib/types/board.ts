@@ -18,10 +18,33 @@ export interface BoardCell {
   cookbooksChanged: number;
 }
 
+/** A freeze in force now: why, and when the stage opens again. */
+export interface ActiveFreeze {
+  id: string;
+  reason: string;
+  endsAt: string;
+  weekly: boolean;
+}
+
+/** What the board adds to its cells for guarded stages (issue 15). */
+export interface BoardGuards {
+  /** Per stage name: approvals a change needs at least (absent: the stage is not protected). */
+  protectedStages: Record<string, number>;
+  /** Per stage name: the freeze in force now (the reason of the one ending last; `endsAt`: when the stage opens, through overlapping windows). */
+  frozen: Record<string, ActiveFreeze>;
+  /** Per "stage|policy": pending requests (and the id when there is exactly one, for a direct link). */
+  pending: Record<string, { count: number; id: string | null }>;
+  /** Per "policy|revisionId": who marked it bad and why. */
+  bad: Record<string, { reason: string; by: string; at: string }>;
+}
+
 export interface BoardData {
-  stages: { name: string; description: string; position: number; canPromote: boolean }[];
+  /** `canManage`: may override a freeze (issue 15); the server checks again. */
+  stages: { name: string; description: string; position: number; canPromote: boolean; canManage?: boolean }[];
   /** `latestRevisionId`: the policy's newest revision, wherever it runs (a fresh upload may run nowhere yet). */
   policies: { name: string; team: string | null; latestRevisionId: string | null; cells: Record<string, BoardCell | null> }[];
   teams: string[];
   generatedAt: string;
+  /** Protected and frozen stages, pending requests and bad revisions (issue 15). */
+  guards?: BoardGuards;
 }

@@ -3,6 +3,8 @@ import { Suspense } from 'react';
 import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
 import { compare, comparePickerOptions } from '@/lib/db/queries/compare';
+import { badRevisionsOf } from '@/lib/services/bad-revision-marks';
+import { BadRevisionNotes } from '@/components/board-guards';
 import { isAppError } from '@/lib/errors';
 import { ComparePicker } from '@/components/compare-picker';
 import { CompareView } from '@/components/compare-view';
@@ -20,10 +22,15 @@ export default async function ComparePage({ searchParams }: Props) {
   let body: React.ReactNode = null;
   if (policy && from && to) {
     try {
-      const c = await compare(access, policy, from, to);
+      const [c, bad] = await Promise.all([compare(access, policy, from, to), badRevisionsOf(policy)]);
       body = (
         <Suspense>
-          <CompareView c={c} canPromote={!!c.from.stage && !!c.to.stage && can(access, 'stage.promote', { stage: c.to.stage })} />
+          <BadRevisionNotes sides={[c.from, c.to]} bad={bad} />
+          <CompareView
+            c={c}
+            canPromote={!!c.from.stage && !!c.to.stage && can(access, 'stage.promote', { stage: c.to.stage })}
+            canManage={!!c.to.stage && can(access, 'stage.manage', { stage: c.to.stage })}
+          />
         </Suspense>
       );
     } catch (e) {

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
 import { pointerHistory } from '@/lib/db/queries/history';
+import { badRevisionsOf } from '@/lib/services/bad-revision-marks';
 import { activeRevisionId, policyNames, stageNames, viewableStageNames } from '@/lib/db/queries/policies';
 import { HistoryTimeline } from '@/components/history-timeline';
 import { EmptyState, PageHeader } from '@/components/page-header';
@@ -60,7 +61,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const [entries, current] = await Promise.all([pointerHistory(stage, policy), activeRevisionId(stage, policy)]);
+  const [entries, current, bad] = await Promise.all([pointerHistory(stage, policy), activeRevisionId(stage, policy), badRevisionsOf(policy)]);
   return (
     <>
       <PageHeader
@@ -75,7 +76,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         }
         description="Every change of the revision this stage runs: who, when, from, to and why."
       />
-      <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} canRollback={can(access, 'stage.promote', { stage })} />
+      <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} canRollback={can(access, 'stage.promote', { stage })} canManage={can(access, 'stage.manage', { stage })} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { can, viewableStages } from '@/lib/auth/permissions';
 import type { BoardCell, BoardData } from '@/lib/types/board';
 import { db } from '../client';
 import { sortedBy } from '../order';
+import { loadBoardGuards } from './board-guards';
 
 export type { BoardCell, BoardData } from '@/lib/types/board';
 
@@ -81,8 +82,10 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     return { name: policy.name, team: (policy.ownerTeamId && teamName.get(policy.ownerTeamId)) || null, latestRevisionId: latestByPolicy.get(policy.id) ?? null, cells };
   });
 
+  const guards = await loadBoardGuards(stages.map((s) => s.name));
   return {
-    stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }) })),
+    guards,
+    stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }), canManage: can(access, 'stage.manage', { stage: s.name }) })),
     policies: rows,
     teams: [...new Set(rows.map((r) => r.team).filter((t): t is string => !!t))].sort(),
     generatedAt: new Date().toISOString(),

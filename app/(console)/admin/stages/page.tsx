@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
 import { stagesForAdmin } from '@/lib/db/queries/admin';
+import { stageGuardsForAdmin } from '@/lib/db/queries/stage-guards-admin';
+import { StageGuardsAdmin } from '@/components/stage-guards-admin';
 import { AdminStages } from '@/components/admin-stages';
 import { PageHeader } from '@/components/page-header';
 
@@ -9,11 +11,12 @@ export const dynamic = 'force-dynamic';
 
 export default async function StagesAdminPage() {
   const access = await requireAccess();
-  const data = await stagesForAdmin(access);
+  const [data, guards] = await Promise.all([stagesForAdmin(access), stageGuardsForAdmin(access)]);
   return (
     <>
       <PageHeader title="Stages" description="The promotion order, left to right on the board. Admins create stages; those who manage a stage edit or delete it." />
       <AdminStages {...data} />
+      <StageGuardsAdmin {...guards} />
     </>
   );
 }

@@ -4,6 +4,8 @@ import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/auth/session';
 import { revisionDetail } from '@/lib/db/queries/policy-pages';
 import { artifactPresence } from '@/lib/db/queries/artifacts';
+import { badRevisionState } from '@/lib/services/bad-revision-marks';
+import { BadRevisionBanner, BadRevisionPanel } from '@/components/bad-revision-panel';
 import type { PolicyLock } from '@/lib/domain';
 import { AttributeTree } from '@/components/attribute-tree';
 import { OriginLabel } from '@/components/origin-label';
@@ -40,6 +42,7 @@ export default async function RevisionPage({ params }: Props) {
   const onServer = await artifactPresence(cookbooks.map(([cb, e]) => ({ name: cb, identifier: e.identifier })));
   const missing = cookbooks.filter(([cb, e]) => !onServer.has(`${cb} ${e.identifier}`)).length;
   const named = Object.entries(lock.named_run_lists ?? {});
+  const bad = await badRevisionState(access, name, rev.revisionId);
   return (
     <>
       <PageHeader
@@ -67,6 +70,7 @@ export default async function RevisionPage({ params }: Props) {
         }
         actions={
           <>
+          <BadRevisionPanel policy={name} revisionId={rev.revisionId} mark={bad.mark} canMark={bad.canMark} />
           <RunRevision policy={name} revisionId={rev.revisionId} />
           <a className="btn" href={`/api/v1/policies/${enc}/revisions/${encodeURIComponent(rev.revisionId)}?raw=true`} download={`${name}-${shortId(rev.revisionId)}.lock.json`}>
             Download
@@ -74,6 +78,7 @@ export default async function RevisionPage({ params }: Props) {
           </>
         }
       />
+      {bad.mark && <BadRevisionBanner mark={bad.mark} />}
       <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="run-list">
           <h2 id="run-list" className="mb-2 font-semibold">

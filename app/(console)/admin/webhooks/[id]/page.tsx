@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { requireAccess } from '@/lib/auth/session';
+import { webhookDeliveries } from '@/lib/db/queries/webhooks-admin';
+import { EmptyState, PageHeader } from '@/components/page-header';
+import { WebhookDeliveries } from '@/components/webhook-deliveries';
+import { SendTestEvent } from '@/components/webhook-mutations';
+
+export const metadata: Metadata = { title: 'Webhook deliveries' };
+export const dynamic = 'force-dynamic';
+
+export default async function WebhookDeliveriesPage({ params }: { params: Promise<{ id: string }> }) {
+  const access = await requireAccess();
+  if (!access.isAdmin) return <EmptyState title="Admins only">Only admins see webhook deliveries.</EmptyState>;
+  const { id } = await params;
+  const data = await webhookDeliveries(decodeURIComponent(id));
+  if (!data) notFound();
+  const w = data.webhook;
+  return (
+    <>
+      <PageHeader
+        title={<>Deliveries: {w.name || w.url}</>}
+        description={
+          <>
+            <Link className="text-indigo-700 underline" href="/admin/webhooks">
+              All webhooks
+            </Link>{' '}
+            · <span className="mono break-all">{w.url}</span>
+          </>
+        }
+        actions={<SendTestEvent id={w.id} />}
+      />
+      <WebhookDeliveries deliveries={data.deliveries} />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { requireAccess } from '@/lib/auth/session';
+import { compare } from '@/lib/db/queries/compare';
+import { requestDetailForPage } from '@/lib/services/requests-page';
+import { CompareView } from '@/components/compare-view';
+import { EmptyState, PageHeader } from '@/components/page-header';
+import { RequestActions } from '@/components/request-actions';
+import { RequestSummary } from '@/components/request-summary';
+
+export const metadata: Metadata = { title: 'Promotion request' };
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ id: string }> };
+
+export default async function RequestPage({ params }: Props) {
+  const access = await requireAccess();
+  const { id } = await params;
+  const loaded = await requestDetailForPage(access, decodeURIComponent(id));
+  if (!loaded) notFound();
+  const { request: r, can } = loaded;
+  // The diff as it was asked for: what the stage ran then → what it would run.
+  const comparison = r.fromRevisionId && r.toRevisionId && r.fromRevisionId !== r.toRevisionId ? await compare(access, r.policy, `rev:${r.toRevisionId}`, `rev:${r.fromRevisionId}`) : null;
+  return (
+    <>
+      <PageHeader
+        title={
+          <>
+            Request: {r.policy} → {r.stage}
+          </>
+        }
+        description={
+          <>
+            <Link className="text-indigo-700 underline" href="/requests">
+              All requests
+            </Link>{' '}
+            · the pointer moves only when the required approvals are in, through the normal promotion (audited).
+          </>
+        }
+        actions={
+          <RequestActions
+            id={r.id}
+            policy={r.policy}
+            stage={r.stage}
+            toRevisionId={r.toRevisionId}
+            currentRevisionId={r.currentRevisionId}
+            canManage={can.manage}
+            canApprove={can.approve}
+            canReject={can.reject}
+            canWithdraw={can.withdraw}
+            canRerequest={can.rerequest}
+            approveHint={can.approveHint}
+          />
+        }
+      />
+      <div className="space-y-4">
+        <RequestSummary r={r} />
+        <section aria-labelledby="req-diff" className="space-y-2">
+          <h2 id="req-diff" className="text-lg font-semibold">
+            What changes in {r.stage}
+          </h2>
+          {comparison ? (
+            <Suspense>
+              <CompareView c={comparison} />
+            </Suspense>
+          ) : (
+            <EmptyState title={r.fromRevisionId ? 'No difference' : `New in ${r.stage}`}>
+              {r.fromRevisionId ? 'The stage already ran this revision when the request was made.' : `${r.policy} did not run in ${r.stage} when this was asked: everything in the revision is new there.`}
+            </EmptyState>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import Link from 'next/link';
+import type { ActiveFreeze, BoardGuards } from '@/lib/db/queries/board-guards';
+import { dateTime } from '@/lib/format';
+
+/** One banner per frozen stage: why, and when it opens again. */
+export function FreezeBanners({ frozen }: { frozen: Record<string, ActiveFreeze> }) {
+  const entries = Object.entries(frozen);
+  if (entries.length === 0) return null;
+  return (
+    <ul className="space-y-1.5" aria-label="Frozen stages" data-testid="freeze-banners">
+      {entries.map(([stage, f]) => (
+        <li key={stage} className="rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-950" data-testid="freeze-banner" data-stage={stage}>
+          <b>{stage} is frozen</b>
+          {f.weekly ? ' (weekly window)' : ''}: {f.reason}. It opens at <time dateTime={f.endsAt}>{dateTime(f.endsAt)}</time>; until then only a manager of {stage} can promote, with a written reason.
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Under a stage's column name: protected (and how many approvals at least) and frozen. */
+export function StageGuardBadges({ stage, guards }: { stage: string; guards: BoardGuards | undefined }) {
+  const n = guards?.protectedStages[stage];
+  const frozen = guards?.frozen[stage];
+  if (n === undefined && !frozen) return null;
+  return (
+    <div className="mt-0.5 flex flex-wrap gap-1 normal-case tracking-normal">
+      {n !== undefined && (
+        <span className="badge bg-violet-50 text-violet-800" title={`Changes into ${stage} need approval (at least ${n}; rules may ask for more)`} data-testid="stage-protected">
+          needs approval
+        </span>
+      )}
+      {frozen && (
+        <span className="badge bg-sky-100 text-sky-900" title={`Frozen until ${dateTime(frozen.endsAt)}: ${frozen.reason}`} data-testid="stage-frozen">
+          frozen
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** In a cell: pending requests for this policy in this stage, and a marker when the revision it runs is marked bad. */
+export function CellGuards({ policy, stage, revisionId, guards }: { policy: string; stage: string; revisionId: string | null; guards: BoardGuards | undefined }) {
+  const pending = guards?.pending[`${stage}|${policy}`];
+  const bad = revisionId ? guards?.bad[`${policy}|${revisionId}`] : undefined;
+  if (!pending && !bad) return null;
+  return (
+    <div className="flex flex-wrap gap-1 text-xs">
+      {pending && (
+        <Link
+          href={pending.id ? `/requests/${encodeURIComponent(pending.id)}` : `/requests?view=all&status=pending&stage=${encodeURIComponent(stage)}&policy=${encodeURIComponent(policy)}`}
+          className="badge bg-amber-100 text-amber-900 underline-offset-2 hover:underline"
+          data-testid="pending-requests"
+        >
+          {pending.count} pending request{pending.count === 1 ? '' : 's'}
+          <span className="sr-only"> for {policy} in {stage}</span>
+        </Link>
+      )}
+      {bad && <BadRevisionMarker reason={bad.reason} by={bad.by} />}
+    </div>
+  );
+}
+
+/** A revision marked bad: visible text (not only colour), with who and why on hover and for screen readers. */
+export function BadRevisionMarker({ reason, by }: { reason: string; by: string }) {
+  return (
+    <span className="badge bg-red-100 text-red-800 ring-1 ring-red-300" title={`Marked bad by ${by}: ${reason}`} data-testid="bad-revision">
+      ⚠ bad revision<span className="sr-only">, marked by {by}: {reason}</span>
+    </span>
+  );
+}
+
+/** On the compare page: which side runs (or would bring) a revision marked bad. */
+export function BadRevisionNotes({ sides, bad }: { sides: { label: string; revisionId: string }[]; bad: Record<string, { reason: string; by: string; at: string }> }) {
+  const marked = sides.filter((s, i) => bad[s.revisionId] && sides.findIndex((x) => x.revisionId === s.revisionId) === i);
+  if (marked.length === 0) return null;
+  return (
+    <ul className="mb-3 space-y-1.5" data-testid="compare-bad-revisions">
+      {marked.map((s) => (
+        <li key={s.revisionId} className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <b>⚠ {s.label}</b> (<span className="mono">{s.revisionId.slice(0, 10)}</span>) is marked bad by {bad[s.revisionId].by}: “{bad[s.revisionId].reason}”. It cannot be promoted or rolled back to.
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,54 @@
+import type { DeliveryRow } from '@/lib/types/guards';
+import { dateTime } from '@/lib/format';
+
+const STATUS_STYLE: Record<string, string> = {
+  delivered: 'bg-emerald-50 text-emerald-800',
+  pending: 'bg-amber-100 text-amber-900',
+  failed: 'bg-red-50 text-red-800',
+};
+
+/** A subscription's delivery log: each event, its status, and every attempt with its HTTP status or error. */
+export function WebhookDeliveries({ deliveries }: { deliveries: DeliveryRow[] }) {
+  if (deliveries.length === 0) return <p className="card p-6 text-center text-slate-600">Nothing sent yet. “Send test event” queues one now.</p>;
+  return (
+    <div className="card overflow-x-auto">
+      <table className="table" data-testid="deliveries-table">
+        <thead>
+          <tr>
+            <th scope="col">Queued</th>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d) => (
+            <tr key={d.id} data-event={d.event} data-status={d.status}>
+              <td className="whitespace-nowrap text-xs">{dateTime(d.createdAt)}</td>
+              <td className="mono text-xs">{d.event}</td>
+              <td>
+                <span className={`badge ${STATUS_STYLE[d.status] ?? 'bg-slate-100 text-slate-700'}`}>{d.status}</span>
+                {d.deliveredAt && <div className="text-xs text-slate-600">at {dateTime(d.deliveredAt)}</div>}
+                {d.nextAttemptAt && d.attempts > 0 && <div className="text-xs text-slate-600">next try {dateTime(d.nextAttemptAt)}</div>}
+              </td>
+              <td className="text-xs">
+                {d.log.length === 0 ? (
+                  <span className="text-slate-600">not tried yet</span>
+                ) : (
+                  <ol className="space-y-0.5">
+                    {d.log.map((l) => (
+                      <li key={l.attempt}>
+                        #{l.attempt} {dateTime(l.at)}: {l.statusCode !== null ? `HTTP ${l.statusCode}` : 'no response'}
+                        {l.error && <span className="text-red-700"> · {l.error}</span>} <span className="text-slate-600">({l.durationMs} ms)</span>
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The Requests pages' loaders: the services decide visibility and what the
+ * viewer may do (every decision is checked again when made); this maps their
+ * DTOs to what the pages show.
+ */
+
+import type { Access } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
+import { isAppError } from '@/lib/errors';
+import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from '@/lib/services/promotion-requests';
+import { activeRevisionId } from '@/lib/db/queries/policies';
+
+export type RequestsView = 'to-approve' | 'mine' | 'all';
+export interface RequestsFilter {
+  view: RequestsView;
+  stage?: string;
+  status?: string;
+  policy?: string;
+}
+
+/** One line of the Requests page. */
+export interface RequestRow {
+  id: string;
+  policy: string;
+  stage: string;
+  fromRevisionId: string | null;
+  toRevisionId: string;
+  status: string;
+  approvalsRequired: number;
+  approvalCount: number;
+  requestedBy: string;
+  createdAt: string;
+  reasons: string[];
+}
+
+export interface RequestApprovalView {
+  user: string;
+  decision: 'approved' | 'rejected';
+  comment: string | null;
+  at: string;
+}
+
+/** What the request page shows about one request. */
+export interface RequestDetailView extends RequestRow {
+  /** What the stage runs now (differs from fromRevisionId once it moved). */
+  currentRevisionId: string | null;
+  approvals: RequestApprovalView[];
+  reason: string | null;
+  updatedAt: string;
+  expiresAt: string | null;
+  /** promote | promote-cookbook | rollback | set | remove */
+  kind: string;
+  decidedBy: string | null;
+  freezeOverride: string | null;
+  blastRadius: { nodes: number; stale: number };
+}
+
+/** DTO → a row of the list. */
+function row(d: PromotionRequestDto): RequestRow {
+  return {
+    id: d.id,
+    policy: d.policy,
+    stage: d.stage,
+    fromRevisionId: d.from_revision_id,
+    toRevisionId: d.to_revision_id ?? '',
+    status: d.status,
+    approvalsRequired: d.approvals_required,
+    approvalCount: d.approvals.length,
+    requestedBy: d.requested_by.email,
+    createdAt: d.created_at,
+    reasons: d.reasons.map((r) => r.message),
+  };
+}
+
+export async function requestsForPage(access: Access, filter: RequestsFilter): Promise<{ rows: RequestRow[]; counts: Partial<Record<RequestsView, number>> }> {
+  const status = (REQUEST_STATUSES as readonly string[]).includes(filter.status ?? '') ? (filter.status as PromotionRequestDto['status']) : undefined;
+  const scope = filter.view === 'to-approve' ? 'to_approve' : filter.view;
+  const [list, toApprove] = await Promise.all([
+    listPromotionRequests(access, { scope, stage: filter.stage, policy: filter.policy, status }),
+    filter.view === 'to-approve' && !filter.stage && !filter.policy && !status ? null : listPromotionRequests(access, { scope: 'to_approve' }),
+  ]);
+  return { rows: list.map(row), counts: { 'to-approve': (toApprove ?? list).length } };
+}
+
+export interface RequestPermissions {
+  approve: boolean;
+  reject: boolean;
+  withdraw: boolean;
+  rerequest: boolean;
+  /** Manages the stage: may override a freeze when applying. */
+  manage: boolean;
+  approveHint: string | null;
+}
+
+/** One request as the request page shows it, or null when it does not exist or its stage is not visible. */
+export async function requestDetailForPage(access: Access, id: string): Promise<{ request: RequestDetailView; can: RequestPermissions } | null> {
+  let d: PromotionRequestDto;
+  try {
+    d = await getPromotionRequest(access, id);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'not_found') return null;
+    throw e;
+  }
+  const current = await activeRevisionId(d.stage, d.policy);
+  const v = d.viewer;
+  const open = d.status === 'pending';
+  const approveHint = !open || !v ? null : v.is_requester ? 'You asked for this change: someone else has to approve it.' : v.already_decided ? 'You have already given your decision on this request.' : !v.is_approver ? `Only approvers of ${d.stage} can approve or reject.` : null;
+  const decisions = [...d.approvals.map((a) => ({ ...a, decision: 'approved' as const })), ...d.rejections.map((a) => ({ ...a, decision: 'rejected' as const }))].sort((a, b) => a.at.localeCompare(b.at));
+  return {
+    request: {
+      ...row(d),
+      currentRevisionId: current,
+      approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at })),
+      reason: d.reason,
+      updatedAt: d.updated_at,
+      expiresAt: d.expires_at,
+      kind: d.kind,
+      decidedBy: d.decided_by,
+      freezeOverride: d.freeze_override,
+      blastRadius: d.blast_radius,
+    },
+    can: {
+      approve: !!v?.can_approve,
+      reject: !!v?.can_reject,
+      withdraw: !!v?.can_withdraw,
+      // Asking again needs promote on the stage (the server checks it again); a removal is asked again from the board.
+      rerequest: d.status === 'outdated' && !!d.to_revision_id && can(access, 'stage.promote', { stage: d.stage }),
+      manage: can(access, 'stage.manage', { stage: d.stage }),
+      approveHint,
+    },
+  };
+}
