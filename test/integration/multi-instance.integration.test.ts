@@ -10,7 +10,9 @@ import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { databaseProvider } from '@/lib/db/url';
-import { seed } from '@/test/helpers';
+import { accessFor, seed } from '@/test/helpers';
+import { promotePolicy } from '@/lib/services/promote-policy';
+import { setStageProtection } from '@/lib/services/stage-guards';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PER_INSTANCE = 25;
@@ -72,6 +74,12 @@ async function deadlocks(): Promise<number> {
   return Number(row.deadlocks);
 }
 
+/** What each policy runs in a stage, by policy name. */
+async function stageRows(stage: string): Promise<Map<string, string>> {
+  const found = await db().groupPolicy.findMany({ where: { group: { name: stage } }, select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } });
+  return new Map(found.map((r) => [r.policy.name, r.revision.revisionId]));
+}
+
 async function active(stage: string, policy: string): Promise<string | null> {
   const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
   return row?.revision.revisionId ?? null;
@@ -80,6 +88,9 @@ async function active(stage: string, policy: string): Promise<string | null> {
 describe.runIf(onPostgres)('two instances on one PostgreSQL database, 25 simultaneous requests each', () => {
   beforeAll(async () => {
     await seed();
+    // Pointer races, not approvals: the demo's protected stages (issue 15) would turn each promotion into a request.
+    // Concurrent approvals of one request are raced in guarded-stages.integration.test.ts (both databases).
+    await db().stageProtection.deleteMany();
   });
   afterAll(async () => {
     await db().$disconnect();
@@ -144,5 +155,35 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database, 25 simulta
     expect(await db().policyRevision.count({ where: { policy: { name } } })).toBe(1);
     expect(await db().auditEvent.count({ where: { action: 'policy.create', target: name } })).toBe(1);
     expect(await db().auditEvent.count({ where: { action: 'revision.upload', policyName: name } })).toBe(1);
+  });
+
+  it('concurrent approvals of one request from two instances apply it exactly once', async () => {
+    // 50 approvers (a team), a stage needing 2 approvals, one request: every approval races the apply.
+    const team = await db().team.create({ data: { name: 'race-approvers' } });
+    const qa = await db().policyGroup.findUniqueOrThrow({ where: { name: 'qa' } });
+    const emails: string[] = [];
+    for (let i = 0; i < 2 * PER_INSTANCE; i++) {
+      const u = await db().user.create({ data: { email: `race-approver-${i}@example.com`, name: `Approver ${i}`, passwordHash: 'x' } });
+      await db().teamMember.create({ data: { teamId: team.id, userId: u.id } });
+      await db().groupPermission.create({ data: { groupId: qa.id, userId: u.id, level: 'view' } });
+      emails.push(u.email);
+    }
+    const admin = await accessFor('admin@example.com');
+    await setStageProtection(admin, { stage: 'qa', approvalsRequired: 2, rules: [], approvers: ['team:race-approvers'] });
+    const [dev, qaRows] = [await stageRows('dev'), await stageRows('qa')];
+    const policy = [...dev.keys()].sort().find((n) => dev.get(n) !== qaRows.get(n))!;
+    expect(policy).toBeDefined();
+    const { request } = await promotePolicy(admin, { policy, from: 'dev', to: 'qa', expectedRevisionId: qaRows.get(policy) ?? null, reason: 'race-approve' });
+    expect(request?.status).toBe('pending');
+    const outcomes = await race('approve', (i) => ({ id: request!.id, emails: emails.slice(i * PER_INSTANCE, (i + 1) * PER_INSTANCE) }));
+    expect(outcomes.filter((o) => o.status >= 500)).toEqual([]);
+    // At least the two that reached the threshold were accepted; every other answer is a clear 409 (already decided).
+    expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(2);
+    expect(outcomes.every((o) => o.status === 200 || o.status === 409)).toBe(true);
+    const final = await db().promotionRequest.findUniqueOrThrow({ where: { id: request!.id }, select: { status: true } });
+    expect(final.status).toBe('applied');
+    expect(await db().promotionApproval.count({ where: { requestId: request!.id } })).toBe(2);
+    expect(await db().pointerHistory.count({ where: { groupName: 'qa', policyName: policy, createdAt: { gte: new Date(Date.now() - 120_000) } } })).toBe(1);
+    expect((await stageRows('qa')).get(policy)).toBe(dev.get(policy));
   });
 });
