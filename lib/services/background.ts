@@ -4,9 +4,18 @@
  * freeze windows as they start. `WEBHOOKS_WORKER=false` turns it off (e.g.
  * on all but some instances; every instance may run it safely).
  */
+import { db } from '@/lib/db/client';
+import { metrics } from '@/lib/ops/metrics';
 import { startWebhookWorker, type RunningWorker } from './webhook-worker';
 
+/** The /metrics gauges that read the database (issue 14): pending approval requests and the webhook backlog, counted on each scrape. */
+export function registerGauges(): void {
+  metrics().pendingApprovals.collect(() => db().promotionRequest.count({ where: { status: 'pending' } }));
+  metrics().webhookBacklog.collect(() => db().webhookDelivery.count({ where: { status: 'pending' } }));
+}
+
 export function startBackgroundJobs(): { stop(): Promise<void> } {
+  registerGauges();
   const workers: RunningWorker[] = [];
   if (process.env.WEBHOOKS_WORKER !== 'false') workers.push(startWebhookWorker());
   return { stop: async () => void (await Promise.all(workers.map((w) => w.stop()))) };

@@ -15,6 +15,7 @@ import { signRequest } from '@/lib/chef/signing';
 import { consoleRouteLabeler } from '@/lib/ops/routes';
 import { createConsoleServer } from '@/lib/ops/server';
 import { metrics } from '@/lib/ops/metrics';
+import { registerGauges } from '@/lib/services/background';
 import { addUserKey } from '@/lib/services/chef-keys';
 import { promotePolicy } from '@/lib/services/promote-policy';
 import { promotePolicies } from '@/lib/services/promote-policies';
@@ -113,6 +114,16 @@ describe('request ids and the request log', () => {
 });
 
 describe('/metrics', () => {
+  it('counts pending approval requests and the webhook backlog from the database on each scrape', async () => {
+    registerGauges();
+    const pending = await db().promotionRequest.count({ where: { status: 'pending' } });
+    expect(pending).toBeGreaterThan(0); // the demo's pending api-gateway request
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(text).toMatch(new RegExp(`^policy_console_pending_approval_requests ${pending}$`, 'm'));
+    const backlog = await db().webhookDelivery.count({ where: { status: 'pending' } });
+    expect(text).toMatch(new RegExp(`^policy_console_webhook_backlog ${backlog}$`, 'm'));
+  });
+
   it('serves Prometheus text: requests by route and status, latency, Chef-signed requests by protocol', async () => {
     for (const p of ['1.0', '1.1', '1.3'] as const) expect((await signed('GET', '/organizations/console/policy_groups', p)).status).toBe(200);
     const bad = signRequest({ method: 'GET', path: '/organizations/console/nodes', userId: 'admin', privateKey: adminKey, protocol: '1.1' });
