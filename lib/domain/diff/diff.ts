@@ -1,4 +1,4 @@
-import { bumpLevel, compareVersions, jsonEqual, sortCodePoints, stableJson } from '../shared';
+import { bumpLevel, compareVersions, jsonEqual, sortCodePoints, stableJson } from '@/lib/domain/shared';
 import type { CookbookLockEntry, PolicyLock } from '../lock/types';
 import { diffSequence, type SequenceChange } from './lcs';
 

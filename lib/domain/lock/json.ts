@@ -4,7 +4,7 @@
  * float written as `1.0e15` stays a float when hashed.
  */
 
-import { JsonNumber } from '../shared/json-number';
+import { JsonNumber } from '@/lib/domain/shared/json-number';
 
 export { JsonNumber };
 
@@ -105,8 +105,8 @@ export function jsonDepth(text: string, stopAbove = Infinity): number {
 }
 
 /** JSON pointers come from the one RFC 6901 builder (shared/json-pointer). */
-export { escapePointerToken as pointerToken } from '../shared/json-pointer';
-import { jsonPointer } from '../shared/json-pointer';
+export { escapePointerToken as pointerToken } from '@/lib/domain/shared/json-pointer';
+import { jsonPointer } from '@/lib/domain/shared/json-pointer';
 export function pointer(...tokens: (string | number)[]): string {
   return jsonPointer(tokens);
 }

@@ -1,5 +1,5 @@
 import { sha256Hex } from './sha256';
-import { canonicalJson, sortCodePoints } from '../shared';
+import { canonicalJson, sortCodePoints } from '@/lib/domain/shared';
 import { JsonNumber, orderedKeys, parseLossless } from './json';
 import type { PolicyLock } from './types';
 

@@ -1,6 +1,6 @@
-import { satisfies } from '../shared';
+import { satisfies } from '@/lib/domain/shared';
 import { defineKey, orderedKeys, pointer, setKeyOrder } from '../lock/json';
-import { jsonPointer } from '../shared/json-pointer';
+import { jsonPointer } from '@/lib/domain/shared/json-pointer';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';
 import { findIncludeCycles, type IncludeLookup } from './cycles';

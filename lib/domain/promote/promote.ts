@@ -1,7 +1,7 @@
 import { computeRevisionId } from '../lock/revision-id';
 import { cloneLossless } from '../lock/json';
 import type { CookbookLockEntry, PolicyLock } from '../lock/types';
-import { jsonEqual, parseConstraint, satisfies } from '../shared';
+import { jsonEqual, parseConstraint, satisfies } from '@/lib/domain/shared';
 
 /** A dependency constraint the promoted lock would break. */
 export interface UnmetConstraint {

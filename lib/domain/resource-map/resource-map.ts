@@ -5,7 +5,7 @@
  * (14.3–14.12) maps it with a CHEF-25 deprecation; `chef15` maps it with a
  * warning and rejects the two override options.
  */
-import { compareCodePoints, satisfies } from '../shared';
+import { compareCodePoints, satisfies } from '@/lib/domain/shared';
 
 export type ResourceMapMode = 'rfc' | 'chef14' | 'chef15';
 type FilterValue = string | string[];
