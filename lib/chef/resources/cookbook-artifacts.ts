@@ -1,0 +1,49 @@
+/** Chef's cookbook artifacts resource and their files: /cookbook_artifacts[/:name[/:identifier]], /file_store/checksums/:checksum. */
+import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile } from '@/lib/services/cookbook-artifacts';
+import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
+
+function artifactList(ctx: Ctx, lists: Map<string, string[]>) {
+  const n = ctx.req.query.get('num_versions');
+  const limit = n === null || n === 'all' ? Infinity : Math.max(0, Number.parseInt(n, 10) || 0);
+  return Object.fromEntries(
+    [...lists].map(([name, ids]) => [
+      name,
+      { url: `${ctx.orgUrl}/cookbook_artifacts/${name}`, versions: ids.slice(0, limit).map((id) => ({ url: `${ctx.orgUrl}/cookbook_artifacts/${name}/${id}`, identifier: id })) },
+    ]),
+  );
+}
+
+function withUrls(ctx: Ctx, manifest: Record<string, unknown>) {
+  const url = (c: unknown) => `${ctx.orgUrl}/file_store/checksums/${c}`;
+  const addUrls = (list: unknown) => (Array.isArray(list) ? list.map((f) => (f && typeof f === 'object' ? { ...f, url: url((f as { checksum?: unknown }).checksum) } : f)) : list);
+  const out: Record<string, unknown> = { ...manifest };
+  for (const k of ['all_files', 'recipes', 'attributes', 'files', 'templates', 'libraries', 'definitions', 'resources', 'providers', 'root_files']) if (k in out) out[k] = addUrls(out[k]);
+  return out;
+}
+
+export const cookbookArtifactRoutes: ChefRoute[] = [
+  route('GET', 'file_store/checksums/:checksum', async (ctx) => {
+    const etag = `"${ctx.params.checksum}"`;
+    if (ctx.req.header('if-none-match') === etag) {
+      assertCookbookRead(ctx.requestor);
+      Object.assign(ctx.headers, { etag, 'cache-control': 'private, max-age=31536000, immutable' });
+      return { status: 304 };
+    }
+    const bytes = await readCookbookFile(ctx.requestor, ctx.params.checksum);
+    Object.assign(ctx.headers, { 'content-type': 'application/octet-stream', etag, 'cache-control': 'private, max-age=31536000, immutable', 'content-length': String(bytes.length) });
+    return { status: 200, bytes };
+  }),
+
+  route('GET', 'cookbook_artifacts', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.requestor)))),
+  route('GET', 'cookbook_artifacts/:name', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.requestor, ctx.params.name)))),
+
+  route('GET', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, (await getArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier)).manifest))),
+
+  route('PUT', 'cookbook_artifacts/:name/:identifier', async (ctx) => {
+    const r = await putArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier, jsonBody(ctx));
+    if (r.status === 201) ctx.headers.location = `${ctx.orgUrl}/cookbook_artifacts/${ctx.params.name}/${ctx.params.identifier}`;
+    return ok(withUrls(ctx, r.manifest), r.status);
+  }),
+
+  route('DELETE', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, await deleteArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier)))),
+];

@@ -1,0 +1,22 @@
+/** Chef's sandboxes resource and the file store uploads go to: /sandboxes[/:id], /file_store/sandboxes/:id/:checksum. */
+import { commitSandbox, createSandbox, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
+import { jsonBody, ok, route, type ChefRoute } from '../context';
+
+export const sandboxRoutes: ChefRoute[] = [
+  route('POST', 'sandboxes', async (ctx) => {
+    const sb = await createSandbox(ctx.requestor, jsonBody(ctx));
+    const uri = `${ctx.orgUrl}/sandboxes/${sb.id}`;
+    const checksums = Object.fromEntries(
+      Object.entries(sb.checksums).map(([c, v]) => [c, v.needs_upload ? { url: `${ctx.orgUrl}/file_store/sandboxes/${sb.id}/${c}`, needs_upload: true } : { needs_upload: false }]),
+    );
+    ctx.headers.location = uri;
+    return ok({ uri, checksums, sandbox_id: sb.id }, 201);
+  }),
+
+  route('PUT', 'sandboxes/:id', async (ctx) => ok(await commitSandbox(ctx.requestor, ctx.params.id, jsonBody(ctx)))),
+
+  route('PUT', 'file_store/sandboxes/:id/:checksum', async (ctx) => {
+    await uploadSandboxFile(ctx.requestor, ctx.params.id, ctx.params.checksum, ctx.req.body, ctx.req.header('content-md5'));
+    return { status: 204 };
+  }),
+];

@@ -1,0 +1,38 @@
+/**
+ * The Chef surface as data: every route the organization API serves, one
+ * resource per file under resources/ (as chef-zero has one endpoint per file
+ * and erchef one module per resource). A new resource adds its file and one
+ * line here. Paths are below /organizations/<org>/, except `users/…`, which is
+ * also served at the server level.
+ */
+import type { ChefRoute } from './context';
+import { clientRoutes } from './resources/clients';
+import { cookbookArtifactRoutes } from './resources/cookbook-artifacts';
+import { clientKeyRoutes, userKeyRoutes } from './resources/keys';
+import { nodeRoutes } from './resources/nodes';
+import { policyRoutes } from './resources/policies';
+import { policyGroupRoutes } from './resources/policy-groups';
+import { sandboxRoutes } from './resources/sandboxes';
+import { toleratedRoutes } from './resources/tolerated';
+import { userRoutes } from './resources/users';
+
+export const chefRoutes: readonly ChefRoute[] = [
+  ...policyRoutes,
+  ...policyGroupRoutes,
+  ...nodeRoutes,
+  ...clientRoutes,
+  ...clientKeyRoutes,
+  ...userKeyRoutes,
+  ...userRoutes,
+  ...sandboxRoutes,
+  ...cookbookArtifactRoutes,
+  ...toleratedRoutes,
+];
+
+/**
+ * Every route, as `METHOD /path` with `:param` segments. docs/chef-compatibility.md
+ * lists them; lib/chef/routes-doc.test.ts fails when one is missing.
+ */
+export function chefRouteTable(): { method: string; path: string }[] {
+  return chefRoutes.map((r) => ({ method: r.method, path: '/' + r.path.split('/').filter(Boolean).join('/') }));
+}
