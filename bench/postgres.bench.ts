@@ -8,16 +8,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { createDb, installDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { loadAccess } from '@/lib/db/queries/access';
 import { loadBoard } from '@/lib/db/queries/board';
-import { signRequest } from '@/lib/chef/signing';
 import { createDatabase, startPgServer, type PgServer } from '@/test/pg-server';
 import { round, type BenchResult } from './lib/harness';
 import { populate } from './lib/populate';
 import { throughput } from './lib/servers';
+import { chefClientRun, policyRead, runSequence, startChef } from './lib/chef-bench';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -49,37 +48,24 @@ async function boardMs(url: string): Promise<{ ms: number; queries: number }> {
   }
 }
 
-/** The Chef server (bench/lib/chef-server.ts) on a seeded database: requests per second of the signed policy read. */
-async function signedRead(dbUrl: string, port: number, seconds: number): Promise<{ rps: number; latencyMs: number; bytes: number }> {
-  const env = { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), SEED_DEMO: 'true', LOG_LEVEL: 'warn' };
-  if (spawnSync('npx', ['tsx', 'scripts/prepare.ts'], { cwd: ROOT, stdio: 'ignore', env }).status !== 0) throw new Error(`prepare failed on ${dbUrl.split(':')[0]}`);
-  const key = spawnSync('npx', ['tsx', 'scripts/chef-user-key.ts', 'viewer'], { cwd: ROOT, env, encoding: 'utf8' }).stdout;
-  const child = spawn('npx', ['tsx', 'bench/lib/chef-server.ts'], { cwd: ROOT, env, stdio: 'ignore', detached: true });
+/**
+ * The Chef server (bench/lib/chef-server.ts) on a seeded database: requests per
+ * second of the signed policy read, and no-change chef-client runs per second.
+ */
+async function chefPaths(dbUrl: string, port: number, seconds: number) {
+  const app = await startChef(dbUrl, port);
   try {
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 80; i++) {
-      try {
-        await fetch(`${url}/organizations`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-    const readPath = `/organizations/${process.env.CHEF_ORG || 'console'}/policy_groups/production/policies/webapp`;
-    const headers = signRequest({ method: 'GET', path: readPath, userId: 'viewer', privateKey: key, protocol: '1.1' });
-    const res = await fetch(`${url}${readPath}`, { headers });
-    if (!res.ok) throw new Error(`signed read answered ${res.status}: ${await res.text()}`);
-    const bytes = (await res.text()).length;
-    await throughput(`${url}${readPath}`, 2, headers); // warm-up
-    const r = await throughput(`${url}${readPath}`, seconds, headers);
+    const read = await policyRead(app);
+    const { sequence } = await chefClientRun(app);
+    await throughput(`${app.url}${read.path}`, 2, read.headers); // warm-up
+    const r = await throughput(`${app.url}${read.path}`, seconds, read.headers);
     if (r.non2xx) throw new Error(`signed read answered ${r.non2xx} non-2xx responses`);
-    return { rps: r.rps, latencyMs: r.latencyMs, bytes };
+    await runSequence(app.url, sequence, 2); // warm-up
+    const runs = await runSequence(app.url, sequence, seconds);
+    if (runs.non2xx) throw new Error(`chef-client sequence answered ${runs.non2xx} non-2xx responses`);
+    return { rps: r.rps, latencyMs: r.latencyMs, bytes: read.body.length, runs };
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      /* gone */
-    }
+    app.stop();
   }
 }
 
@@ -96,9 +82,10 @@ export default async function bench(seconds: number): Promise<BenchResult[]> {
     pg = await startPgServer();
     const boardSqlite = await boardMs(sqlite('pg-compare-board'));
     const boardPg = await boardMs(await createDatabase(pg, 'bench_board'));
-    const readSqlite = await signedRead(sqlite('pg-compare-chef'), 3240, seconds);
-    const readPg = await signedRead(await createDatabase(pg, 'bench_chef'), 3241, seconds);
+    const readSqlite = await chefPaths(sqlite('pg-compare-chef'), 3240, seconds);
+    const readPg = await chefPaths(await createDatabase(pg, 'bench_chef'), 3241, seconds);
     const readRatio = readPg.rps / readSqlite.rps;
+    const runRatio = readPg.runs.runsPerSecond / readSqlite.runs.runsPerSecond;
     return [
       {
         name: 'stage board load, 300 policies x 6 stages, PostgreSQL',
@@ -119,6 +106,16 @@ export default async function bench(seconds: number): Promise<BenchResult[]> {
         goal: 'report only (share of SQLite req/s)',
         met: true,
         note: `${Math.round(readPg.rps)} vs ${Math.round(readSqlite.rps)} req/s over ${seconds}s; ms columns are mean latency; body ${readPg.bytes} bytes`,
+      },
+      {
+        name: 'no-change chef-client run: node GET, policy GET, node PUT, all signed, PostgreSQL (8 nodes at once)',
+        ours_ms: round(readPg.runs.msPerRun),
+        baseline: 'the same runs on SQLite, same run',
+        baseline_ms: round(readSqlite.runs.msPerRun),
+        ratio: round(runRatio),
+        goal: '>= 0.5 of SQLite runs/s',
+        met: runRatio >= 0.5,
+        note: `${Math.round(readPg.runs.runsPerSecond)} vs ${Math.round(readSqlite.runs.runsPerSecond)} runs/s over ${seconds}s; ms columns are the mean time of one run`,
       },
     ];
   } finally {

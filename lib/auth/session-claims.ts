@@ -18,6 +18,6 @@ export interface SessionClaims {
  */
 export async function accessForSessionClaims(claims: SessionClaims | null | undefined): Promise<Access | null> {
   if (!claims?.id || typeof claims.sv !== 'number' || typeof claims.sid !== 'string') return null;
-  const [access, revoked] = await Promise.all([loadAccess(claims.id, undefined, { sessionVersion: claims.sv }), isSessionRevoked(claims.sid)]);
+  const [access, revoked] = await Promise.all([loadAccess(claims.id, { sessionVersion: claims.sv }), isSessionRevoked(claims.sid)]);
   return revoked ? null : access;
 }

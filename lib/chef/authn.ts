@@ -5,9 +5,9 @@
  */
 import type { Requestor } from '@/lib/auth/requestor';
 import { hashToken } from '@/lib/auth/tokens';
-import { loadAccess } from '@/lib/db/queries/access';
-import { chefKeysFor, touchChefKey, type ChefKeyCandidate } from '@/lib/db/queries/chef-auth';
-import { fastChefKeys } from '@/lib/db/queries/chef-read-path';
+import { accessOf, loadAccess } from '@/lib/db/queries/access';
+import { touchChefKey } from '@/lib/db/queries/chef-auth';
+import { chefKeysFor, type ChefKeyCandidate } from '@/lib/db/queries/chef-read-path';
 import { userIdForToken } from '@/lib/db/queries/tokens';
 import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
 import { countChefSigned } from '@/lib/ops/metrics';
@@ -31,7 +31,7 @@ export function authFailedMessage(user: string): string {
 }
 
 export type VerifyResult =
-  | { ok: true; key: ChefKeyCandidate & { isAdmin?: boolean }; protocol: SignProtocol; userId: string; via: string }
+  | { ok: true; key: ChefKeyCandidate; protocol: SignProtocol; userId: string; via: string }
   | { ok: false; status: 400 | 401; message: string }
   | { ok: false; status: 0 };
 
@@ -40,7 +40,7 @@ export async function verifyChefRequest(req: AuthRequest, now = new Date()): Pro
   if (!hasChefSignature(req.header)) return { ok: false, status: 0 };
   const sig = parseSignedHeaders(req.header, now);
   if (!sig.ok) return sig;
-  const keys = fastChefKeys(sig.userId) ?? (await chefKeysFor(sig.userId));
+  const keys = await chefKeysFor(sig.userId);
   if (!keys.length) {
     countChefSigned(sig.protocol, 'rejected');
     return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
@@ -67,7 +67,7 @@ export async function authenticateSigned(req: AuthRequest, now = new Date()): Pr
   if (key.clientId) {
     return { ok: true, protocol: v.protocol, requestor: { kind: 'client', clientId: key.clientId, name: key.clientName!, validator: key.validator, via } };
   }
-  const access = await loadAccess(key.userId!);
+  const access = accessOf(key.user);
   if (!access) return { ok: false, status: 401, message: authFailedMessage(v.userId) };
   return { ok: true, protocol: v.protocol, requestor: { kind: 'user', access: { ...access, via } } };
 }

@@ -19,7 +19,14 @@ function bodyLimit(): number {
   return Number.isFinite(n) && n > 0 ? n : 8 * 1024 * 1024;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body (most Chef GETs).
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return Promise.resolve(EMPTY);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

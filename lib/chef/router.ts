@@ -7,9 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
-import { authenticateRequest, verifyChefRequest } from './authn';
-import { hasChefSignature } from './signing';
-import { fastPolicyRead } from '@/lib/db/queries/chef-read-path';
+import { authenticateRequest } from './authn';
 import { noteRoute } from '@/lib/ops/request-context';
 import { chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx } from './context';
 import { chefRoutes } from './routes';
@@ -42,8 +40,17 @@ function match(pattern: string[], segs: string[]): Record<string, string> | null
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
+const versionHeaders = new Map<string, string>();
+
 function apiVersionHeader(requested: number, response: number): string {
-  return JSON.stringify({ min_version: String(API_MIN_VERSION), max_version: String(API_MAX_VERSION), request_version: String(requested), response_version: String(response) });
+  const k = `${requested}/${response}`;
+  let h = versionHeaders.get(k);
+  if (h === undefined) {
+    h = JSON.stringify({ min_version: String(API_MIN_VERSION), max_version: String(API_MAX_VERSION), request_version: String(requested), response_version: String(response) });
+    // Remembered for the supported versions only (a refused one may be any number).
+    if (response >= 0) versionHeaders.set(k, h);
+  }
+  return h;
 }
 
 function errorBody(message: string, errors: { path: string; message: string }[] = [], extra?: Record<string, unknown>): string {
@@ -103,7 +110,11 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     rel = segs; // /users/…: Chef's server-level user endpoints
   }
 
-  const candidates = compiled.map((c) => ({ r: c, params: match(c.pattern, rel) })).filter((c) => c.params);
+  const candidates: { r: CompiledRoute; params: Record<string, string> }[] = [];
+  for (const c of compiled) {
+    const params = match(c.pattern, rel);
+    if (params) candidates.push({ r: c, params });
+  }
   if (!candidates.length) return reply(404, errorBody(`Not found: ${req.rawPath}`));
   const hit = candidates.find((c) => c.r.route.method === req.method);
   // Metrics and the request log name the pattern, never the raw path.
@@ -111,11 +122,6 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   if (!hit) {
     headers.allow = [...new Set(candidates.map((c) => c.r.route.method))].join(', ');
     return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));
-  }
-
-  if (req.method === 'GET' && rel.length === 4 && rel[0] === 'policy_groups' && rel[2] === 'policies') {
-    const fast = await fastPolicyGet(req, rel[1], rel[3]);
-    if (fast) return reply(fast.status, fast.body);
   }
 
   const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });
@@ -138,25 +144,6 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
     return reply(500, errorBody('internal service error'));
   }
-}
-
-/**
- * GET policy_groups/:g/policies/:p, signed: what every chef-client run starts
- * with. Signature check and read without loading the whole access (two
- * prepared statements); the same rules as the general route. Null: take the
- * general path (no signature, or a database without the fast path).
- */
-async function fastPolicyGet(req: ChefRequest, group: string, policy: string): Promise<{ status: number; body: string } | null> {
-  if (!hasChefSignature(req.header)) return null;
-  const v = await verifyChefRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });
-  if (!v.ok) return v.status === 0 ? null : { status: v.status, body: errorBody(v.message) };
-  const read = fastPolicyRead(v.key.userId, group, policy);
-  if (!read || (v.key.userId && v.key.isAdmin === undefined)) return null;
-  const allowed = v.key.clientId ? !v.key.validator : v.key.isAdmin || read.level >= 1;
-  const missing = `Cannot load policy ${policy} in policy group ${group}`;
-  if (!allowed) return v.key.validator ? { status: 403, body: errorBody(`Client '${v.userId}' may not read policies.`) } : { status: 404, body: errorBody(missing) };
-  if (read.document === null) return { status: 404, body: errorBody(missing) };
-  return { status: 200, body: read.document };
 }
 
 /** An incoming X-Request-Id is kept when short and printable, else replaced (never a reason to refuse a request). */

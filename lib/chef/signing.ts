@@ -36,6 +36,21 @@ function b64digest(algorithm: 'sha1' | 'sha256', data: string | Uint8Array): str
   return createHash(algorithm).update(data).digest('base64');
 }
 
+const nameDigests = new Map<string, string>();
+
+/** b64digest of a path or a user id, remembered: every request of a node signs the same few of each. */
+function nameDigest(algorithm: 'sha1' | 'sha256', name: string): string {
+  if (name.length > 512) return b64digest(algorithm, name);
+  const k = algorithm + name;
+  let d = nameDigests.get(k);
+  if (d === undefined) {
+    d = b64digest(algorithm, name);
+    if (nameDigests.size >= 10_000) nameDigests.clear();
+    nameDigests.set(k, d);
+  }
+  return d;
+}
+
 /** X-Ops-Content-Hash for a body under a protocol. */
 export function hashBody(protocol: SignProtocol, body: string | Uint8Array): string {
   return b64digest(DIGEST[protocol], body);
@@ -58,10 +73,10 @@ export function canonicalRequest(protocol: SignProtocol, r: CanonicalInput): str
   }
   return [
     `Method:${r.method.toUpperCase()}`,
-    `Hashed Path:${b64digest(digest, path)}`,
+    `Hashed Path:${nameDigest(digest, path)}`,
     `X-Ops-Content-Hash:${r.contentHash}`,
     `X-Ops-Timestamp:${r.timestamp}`,
-    `X-Ops-UserId:${protocol === '1.1' ? b64digest(digest, r.userId) : r.userId}`,
+    `X-Ops-UserId:${protocol === '1.1' ? nameDigest(digest, r.userId) : r.userId}`,
   ].join('\n');
 }
 

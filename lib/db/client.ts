@@ -6,6 +6,7 @@ import { PrismaClient } from './generated/client';
 import { PrismaClient as PgPrismaClient } from './generated-pg/client';
 import { isWriteConflictError } from '../errors';
 import { databaseProvider, databaseUrl, type DatabaseProvider } from './url';
+import { writeAheadLog, type SqlitePragma } from './sqlite-wal';
 
 /**
  * One set of types for both databases: the SQLite client's. The PostgreSQL
@@ -47,17 +48,55 @@ type AdapterFactory = InstanceType<typeof PrismaBetterSqlite3>;
  * waiting could deadlock. IMMEDIATE takes the write lock up front, where the
  * busy timeout applies. Every interactive transaction here writes, so
  * nothing is serialised that was not already.
+ *
+ * Statements are prepared once per SQL text (issue 22, wire speed): Prisma's
+ * adapter prepares every query again and binds it for one use, which was a
+ * twentieth of a chef-client run's time. The connection is Prisma's alone, so
+ * its statements are only ever used the adapter's way: bound once, then
+ * `run()` or `raw().all()`; here the binding travels with each use instead.
  */
-function immediateTransactions(factory: AdapterFactory): AdapterFactory {
+function immediateTransactions(factory: AdapterFactory, opts: { readonly?: boolean } = {}): AdapterFactory {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    const client = (adapter as unknown as { client: { prepare: (sql: string) => unknown } }).client;
+    const client = (adapter as unknown as { client: { prepare: (sql: string) => SqliteStatement } & SqlitePragma }).client;
+    if (!opts.readonly) writeAheadLog(client);
     const prepare = client.prepare.bind(client);
-    client.prepare = (sql: string) => prepare(sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql);
+    const statements = new Map<string, SqliteStatement>();
+    client.prepare = ((sql: string) => {
+      const text = sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql;
+      let stmt = statements.get(text);
+      if (!stmt) {
+        stmt = prepare(text);
+        if (statements.size >= 1000) statements.clear();
+        statements.set(text, stmt);
+      }
+      return reusable(stmt);
+    }) as typeof client.prepare;
     return adapter;
   };
   return factory;
+}
+
+/** The part of a better-sqlite3 statement Prisma's adapter uses. */
+interface SqliteStatement {
+  reader: boolean;
+  bind(args: unknown[]): SqliteStatement;
+  run(args?: unknown[]): unknown;
+  columns(): unknown[];
+  raw(on?: boolean): { all(args?: unknown[]): unknown[] };
+}
+
+/** A prepared statement as the adapter uses it, bound per use rather than once for good. */
+function reusable(stmt: SqliteStatement): SqliteStatement {
+  const bound = (args: unknown[] = []): SqliteStatement => ({
+    reader: stmt.reader,
+    bind: (more) => bound(more),
+    run: () => stmt.run(args),
+    columns: () => stmt.columns(),
+    raw: () => ({ all: () => stmt.raw(true).all(args) }),
+  });
+  return bound();
 }
 
 /** How many times an interactive transaction runs when PostgreSQL rolls it back for a deadlock or serialization failure. */
@@ -108,6 +147,18 @@ metrics().dbPool.collect(() => {
   return c ? poolStats(c) : [];
 });
 
+/** The pg pool of a PostgreSQL client made by createDb (prepared statements on the read path); undefined for SQLite. */
+export function pgPoolOf(client: object): pg.Pool | undefined {
+  return pools.get(client);
+}
+
+const closers = new Set<() => void>();
+
+/** Runs `close` when the process-wide client is disconnected (connections of its own a query module keeps). */
+export function onDisconnect(close: () => void): void {
+  closers.add(close);
+}
+
 /** Which database a client made by createDb talks to (else: the one DATABASE_URL names). */
 export function providerOf(client: object): DatabaseProvider {
   return providers.get(client) ?? databaseProvider();
@@ -138,7 +189,7 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
     providers.set(client, 'postgresql');
     pools.set(client, pool);
   } else {
-    const adapter = immediateTransactions(new PrismaBetterSqlite3({ url, timeout: opts.busyTimeoutMs ?? busyTimeoutMs(), ...(opts.readonly ? { readonly: true } : {}) }));
+    const adapter = immediateTransactions(new PrismaBetterSqlite3({ url, timeout: opts.busyTimeoutMs ?? busyTimeoutMs(), ...(opts.readonly ? { readonly: true } : {}) }), { readonly: opts.readonly });
     client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
     providers.set(client, 'sqlite');
   }
@@ -165,6 +216,7 @@ export function db(): PrismaClient {
 
 /** Closes the process-wide client if one was opened (shutdown). */
 export async function disconnectDb(): Promise<void> {
+  for (const close of closers) close();
   const cached = globalForDb.__policyConsoleDb;
   if (!cached) return;
   globalForDb.__policyConsoleDb = undefined;

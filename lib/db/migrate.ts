@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { writeAheadLog } from './sqlite-wal';
 import pg from 'pg';
 import { layout, layoutFor, withEngine, type Layout } from './schema-engine';
 import { databaseFile, databaseProvider, databaseUrl, type DatabaseProvider } from './url';
@@ -94,6 +95,16 @@ export async function applyMigrations(url = databaseUrl(), root = process.cwd())
   await relativizeMigrationNames(url);
   // The engine takes an advisory lock on PostgreSQL, so two instances starting at once apply each migration once.
   const result = await withEngine(url, lay, (engine) => engine.applyMigrations({ migrationsList: migrationsList(lay), filters: FILTERS }));
+  if (lay.provider === 'sqlite') {
+    // The file is in write-ahead-log mode from the start (lib/db/sqlite-wal.ts).
+    const conn = new Database(databaseFile(url));
+    try {
+      conn.pragma('busy_timeout = 10000');
+      writeAheadLog(conn);
+    } finally {
+      conn.close();
+    }
+  }
   return result.appliedMigrationNames;
 }
 

@@ -103,6 +103,21 @@ function charAsTextPool(connectionString: string): pg.Pool {
   return pool;
 }
 
+type SqlExecutor = { executeRaw(query: { sql: string }): Promise<number> };
+
+/**
+ * The engine opens SQLite with `PRAGMA main.locking_mode=EXCLUSIVE`. The
+ * console's databases are in write-ahead-log mode (lib/db/sqlite-wal.ts),
+ * where an exclusive-mode connection needs the file to itself: with the
+ * console (or any reader) connected it waited out its timeout and failed.
+ * Without it the engine takes SQLite's ordinary locks, as every other writer
+ * does: each migration's writes hold the write lock while they run.
+ */
+function sharedLocking(c: SqlExecutor): void {
+  const executeRaw = c.executeRaw.bind(c);
+  c.executeRaw = (query) => (/^\s*PRAGMA\s+(main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i.test(query.sql) ? Promise.resolve(0) : executeRaw(query));
+}
+
 /**
  * Runs `fn` with a schema engine connected to `url` (for `layout`'s schema),
  * one call at a time per process; then closes every connection it opened
@@ -125,6 +140,7 @@ export async function withEngine<T>(url: string, lay: Layout, fn: (engine: Engin
       connect: async () => {
         const c = await raw.connect();
         opened.push(c);
+        if (lay.provider === 'sqlite') sharedLocking(c as unknown as SqlExecutor);
         return c;
       },
       connectToShadowDb: async () => {

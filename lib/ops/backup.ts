@@ -37,6 +37,14 @@ export async function backupSqlite(sourceFile: string, target: string, opts: { f
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     // After the first step, copy everything left in one step: a writer between steps would make SQLite restart the copy.
     const progress = await db.backup(tmp, { progress: () => 0x7fffffff });
+    // The copy is one self-contained file: out of write-ahead-log mode (the console's, lib/db/sqlite-wal.ts), which
+    // the copy inherits and which keeps -wal and -shm files beside a database while it is open.
+    const single = new Database(tmp, { fileMustExist: true });
+    try {
+      single.pragma('journal_mode = DELETE');
+    } finally {
+      single.close();
+    }
     const check = new Database(tmp, { readonly: true, fileMustExist: true });
     let verdict: unknown;
     try {

@@ -17,6 +17,7 @@ import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/li
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
+import { chefNodeRow } from '@/lib/db/queries/chef-read-path';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;
@@ -93,9 +94,18 @@ function facts(node: ChefNode) {
   };
 }
 
-async function resolve(tx: Tx, groupName: string | null, policyName: string | null) {
-  const group = groupName ? await tx.policyGroup.findUnique({ where: { name: groupName }, select: { id: true, name: true } }) : null;
-  const policy = policyName ? await tx.policy.findUnique({ where: { name: policyName }, select: { id: true } }) : null;
+/** The stage and policy a node reports, by name; what the stored node already points at is not looked up again. */
+async function resolve(tx: Tx, groupName: string | null, policyName: string | null, existing: StoredNode | null) {
+  const group = !groupName
+    ? null
+    : existing?.groupId && existing.group?.name === groupName
+      ? { id: existing.groupId, name: groupName }
+      : await tx.policyGroup.findUnique({ where: { name: groupName }, select: { id: true, name: true } });
+  const policy = !policyName
+    ? null
+    : existing?.policyId && existing.policy?.name === policyName
+      ? { id: existing.policyId }
+      : await tx.policy.findUnique({ where: { name: policyName }, select: { id: true } });
   return { group, policy };
 }
 
@@ -118,6 +128,8 @@ function assertWrite(r: Requestor, nodeName: string, stages: (string | null)[]) 
 const NODE_SELECT = {
   id: true,
   name: true,
+  groupId: true,
+  policyId: true,
   chefDocument: true,
   reportedGroup: true,
   reportedPolicy: true,
@@ -134,6 +146,8 @@ const NODE_SELECT = {
 type StoredNode = {
   id: string;
   name: string;
+  groupId: string | null;
+  policyId: string | null;
   chefDocument: string | null;
   reportedGroup: string | null;
   reportedPolicy: string | null;
@@ -168,7 +182,7 @@ function stageOf(n: { group: { name: string } | null; reportedGroup: string | nu
 }
 
 export async function getChefNode(r: Requestor, name: string): Promise<ChefNode> {
-  const n = await db().node.findUnique({ where: { name }, select: NODE_SELECT });
+  const n = await chefNodeRow(name);
   const visible = n && (r.kind === 'client' ? clientMay(r, 'node.own') && r.name === name : canReadNode(r.access, stageOf(n)));
   // Unknown and unviewable look alike, so the answer does not reveal which nodes exist.
   if (!n || !visible) {
@@ -186,7 +200,7 @@ export async function listChefNodes(r: Requestor): Promise<string[]> {
 
 async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode | null, requestId?: string) {
   const f = facts(node);
-  const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy);
+  const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy, existing);
   const from = existing ? stageOf(existing) : null;
   assertWrite(r, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
   const data = {

@@ -1,8 +1,8 @@
 /**
  * PostgreSQL only (the integration-pg project): the migrations folder builds
  * exactly the schema, timestamps stay UTC under a non-UTC server time zone,
- * real deadlocks are retried, and the signed read path works without the
- * SQLite fast path.
+ * real deadlocks are retried, and the Chef read path runs as prepared
+ * statements.
  */
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -12,7 +12,9 @@ import { applyMigrations } from '@/lib/db/migrate';
 import { diffToSchema } from '@/lib/db/migrate-dev';
 import { layout } from '@/lib/db/schema-engine';
 import { databaseUrl } from '@/lib/db/url';
-import { fastChefKeys, fastPolicyRead } from '@/lib/db/queries/chef-read-path';
+import { chefKeysFor, policyDocument } from '@/lib/db/queries/chef-read-path';
+import { loadAccess } from '@/lib/db/queries/access';
+import { seed } from '@/test/helpers';
 import { policyNames } from '@/lib/db/queries/policies';
 import { createDatabase, dropDatabase, pgExec } from '@/test/pg-server';
 
@@ -73,9 +75,33 @@ describe('PostgreSQL', () => {
     expect(rows.map((r) => r.failures)).toEqual([2, 2]);
   });
 
-  it('the signed read path has no SQLite fast path here and says so (callers take the Prisma path)', () => {
-    expect(fastChefKeys('admin')).toBeNull();
-    expect(fastPolicyRead(null, 'production', 'base')).toBeNull();
+  it('the Chef read path runs as named prepared statements on the pool and reads what Prisma reads', async () => {
+    await seed();
+    const main = db();
+    // One connection, so the session that prepared the statements is the one asked about them.
+    const single = createDb(databaseUrl(), { poolSize: 1 });
+    installDb(single);
+    try {
+      const admin = await single.user.findFirstOrThrow({ where: { isAdmin: true }, select: { id: true, email: true, chefName: true } });
+      expect(await loadAccess(admin.id)).toMatchObject({ userId: admin.id, email: admin.email, isAdmin: true });
+      const dev = await single.user.findUniqueOrThrow({ where: { email: 'dev@example.com' }, select: { id: true } });
+      const grants = await single.groupPermission.findMany({ where: { OR: [{ userId: dev.id }, { team: { members: { some: { userId: dev.id } } } }] }, select: { group: { select: { name: true } } } });
+      expect([...(await loadAccess(dev.id))!.stageLevels.keys()].sort()).toEqual([...new Set(grants.map((g) => g.group.name))].sort());
+      const stored = await single.groupPolicy.findFirstOrThrow({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { document: true } } } });
+      expect((await policyDocument(stored.group.name, stored.policy.name))?.toString('utf8')).toBe(stored.revision.document);
+      expect(await policyDocument(stored.group.name, 'no-such-policy')).toBeNull();
+      // Timestamps come back as the instants stored (read as epoch milliseconds, whatever the zones).
+      const at = new Date('2026-06-01T12:34:56.789Z');
+      const key = await single.chefKey.create({ data: { userId: admin.id, name: 'read-path-probe', publicKey: 'x', lastUsedAt: at, expiresAt: at } });
+      const keys = await chefKeysFor(admin.chefName!);
+      expect(keys.find((k) => k.keyId === key.id)).toMatchObject({ keyName: 'read-path-probe', lastUsedAt: at, expiresAt: at, userId: admin.id, clientId: null, validator: false });
+      expect(await chefKeysFor('no-such-actor')).toEqual([]);
+      const prepared = await single.$queryRaw<{ name: string }[]>`SELECT name FROM pg_prepared_statements WHERE name LIKE 'chef-read-path:%' ORDER BY name`;
+      expect(prepared.map((p) => p.name)).toEqual(['chef-read-path:access', 'chef-read-path:keys', 'chef-read-path:policy-document']);
+    } finally {
+      installDb(main);
+      await single.$disconnect();
+    }
   });
 
   it('the pool sessions run in UTC', async () => {

@@ -2,7 +2,7 @@
 import { can } from '@/lib/auth/permissions';
 import { clientMay } from '@/lib/auth/requestor';
 import { AppError, notFound } from '@/lib/errors';
-import { chefGroupRows, groupPolicyDocument } from '@/lib/db/queries/policies';
+import { chefGroupRows, groupPolicyBytes } from '@/lib/db/queries/policies';
 import { deleteStage } from '@/lib/services/manage-stage';
 import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
 import type { PromotionRequestDto } from '@/lib/services/promotion-requests';
@@ -56,10 +56,10 @@ export const policyGroupRoutes: ChefRoute[] = [
   route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
     const r = ctx.requestor;
     const allowed = r.kind === 'client' ? clientMay(r, 'converge.read') : can(r.access, 'stage.view', { stage: ctx.params.group });
-    // As fastPolicyGet answers (the path SQLite takes): the validator is told it may not read, others see nothing.
+    // The validator is told it may not read, others see nothing.
     if (!allowed && r.kind === 'client' && r.validator) throw new AppError('forbidden', `Client '${r.name}' may not read policies.`);
     if (!allowed) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
-    return raw(await groupPolicyDocument(ctx.params.group, ctx.params.name));
+    return { status: 200, bytes: await groupPolicyBytes(ctx.params.group, ctx.params.name) };
   }),
 
   route('PUT', 'policy_groups/:group/policies/:name', async (ctx) => {

@@ -1,29 +1,27 @@
 import type { Access, StageLevel } from '@/lib/auth/permissions';
 import { highestLevel } from '@/lib/auth/permissions';
-import type { Tx } from '../client';
-import { db } from '../client';
+import { userAccessRow, type UserAccessRow } from './chef-read-path';
 
 /**
- * Loads a user's permissions from the database; null when the user is missing
- * or deactivated, or, for a browser session, when the session's version is
- * no longer the user's (signed out, password changed: issue 17, item 7).
+ * Loads a user's permissions from the database (one prepared statement, see
+ * chef-read-path.ts: every authenticated request starts here); null when the
+ * user is missing or deactivated, or, for a browser session, when the
+ * session's version is no longer the user's (signed out, password changed:
+ * issue 17, item 7).
  */
-export async function loadAccess(userId: string, tx: Tx = db(), opts: { sessionVersion?: number } = {}): Promise<Access | null> {
-  const user = await tx.user.findUnique({
-    where: { id: userId },
-    select: { id: true, email: true, name: true, isAdmin: true, active: true, sessionVersion: true, memberships: { select: { teamId: true } } },
-  });
+export async function loadAccess(userId: string, opts: { sessionVersion?: number } = {}): Promise<Access | null> {
+  return accessOf(await userAccessRow(userId), opts);
+}
+
+/** A user's permissions from the row the read path reads (null: missing, deactivated, or another session version). */
+export function accessOf(user: UserAccessRow | null, opts: { sessionVersion?: number } = {}): Access | null {
   if (!user || !user.active) return null;
   if (opts.sessionVersion !== undefined && opts.sessionVersion !== user.sessionVersion) return null;
-  const teamIds = new Set(user.memberships.map((m) => m.teamId));
-  const grants = await tx.groupPermission.findMany({
-    where: { OR: [{ userId: user.id }, { teamId: { in: [...teamIds] } }] },
-    select: { level: true, group: { select: { name: true } } },
-  });
+  const teamIds = new Set(user.teamIds);
   const stageLevels = new Map<string, StageLevel>();
-  for (const g of grants) {
-    if (g.level !== 'view' && g.level !== 'promote' && g.level !== 'manage') continue;
-    stageLevels.set(g.group.name, highestLevel(stageLevels.get(g.group.name), g.level));
+  for (const [stage, level] of user.grants) {
+    if (level !== 'view' && level !== 'promote' && level !== 'manage') continue;
+    stageLevels.set(stage, highestLevel(stageLevels.get(stage), level));
   }
   return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
 }

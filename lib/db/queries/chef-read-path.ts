@@ -1,70 +1,281 @@
 /**
- * The signed policy read in two prepared SQLite statements, without Prisma:
- * every chef-client run starts with it, so it is the console's hottest path
- * (see bench/chef-read.bench.ts). Returns the requestor's keys and, for a
- * user, the level on the stage; and the stored document. On another database
- * (PostgreSQL) it answers null and the caller takes the general path.
+ * The reads every Chef request makes, as prepared statements on both
+ * databases, without Prisma: the keys of the actor a signature names, a
+ * user's access (flag, teams, stage grants), the document a stage runs for a
+ * policy, and a node. Every chef-client run is made of these (see
+ * bench/chef-read.bench.ts and bench/postgres.bench.ts), so they are the
+ * console's hottest path. One query per read and database kind:
+ *
+ * - SQLite: a read-only better-sqlite3 connection of its own (write-ahead
+ *   log: it reads the last committed state and never waits for a writer;
+ *   Prisma's connection may be inside another request's transaction), with
+ *   the statements prepared once.
+ * - PostgreSQL: the process-wide client's pg pool, with named prepared
+ *   statements (parsed and planned once per connection).
+ *
+ * Timestamps are read as epoch milliseconds on PostgreSQL (pg would read a
+ * `timestamp without time zone` in the process's local time zone) and as
+ * the ISO text Prisma stores on SQLite.
  */
 import Database from 'better-sqlite3';
-import { databaseFile, databaseUrl } from '../url';
-import type { ChefKeyCandidate } from './chef-auth';
+import type pg from 'pg';
+import { db, onDisconnect, pgPoolOf } from '../client';
+import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
 
-type Stmt = ReturnType<Database.Database['prepare']>;
-interface Handle {
-  url: string;
-  keys: Stmt;
-  read: Stmt;
+export interface ChefKeyCandidate {
+  keyId: string;
+  keyName: string;
+  publicKey: string;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  userId: string | null;
+  clientId: string | null;
+  clientName: string | null;
+  validator: boolean;
+  /** For a user's key: the user's flags, teams and grants, read in the same query. */
+  user: UserAccessRow | null;
 }
 
-const g = globalThis as unknown as { __chefReadPath?: Handle | null };
-
-function handle(): Handle | null {
-  const url = databaseUrl();
-  if (g.__chefReadPath !== undefined && (g.__chefReadPath === null || g.__chefReadPath.url === url)) return g.__chefReadPath;
-  if (!url.startsWith('file:')) return (g.__chefReadPath = null);
-  const conn = new Database(databaseFile(url), { readonly: true, fileMustExist: true });
-  conn.pragma('busy_timeout = 10000');
-  g.__chefReadPath = {
-    url,
-    keys: conn.prepare(`
-      SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey", k."expiresAt" AS "expiresAt", k."lastUsedAt" AS "lastUsedAt",
-             k."userId" AS "userId", k."clientId" AS "clientId", c."name" AS "clientName", c."validator" AS "validator",
-             u."isAdmin" AS "isAdmin"
-        FROM "ChefKey" k
-        LEFT JOIN "User" u ON u."id" = k."userId"
-        LEFT JOIN "ChefClient" c ON c."id" = k."clientId"
-       WHERE (u."chefName" = ? AND u."active" = 1) OR c."name" = ?`),
-    read: conn.prepare(`
-      SELECT (SELECT MAX(CASE gp."level" WHEN 'manage' THEN 3 WHEN 'promote' THEN 2 WHEN 'view' THEN 1 ELSE 0 END)
-                FROM "GroupPermission" gp JOIN "PolicyGroup" g2 ON g2."id" = gp."groupId"
-               WHERE g2."name" = @group
-                 AND (gp."userId" = @user OR gp."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = @user))) AS "level",
-             (SELECT r."document" FROM "GroupPolicy" x
-                JOIN "PolicyGroup" g ON g."id" = x."groupId"
-                JOIN "Policy" p ON p."id" = x."policyId"
-                JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
-               WHERE g."name" = @group AND p."name" = @policy) AS "document"`),
-  };
-  return g.__chefReadPath;
-}
-
-export interface FastKey extends ChefKeyCandidate {
+export interface UserAccessRow {
+  id: string;
+  email: string;
+  name: string;
   isAdmin: boolean;
+  active: boolean;
+  sessionVersion: number;
+  teamIds: string[];
+  /** [stage name, level] of every grant to the user or one of their teams. */
+  grants: [string, string][];
 }
 
-/** The keys of the user or client named `name`; null when this database has no fast path. */
-export function fastChefKeys(name: string): FastKey[] | null {
-  const h = handle();
-  if (!h) return null;
-  const rows = h.keys.all([name, name]) as (Omit<FastKey, 'expiresAt' | 'lastUsedAt' | 'validator' | 'isAdmin'> & { expiresAt: number | string | null; lastUsedAt: number | string | null; validator: number | null; isAdmin: number | null })[];
-  const date = (v: number | string | null) => (v === null ? null : new Date(v));
-  return rows.map((r) => ({ ...r, expiresAt: date(r.expiresAt), lastUsedAt: date(r.lastUsedAt), validator: !!r.validator, isAdmin: !!r.isAdmin }));
+export interface NodeRow {
+  id: string;
+  name: string;
+  groupId: string | null;
+  policyId: string | null;
+  chefDocument: string | null;
+  reportedGroup: string | null;
+  reportedPolicy: string | null;
+  revisionApplied: string | null;
+  platform: string | null;
+  platformVersion: string | null;
+  platformFamily: string | null;
+  os: string | null;
+  group: { name: string } | null;
+  policy: { name: string } | null;
 }
 
-/** The user's level on the stage (0 none … 3 manage) and the document the stage runs for the policy (null: none). */
-export function fastPolicyRead(userId: string | null, group: string, policy: string): { level: number; document: string | null } | null {
-  const h = handle();
-  if (!h) return null;
-  const row = h.read.get({ user: userId ?? '', group, policy }) as { level: number | null; document: string | null };
-  return { level: row.level ?? 0, document: row.document };
+type Sql = { sqlite: string; pg: string };
+
+/** A user's teams and grants, as JSON text (SQLite), for the user row `u`. */
+const SQLITE_USER_GRANTS = `
+           (SELECT json_group_array(tm."teamId") FROM "TeamMember" tm WHERE tm."userId" = u."id") AS "teamIds",
+           (SELECT json_group_array(json_array(g."name", gp."level")) FROM "GroupPermission" gp JOIN "PolicyGroup" g ON g."id" = gp."groupId"
+             WHERE gp."userId" = u."id" OR gp."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = u."id")) AS "grants"`;
+const PG_USER_GRANTS = `
+           (SELECT COALESCE(json_agg(tm."teamId"), '[]')::text FROM "TeamMember" tm WHERE tm."userId" = u."id") AS "teamIds",
+           (SELECT COALESCE(json_agg(json_build_array(g."name", gp."level")), '[]')::text FROM "GroupPermission" gp JOIN "PolicyGroup" g ON g."id" = gp."groupId"
+             WHERE gp."userId" = u."id" OR gp."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = u."id")) AS "grants"`;
+
+/**
+ * The keys of the active user or the client named @p1, each lookup through
+ * its unique index (two branches, not an OR over joins, which scans every
+ * key); a user's rows carry what their access is made of, so a signed request
+ * by a user costs one query for both.
+ */
+const KEYS: Sql = {
+  sqlite: `
+    SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey", k."expiresAt" AS "expiresAt", k."lastUsedAt" AS "lastUsedAt",
+           u."id" AS "userId", NULL AS "clientId", NULL AS "clientName", 0 AS "validator",
+           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
+      FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
+     WHERE u."chefName" = @p1 AND u."active" = 1
+    UNION ALL
+    SELECT k."id", k."name", k."publicKey", k."expiresAt", k."lastUsedAt",
+           NULL, c."id", c."name", c."validator",
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM "ChefClient" c JOIN "ChefKey" k ON k."clientId" = c."id"
+     WHERE c."name" = @p1`,
+  pg: `
+    SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey",
+           (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt", (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
+           u."id" AS "userId", NULL::text AS "clientId", NULL::text AS "clientName", false AS "validator",
+           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS}
+      FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
+     WHERE u."chefName" = $1 AND u."active" = true
+    UNION ALL
+    SELECT k."id", k."name", k."publicKey",
+           (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8, (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8,
+           NULL, c."id", c."name", c."validator",
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM "ChefClient" c JOIN "ChefKey" k ON k."clientId" = c."id"
+     WHERE c."name" = $1`,
+};
+
+const ACCESS: Sql = {
+  sqlite: `
+    SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
+      FROM "User" u WHERE u."id" = @p1`,
+  pg: `
+    SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS}
+      FROM "User" u WHERE u."id" = $1`,
+};
+
+/** The document's bytes: a BLOB from SQLite is handed over as is (no UTF-8 decoding and encoding again). */
+const POLICY_DOCUMENT: Sql = {
+  sqlite: `
+    SELECT CAST(r."document" AS BLOB) AS "document" FROM "GroupPolicy" x
+      JOIN "PolicyGroup" g ON g."id" = x."groupId"
+      JOIN "Policy" p ON p."id" = x."policyId"
+      JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
+     WHERE g."name" = @p1 AND p."name" = @p2`,
+  pg: `
+    SELECT r."document" AS "document" FROM "GroupPolicy" x
+      JOIN "PolicyGroup" g ON g."id" = x."groupId"
+      JOIN "Policy" p ON p."id" = x."policyId"
+      JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
+     WHERE g."name" = $1 AND p."name" = $2`,
+};
+
+const NODE_COLUMNS = `n."id" AS "id", n."name" AS "name", n."groupId" AS "groupId", n."policyId" AS "policyId", n."chefDocument" AS "chefDocument", n."reportedGroup" AS "reportedGroup", n."reportedPolicy" AS "reportedPolicy",
+           n."revisionApplied" AS "revisionApplied", n."platform" AS "platform", n."platformVersion" AS "platformVersion", n."platformFamily" AS "platformFamily", n."os" AS "os",
+           g."name" AS "groupName", p."name" AS "policyName"
+      FROM "Node" n LEFT JOIN "PolicyGroup" g ON g."id" = n."groupId" LEFT JOIN "Policy" p ON p."id" = n."policyId"`;
+const NODE: Sql = {
+  sqlite: `SELECT ${NODE_COLUMNS} WHERE n."name" = @p1`,
+  pg: `SELECT ${NODE_COLUMNS} WHERE n."name" = $1`,
+};
+
+type Row = Record<string, unknown>;
+
+interface Reader {
+  /** Every row of a statement. */
+  all(name: string, sql: Sql, values: unknown[]): Promise<Row[]>;
+  close(): void;
+}
+
+/** SQLite: one read-only connection per database file, its statements prepared on first use. */
+function sqliteReader(url: string): Reader {
+  let conn: Database.Database | null = null;
+  const statements = new Map<string, Database.Statement>();
+  return {
+    async all(name, sql, values) {
+      let stmt = statements.get(name);
+      if (!stmt) {
+        if (!conn) {
+          conn = new Database(databaseFile(url), { readonly: true, fileMustExist: true });
+          conn.pragma('busy_timeout = 10000');
+        }
+        stmt = conn.prepare(sql.sqlite);
+        statements.set(name, stmt);
+      }
+      return stmt.all(Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]))) as Row[];
+    },
+    close() {
+      conn?.close();
+      conn = null;
+      statements.clear();
+    },
+  };
+}
+
+/** PostgreSQL: named prepared statements on the process-wide client's pool. */
+function pgReader(): Reader {
+  return {
+    async all(name, sql, values) {
+      const pool = pgPoolOf(db()) as pg.Pool;
+      return (await pool.query({ name: `chef-read-path:${name}`, text: sql.pg, values })).rows as Row[];
+    },
+    close() {
+      /* the pool belongs to the client */
+    },
+  };
+}
+
+const g = globalThis as unknown as { __chefReadPath?: { url: string; reader: Reader } };
+
+function reader(): Reader {
+  const url = databaseUrl();
+  if (g.__chefReadPath?.url !== url) {
+    g.__chefReadPath?.reader.close();
+    g.__chefReadPath = { url, reader: isPostgresUrl(url) ? pgReader() : sqliteReader(url) };
+  }
+  return g.__chefReadPath.reader;
+}
+
+onDisconnect(() => {
+  g.__chefReadPath?.reader.close();
+  g.__chefReadPath = undefined;
+});
+
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | number));
+
+/**
+ * Every key of the active user or the client named `name` (one query): what a
+ * Chef-signed request may have been signed with. Users and clients share one
+ * namespace (ChefName), so at most one of them matches.
+ */
+export async function chefKeysFor(name: string): Promise<ChefKeyCandidate[]> {
+  const rows = await reader().all('keys', KEYS, [name]);
+  let user: UserAccessRow | null = null;
+  return rows.map((r) => ({
+    keyId: r.keyId as string,
+    keyName: r.keyName as string,
+    publicKey: r.publicKey as string,
+    expiresAt: date(r.expiresAt),
+    lastUsedAt: date(r.lastUsedAt),
+    userId: (r.userId as string | null) ?? null,
+    clientId: (r.clientId as string | null) ?? null,
+    clientName: (r.clientName as string | null) ?? null,
+    validator: !!r.validator,
+    user: r.userId ? (user ??= userRow({ ...r, id: r.userId })) : null,
+  }));
+}
+
+function userRow(r: Row): UserAccessRow {
+  return {
+    id: r.id as string,
+    email: r.email as string,
+    name: r.name as string,
+    isAdmin: !!r.isAdmin,
+    active: !!r.active,
+    sessionVersion: Number(r.sessionVersion),
+    teamIds: JSON.parse((r.teamIds as string | null) ?? '[]') as string[],
+    grants: JSON.parse((r.grants as string | null) ?? '[]') as [string, string][],
+  };
+}
+
+/** A user's flags, teams and stage grants (one query); null when there is no such user. */
+export async function userAccessRow(userId: string): Promise<UserAccessRow | null> {
+  const r = (await reader().all('access', ACCESS, [userId]))[0];
+  return r ? userRow(r) : null;
+}
+
+/** The stored document the stage runs for the policy, its UTF-8 bytes as stored (null: the stage runs no such policy). */
+export async function policyDocument(group: string, policy: string): Promise<Buffer | null> {
+  const r = (await reader().all('policy-document', POLICY_DOCUMENT, [group, policy]))[0];
+  if (!r) return null;
+  return typeof r.document === 'string' ? Buffer.from(r.document) : (r.document as Buffer);
+}
+
+/** A node with the names of its stage and policy (null: no such node). */
+export async function chefNodeRow(name: string): Promise<NodeRow | null> {
+  const r = (await reader().all('node', NODE, [name]))[0];
+  if (!r) return null;
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    groupId: r.groupId as string | null,
+    policyId: r.policyId as string | null,
+    chefDocument: r.chefDocument as string | null,
+    reportedGroup: r.reportedGroup as string | null,
+    reportedPolicy: r.reportedPolicy as string | null,
+    revisionApplied: r.revisionApplied as string | null,
+    platform: r.platform as string | null,
+    platformVersion: r.platformVersion as string | null,
+    platformFamily: r.platformFamily as string | null,
+    os: r.os as string | null,
+    group: r.groupName === null || r.groupName === undefined ? null : { name: r.groupName as string },
+    policy: r.policyName === null || r.policyName === undefined ? null : { name: r.policyName as string },
+  };
 }

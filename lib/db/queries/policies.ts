@@ -3,6 +3,7 @@ import { can } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 import { db } from '../client';
 import { compareText, sortedBy } from '../order';
+import { policyDocument } from './chef-read-path';
 
 export const apiBase = '/api/v1';
 
@@ -68,13 +69,15 @@ export async function orphanRevisions(policy: string) {
 }
 
 /** The stored document a group runs for a policy: the bytes nodes fetch. */
+export async function groupPolicyBytes(group: string, policy: string): Promise<Buffer> {
+  const document = await policyDocument(group, policy);
+  if (document === null) throw notFound(`Cannot load policy ${policy} in policy group ${group}`);
+  return document;
+}
+
+/** groupPolicyDocument as text. */
 export async function groupPolicyDocument(group: string, policy: string): Promise<string> {
-  const row = await db().groupPolicy.findFirst({
-    where: { group: { name: group }, policy: { name: policy } },
-    select: { revision: { select: { document: true } } },
-  });
-  if (!row) throw notFound(`Cannot load policy ${policy} in policy group ${group}`);
-  return row.revision.document;
+  return (await groupPolicyBytes(group, policy)).toString('utf8');
 }
 
 /** GET /policy_groups — { group: { uri, policies?: { policy: { revision_id } } } } for viewable stages. */
