@@ -105,13 +105,19 @@ function userMayWrite(access: Access, stage: string | null): boolean {
 }
 
 
-function assertWrite(r: Requestor, nodeName: string, stages: (string | null)[]) {
+/**
+ * `stages`: each stage the write touches, as [known stage or null, the name as reported]. Issue 28: a reported
+ * stage that does not exist is refused with the same words as one the user may not see (no existence oracle).
+ */
+function assertWrite(r: Requestor, nodeName: string, stages: [string | null, string | null][]) {
   if (r.kind === 'client') {
     if (!clientMay(r, 'node.own') || r.name !== nodeName) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${nodeName}'.`);
     return;
   }
-  for (const s of stages) {
-    if (!userMayWrite(r.access, s)) throw forbidden(s ? `You may not report node check-ins in stage '${s}'.` : 'Only administrators may write nodes that are in no known stage.');
+  for (const [s, reported] of stages) {
+    if (userMayWrite(r.access, s)) continue;
+    const named = s ?? reported;
+    throw forbidden(named ? `You may not report node check-ins in stage '${named}'.` : 'Only administrators may write nodes that are in no known stage.');
   }
 }
 
@@ -188,7 +194,8 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode 
   const f = facts(node);
   const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy);
   const from = existing ? stageOf(existing) : null;
-  assertWrite(r, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
+  const target: [string | null, string | null] = [group?.name ?? null, f.reportedGroup];
+  assertWrite(r, node.name, existing ? [[from, null], target] : [target]);
   const data = {
     ...f,
     groupId: group?.id ?? null,
@@ -215,7 +222,8 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode 
     }
     return;
   }
-  await tx.node.create({ data: { name: node.name, ...data } });
+  // Issue 28: the node belongs to the client that created it (the validator may re-register only that client's name).
+  await tx.node.create({ data: { name: node.name, ...data, registeredByClient: r.kind === 'client' ? r.name : null } });
   await audit(tx, actor, { action: 'node.register', targetType: 'node', target: node.name, groupName: f.reportedGroup, policyName: f.reportedPolicy, requestId });
 }
 
@@ -255,7 +263,7 @@ export async function deleteChefNode(r: Requestor, name: string, requestId?: str
     const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
     if (!existing || (r.kind === 'user' && !canReadNode(r.access, stageOf(existing)))) throw notFound(`node '${name}' not found`);
     if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete nodes.`);
-    assertWrite(r, name, [stageOf(existing)]);
+    assertWrite(r, name, [[stageOf(existing), null]]);
     await tx.node.delete({ where: { id: existing.id } });
     await audit(tx, requestorActor(r), { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
     return nodeJson(existing);

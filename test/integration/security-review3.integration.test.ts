@@ -5,7 +5,7 @@
  * failed on the build before the fix (see the issue's closing note).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, seed } from '@/test/helpers';
+import { accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
@@ -14,7 +14,15 @@ import { approvePromotionRequest, getPromotionRequest } from '@/lib/services/pro
 import { requestDetailForPage } from '@/lib/services/requests-page';
 import { setGroupPolicy } from '@/lib/services/set-group-policy';
 import { uploadRevision } from '@/lib/services/upload-revision';
-import { setStageApprover } from '@/lib/services/stage-guards';
+import { reportNode } from '@/lib/services/report-node';
+import { createChefNode } from '@/lib/services/chef-nodes';
+import { badRevisions, markRevisionBad } from '@/lib/services/bad-revisions';
+import { deleteRevision } from '@/lib/services/delete-policy';
+import { putStage } from '@/lib/services/manage-stage';
+import { setStageApprover, setStageProtection } from '@/lib/services/stage-guards';
+import { requestsForPage } from '@/lib/services/requests-page';
+import * as composeRoute from '@/app/api/v1/policies/[name]/compose/route';
+import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
 import { updateUser } from '@/lib/services/manage-users';
 
 let chef: ChefHarness;
@@ -136,5 +144,94 @@ describe('medium: approvals are re-checked when a request applies', () => {
     } finally {
       await updateUser(A.admin, { email: 'lead@example.com', active: true });
     }
+  });
+});
+
+describe("medium: a node's name is claimed once", () => {
+  const validatorCreates = (name: string) => chef.request('POST', 'clients', { as: 'validator', body: { name, create_key: true } });
+
+  it('the validator may not create a client named like an existing node (a demo node, a node reported through /api/v1)', async () => {
+    const node = await db().node.findFirstOrThrow({ where: { name: { startsWith: 'base-production-01' } }, select: { name: true } });
+    const r = await validatorCreates(node.name);
+    expect(r.status, r.text).toBe(403);
+    expect(r.text).toContain('needs an administrator');
+    expect(await db().chefClient.count({ where: { name: node.name } })).toBe(0);
+    await reportNode(A.dev, { name: 'reported-28', policy_group: 'dev', policy_name: 'webapp' });
+    expect((await validatorCreates('reported-28')).status).toBe(403);
+    // An administrator may hand an existing node to a new client.
+    expect((await chef.request('POST', 'clients', { as: 'admin', body: { name: 'reported-28', create_key: true } })).status).toBe(201);
+  });
+
+  it("chef-client's registration still works: a new name, and the same name again once the node's own client was deleted", async () => {
+    const r = await validatorCreates('fresh-node-28');
+    expect(r.status, r.text).toBe(201);
+    const client = await db().chefClient.findUniqueOrThrow({ where: { name: 'fresh-node-28' }, select: { id: true } });
+    const asClient = { kind: 'client' as const, clientId: client.id, name: 'fresh-node-28', validator: false, via: 'test' };
+    await createChefNode(asClient, { name: 'fresh-node-28', chef_type: 'node', json_class: 'Chef::Node', policy_group: 'dev', policy_name: 'webapp', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
+    expect((await chef.request('DELETE', 'clients/fresh-node-28', { as: 'admin' })).status).toBe(200);
+    expect((await validatorCreates('fresh-node-28')).status).toBe(201);
+  });
+});
+
+describe('low findings', () => {
+  it('a bad-revision mark survives the revision being deleted and uploaded again', async () => {
+    const lock: PolicyLock = { ...(await active('dev', 'webapp'))!.lock, default_attributes: { marker: 28 } };
+    const text = withId(lock);
+    const id = (JSON.parse(text) as PolicyLock).revision_id;
+    await uploadRevision(A.admin, { policyName: 'webapp', text });
+    await markRevisionBad(A.admin, { policy: 'webapp', revisionId: id, reason: 'leaks the admin password' });
+    await deleteRevision(A.admin, 'webapp', id);
+    await uploadRevision(A.admin, { policyName: 'webapp', text });
+    const set = await chef.request('PUT', 'policy_groups/dev/policies/webapp', { as: 'admin', body: text });
+    expect(set.status, set.text).toBe(409);
+    expect(set.text).toContain('leaks the admin password');
+    expect((await badRevisions(['webapp']))[`webapp@${id}`]).toBeDefined();
+  });
+
+  it('compose "save into stage" on a protected stage answers 202 with the request it opened', async () => {
+    await putStage(A.admin, { name: 'guarded28' });
+    await setStageProtection(A.admin, { stage: 'guarded28', protected: true, approvalsRequired: 1, rules: [], approvers: ['user:lead@example.com'] });
+    const parent = { run_list: ['webapp::default'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } }, default_attributes: { webapp: { workers: 28 } } };
+    const res = await call(composeRoute.POST, 'POST', { token: await tokenFor('admin@example.com'), params: { name: 'webapp' }, body: { parent, includes: [], save: true, group: 'guarded28', expected_revision_id: null } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.json.request).toMatchObject({ status: 'pending', stage: 'guarded28', policy: 'webapp', approvals_required: 1 });
+    expect(res.json.saved).toMatchObject({ status: 202 });
+    expect(await active('guarded28', 'webapp')).toBeNull();
+  });
+
+  it('/requests offers only the stages the user may view', async () => {
+    await putStage(A.admin, { name: 'secret28' });
+    const page = await requestsForPage(A.dev, { view: 'all' });
+    expect(page.stages).not.toContain('secret28');
+    expect(page.stages).toContain('dev');
+  });
+
+  it('GET /clients does not reveal the node names of stages the user may not view', async () => {
+    await chef.request('POST', 'clients', { as: 'admin', body: { name: 'hidden-node-28', create_key: true } });
+    await reportNode(A.admin, { name: 'hidden-node-28', policy_group: 'secret28', policy_name: 'webapp' });
+    expect(Object.keys((await chef.request('GET', 'clients', { as: 'admin' })).json)).toContain('hidden-node-28');
+    const list = await chef.request('GET', 'clients', { as: 'dev' });
+    expect(list.status).toBe(200);
+    expect(Object.keys(list.json)).not.toContain('hidden-node-28');
+    expect((await chef.request('GET', 'clients/hidden-node-28', { as: 'dev' })).status).toBe(404);
+    expect((await chef.request('GET', 'nodes/hidden-node-28', { as: 'dev' })).status).toBe(404);
+  });
+
+  it('no stage-existence oracle: a hidden stage answers exactly as a missing one (policy groups and nodes)', async () => {
+    await setGroupPolicy(A.admin, { group: 'secret28', policy: 'webapp', text: (await revisionPinning('webapp', 'nginx', '11.5.0')).text });
+    const same = async (f: (stage: string) => Promise<{ status: number; text: string }>) => {
+      const hidden = await f('secret28');
+      const missing = await f('nosuch28');
+      expect(hidden.status).toBe(missing.status);
+      expect(hidden.text.split('secret28').join('X')).toBe(missing.text.split('nosuch28').join('X'));
+      return hidden.status;
+    };
+    const doc = (await revisionPinning('webapp', 'nginx', '11.5.0')).text;
+    expect(await same((g) => chef.request('PUT', `policy_groups/${g}/policies/webapp`, { as: 'dev', body: doc }))).toBe(403);
+    expect(await same((g) => chef.request('DELETE', `policy_groups/${g}/policies/webapp`, { as: 'dev' }))).toBe(404);
+    expect(await same((g) => chef.request('GET', `policy_groups/${g}`, { as: 'dev' }))).toBe(404);
+    const node = (g: string) => ({ name: 'oracle-node-28', chef_type: 'node', json_class: 'Chef::Node', policy_group: g, policy_name: 'webapp', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
+    expect(await same((g) => chef.request('POST', 'nodes', { as: 'dev', body: node(g) }))).toBe(403);
+    expect(await same(async (g) => call(nodeRoute.PUT, 'PUT', { token: await tokenFor('dev@example.com'), params: { name: 'oracle-node-28' }, body: { policy_group: g, policy_name: 'webapp' } }))).toBe(403);
   });
 });
