@@ -4,7 +4,11 @@
  * tokens, the services behind the console's actions). Every test here
  * failed on the build before the fix (see the issue's closing note).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
@@ -23,6 +27,9 @@ import { setStageApprover, setStageProtection } from '@/lib/services/stage-guard
 import { requestsForPage } from '@/lib/services/requests-page';
 import * as composeRoute from '@/app/api/v1/policies/[name]/compose/route';
 import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
+import * as webhooksRoute from '@/app/api/v1/webhooks/route';
+import { createWebhook, sendTestWebhook } from '@/lib/services/webhooks';
+import { deliverDue } from '@/lib/services/webhook-worker';
 import { updateUser } from '@/lib/services/manage-users';
 
 let chef: ChefHarness;
@@ -235,3 +242,122 @@ describe('low findings', () => {
     expect(await same(async (g) => call(nodeRoute.PUT, 'PUT', { token: await tokenFor('dev@example.com'), params: { name: 'oracle-node-28' }, body: { policy_group: g, policy_name: 'webapp' } }))).toBe(403);
   });
 });
+
+describe('low findings: webhooks', () => {
+  let server: http.Server;
+  let port: number;
+  const received: string[] = [];
+  const big = { finished: false, closed: false };
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.url!);
+        if (req.url === '/big') {
+          // A 64 MB answer: the worker must stop reading it long before its end.
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          const chunk = Buffer.alloc(64 * 1024, 120);
+          let left = 1024;
+          res.on('finish', () => (big.finished = true));
+          res.on('close', () => (big.closed = true));
+          const pump = () => {
+            while (left > 0 && !big.closed) {
+              left--;
+              if (!res.write(chunk)) return void res.once('drain', pump);
+            }
+            if (!big.closed) res.end();
+          };
+          pump();
+        } else res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  afterEach(async () => {
+    await db().webhookSubscription.deleteMany({});
+  });
+
+  /** Runs the worker until the subscription's deliveries are no longer pending (or were attempted once with maxAttempts 1). */
+  async function deliverAll(subscriptionId: string, timeoutMs = 10_000) {
+    for (;;) {
+      await deliverDue({ timeoutMs, maxAttempts: 1, backoffBaseMs: 10 });
+      if (!(await db().webhookDelivery.count({ where: { subscriptionId, status: 'pending' } }))) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  const log = (subscriptionId: string) => db().webhookAttempt.findMany({ where: { subscriptionId }, select: { statusCode: true, error: true } });
+
+  it('Slack-compatible text is escaped: <!channel> and disguised links from a bad-revision reason stay text', async () => {
+    const { webhook } = await createWebhook(A.admin, { name: 'slack28', url: 'https://hooks.example.com/services/x', events: ['revision.marked_bad'], slack: true });
+    const text = withId({ ...(await active('dev', 'webapp'))!.lock, default_attributes: { slack: 28 } });
+    await uploadRevision(A.admin, { policyName: 'webapp', text });
+    await markRevisionBad(A.admin, { policy: 'webapp', revisionId: (JSON.parse(text) as PolicyLock).revision_id, reason: '<!channel> urgent, see <https://evil.example/login|the runbook> & <@U123>' });
+    const row = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: webhook.id }, select: { payload: true } });
+    const body = JSON.parse(row.payload) as { text: string };
+    expect(body.text).not.toContain('<!channel>');
+    expect(body.text).not.toContain('<https://');
+    expect(body.text).not.toContain('<@U123>');
+    expect(body.text).toContain('&lt;!channel&gt; urgent, see &lt;https://evil.example/login|the runbook&gt; &amp; &lt;@U123&gt;');
+  });
+
+  it('registration refuses loopback, link-local, private, unspecified, [::1] and decimal-IP URLs unless an admin allows them', async () => {
+    const token = await tokenFor('admin@example.com');
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/hook', 'http://2130706433/hook', 'http://0.0.0.0:9000/', 'http://10.1.2.3/hook', 'http://192.168.1.1/', 'http://localhost:3000/hook', 'http://[::ffff:127.0.0.1]/', 'http://[fe80::1]/']) {
+      const res = await call(webhooksRoute.POST, 'POST', { token, body: { name: 'ssrf', url, events: ['request.opened'] } });
+      expect(res.status, `${url}: ${res.text}`).toBe(400);
+      expect(res.json.errors[0].path).toBe('/url');
+    }
+    const allowed = await call(webhooksRoute.POST, 'POST', { token, body: { name: 'lan', url: 'http://10.1.2.3/hook', events: ['request.opened'], allow_private_targets: true } });
+    expect(allowed.status).toBe(201);
+    expect(allowed.json.webhook.allow_private_targets).toBe(true);
+  });
+
+  it('a host name that resolves to a private address is refused on delivery, and the log shows no detail of the target', async () => {
+    const host = os.hostname();
+    const addresses = await dns.promises.lookup(host, { all: true });
+    // Precondition (not a skip): this machine's own name resolves to a non-public address (a container, loopback).
+    const nonPublic = /^(127\.|10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.|::1$|fe80:|f[cd][0-9a-f]{2}:)/i;
+    expect(addresses.every((a) => nonPublic.test(a.address)), JSON.stringify(addresses)).toBe(true);
+    const { webhook } = await createWebhook(A.admin, { name: 'rebind', url: `http://${host}:${port}/rebind`, events: ['request.opened'] });
+    await sendTestWebhook(A.admin, webhook.id);
+    await deliverAll(webhook.id);
+    expect(received).not.toContain('/rebind');
+    const attempts = await log(webhook.id);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0].statusCode).toBeNull();
+    expect(attempts[0].error).toMatch(/^refused: /);
+    expect(attempts[0].error).not.toContain(String(port));
+  });
+
+  it('a refused connection is logged without its error code or port', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const { webhook } = await createWebhook(A.admin, { name: 'closed', url: `http://127.0.0.1:${closedPort}/x`, events: ['request.opened'], allow_private_targets: true });
+    await sendTestWebhook(A.admin, webhook.id);
+    await deliverAll(webhook.id);
+    const [attempt] = await log(webhook.id);
+    expect(attempt.error).toBe('connection failed');
+  });
+
+  it("a receiver's answer is read only up to a small limit: a 64 MB answer is cut off, the delivery still counts", async () => {
+    const { webhook } = await createWebhook(A.admin, { name: 'big', url: `http://127.0.0.1:${port}/big`, events: ['request.opened'], allow_private_targets: true });
+    await sendTestWebhook(A.admin, webhook.id);
+    await deliverAll(webhook.id, 60_000);
+    const [attempt] = await log(webhook.id);
+    expect(attempt).toEqual({ statusCode: 200, error: null });
+    await until(() => big.closed);
+    expect(big.finished).toBe(false);
+  });
+});
+
+/** Waits for a condition driven by I/O (no deadline of its own: the test's timeout is the limit). */
+async function until(cond: () => boolean) {
+  while (!cond()) await new Promise((r) => setTimeout(r, 10));
+}
