@@ -4,6 +4,7 @@
  * tokens, the services behind the console's actions). Every test here
  * failed on the build before the fix (see the issue's closing note).
  */
+import { createHash } from 'node:crypto';
 import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +31,10 @@ import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
 import * as webhooksRoute from '@/app/api/v1/webhooks/route';
 import { createWebhook, sendTestWebhook } from '@/lib/services/webhooks';
 import { deliverDue } from '@/lib/services/webhook-worker';
+import { commitSandbox, createSandbox, deleteArtifact, putArtifact, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
+import { artifactPage } from '@/lib/db/queries/artifacts';
+import { createApiToken } from '@/lib/services/create-api-token';
+import * as boardRoute from '@/app/api/v1/board/route';
 import { updateUser } from '@/lib/services/manage-users';
 
 let chef: ChefHarness;
@@ -361,3 +366,112 @@ describe('low findings: webhooks', () => {
 async function until(cond: () => boolean) {
   while (!cond()) await new Promise((r) => setTimeout(r, 10));
 }
+
+describe('low findings: uploads, artifacts, JSON depth, credentials', () => {
+  const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+  const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+  const user = (a: Access) => ({ kind: 'user' as const, access: a });
+  async function artifact(by: Access, name: string, files: Record<string, string>, now = new Date()) {
+    const identifier = sha1(`${name}:${JSON.stringify(files)}`);
+    const sb = await createSandbox(user(by), { checksums: Object.fromEntries(Object.values(files).map((c) => [md5(c), null])) }, now);
+    for (const c of Object.values(files)) await uploadSandboxFile(user(by), sb.id, md5(c), Buffer.from(c), null, now);
+    await commitSandbox(user(by), sb.id, { is_completed: true }, now);
+    const manifest = { name: `${name}-1.0.0`, cookbook_name: name, identifier, version: '1.0.0', chef_type: 'cookbook_version', frozen: false, metadata: { name, version: '1.0.0', dependencies: {} }, all_files: Object.entries(files).map(([p, c]) => ({ name: p, path: p, checksum: md5(c), specificity: 'default' })) };
+    await putArtifact(user(by), name, identifier, manifest);
+    return identifier;
+  }
+  /** A dev revision of webapp that also pins `cookbook` at `identifier`. */
+  async function revisionPinningArtifact(cookbook: string, identifier: string) {
+    const base = (await active('dev', 'webapp'))!.lock;
+    const text = withId({ ...base, cookbook_locks: { ...base.cookbook_locks, [cookbook]: { version: '1.0.0', identifier } } });
+    await uploadRevision(A.admin, { policyName: 'webapp', text });
+    return text;
+  }
+
+  it("only a team of the uploader (or an admin) deletes a team's cookbook artifact", async () => {
+    const id = await artifact(A.dev, 'teamcb28', { 'recipes/default.rb': 'log "team"' });
+    const ops = await accessFor('ops@example.com');
+    await expect(deleteArtifact(user(ops), 'teamcb28', id)).rejects.toMatchObject({ status: 403 });
+    expect(await db().cookbookArtifact.count({ where: { name: 'teamcb28' } })).toBe(1);
+    await deleteArtifact(user(A.dev), 'teamcb28', id);
+    expect(await db().cookbookArtifact.count({ where: { name: 'teamcb28' } })).toBe(0);
+  });
+
+  it('an artifact pinned by a pending request or by a rollback target is not deleted', async () => {
+    const pendingId = await artifact(A.dev, 'pendcb28', { 'recipes/default.rb': 'log "pending"' });
+    const text = await revisionPinningArtifact('pendcb28', pendingId);
+    const asked = await setGroupPolicy(A.admin, { group: 'guarded28', policy: 'webapp', text });
+    expect(asked.status).toBe(202);
+    await expect(deleteArtifact(user(A.dev), 'pendcb28', pendingId)).rejects.toMatchObject({ status: 409 });
+
+    const rollbackId = await artifact(A.dev, 'rbcb28', { 'recipes/default.rb': 'log "rollback"' });
+    const before = (await active('dev', 'webapp'))!;
+    const pinning = await revisionPinningArtifact('rbcb28', rollbackId);
+    await setGroupPolicy(A.admin, { group: 'dev', policy: 'webapp', text: pinning });
+    await setGroupPolicy(A.admin, { group: 'dev', policy: 'webapp', text: JSON.stringify(before.lock) });
+    expect((await active('dev', 'webapp'))!.revisionId).toBe(before.revisionId);
+    await expect(deleteArtifact(user(A.dev), 'rbcb28', rollbackId)).rejects.toMatchObject({ status: 409 });
+    expect(await db().cookbookArtifact.count({ where: { name: { in: ['pendcb28', 'rbcb28'] } } })).toBe(2);
+  });
+
+  it('a sandbox request is bounded (413 naming the field), and so is an artifact page (paged file list)', async () => {
+    const many = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [md5(`f${i}`), null]));
+    const r = await chef.request('POST', 'sandboxes', { as: 'dev', body: { checksums: many } });
+    expect(r.status).toBe(413);
+    expect(r.text).toContain('at most');
+    expect(await db().sandbox.count({ where: { checksums: { contains: md5('f19999') } } })).toBe(0);
+    // An artifact whose manifest lists 5,000 files (written directly, as an old upload could have been).
+    const files = Array.from({ length: 5000 }, (_, i) => ({ name: `files/f${String(i).padStart(5, '0')}`, path: `files/f${String(i).padStart(5, '0')}`, checksum: md5(`page${i}`), specificity: 'default' }));
+    await db().cookbookArtifact.create({ data: { name: 'bigcb28', identifier: sha1('bigcb28'), version: '1.0.0', manifest: JSON.stringify({ name: 'bigcb28-1.0.0', cookbook_name: 'bigcb28', version: '1.0.0', metadata: { name: 'bigcb28', version: '1.0.0' }, all_files: files }) } });
+    const page = (await artifactPage('bigcb28', sha1('bigcb28'), null))!;
+    expect(page.files.length).toBeLessThanOrEqual(200);
+    expect((page as unknown as { totalFiles: number }).totalFiles).toBe(5000);
+    const last = (await artifactPage('bigcb28', sha1('bigcb28'), null, 25))!;
+    expect(last.files[last.files.length - 1].path).toBe('files/f04999');
+  });
+
+  it('files uploaded to a sandbox that expired are collected when nothing names them', async () => {
+    const t0 = new Date('2026-11-01T00:00:00Z');
+    const orphan = 'log "never committed"';
+    const kept = 'log "used by an artifact"';
+    const sb = await createSandbox(user(A.dev), { checksums: { [md5(orphan)]: null } }, t0);
+    await uploadSandboxFile(user(A.dev), sb.id, md5(orphan), Buffer.from(orphan), null, t0);
+    await artifact(A.dev, 'keptcb28', { 'recipes/default.rb': kept }, t0);
+    expect(await db().cookbookFile.count({ where: { checksum: { in: [md5(orphan), md5(kept)] } } })).toBe(2);
+    // Two days later, another upload starts: the expired sandboxes are collected with their unused files.
+    await createSandbox(user(A.dev), { checksums: { [md5('later')]: null } }, new Date(t0.getTime() + 2 * 24 * 3600 * 1000));
+    expect(await db().cookbookFile.count({ where: { checksum: md5(orphan) } })).toBe(0);
+    expect(await db().cookbookFile.count({ where: { checksum: md5(kept) } })).toBe(1);
+  });
+
+  it('one JSON depth limit on every body: Chef nodes and artifacts, /api/v1, server actions (400, nothing stored)', async () => {
+    const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    const nodeBody = `{"name":"deep-node-28","chef_type":"node","json_class":"Chef::Node","policy_group":"dev","policy_name":"webapp","run_list":[],"automatic":{},"default":{},"override":{},"normal":${deep(4000)}}`;
+    const n = await chef.request('POST', 'nodes', { as: 'admin', body: nodeBody });
+    expect(n.status, n.text.slice(0, 200)).toBe(400);
+    expect(await db().node.count({ where: { name: 'deep-node-28' } })).toBe(0);
+    const a = await chef.request('PUT', `cookbook_artifacts/deepcb/${sha1('deep')}`, { as: 'admin', body: `{"name":"deepcb-1.0.0","cookbook_name":"deepcb","version":"1.0.0","metadata":${deep(5000)},"all_files":[]}` });
+    expect(a.status, a.text.slice(0, 200)).toBe(400);
+    const s = await chef.request('POST', 'sandboxes', { as: 'admin', body: `{"checksums":${deep(5000)}}` });
+    expect(s.status).toBe(400);
+    const api = await call(nodeRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: { name: 'deep-api-28' }, body: `{"policy_group":"dev","policy_name":"webapp","platform":${deep(5000)}}` });
+    expect(api.status).toBe(400);
+    // A server action's input: the same limit, checked before the action's schema.
+    let nested: unknown = 'x';
+    for (let i = 0; i < 200; i++) nested = { a: nested };
+    const { assertInputDepth } = await import('@/lib/validation/limits');
+    expect(() => assertInputDepth(nested)).toThrow(/nests deeper than 72 levels/);
+  });
+
+  it("a password reset or a deactivation ends the user's API tokens and Chef keys", async () => {
+    expect((await chef.request('GET', 'policies', { as: 'viewer' })).status).toBe(200);
+    const token = (await createApiToken(null, { userEmail: 'viewer@example.com', name: 'before-reset' })).token;
+    expect((await call(boardRoute.GET, 'GET', { token })).status).toBe(200);
+    await updateUser(A.admin, { email: 'viewer@example.com', password: 'a-brand-new-password-28' });
+    expect((await call(boardRoute.GET, 'GET', { token })).status).toBe(401);
+    expect((await chef.request('GET', 'policies', { as: 'viewer' })).status).toBe(401);
+    const keys = await db().chefKey.findMany({ where: { user: { email: 'viewer@example.com' } }, select: { expiresAt: true } });
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(k.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});
