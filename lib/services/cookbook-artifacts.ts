@@ -241,7 +241,6 @@ export async function deleteArtifact(r: Requestor, name: string, identifier: str
       const uploaderTeams = a.createdById ? (await tx.teamMember.findMany({ where: { userId: a.createdById }, select: { teamId: true } })).map((m) => m.teamId) : [];
       if (!uploaderTeams.some((t) => r.access.teamIds.has(t))) throw forbidden(`You may not delete cookbook artifact ${name} ${identifier}: only a team of the one who uploaded it, or an administrator, may.`);
     }
-    await assertNotNeeded(tx, name, identifier);
     const active = await tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { cookbookDigest: true } } } });
     const pinning = active.filter((g) => {
       const digest = g.revision.cookbookDigest ? (JSON.parse(g.revision.cookbookDigest) as Record<string, string>) : {};
@@ -250,6 +249,7 @@ export async function deleteArtifact(r: Requestor, name: string, identifier: str
     if (pinning.length) {
       throw conflict(`Cookbook artifact ${name} ${identifier} is pinned by what ${pinning.map((p) => `${p.group.name} runs for ${p.policy.name}`).join(', ')}; point those stages elsewhere first.`);
     }
+    await assertNotNeeded(tx, name, identifier);
     await tx.cookbookArtifact.delete({ where: { id: a.id } });
     // Files no other artifact or open sandbox names go with it (Chef cleans up unused checksum data too).
     const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
