@@ -7,11 +7,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan, type Access } from '@/lib/auth/permissions';
-import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { assertCan, can, type Access, type Action, type Actor as AuthActor, type Resource } from '@/lib/auth/permissions';
 import { normalisePublicKey } from '@/lib/chef/signing';
 import { AppError, badRequest, chefStringError, conflict, forbidden, notFound } from '@/lib/errors';
-import { audit, type Actor } from './internal/audit';
+import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
@@ -101,31 +100,24 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
 }
 
 /**
- * Who may see and change a key set (pedant's rules): public keys are readable
- * by every user of the organization, and a client may read its own; a user's
- * keys are changed only by that user (not even by an admin, as Chef's org
- * admins cannot), a client's keys by admins. Clients change no keys.
+ * Who may see and change a key set (pedant's rules, as the permission table's
+ * `key.read`, `client-key.write` and `user-key.write` rows): public keys are
+ * readable by every user of the organization, and a client may read its own;
+ * a user's keys are changed only by that user (not even by an admin, as
+ * Chef's org admins cannot), a client's keys by admins. Refused: Chef's
+ * "missing read/update permission".
  */
-function assertKeyAccess(r: Requestor, owner: KeyOwner, write: boolean) {
-  if (r.kind === 'client') {
-    if (owner.kind === 'client' && owner.name === r.name && !write && !r.validator) return;
-    throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
-  }
-  if (!write) return;
-  if (owner.kind === 'client') assertCan(r.access, 'admin.users');
-  // User keys: checked against the owner row by id in assertOwnUser.
-}
-
-async function assertOwnUser(tx: Tx, r: Requestor, ref: { userId?: string }, owner: KeyOwner, write = true) {
-  if (write && r.kind === 'user' && owner.kind === 'user' && ref.userId !== r.access.userId) {
-    throw forbidden(`Only '${owner.name}' may change the keys of '${owner.name}'.`);
-  }
+function assertKeyAccess(r: AuthActor, owner: KeyOwner, write: boolean, ref?: { userId?: string }) {
+  const action: Action = !write ? 'key.read' : owner.kind === 'client' ? 'client-key.write' : 'user-key.write';
+  const resource: Resource = owner.kind === 'client' ? { client: owner.name } : { userId: ref?.userId };
+  // Whose a user's key set is, is known once the owner row is loaded: the write functions check again with `ref`.
+  if (write && owner.kind === 'user' && !ref) return;
+  if (!can(r, action, resource)) throw chefMissing(write ? 'update' : 'read');
 }
 
 /** The key that signed this request may not be changed or deleted by that request (Chef's rule). */
-function assertNotSigningKey(r: Requestor, owner: KeyOwner, keyName: string) {
-  const via = r.kind === 'user' ? r.access.via : r.via;
-  if (via === `chef-key:${owner.name}/${keyName}`) {
+function assertNotSigningKey(r: AuthActor, owner: KeyOwner, keyName: string) {
+  if (r.via === `chef-key:${owner.name}/${keyName}`) {
     throw chefStringError('forbidden', `The key '${keyName}' was used to authenticate this request and cannot be modified or deleted.`);
   }
 }
@@ -142,41 +134,39 @@ function ownerWhere(ref: { userId?: string; clientId?: string }) {
   return ref.userId ? { userId: ref.userId } : { clientId: ref.clientId! };
 }
 
-export async function listKeys(r: Requestor, owner: KeyOwner): Promise<KeyDto[]> {
+export async function listKeys(r: AuthActor, owner: KeyOwner): Promise<KeyDto[]> {
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  await assertOwnUser(client, r, ref, owner, false);
   const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } }).then(sortedBy((k) => k.name));
   return keys.map((k) => toDto(k));
 }
 
-export async function getKey(r: Requestor, owner: KeyOwner, keyName: string): Promise<KeyDto> {
+export async function getKey(r: AuthActor, owner: KeyOwner, keyName: string): Promise<KeyDto> {
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  await assertOwnUser(client, r, ref, owner, false);
   const key = await client.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
   if (!key) throw noSuchKey(owner, keyName);
   return toDto(key);
 }
 
 /** Adds a key; with `create_key` the private key is generated and returned once. 409 when the name is taken. */
-export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string }> {
+export async function createKey(r: AuthActor, owner: KeyOwner, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string }> {
   assertKeyAccess(r, owner, true);
   const input = parseInput(ZCreateKeyInput, raw);
   const pair = input.create_key ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : checkedPublicKey(input.public_key!);
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    await assertOwnUser(tx, r, ref, owner);
+    assertKeyAccess(r, owner, true, ref);
     const taken = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } });
     if (taken) throw keyExists(input.name);
     const key = await tx.chefKey.create({
       data: { ...ownerWhere(ref), name: input.name, publicKey, expiresAt: expiresFrom(input.expiration_date) ?? null },
       select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true },
     });
-    await audit(tx, requestorActor(r), {
+    await audit(tx, r, {
       action: 'chef-key.create',
       targetType: 'chef-key',
       target: `${owner.kind}:${owner.name}/${input.name}`,
@@ -188,7 +178,7 @@ export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, req
 }
 
 /** Renames, replaces or re-dates a key. Returns the key and whether it was renamed (Chef answers 201 then). */
-export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string; renamed: boolean }> {
+export async function updateKey(r: AuthActor, owner: KeyOwner, keyName: string, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string; renamed: boolean }> {
   assertKeyAccess(r, owner, true);
   const input = parseInput(ZUpdateKeyInput, raw);
   if (input.name === undefined && input.expiration_date === undefined && input.public_key === undefined && !input.create_key) {
@@ -198,7 +188,7 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
   const publicKey = pair ? pair.publicKey : input.public_key !== undefined ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    await assertOwnUser(tx, r, ref, owner);
+    assertKeyAccess(r, owner, true, ref);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);
@@ -209,7 +199,7 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
       data: { name: input.name, publicKey, expiresAt: expiresFrom(input.expiration_date) },
       select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true },
     });
-    await audit(tx, requestorActor(r), {
+    await audit(tx, r, {
       action: 'chef-key.update',
       targetType: 'chef-key',
       target: `${owner.kind}:${owner.name}/${keyName}`,
@@ -220,16 +210,16 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
   });
 }
 
-export async function deleteKey(r: Requestor, owner: KeyOwner, keyName: string, requestId?: string): Promise<KeyDto> {
+export async function deleteKey(r: AuthActor, owner: KeyOwner, keyName: string, requestId?: string): Promise<KeyDto> {
   assertKeyAccess(r, owner, true);
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    await assertOwnUser(tx, r, ref, owner);
+    assertKeyAccess(r, owner, true, ref);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true, name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);
     await tx.chefKey.delete({ where: { id: key.id } });
-    await audit(tx, requestorActor(r), { action: 'chef-key.delete', targetType: 'chef-key', target: `${owner.kind}:${owner.name}/${keyName}`, requestId });
+    await audit(tx, r, { action: 'chef-key.delete', targetType: 'chef-key', target: `${owner.kind}:${owner.name}/${keyName}`, requestId });
     return toDto(key);
   });
 }
@@ -284,9 +274,9 @@ export interface ClientDto {
   keys: number;
 }
 
-function assertClientAdmin(r: Requestor, verb: 'update' | 'delete') {
-  if (r.kind === 'client') throw clientForbidden(verb);
-  assertCan(r.access, 'admin.users');
+/** The permission table's client rows, refused as erchef does ("missing <verb> permission"). */
+function assertClient(r: AuthActor, action: Action, verb: 'create' | 'read' | 'update' | 'delete', resource: Resource = {}) {
+  if (!can(r, action, resource)) throw chefMissing(verb);
 }
 
 /**
@@ -316,17 +306,15 @@ function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: numbe
   return parseInput(ZCreateClientInput, { ...b, name: name ?? '' });
 }
 
-/** Chef's 403 for a client acting on clients: "missing <verb> permission". */
-function clientForbidden(verb: 'create' | 'read' | 'update' | 'delete') {
+/** erchef's 403: "missing <verb> permission". */
+function chefMissing(verb: 'create' | 'read' | 'update' | 'delete') {
   return forbidden(`missing ${verb} permission`);
 }
 
-export async function createClient(r: Requestor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
-  if (r.kind === 'client' ? !clientMay(r, 'client.register') : !r.access.isAdmin) {
-    throw r.kind === 'client' ? clientForbidden('create') : forbidden('Only administrators and the validator may create clients.');
-  }
+export async function createClient(r: AuthActor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
+  assertClient(r, 'client.create', 'create');
   const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
-  if (input.validator && r.kind === 'client') throw forbidden('The validator may not create validator clients.');
+  if (input.validator) assertClient(r, 'client.create-validator', 'create');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
@@ -338,21 +326,21 @@ export async function createClient(r: Requestor, raw: unknown, opts: { apiVersio
       const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
       key = toDto(k);
     }
-    await audit(tx, requestorActor(r), { action: 'client.create', targetType: 'client', target: input.name, after: { validator: client.validator, key: !!publicKey }, requestId: opts.requestId });
+    await audit(tx, r, { action: 'client.create', targetType: 'client', target: input.name, after: { validator: client.validator, key: !!publicKey }, requestId: opts.requestId });
     return { client: { name: client.name, validator: client.validator, createdAt: client.createdAt, lastSeenAt: client.lastSeenAt, keys: key ? 1 : 0 }, key, privateKey: pair?.privateKey };
   });
 }
 
-export async function getClient(r: Requestor, name: string): Promise<ClientDto> {
-  // Clients read no client objects, not even their own (the console's rule; Chef lets a client read itself).
-  if (r.kind === 'client') throw clientForbidden('read');
+export async function getClient(r: AuthActor, name: string): Promise<ClientDto> {
+  // Users read every client; a client itself only (Chef's default).
+  assertClient(r, 'client.read', 'read', { client: name });
   const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
   if (!c) throw notFound(`Cannot load client ${name}`);
   return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
 }
 
-export async function listClients(r: Requestor): Promise<ClientDto[]> {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list clients.`);
+export async function listClients(r: AuthActor): Promise<ClientDto[]> {
+  assertCan(r, 'client.list');
   const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
   return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
 }
@@ -371,11 +359,13 @@ export const ZUpdateClientInput = z
   .passthrough();
 
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
-export async function updateClient(r: Requestor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
-  assertClientAdmin(r, 'update');
+export async function updateClient(r: AuthActor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
+  assertClient(r, 'client.update', 'update', { client: name });
   chefClientBody(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
   const input = parseInput(ZUpdateClientInput, raw);
+  // Making a client a validator is an admin's (a client may not promote itself).
+  if (input.validator) assertClient(r, 'client.create-validator', 'update');
   const pair = input.private_key === true ? generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
@@ -395,19 +385,19 @@ export async function updateClient(r: Requestor, name: string, raw: unknown, opt
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
     }
-    await audit(tx, requestorActor(r), { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
+    await audit(tx, r, { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
     return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys: updated._count.keys }, renamed, privateKey: pair?.privateKey };
   });
 }
 
-export async function deleteClient(r: Requestor, name: string, requestId?: string): Promise<ClientDto> {
-  assertClientAdmin(r, 'delete');
+export async function deleteClient(r: AuthActor, name: string, requestId?: string): Promise<ClientDto> {
+  assertClient(r, 'client.delete', 'delete', { client: name });
   return transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
     await tx.chefName.deleteMany({ where: { name } });
-    await audit(tx, requestorActor(r), { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
+    await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
     return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
   });
 }
@@ -421,7 +411,7 @@ export function validatorName(org: string): string {
  * Creates the validator client, or rotates its key: every old key is removed
  * and one new 'default' key is made. Returns the private key (shown once).
  */
-export async function rotateValidator(actor: Actor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
+export async function rotateValidator(actor: AuditActor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
   const name = validatorName(org);
   const pair = generateChefKeyPair();
   return transaction(async (tx) => {
@@ -445,7 +435,7 @@ export async function rotateValidator(actor: Actor, org: string): Promise<{ name
  * name first if needed. The key is called 'default' when the user has none of
  * that name, else `key-<n>`. For scripts and the console ("Create key").
  */
-export async function addUserKey(actor: Actor, userRef: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<{ userName: string; keyName: string; privateKey: string }> {
+export async function addUserKey(actor: AuditActor, userRef: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<{ userName: string; keyName: string; privateKey: string }> {
   const pair = generateChefKeyPair();
   return transaction(async (tx) => {
     const u = await tx.user.findFirst({ where: { OR: [{ chefName: userRef }, { email: userRef }] }, select: { id: true, active: true } });
@@ -479,31 +469,31 @@ async function selfOwner(access: Access): Promise<KeyOwner> {
 /** Console: generate a key pair for yourself; the private key is returned once. */
 export async function createOwnKey(access: Access, input: { name: string; expiresAt?: string | null }): Promise<{ privateKey: string; name: string; userName: string }> {
   const owner = await selfOwner(access);
-  const r = await createKey({ kind: 'user', access }, owner, { name: input.name, create_key: true, expiration_date: input.expiresAt || 'infinity' });
+  const r = await createKey(access, owner, { name: input.name, create_key: true, expiration_date: input.expiresAt || 'infinity' });
   return { privateKey: r.privateKey!, name: r.key.name, userName: owner.name };
 }
 
 /** Console: register a public key you made yourself (e.g. with openssl or ssh-keygen -m PEM). */
 export async function registerOwnKey(access: Access, input: { name: string; publicKey: string; expiresAt?: string | null }) {
   const owner = await selfOwner(access);
-  const r = await createKey({ kind: 'user', access }, owner, { name: input.name, public_key: input.publicKey, expiration_date: input.expiresAt || 'infinity' });
+  const r = await createKey(access, owner, { name: input.name, public_key: input.publicKey, expiration_date: input.expiresAt || 'infinity' });
   return { name: r.key.name };
 }
 
 /** Console: expire one of your keys now (it stays listed, and no longer signs). */
 export async function expireOwnKey(access: Access, name: string) {
   const owner = await selfOwner(access);
-  await updateKey({ kind: 'user', access }, owner, name, { expiration_date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+  await updateKey(access, owner, name, { expiration_date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
 }
 
 export async function deleteOwnKey(access: Access, name: string) {
-  await deleteKey({ kind: 'user', access }, await selfOwner(access), name);
+  await deleteKey(access, await selfOwner(access), name);
 }
 
 /** Console: your Chef user name and keys (a name is given on first visit). */
 export async function ownKeys(access: Access): Promise<{ userName: string; keys: KeyDto[] }> {
   const owner = await selfOwner(access);
-  return { userName: owner.name, keys: await listKeys({ kind: 'user', access }, owner) };
+  return { userName: owner.name, keys: await listKeys(access, owner) };
 }
 
 /** Console (admin): rotate the validator's key; the private key is returned once. */
