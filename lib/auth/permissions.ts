@@ -28,8 +28,9 @@
  * stage-bound reads (`client: 'stage'`) to the client's own stage:
  *
  *   can(client, 'node.read', { node: 'web-1', stage: 'production' })  // a node
- *   can(client, 'data.read', { stage: 'production' })                  // a stage's data bag item
- *   can(client, 'data.read', {})                                       // an item bound to no stage
+ *   can(client, 'data.read', { stages: ['production'] })  // a data bag restricted to stages (always applies)
+ *   can(client, 'data.read', { stage: 'production' })     // anything else bound to one stage (under isolation)
+ *   can(client, 'data.read', {})                          // bound to no stage: every client
  *
  * Search filters its rows with the same calls (a node row: 'node.read'; a
  * data bag row: 'data.read'), so search never shows what a GET would refuse.
@@ -87,6 +88,10 @@ export interface Resource {
   client?: string;
   /** The console user concerned (by id). */
   userId?: string;
+  /** The stages a resource is restricted to (a data bag): clients of one of them, users who may view one of them. */
+  stages?: readonly string[];
+  /** Teams' rights on the resource (a data bag's grants: 'read' or 'write'). */
+  teamGrants?: ReadonlyArray<{ teamId: string; level: string }>;
 }
 /** @deprecated the old name of `Resource`. */
 export type Target = Resource;
@@ -99,7 +104,13 @@ type UserRule =
   | { kind: 'member' }
   | { kind: 'signed-in' }
   /** The user the resource names (and admins, with `admins`; without it, not even an admin). */
-  | { kind: 'self'; admins?: true };
+  | { kind: 'self'; admins?: true }
+  /**
+   * A data bag: `write` through a write grant to one of the user's teams;
+   * `read` through any grant, or when the bag is restricted to no stage, or
+   * to a stage the user may view.
+   */
+  | { kind: 'bag'; level: 'read' | 'write' };
 
 /**
  * Clients' rules (absent: refused). 'all': every client; 'stage': every
@@ -158,9 +169,10 @@ export const PERMISSIONS = {
   'key.read': { label: 'read keys', user: SIGNED_IN, client: 'all' },
   'client-key.write': { label: "change clients' keys", user: ADMIN, client: 'self' },
   'user-key.write': { label: "change this user's keys", user: { kind: 'self' } },
-  // Data bags and search (issues 24, 25): reads by stage under stage isolation.
-  'data.read': { label: 'read data bags', user: SIGNED_IN, client: 'stage' },
-  'data.write': { label: 'change data bags', user: MEMBER },
+  // Data bags (issue 24: per-bag stage restrictions and team grants) and search (issue 25): clients read by stage.
+  'data.read': { label: 'read data bags', user: { kind: 'bag', level: 'read' }, client: 'stage' },
+  'data.write': { label: 'change data bags', user: { kind: 'bag', level: 'write' } },
+  'data.create': { label: 'create data bags', user: MEMBER },
   'search.read': { label: 'search', user: SIGNED_IN, client: 'all' },
   // Console users, as Chef's server-level /users/:name sees them.
   'user.read': { label: "read this user's account", user: { kind: 'self', admins: true } },
@@ -198,6 +210,14 @@ function userMay(access: UserActor, rule: UserRule, resource: Resource): boolean
       return !!resource.ownerTeamId && access.teamIds.has(resource.ownerTeamId);
     case 'self':
       return !!resource.userId && resource.userId === access.userId;
+    case 'bag': {
+      const grants = (resource.teamGrants ?? []).filter((g) => access.teamIds.has(g.teamId));
+      if (grants.some((g) => g.level === 'write')) return true;
+      if (rule.level === 'write') return false;
+      if (grants.some((g) => g.level === 'read')) return true;
+      const stages = resource.stages ?? [];
+      return stages.length === 0 || stages.some((stage) => levelAtLeast(access.stageLevels.get(stage), 'view'));
+    }
     case 'stage':
       if (resource.stage) return levelAtLeast(access.stageLevels.get(resource.stage), rule.level);
       return rule.unstaged === 'signed-in';
@@ -213,6 +233,8 @@ function clientMay(client: ClientActor, rule: ClientRule | undefined, resource: 
     case 'own-node':
       return resource.node === client.name;
     case 'stage':
+      // A resource restricted to stages (a data bag) is read by the clients of those stages, isolation or not.
+      if (resource.stages?.length) return client.stage !== null && resource.stages.includes(client.stage);
       if (!client.stageIsolation || resource.stage === undefined || resource.node === client.name) return true;
       return resource.stage !== null && resource.stage === client.stage;
     default:
@@ -240,12 +262,17 @@ export function refusal(action: Action, resource: Resource = {}, actor?: Actor |
   const label = !resource.stage ? row.label : row.label.includes('this stage') ? row.label.replace('this stage', where) : `${row.label} in ${where}`;
   if (actor?.kind === 'client') {
     const what = row.clientLabel?.replace('{node}', resource.node ?? '').replace('{client}', resource.client ?? '') ?? label;
-    return `Client '${actor.name}' may not ${what}.`;
+    return `${actorLabel(actor)} may not ${what}.`;
   }
   if (!resource.stage && row.user.kind === 'stage' && row.user.unstaged === 'admin') return `You may not ${row.label.replace(' for this stage', '')} outside a known stage: only administrators may.`;
-  if (row.user.kind === 'member') return `You may not ${label}: only members of a team may.`;
+  if (row.user.kind === 'member') return `You may not ${label}: only administrators and members of a team may.`;
   if (row.user.kind === 'admin') return `You may not ${label}: only administrators may.`;
   return `You may not ${label}.`;
+}
+
+/** Who is refused, in a refusal message: "Client 'web-1'" or "You". */
+export function actorLabel(actor: Actor): string {
+  return actor.kind === 'client' ? `Client '${actor.name}'` : 'You';
 }
 
 /** `can()`, or a 403 with the refusal message. */
