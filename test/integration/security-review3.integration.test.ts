@@ -178,7 +178,7 @@ describe("medium: a node's name is claimed once", () => {
     const r = await validatorCreates('fresh-node-28');
     expect(r.status, r.text).toBe(201);
     const client = await db().chefClient.findUniqueOrThrow({ where: { name: 'fresh-node-28' }, select: { id: true } });
-    const asClient = { kind: 'client' as const, clientId: client.id, name: 'fresh-node-28', validator: false, via: 'test' };
+    const asClient = { kind: 'client' as const, clientId: client.id, name: 'fresh-node-28', validator: false, via: 'test', userId: null, email: 'client:fresh-node-28', stage: null, stageIsolation: false };
     await createChefNode(asClient, { name: 'fresh-node-28', chef_type: 'node', json_class: 'Chef::Node', policy_group: 'dev', policy_name: 'webapp', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
     expect((await chef.request('DELETE', 'clients/fresh-node-28', { as: 'admin' })).status).toBe(200);
     expect((await validatorCreates('fresh-node-28')).status).toBe(201);
@@ -370,7 +370,7 @@ async function until(cond: () => boolean) {
 describe('low findings: uploads, artifacts, JSON depth, credentials', () => {
   const md5 = (s: string) => createHash('md5').update(s).digest('hex');
   const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
-  const user = (a: Access) => ({ kind: 'user' as const, access: a });
+  const user = (a: Access) => a;
   async function artifact(by: Access, name: string, files: Record<string, string>, now = new Date()) {
     const identifier = sha1(`${name}:${JSON.stringify(files)}`);
     const sb = await createSandbox(user(by), { checksums: Object.fromEntries(Object.values(files).map((c) => [md5(c), null])) }, now);
