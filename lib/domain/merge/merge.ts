@@ -435,14 +435,25 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     for (const [dep, constraint] of p.deps ?? []) demands.push({ by: `${cb} ${p.entry.version} (from ${p.source})`, on: dep, constraint });
   }
   const unmet = new Set<string>();
+  // Many cookbooks share a constraint (`>= 0.0.0`): each version against each constraint once.
+  const verdicts = new Map<string, Map<string, boolean>>();
+  const meets = (version: string, constraint: string) => {
+    let byVersion = verdicts.get(constraint);
+    if (!byVersion) verdicts.set(constraint, (byVersion = new Map()));
+    let v = byVersion.get(version);
+    if (v === undefined) byVersion.set(version, (v = satisfies(version, constraint)));
+    return v;
+  };
   for (const d of demands) {
     const got = chosen.get(d.on);
+    if (got && meets(got.entry.version, d.constraint)) continue;
+    // Unmet: each (who, what, constraint) reported once.
     const key = `${d.by}|${d.on}|${d.constraint}`;
     if (unmet.has(key)) continue;
     if (!got) {
       unmet.add(key);
       conflicts.push({ kind: 'unsatisfied_constraint', cookbook: d.on, sources: [d.by], values: [d.constraint, null], message: `${d.by} requires ${d.on} ${d.constraint}, but no cookbook lock provides ${d.on}` });
-    } else if (!satisfies(got.entry.version, d.constraint)) {
+    } else {
       unmet.add(key);
       conflicts.push({
         kind: 'unsatisfied_constraint',
@@ -457,16 +468,19 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   // chef-cli's solver refuses circular dependencies ("There is a circular dependency between a and b").
   const state = new Map<string, 1 | 2>();
   const cycles: string[][] = [];
-  const visit = (cb: string, trail: string[]) => {
+  const trail: string[] = []; // the path from the walk's root to the cookbook being visited
+  const visit = (cb: string) => {
     state.set(cb, 1);
+    trail.push(cb);
     for (const [dep] of chosen.get(cb)!.deps ?? []) {
       if (!chosen.has(dep)) continue;
       if (state.get(dep) === 1) cycles.push([...trail.slice(trail.indexOf(dep)), dep]);
-      else if (!state.has(dep)) visit(dep, [...trail, dep]);
+      else if (!state.has(dep)) visit(dep);
     }
+    trail.pop();
     state.set(cb, 2);
   };
-  for (const cb of names) if (!state.has(cb)) visit(cb, [cb]);
+  for (const cb of names) if (!state.has(cb)) visit(cb);
   for (const cycle of cycles) {
     conflicts.push({ kind: 'dependency_cycle', cookbook: cycle[0], sources: [...new Set(cycle.slice(0, -1).map((cb) => chosen.get(cb)!.source))], values: cycle, message: `Circular dependency between cookbooks: ${cycle.join(' → ')}` });
   }
