@@ -4,6 +4,7 @@ import { jsonPointer } from '@/lib/domain/shared/json-pointer';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';
 import { findIncludeCycles, type IncludeLookup } from './cycles';
+import { OriginLog } from './origins';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
 
 /** The policy being composed: its own run list (Policyfile.rb shorthand allowed), cookbooks and attributes. */
@@ -60,8 +61,11 @@ export interface Provenance {
   runList: Map<string, string>;
   namedRunLists: Map<string, Map<string, string>>;
   cookbooks: Map<string, string>;
-  /** [path, source] for every attribute node, in merge order (an array: no hashing of tens of thousands of paths). */
-  attributes: { default: [string, string][]; override: [string, string][] };
+  /**
+   * [path, source] for every attribute node, in merge order (an array: no hashing of tens of thousands
+   * of paths). Listed when first read: the merge records whole subtrees (merge/origins.ts).
+   */
+  attributes: { readonly default: [string, string][]; readonly override: [string, string][] };
 }
 
 export interface ProvenanceJson {
@@ -77,6 +81,34 @@ const mapToObject = (m: Map<string, string>) => {
   return out;
 };
 
+/** The origin logs behind a merge's `provenance.attributes`. */
+const originLogs = new WeakMap<Provenance['attributes'], { default: OriginLog; override: OriginLog }>();
+
+/** `attributes` for a Provenance: the pairs listed from the logs on first read. */
+function lazyAttributes(logs: { default: OriginLog; override: OriginLog }): Provenance['attributes'] {
+  let def: [string, string][] | undefined;
+  let over: [string, string][] | undefined;
+  const attributes = {
+    get default() {
+      return (def ??= logs.default.toArray());
+    },
+    get override() {
+      return (over ??= logs.override.toArray());
+    },
+  };
+  originLogs.set(attributes, logs);
+  return attributes;
+}
+
+/** path → source, the last source to set a path winning (as a Map built from the pairs keeps it). */
+function originsToObject(attributes: Provenance['attributes'], which: 'default' | 'override'): Record<string, string> {
+  const log = originLogs.get(attributes)?.[which];
+  if (!log) return mapToObject(new Map(attributes[which]));
+  const out: Record<string, string> = {};
+  log.forEach((path, source) => setKey(out, path, source));
+  return out;
+}
+
 /** Provenance as plain objects (for JSON). */
 export function provenanceToJson(p: Provenance): ProvenanceJson {
   const named: Record<string, Record<string, string>> = {};
@@ -85,7 +117,7 @@ export function provenanceToJson(p: Provenance): ProvenanceJson {
     runList: mapToObject(p.runList),
     namedRunLists: named,
     cookbooks: mapToObject(p.cookbooks),
-    attributes: { default: mapToObject(new Map(p.attributes.default)), override: mapToObject(new Map(p.attributes.override)) },
+    attributes: { default: originsToObject(p.attributes, 'default'), override: originsToObject(p.attributes, 'override') },
   };
 }
 
@@ -137,14 +169,6 @@ const cookbookOf = (item: string) => /^recipe\[([^:\]]+)/.exec(item)?.[1] ?? ite
 function setKey(target: Record<string, unknown>, key: string, value: unknown) {
   if (key === '__proto__') defineKey(target, key, value);
   else target[key] = value;
-}
-
-/** Records the origin of a subtree that one source brings alone (every node, leaves included). */
-function recordOrigins(value: unknown, path: string, source: string, origins: [string, string][]): void {
-  origins.push([path, source]);
-  if (!isObject(value)) return;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) recordOrigins(value[keys[i]], path + '[' + keys[i] + ']', source, origins);
 }
 
 type AttrSource = { name: string; tree: Record<string, unknown> };
@@ -205,10 +229,10 @@ function checkAttributes(precedence: 'default' | 'override', sources: AttrSource
  * any other later value replaces the earlier one (so on `0.0` against `-0.0` the later wins).
  * Inputs are never modified; unchanged subtrees are shared.
  */
-function deepMerge(source: unknown, dest: unknown, path: string, from: string, origins: [string, string][]): unknown {
+function deepMerge(source: unknown, dest: unknown, path: string, from: string, origins: OriginLog): unknown {
   if (isObject(source)) {
     if (!isObject(dest)) {
-      recordOrigins(source, path, from, origins);
+      origins.subtree(source, path, from);
       return source;
     }
     const keys = orderedKeys(dest);
@@ -220,25 +244,24 @@ function deepMerge(source: unknown, dest: unknown, path: string, from: string, o
       else {
         keys.push(k);
         setKey(out, k, source[k]);
-        recordOrigins(source[k], p, from, origins);
+        origins.subtree(source[k], p, from);
       }
     }
     return setKeyOrder(out, keys);
   }
-  origins.push([path, from]);
+  origins.node(path, from);
   if (Array.isArray(source) && Array.isArray(dest)) return rubyUnion(dest, source);
   return source;
 }
 
-function mergeAttributes(precedence: 'default' | 'override', sources: AttrSource[], origins: [string, string][], conflicts: MergeConflict[]): Record<string, unknown> {
+function mergeAttributes(precedence: 'default' | 'override', sources: AttrSource[], origins: OriginLog, conflicts: MergeConflict[]): Record<string, unknown> {
   checkAttributes(precedence, sources, conflicts);
   const [first, ...later] = sources;
-  recordOrigins(first.tree, '', first.name, origins);
-  origins.shift(); // the root itself has no path
+  origins.subtree(first.tree, '', first.name);
+  origins.dropFirst(''); // the root itself has no path
   let acc: Record<string, unknown> = first.tree;
   for (const s of later) acc = deepMerge(s.tree, acc, '', s.name, origins) as Record<string, unknown>;
-  const root = origins.findIndex(([p]) => p === '');
-  if (root >= 0) origins.splice(root, 1);
+  origins.dropFirst('');
   return acc;
 }
 
@@ -312,7 +335,8 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     conflicts.push({ kind: 'include_cycle', sources: [cycle.include], values: cycle.trail, message: `Include cycle: ${cycle.trail.join(' → ')}` });
   }
 
-  const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: { default: [], override: [] } };
+  const origins = { default: new OriginLog(), override: new OriginLog() };
+  const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: lazyAttributes(origins) };
 
   // Run lists: the includes' (already normalised) items in include order, then the parent's.
   const normalize = (items: string[], field: string): string[] =>
@@ -358,8 +382,8 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     { name: parent.name, tree: parent[field] ?? {} },
     ...includes.map((i) => ({ name: i.name, tree: i.lock[field] ?? {} })),
   ];
-  const default_attributes = mergeAttributes('default', attrSources('default_attributes'), provenance.attributes.default, conflicts);
-  const override_attributes = mergeAttributes('override', attrSources('override_attributes'), provenance.attributes.override, conflicts);
+  const default_attributes = mergeAttributes('default', attrSources('default_attributes'), origins.default, conflicts);
+  const override_attributes = mergeAttributes('override', attrSources('override_attributes'), origins.override, conflicts);
 
   // Cookbooks. Among includes they must agree; the parent's own cookbook wins over an include's.
   type Provider = { source: string; entry: CookbookLockEntry; deps: DepPairs | undefined; parent: boolean };
