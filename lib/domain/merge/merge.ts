@@ -296,7 +296,9 @@ function rebaseCookbook(entry: CookbookLockEntry, includePath: unknown): Cookboo
 }
 
 type DepPairs = [string, string][];
-const depsOf = (deps: SolutionDependencies | undefined, name: string, version: string): DepPairs | undefined => deps?.dependencies?.[`${name} (${version})`];
+/** `name (version)`, how solution_dependencies names a locked cookbook. */
+const depKey = (name: string, version: string) => `${name} (${version})`;
+const depsOf = (deps: SolutionDependencies | undefined, key: string): DepPairs | undefined => deps?.dependencies?.[key];
 const samePairs = (a: DepPairs | undefined, b: DepPairs | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x[0] === b![i][0] && x[1] === b![i][1]);
 /** Ruby's Array#sort on [name, constraint] pairs (and `Hash#sort` on keys): byte-wise. */
 const byPair = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : String(a[1]) < String(b[1]) ? -1 : String(a[1]) > String(b[1]) ? 1 : 0);
@@ -386,7 +388,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   const override_attributes = mergeAttributes('override', attrSources('override_attributes'), origins.override, conflicts);
 
   // Cookbooks. Among includes they must agree; the parent's own cookbook wins over an include's.
-  type Provider = { source: string; entry: CookbookLockEntry; deps: DepPairs | undefined; parent: boolean };
+  type Provider = { source: string; entry: CookbookLockEntry; key: string; deps: DepPairs | undefined; parent: boolean };
   const chosen = new Map<string, Provider>();
   const fromIncludes = new Map<string, Provider>();
   // chef-cli compares the includes' source options lazily: only when some cookbook of the result comes
@@ -395,10 +397,11 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   for (const inc of includes) {
     for (const [cb, raw] of Object.entries(inc.lock.cookbook_locks ?? {})) {
       const entry = rebaseCookbook(raw, inc.source_options?.path);
-      const deps = depsOf(inc.lock.solution_dependencies, cb, entry.version);
+      const key = depKey(cb, entry.version);
+      const deps = depsOf(inc.lock.solution_dependencies, key);
       const first = fromIncludes.get(cb);
       if (!first) {
-        fromIncludes.set(cb, { source: inc.name, entry, deps, parent: false });
+        fromIncludes.set(cb, { source: inc.name, entry, key, deps, parent: false });
         continue;
       }
       const a = first.entry;
@@ -415,7 +418,8 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     }
   }
   for (const [cb, entry] of Object.entries(parent.cookbook_locks ?? {})) {
-    chosen.set(cb, { source: parent.name, entry, deps: depsOf(parent.solution_dependencies, cb, entry.version), parent: true });
+    const key = depKey(cb, entry.version);
+    chosen.set(cb, { source: parent.name, entry, key, deps: depsOf(parent.solution_dependencies, key), parent: true });
     const inc = fromIncludes.get(cb);
     if (inc && (inc.entry.version !== entry.version || inc.entry.identifier !== entry.identifier || !rubyEq(inc.entry.source_options, entry.source_options))) {
       warnings.push({
@@ -428,7 +432,14 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     }
   }
   for (const [cb, p] of fromIncludes) if (!chosen.has(cb)) chosen.set(cb, p);
-  if ([...chosen.values()].some((p) => !p.parent)) conflicts.push(...sourceConflicts);
+  let fromAnInclude = false;
+  for (const p of chosen.values()) {
+    if (!p.parent) {
+      fromAnInclude = true;
+      break;
+    }
+  }
+  if (fromAnInclude) conflicts.push(...sourceConflicts);
   else {
     for (const c of sourceConflicts) {
       warnings.push({ kind: 'moot_include_conflict', cookbook: c.cookbook!, sources: c.sources, values: c.values ?? [], message: `${c.message}; moot, as the parent locks ${c.cookbook} itself and takes no cookbook from its includes (chef-cli does not check it then)` });
@@ -520,7 +531,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   });
   for (const [n, c] of parentConstraint) if (!chosen.has(n)) policyfile.push([n, c]);
   policyfile.sort(byPair);
-  const depEntries = names.map((cb) => [`${cb} (${chosen.get(cb)!.entry.version})`, chosen.get(cb)!.deps ?? []] as [string, DepPairs]).sort(byPair);
+  const depEntries = names.map((cb) => [chosen.get(cb)!.key, chosen.get(cb)!.deps ?? []] as [string, DepPairs]).sort(byPair);
   const dependencies: Record<string, [string, string][]> = {};
   for (const [k, v] of depEntries) setKey(dependencies, k, v);
 
