@@ -18,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, disconnectDb } from '@/lib/db/client';
-import { addUserKey, rotateValidator } from '@/lib/services/chef-keys';
+import { rotateValidator } from '@/lib/services/chef-clients';
+import { addUserKey } from '@/lib/services/chef-user-keys';
 import { startChefHarness } from '../chef-harness';
 import { expectedEntry, PEDANT_SPECS, pedantDir, readExpectedFailures, runPedant } from './pedant';
 
