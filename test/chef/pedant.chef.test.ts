@@ -26,7 +26,7 @@ import { expectedEntry, PEDANT_SPECS, pedantDir, readExpectedFailures, runPedant
 const found = pedantDir();
 const EXPECTED_FILE = path.resolve('test/chef/pedant-expected-failures');
 const expected = readExpectedFailures(EXPECTED_FILE);
-const SYSTEM = { userId: null, email: 'pedant-harness' };
+const SYSTEM = { kind: 'system' as const, userId: null, email: 'pedant-harness' };
 const only = process.env.PEDANT_SPECS ? process.env.PEDANT_SPECS.split(',').map((s) => s.trim()) : null;
 const specs = PEDANT_SPECS.filter((s) => !only || only.includes(s));
 

@@ -26,6 +26,7 @@ export const PEDANT_SPECS = [
   'cookbook_artifacts/read_spec.rb',
   'cookbook_artifacts/update_spec.rb',
   'cookbook_artifacts/delete_spec.rb',
+  'data_bag/complete_endpoint_spec.rb',
   'header_spec.rb',
   'server_api_version_spec.rb',
 ] as const;
