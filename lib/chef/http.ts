@@ -7,6 +7,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { handleChef, isChefPath, sanitizeRequestId } from './router';
+import { DATA_COLLECTOR_TOKEN_PATHS, serveDataCollectorToken } from './data-collector-token';
 
 /** The caller's X-Request-Id (sanitized), or a fresh one: every answer carries one, errors included. */
 function requestIdOf(req: IncomingMessage): string {
@@ -54,6 +55,10 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
+  if (DATA_COLLECTOR_TOKEN_PATHS.has(rawPath)) {
+    await serveDataCollectorToken(req, res);
+    return true;
+  }
   if (!isChefPath(rawPath)) return false;
   const limit = bodyLimit();
   const declared = Number(req.headers['content-length'] ?? 0);

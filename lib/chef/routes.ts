@@ -8,6 +8,7 @@
 import type { ChefRoute } from './context';
 import { clientRoutes } from './resources/clients';
 import { cookbookArtifactRoutes } from './resources/cookbook-artifacts';
+import { dataCollectorRoutes } from './resources/data-collector';
 import { clientKeyRoutes, userKeyRoutes } from './resources/keys';
 import { nodeRoutes } from './resources/nodes';
 import { policyRoutes } from './resources/policies';
@@ -26,6 +27,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...userRoutes,
   ...sandboxRoutes,
   ...cookbookArtifactRoutes,
+  ...dataCollectorRoutes,
   ...toleratedRoutes,
 ];
 

@@ -7,6 +7,7 @@
 import { db } from '@/lib/db/client';
 import { metrics } from '@/lib/ops/metrics';
 import { startWebhookWorker, type RunningWorker } from './webhook-worker';
+import { startRolloutWorker } from './rollout-worker';
 
 /** The /metrics gauges that read the database (issue 14): pending approval requests and the webhook backlog, counted on each scrape. */
 export function registerGauges(): void {
@@ -16,7 +17,9 @@ export function registerGauges(): void {
 
 export function startBackgroundJobs(): { stop(): Promise<void> } {
   registerGauges();
-  const workers: RunningWorker[] = [];
-  if (process.env.WEBHOOKS_WORKER !== 'false') workers.push(startWebhookWorker());
+  const workers: { stop(): Promise<void> }[] = [];
+  if (process.env.WEBHOOKS_WORKER !== 'false') workers.push(startWebhookWorker() satisfies RunningWorker);
+  // Issue 26: run-report retention and the automatic rollback's catch-up pass.
+  if (process.env.ROLLOUT_WORKER !== 'false') workers.push(startRolloutWorker());
   return { stop: async () => void (await Promise.all(workers.map((w) => w.stop()))) };
 }

@@ -2,3 +2,4 @@
 export * from './health';
 export * from './gate';
 export * from './rollback';
+export * from './events';
