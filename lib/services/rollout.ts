@@ -31,6 +31,9 @@ import { chefName } from '@/lib/validation/fields';
 export type { GateEvaluation, HealthSummary } from '@/lib/domain/rollout';
 export { missingAfterMs } from './internal/rollout-gate';
 
+/** The start of the second `d` falls in (chef-client's times have no fraction). */
+const secondOf = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
 const SYSTEM_ACTOR = { userId: null, email: 'system (automatic rollback)' };
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
@@ -359,13 +362,15 @@ async function maybeRollBack(
   if (!change.fromRevisionId) return false; // nothing ran before: nothing to go back to
   const rule = await rollbackRuleOf(run.group);
   if (!rule) return false;
-  const windowEnd = new Date(change.createdAt.getTime() + rule.windowMinutes * 60_000);
+  // chef-client reports times to the second: a run that ended in the second of the change counts.
+  const changeAt = secondOf(change.createdAt);
+  const windowEnd = new Date(changeAt.getTime() + rule.windowMinutes * 60_000);
   const runs = await db().runReport.findMany({
-    where: { groupName: run.group, policyName: run.policy, revisionId: run.revisionId, status: { in: ['success', 'failure'] }, endTime: { gte: change.createdAt, lte: windowEnd } },
+    where: { groupName: run.group, policyName: run.policy, revisionId: run.revisionId, status: { in: ['success', 'failure'] }, endTime: { gte: changeAt, lte: windowEnd } },
     select: { status: true, endTime: true, nodeName: true, failedResource: true, failedCookbook: true },
     take: 100_000,
   });
-  const e = evaluateRollback({ rule, changeAt: change.createdAt, now, runs: runs.map((r) => ({ status: r.status as 'success' | 'failure', endTime: r.endTime! })) });
+  const e = evaluateRollback({ rule, changeAt, now, runs: runs.map((r) => ({ status: r.status as 'success' | 'failure', endTime: r.endTime! })) });
   if (!e.trigger) return false;
   const ruleText = `≥ ${rule.failurePct}% of at least ${rule.minRuns} run(s) failed within ${rule.windowMinutes} minute(s)`;
   const failures = new Map<string, number>();
@@ -414,7 +419,7 @@ export async function evaluateRollbacks(now = new Date()): Promise<number> {
     for (const p of pointers) {
       const change = await db().pointerHistory.findFirst({ where: { groupName: r.groupName, policyName: p.policy.name, toRevisionId: p.revision.revisionId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true, fromRevisionId: true, createdAt: true } });
       if (!change) continue;
-      const last = await db().runReport.findFirst({ where: { groupName: r.groupName, policyName: p.policy.name, revisionId: p.revision.revisionId, status: 'failure', endTime: { gte: change.createdAt } }, orderBy: { endTime: 'desc' } });
+      const last = await db().runReport.findFirst({ where: { groupName: r.groupName, policyName: p.policy.name, revisionId: p.revision.revisionId, status: 'failure', endTime: { gte: secondOf(change.createdAt) } }, orderBy: { endTime: 'desc' } });
       if (!last) continue;
       const run: ReportedRun = { group: r.groupName, policy: p.policy.name, revisionId: p.revision.revisionId, status: 'failure', nodeName: last.nodeName, failedResource: last.failedResource, failedCookbook: last.failedCookbook, errorMessage: last.errorMessage, endTime: last.endTime! };
       if (await maybeRollBack(run, p, change, now)) n++;
