@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { chefOrg } from '../lib/chef/router';
-import { rotateValidator } from '../lib/services/chef-keys';
+import { rotateValidator } from '../lib/services/chef-clients';
 
 const args = process.argv.slice(2);
 const i = args.indexOf('--out');

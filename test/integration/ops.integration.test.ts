@@ -16,7 +16,7 @@ import { consoleRouteLabeler } from '@/lib/ops/routes';
 import { createConsoleServer } from '@/lib/ops/server';
 import { metrics } from '@/lib/ops/metrics';
 import { registerGauges } from '@/lib/services/background';
-import { addUserKey } from '@/lib/services/chef-keys';
+import { addUserKey } from '@/lib/services/chef-user-keys';
 import { promotePolicy } from '@/lib/services/promote-policy';
 import { promotePolicies } from '@/lib/services/promote-policies';
 import { readiness } from '@/lib/db/queries/readiness';

@@ -1,5 +1,5 @@
 /** Chef's clients resource: /clients, /clients/:name (their keys: keys.ts). */
-import { createClient, deleteClient, getClient, listClients, updateClient, type ClientDto } from '@/lib/services/chef-keys';
+import { createClient, deleteClient, getClient, listClients, updateClient, type ClientDto } from '@/lib/services/chef-clients';
 import { chefOrg, jsonBody, ok, route, type ChefRoute } from '../context';
 import { keyBody } from './keys';
 

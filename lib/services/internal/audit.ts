@@ -10,7 +10,7 @@ export interface Actor {
 
 export interface AuditInput {
   action: string;
-  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client' | 'artifact' | 'git-repository' | 'login' | 'webhook';
+  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client' | 'artifact' | 'git-repository' | 'login' | 'webhook' | 'data-bag' | 'data-bag-item';
   target: string;
   groupName?: string | null;
   policyName?: string | null;

@@ -3,7 +3,7 @@ import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/router';
 import { clientsPage } from '@/lib/db/queries/chef-pages';
-import { validatorName } from '@/lib/services/chef-keys';
+import { validatorName } from '@/lib/services/chef-clients';
 import { ChefClients } from '@/components/chef-clients';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
