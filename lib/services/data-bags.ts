@@ -21,8 +21,7 @@
  * which fields changed) and the search hook (internal/data-bag-index.ts).
  */
 import { db, type Tx } from '@/lib/db/client';
-import { can, type Access } from '@/lib/auth/permissions';
-import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { actorLabel, assertCan, can, type Access, type Actor, type Resource } from '@/lib/auth/permissions';
 import { AppError, badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { sortedBy } from '@/lib/db/order';
 import type { DataBagItemKind, DataBagLevel } from '@/lib/types/data-bags';
@@ -149,29 +148,20 @@ type Bag = { id: string; name: string; itemCount: number; stages: { stageName: s
 
 const stagesOf = (bag: Bag) => bag.stages.map((s) => s.stageName).sort();
 
+/** A bag as the permission table sees it (`data.read`, `data.write`): its stage restriction and team grants. */
+function bagResource(bag: Pick<Bag, 'stages' | 'grants'>): Resource {
+  return { stages: bag.stages.map((s) => s.stageName), teamGrants: bag.grants };
+}
+
 /** A user's level on a bag (see the header). */
 export function userBagLevel(access: Access, bag: Pick<Bag, 'stages' | 'grants'>): DataBagLevel {
-  if (access.isAdmin) return 'write';
-  let level: DataBagLevel = 'none';
-  for (const g of bag.grants) {
-    if (!access.teamIds.has(g.teamId)) continue;
-    if (g.level === 'write') return 'write';
-    if (g.level === 'read') level = 'read';
-  }
-  if (level === 'read') return level;
-  if (bag.stages.length === 0 || bag.stages.some((s) => can(access, 'stage.view', { stage: s.stageName }))) return 'read';
-  return 'none';
+  const resource = bagResource(bag);
+  return can(access, 'data.write', resource) ? 'write' : can(access, 'data.read', resource) ? 'read' : 'none';
 }
 
 /** Users who may create bags: administrators and members of a team. */
 export function userMayCreateBags(access: Access): boolean {
-  return access.isAdmin || access.teamIds.size > 0;
-}
-
-/** The stage a client's node is in (the node named like the client), or null. */
-async function clientStage(tx: Tx, clientName: string): Promise<string | null> {
-  const n = await tx.node.findUnique({ where: { name: clientName }, select: { group: { select: { name: true } } } });
-  return n?.group?.name ?? null;
+  return can(access, 'data.create');
 }
 
 function restrictedMessage(bag: Bag): string {
@@ -179,31 +169,24 @@ function restrictedMessage(bag: Bag): string {
   return `it is restricted to the clients of ${stages.length === 1 ? 'stage' : 'stages'} ${stages.join(', ')}`;
 }
 
-async function mayRead(tx: Tx, r: Requestor, bag: Bag): Promise<boolean> {
-  if (r.kind === 'user') return userBagLevel(r.access, bag) !== 'none';
-  if (!clientMay(r, 'converge.read')) return false;
-  if (bag.stages.length === 0) return true;
-  const stage = await clientStage(tx, r.name);
-  return stage !== null && bag.stages.some((s) => s.stageName === stage);
+function mayRead(r: Actor, bag: Bag): boolean {
+  return can(r, 'data.read', bagResource(bag));
 }
 
-async function assertRead(tx: Tx, r: Requestor, bag: Bag): Promise<void> {
-  if (await mayRead(tx, r, bag)) return;
-  if (r.kind === 'client') {
-    if (r.validator) throw forbidden(`Client '${r.name}' may not read data bags.`);
-    throw forbidden(`Client '${r.name}' may not read data bag '${bag.name}': ${restrictedMessage(bag)}.`);
-  }
-  throw forbidden(`You may not read data bag '${bag.name}': ${restrictedMessage(bag)}, and you may view none of them.`);
+function assertRead(r: Actor, bag: Bag): void {
+  if (mayRead(r, bag)) return;
+  // The validator reads no bag at all; others are told why this one is closed to them.
+  assertCan(r, 'data.read');
+  throw forbidden(`${actorLabel(r)} may not read data bag '${bag.name}': ${restrictedMessage(bag)}${r.kind === 'user' ? ', and you may view none of them' : ''}.`);
 }
 
-function assertWrite(r: Requestor, bag: Bag): void {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not change data bags: clients only read them.`);
-  if (userBagLevel(r.access, bag) !== 'write') throw forbidden(`You may not change data bag '${bag.name}': only administrators and teams granted write on it may.`);
+function assertWrite(r: Actor, bag: Bag): void {
+  if (can(r, 'data.write', bagResource(bag))) return;
+  throw forbidden(`${actorLabel(r)} may not change data bag '${bag.name}': only administrators and teams granted write on it may.`);
 }
 
-function assertCreate(r: Requestor): void {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not create data bags.`);
-  if (!userMayCreateBags(r.access)) throw forbidden('You may not create data bags: only administrators and members of a team may.');
+function assertCreate(r: Actor): void {
+  assertCan(r, 'data.create');
 }
 
 // ------------------------------------------------------------------ Chef API
@@ -217,50 +200,47 @@ const itemNotFound = (bag: string, item: string) => notFound(`Cannot load data b
 const itemNotFoundForDelete = (bag: string, item: string) => notFound(`Cannot load data bag ${bag} item ${item}`);
 
 /** GET /data: the bags the requestor may read. */
-export async function listDataBags(r: Requestor): Promise<string[]> {
-  if (r.kind === 'client' && !clientMay(r, 'converge.read')) throw forbidden(`Client '${r.name}' may not read data bags.`);
+export async function listDataBags(r: Actor): Promise<string[]> {
+  assertCan(r, 'data.read');
   const bags = (await db().dataBag.findMany({ select: BAG_SELECT }).then(sortedBy((b) => b.name))) as Bag[];
-  const out: string[] = [];
-  const d = db();
-  for (const b of bags) if (await mayRead(d, r, b)) out.push(b.name);
-  return out;
+  return bags.filter((b) => mayRead(r, b)).map((b) => b.name);
 }
 
 /** POST /data: 201 with the name; 409 "Data bag already exists". */
-export async function createDataBag(r: Requestor, body: unknown, requestId?: string): Promise<string> {
+export async function createDataBag(r: Actor, body: unknown, requestId?: string): Promise<string> {
   const name = validateBagBody(body);
   assertCreate(r);
   return transaction(async (tx) => {
     if (await tx.dataBag.findUnique({ where: { name }, select: { id: true } })) throw conflict('Data bag already exists');
     const bag = await tx.dataBag.create({ data: { name }, select: { id: true } });
-    const teams = r.kind === 'user' && !r.access.isAdmin ? [...r.access.teamIds] : [];
+    const teams = r.kind === 'user' && !r.isAdmin ? [...r.teamIds] : [];
     for (const teamId of teams) await tx.dataBagGrant.create({ data: { bagId: bag.id, teamId, level: 'write' } });
-    await audit(tx, requestorActor(r), { action: 'data-bag.create', targetType: 'data-bag', target: name, after: { name, write_teams: teams }, requestId });
+    await audit(tx, r, { action: 'data-bag.create', targetType: 'data-bag', target: name, after: { name, write_teams: teams }, requestId });
     return name;
   });
 }
 
 /** GET /data/:bag: item id → nothing (the route adds the uris). */
-export async function listDataBagItems(r: Requestor, bagName: string): Promise<string[]> {
+export async function listDataBagItems(r: Actor, bagName: string): Promise<string[]> {
   const d = db();
   const bag = await loadBag(d, bagName);
   if (!bag) throw bagNotFound(bagName);
-  await assertRead(d, r, bag);
+  assertRead(r, bag);
   const items = await d.dataBagItem.findMany({ where: { bagId: bag.id }, select: { itemId: true } }).then(sortedBy((i) => i.itemId));
   return items.map((i) => i.itemId);
 }
 
 /** DELETE /data/:bag: the bag and all its items; answers Chef's naked bag. */
-export async function deleteDataBag(r: Requestor, bagName: string, requestId?: string): Promise<{ name: string; json_class: string; chef_type: string }> {
+export async function deleteDataBag(r: Actor, bagName: string, requestId?: string): Promise<{ name: string; json_class: string; chef_type: string }> {
   return transaction(async (tx) => {
     const bag = await loadBag(tx, bagName);
     if (!bag) throw bagNotFound(bagName);
-    await assertRead(tx, r, bag);
+    assertRead(r, bag);
     assertWrite(r, bag);
     const items = await tx.dataBagItem.findMany({ where: { bagId: bag.id }, select: { itemId: true } }).then(sortedBy((i) => i.itemId));
     for (const i of items) await indexDataBagItem(tx, bagName, i.itemId, null);
     await tx.dataBag.delete({ where: { id: bag.id } });
-    await audit(tx, requestorActor(r), { action: 'data-bag.delete', targetType: 'data-bag', target: bagName, before: { name: bagName, stages: stagesOf(bag), items: items.map((i) => i.itemId) }, requestId });
+    await audit(tx, r, { action: 'data-bag.delete', targetType: 'data-bag', target: bagName, before: { name: bagName, stages: stagesOf(bag), items: items.map((i) => i.itemId) }, requestId });
     return { name: bagName, json_class: 'Chef::DataBag', chef_type: 'data_bag' };
   });
 }
@@ -271,13 +251,13 @@ function withTypeAndBag(doc: Doc, bag: string): Doc {
 }
 
 /** POST /data/:bag: creates an item (201), 409 when the id is taken, 404 when the bag is missing. */
-export async function createDataBagItem(r: Requestor, bagName: string, bodyText: string, requestId?: string): Promise<Doc> {
+export async function createDataBagItem(r: Actor, bagName: string, bodyText: string, requestId?: string): Promise<Doc> {
   const { doc, stored } = validateItemBody(bodyText);
   const id = doc.id as string;
   return transaction(async (tx) => {
     const bag = await loadBag(tx, bagName);
     if (!bag) throw notFound(`No data bag '${bagName}' could be found. Please create this data bag before adding items to it.`);
-    await assertRead(tx, r, bag);
+    assertRead(r, bag);
     assertWrite(r, bag);
     if (await tx.dataBagItem.findUnique({ where: { bagId_itemId: { bagId: bag.id, itemId: id } }, select: { id: true } })) {
       throw conflict(`Data Bag Item '${id}' already exists in Data Bag '${bagName}'.`);
@@ -288,36 +268,36 @@ export async function createDataBagItem(r: Requestor, bagName: string, bodyText:
       throw new AppError('unprocessable', `Data bag '${bagName}' already holds ${max} items, the most one bag may hold (MAX_DATA_BAG_ITEMS); nothing was stored.`, [{ path: '/id', message: `bag full (${max} items)` }]);
     }
     await tx.dataBagItem.create({ data: { bagId: bag.id, itemId: id, document: stored, kind: classifyItem(doc).kind } });
-    await audit(tx, requestorActor(r), { action: 'data-bag-item.create', targetType: 'data-bag-item', target: `${bagName}/${id}`, after: auditView(doc), requestId });
+    await audit(tx, r, { action: 'data-bag-item.create', targetType: 'data-bag-item', target: `${bagName}/${id}`, after: auditView(doc), requestId });
     await indexDataBagItem(tx, bagName, id, doc);
     return withTypeAndBag(doc, bagName);
   });
 }
 
-async function readItem(tx: Tx, r: Requestor, bagName: string, itemId: string, missing: (b: string, i: string) => AppError) {
+async function readItem(tx: Tx, r: Actor, bagName: string, itemId: string, missing: (b: string, i: string) => AppError) {
   const bag = await loadBag(tx, bagName);
   if (!bag) throw missing(bagName, itemId);
-  await assertRead(tx, r, bag);
+  assertRead(r, bag);
   const item = await tx.dataBagItem.findUnique({ where: { bagId_itemId: { bagId: bag.id, itemId } }, select: { id: true, document: true } });
   return { bag, item };
 }
 
 /** GET /data/:bag/:item: the document exactly as stored (text). */
-export async function getDataBagItem(r: Requestor, bagName: string, itemId: string): Promise<string> {
+export async function getDataBagItem(r: Actor, bagName: string, itemId: string): Promise<string> {
   const { item } = await readItem(db(), r, bagName, itemId, itemNotFound);
   if (!item) throw itemNotFound(bagName, itemId);
   return item.document;
 }
 
 /** PUT /data/:bag/:item: replaces an existing item (404 when missing: Chef creates only by POST). */
-export async function updateDataBagItem(r: Requestor, bagName: string, itemId: string, bodyText: string, requestId?: string): Promise<Doc> {
+export async function updateDataBagItem(r: Actor, bagName: string, itemId: string, bodyText: string, requestId?: string): Promise<Doc> {
   const { doc, stored } = validateItemBody(bodyText, itemId);
   return transaction(async (tx) => {
     const { bag, item } = await readItem(tx, r, bagName, itemId, itemNotFound);
     if (!item) throw itemNotFound(bagName, itemId);
     assertWrite(r, bag);
     await tx.dataBagItem.update({ where: { id: item.id }, data: { document: stored, kind: classifyItem(doc).kind, updatedAt: new Date() } });
-    await audit(tx, requestorActor(r), {
+    await audit(tx, r, {
       action: 'data-bag-item.update',
       targetType: 'data-bag-item',
       target: `${bagName}/${itemId}`,
@@ -331,7 +311,7 @@ export async function updateDataBagItem(r: Requestor, bagName: string, itemId: s
 }
 
 /** DELETE /data/:bag/:item: answers Chef's wrapped item. */
-export async function deleteDataBagItem(r: Requestor, bagName: string, itemId: string, requestId?: string): Promise<Doc> {
+export async function deleteDataBagItem(r: Actor, bagName: string, itemId: string, requestId?: string): Promise<Doc> {
   return transaction(async (tx) => {
     const { bag, item } = await readItem(tx, r, bagName, itemId, itemNotFoundForDelete);
     if (!item) throw itemNotFoundForDelete(bagName, itemId);
@@ -339,7 +319,7 @@ export async function deleteDataBagItem(r: Requestor, bagName: string, itemId: s
     const doc = JSON.parse(item.document) as Doc;
     await tx.dataBagItem.delete({ where: { id: item.id } });
     await tx.dataBag.update({ where: { id: bag.id }, data: { itemCount: { decrement: 1 } } });
-    await audit(tx, requestorActor(r), { action: 'data-bag-item.delete', targetType: 'data-bag-item', target: `${bagName}/${itemId}`, before: auditView(doc), requestId });
+    await audit(tx, r, { action: 'data-bag-item.delete', targetType: 'data-bag-item', target: `${bagName}/${itemId}`, before: auditView(doc), requestId });
     await indexDataBagItem(tx, bagName, itemId, null);
     return { name: `data_bag_item_${bagName}_${itemId}`, json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: bagName, raw_data: doc };
   });

@@ -14,15 +14,14 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { can } from '@/lib/auth/permissions';
-import { clientMay, type Requestor } from '@/lib/auth/requestor';
+import { can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
 import { AppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { transaction } from './internal/retry';
 import { afterRunReported } from './rollout';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
-export type DataCollectorSender = { kind: 'requestor'; requestor: Requestor } | { kind: 'token' };
+export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
 
 /** The largest message accepted (bytes; DATA_COLLECTOR_MAX_BYTES, default 4 MiB): a real run with full ohai data is well below. */
 export function dataCollectorMaxBytes(): number {
@@ -165,14 +164,14 @@ function resourceRows(m: RunConvergeMessage): StoredResource[] {
 /** Who may report a run for `nodeName` in `stage`. */
 function assertMaySend(sender: DataCollectorSender, nodeName: string, stage: string | null, stageKnown: boolean): void {
   if (sender.kind === 'token') return;
-  const r = sender.requestor;
-  if (r.kind === 'client') {
-    if (r.validator || !clientMay(r, 'node.own')) throw forbidden(`Client '${r.name}' may not report chef-client runs.`);
-    if (r.name !== nodeName) throw forbidden(`Client '${r.name}' may only report its own runs, not node '${nodeName}'s.`);
-    return;
+  const a = sender.actor;
+  // The one rule for writing a node's facts (a client: only its own node; a user: node.report on the stage, admins for none).
+  if (can(a, 'node.report', { node: nodeName, stage: stage && stageKnown ? stage : null })) return;
+  if (a.kind === 'client') {
+    if (a.validator) throw forbidden(`Client '${a.name}' may not report chef-client runs.`);
+    throw forbidden(`Client '${a.name}' may only report its own runs, not node '${nodeName}'s.`);
   }
-  const ok = stage && stageKnown ? can(r.access, 'node.report', { stage }) : r.access.isAdmin;
-  if (!ok) throw forbidden(stage && stageKnown ? `You may not report chef-client runs in stage '${stage}'.` : 'Only administrators may report runs of nodes in no known stage.');
+  throw forbidden(stage && stageKnown ? `You may not report chef-client runs in stage '${stage}'.` : 'Only administrators may report runs of nodes in no known stage.');
 }
 
 export interface IngestResult {
@@ -190,11 +189,11 @@ export interface IngestResult {
 export async function ingestRunMessage(sender: DataCollectorSender, body: unknown, opts: { now?: Date; requestId?: string } = {}): Promise<IngestResult> {
   const m = parseMessage(body);
   const now = opts.now ?? new Date();
-  const clientName = sender.kind === 'requestor' && sender.requestor.kind === 'client' ? sender.requestor.name : null;
+  const clientName = sender.kind === 'actor' && sender.actor.kind === 'client' ? sender.actor.name : null;
   if (m.message_type === 'run_start') {
     await transaction(async (tx) => {
       // A run_start names no stage: a user's is checked against the stage the node is in.
-      const stage = sender.kind === 'requestor' && sender.requestor.kind === 'user' ? ((await tx.node.findUnique({ where: { name: m.node_name }, select: { group: { select: { name: true } } } }))?.group?.name ?? null) : null;
+      const stage = sender.kind === 'actor' && sender.actor.kind === 'user' ? ((await tx.node.findUnique({ where: { name: m.node_name }, select: { group: { select: { name: true } } } }))?.group?.name ?? null) : null;
       assertMaySend(sender, m.node_name, stage, !!stage);
       const existing = await tx.runReport.findUnique({ where: { runId: m.run_id }, select: { nodeName: true } });
       if (existing) {

@@ -275,7 +275,7 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   const authorised = overrideReason ? can(access, 'stage.manage', { stage: row.groupName }) : !!row.freezeOverride;
   const moved = await movePointer(
     tx,
-    { userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` },
+    { kind: 'system', userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` },
     {
       group: { id: row.groupId, name: row.groupName },
       policy: { id: row.policyId, name: row.policyName },

@@ -34,7 +34,7 @@ export { missingAfterMs } from './internal/rollout-gate';
 /** The start of the second `d` falls in (chef-client's times have no fraction). */
 const secondOf = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
-const SYSTEM_ACTOR = { userId: null, email: 'system (automatic rollback)' };
+const SYSTEM_ACTOR = { kind: 'system' as const, userId: null, email: 'system (automatic rollback)', via: 'rollout-rule' };
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
 // ------------------------------------------------------------------ health

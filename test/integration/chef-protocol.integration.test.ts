@@ -45,7 +45,7 @@ describe('signed requests', () => {
   it('an expired key is refused, a live one of the same user still works', async () => {
     const { addUserKey } = await import('@/lib/services/chef-user-keys');
     const { signRequest } = await import('@/lib/chef/signing');
-    const expired = await addUserKey({ userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
+    const expired = await addUserKey({ kind: 'system', userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
     const path = new URL(`${chef.orgUrl}/nodes`).pathname;
     const r = await fetch(`${chef.orgUrl}/nodes`, { headers: signRequest({ method: 'GET', path, userId: 'dba', privateKey: expired.privateKey }) });
     expect(r.status).toBe(401);

@@ -27,10 +27,10 @@ function route(method: string, path: string, handler: Handler): ChefRoute {
 const bagUrl = (ctx: Ctx, bag: string) => `${ctx.orgUrl}/data/${bag}`;
 
 export const dataBagRoutes: ChefRoute[] = [
-  route('GET', 'data', async (ctx) => ok(Object.fromEntries((await listDataBags(ctx.requestor)).map((b) => [b, bagUrl(ctx, b)])))),
+  route('GET', 'data', async (ctx) => ok(Object.fromEntries((await listDataBags(ctx.actor)).map((b) => [b, bagUrl(ctx, b)])))),
 
   route('POST', 'data', async (ctx) => {
-    const name = await createDataBag(ctx.requestor, jsonBody(ctx), ctx.requestId);
+    const name = await createDataBag(ctx.actor, jsonBody(ctx), ctx.requestId);
     const uri = bagUrl(ctx, name);
     ctx.headers.location = uri;
     return ok({ uri }, 201);
@@ -38,20 +38,20 @@ export const dataBagRoutes: ChefRoute[] = [
 
   route('GET', 'data/:bag', async (ctx) => {
     const bag = ctx.params.bag;
-    return ok(Object.fromEntries((await listDataBagItems(ctx.requestor, bag)).map((i) => [i, `${bagUrl(ctx, bag)}/${i}`])));
+    return ok(Object.fromEntries((await listDataBagItems(ctx.actor, bag)).map((i) => [i, `${bagUrl(ctx, bag)}/${i}`])));
   }),
 
   route('POST', 'data/:bag', async (ctx) => {
-    const item = await createDataBagItem(ctx.requestor, ctx.params.bag, ctx.req.body.toString('utf8'), ctx.requestId);
+    const item = await createDataBagItem(ctx.actor, ctx.params.bag, ctx.req.body.toString('utf8'), ctx.requestId);
     ctx.headers.location = `${bagUrl(ctx, ctx.params.bag)}/${item.id as string}`;
     return ok(item, 201);
   }),
 
-  route('DELETE', 'data/:bag', async (ctx) => ok(await deleteDataBag(ctx.requestor, ctx.params.bag, ctx.requestId))),
+  route('DELETE', 'data/:bag', async (ctx) => ok(await deleteDataBag(ctx.actor, ctx.params.bag, ctx.requestId))),
 
-  route('GET', 'data/:bag/:item', async (ctx) => raw(await getDataBagItem(ctx.requestor, ctx.params.bag, ctx.params.item))),
+  route('GET', 'data/:bag/:item', async (ctx) => raw(await getDataBagItem(ctx.actor, ctx.params.bag, ctx.params.item))),
 
-  route('PUT', 'data/:bag/:item', async (ctx) => ok(await updateDataBagItem(ctx.requestor, ctx.params.bag, ctx.params.item, ctx.req.body.toString('utf8'), ctx.requestId))),
+  route('PUT', 'data/:bag/:item', async (ctx) => ok(await updateDataBagItem(ctx.actor, ctx.params.bag, ctx.params.item, ctx.req.body.toString('utf8'), ctx.requestId))),
 
-  route('DELETE', 'data/:bag/:item', async (ctx) => ok(await deleteDataBagItem(ctx.requestor, ctx.params.bag, ctx.params.item, ctx.requestId))),
+  route('DELETE', 'data/:bag/:item', async (ctx) => ok(await deleteDataBagItem(ctx.actor, ctx.params.bag, ctx.params.item, ctx.requestId))),
 ];

@@ -13,7 +13,7 @@ export const dataCollectorRoutes: ChefRoute[] = [
   route('POST', 'data-collector', async (ctx) => {
     const max = dataCollectorMaxBytes();
     if (ctx.req.body.length > max) throw new AppError('too_large', `A data collector message is at most ${max} bytes (DATA_COLLECTOR_MAX_BYTES); this one has ${ctx.req.body.length}`);
-    const r = await ingestRunMessage({ kind: 'requestor', requestor: ctx.requestor }, jsonBody(ctx), { requestId: ctx.requestId });
+    const r = await ingestRunMessage({ kind: 'actor', actor: ctx.actor }, jsonBody(ctx), { requestId: ctx.requestId });
     return ok(r, 201);
   }),
 ];

@@ -5,22 +5,17 @@
  * protected stages (the move becomes a promotion request instead).
  */
 import type { Tx } from '@/lib/db/client';
-import { can, type Access } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
 import { baselineGaps, diffLocks, evaluateMoveApproval, freezeStatus, type ApprovalRule, type HistoryLock, type LockDiff, type MoveApproval, type PolicyLock } from '@/lib/domain';
 import { AppError, conflict, forbidden } from '@/lib/errors';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
-import { audit, type Actor } from './audit';
+import { audit, type AuditActor } from './audit';
 import { emitEvent } from './outbox';
 import { REQUEST_SELECT, requestTtlMs, requestUrl, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
 
 export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.filter((r) => r.source === 'core').map((r) => r.key));
 
 const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
-
-/** The actor's permissions when it is a signed-in user (an Access), null for the system. */
-export function accessOf(actor: Actor | null): Access | null {
-  return actor && 'stageLevels' in actor ? (actor as Access) : null;
-}
 
 /** 409 when the revision is marked bad (naming who and why). */
 export async function assertNotBad(tx: Tx, policyName: string, to: { pk: string; revisionId: string } | null): Promise<void> {
@@ -46,7 +41,7 @@ export interface FreezeOverride {
 export async function checkFreeze(
   tx: Tx,
   group: { id: string; name: string },
-  actor: Actor | null,
+  actor: AuditActor | null,
   overrideReason: string | null | undefined,
   now: Date,
   authorised?: boolean,
@@ -66,8 +61,8 @@ export async function checkFreeze(
       { freeze: window },
     );
   }
-  const access = accessOf(actor);
-  const mayOverride = authorised ?? (!!access && can(access, 'stage.manage', { stage: group.name }));
+  // The system overrides only when explicitly authorised (an approved request applied).
+  const mayOverride = authorised ?? (!!actor && actor.kind !== 'system' && can(actor, 'stage.manage', { stage: group.name }));
   if (!mayOverride) throw forbidden(`'${group.name}' is frozen until ${window.ends_at} (${window.reason}); only those who manage stage '${group.name}' may override the freeze.`);
   return { reason, window };
 }
@@ -190,7 +185,7 @@ export async function moveRequirement(
  */
 export async function openRequestIfProtected(
   tx: Tx,
-  actor: Actor | null,
+  actor: AuditActor | null,
   move: GuardedMove,
   current: { revisionId: string; pk: string } | null,
   now: Date,

@@ -10,8 +10,7 @@ import type { Tx } from '@/lib/db/client';
 import { can } from '@/lib/auth/permissions';
 import { evaluateGate, type GateEvaluation, type GateRule, type NodeRunFacts } from '@/lib/domain/rollout';
 import { AppError, forbidden } from '@/lib/errors';
-import type { Actor } from './audit';
-import { accessOf } from './guard';
+import type { AuditActor } from './audit';
 
 /** A node counts as missing after NODE_MISSING_AFTER_MINUTES without a report (default 120). */
 export function missingAfterMs(): number {
@@ -100,7 +99,7 @@ export async function checkGate(
   group: { id: string; name: string },
   policy: { name: string },
   to: { revisionId: string },
-  actor: Actor | null,
+  actor: AuditActor | null,
   overrideReason: string | null | undefined,
   now: Date,
   approvedRequestId?: string,
@@ -127,8 +126,7 @@ export async function checkGate(
     );
   }
   if (!authorised) {
-    const access = accessOf(actor);
-    if (!access || !can(access, 'stage.manage', { stage: group.name })) throw forbidden(`The promotion gate of '${group.name}' is not met; only those who manage stage '${group.name}' may override it.`);
+    if (!actor || actor.kind === 'system' || !can(actor, 'stage.manage', { stage: group.name })) throw forbidden(`The promotion gate of '${group.name}' is not met; only those who manage stage '${group.name}' may override it.`);
   }
   return { reason, gate };
 }
