@@ -108,7 +108,7 @@ describe('routing', () => {
     const r = await chef.request('GET', 'required_recipe', { as: 'admin' });
     expect(r.status).toBe(404);
     expect(r.json.error).toHaveLength(1);
-    const dc = await chef.request('POST', 'data-collector', { as: 'admin', body: {} });
+    const dc = await chef.request('POST', 'data-collector', { as: 'admin', body: {}, headers: { 'x-console-error-detail': '1' } });
     expect(dc.status).toBe(400);
     expect(dc.json.errors[0].path).toBe('/message_type');
   });

@@ -124,7 +124,7 @@ describe('POST /organizations/<org>/data-collector (signed by the node)', () => 
       [{ ...okConverge, node: { ...okConverge.node, name: 'someone-else' } }, '/node/name'],
     ];
     for (const [body, pointer] of cases) {
-      const r = await chef.request('POST', 'data-collector', { as: 'client:rec-ok', body: typeof body === 'string' ? body : JSON.stringify(body) });
+      const r = await chef.request('POST', 'data-collector', { as: 'client:rec-ok', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'x-console-error-detail': '1' } });
       expect(r.status, `${pointer}: ${r.text}`).toBe(400);
       if (pointer) expect(r.json.errors?.[0]?.path, r.text).toBe(pointer);
     }
