@@ -22,7 +22,7 @@ if (!user) {
   process.exit(2);
 }
 try {
-  const key = await addUserKey({ userId: null, email: 'cli' }, user, { name });
+  const key = await addUserKey({ kind: 'system', userId: null, email: 'cli' }, user, { name });
   if (out) {
     fs.writeFileSync(out, key.privateKey, { mode: 0o600 });
     fs.chmodSync(out, 0o600);

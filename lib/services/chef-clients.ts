@@ -5,11 +5,10 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan, type Access } from '@/lib/auth/permissions';
-import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { assertCan, can, canReadNode, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { normalisePublicKey } from '@/lib/chef/signing';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
-import { audit, type Actor } from './internal/audit';
+import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
@@ -49,9 +48,9 @@ export interface ClientDto {
   keys: number;
 }
 
-function assertClientAdmin(r: Requestor, verb: 'update' | 'delete') {
-  if (r.kind === 'client') throw clientForbidden(verb);
-  assertCan(r.access, 'admin.users');
+/** The permission table's client rows (admins; a client itself; the validator registers), refused as erchef does. */
+function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'update' | 'delete', resource: Resource = {}) {
+  if (!can(r, action, resource)) throw chefMissing(verb);
 }
 
 /**
@@ -81,44 +80,72 @@ function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: numbe
   return parseInput(ZCreateClientInput, { ...b, name: name ?? '' });
 }
 
-/** Chef's 403 for a client acting on clients: "missing <verb> permission". */
-function clientForbidden(verb: 'create' | 'read' | 'update' | 'delete') {
+/** erchef's 403: "missing <verb> permission". */
+function chefMissing(verb: 'create' | 'read' | 'update' | 'delete') {
   return forbidden(`missing ${verb} permission`);
 }
 
-export async function createClient(r: Requestor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
-  if (r.kind === 'client' ? !clientMay(r, 'client.register') : !r.access.isAdmin) {
-    throw r.kind === 'client' ? clientForbidden('create') : forbidden('Only administrators and the validator may create clients.');
+/**
+ * Issue 28: a node's name is claimed once. The validator registers a client
+ * only for a name with no node object, or whose node was created by a client
+ * of that same name (the registration flow: validator → POST /clients → the
+ * new client's POST /nodes). Any other existing node (created by a user,
+ * reported through /api/v1, seeded) belongs to its creator, as a node's ACL
+ * does in Chef Server: taking it over needs an administrator.
+ */
+async function assertNodeNameFree(tx: Tx, name: string): Promise<void> {
+  const node = await tx.node.findUnique({ where: { name }, select: { registeredByClient: true } });
+  if (node && node.registeredByClient !== name) {
+    throw forbidden(`Node '${name}' already exists and was not registered by a client of that name: the validator may not create a client for it. Taking over an existing node needs an administrator (create the client as an admin, or delete the node first).`);
   }
+}
+
+export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
+  assertClient(r, 'client.create', 'create');
   const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
-  if (input.validator && r.kind === 'client') throw forbidden('The validator may not create validator clients.');
+  if (input.validator) assertClient(r, 'client.create-validator', 'create');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
   return transaction(async (tx) => {
     await claimChefName(tx, input.name, 'client', 'Client already exists');
+    if (r.kind === 'client') await assertNodeNameFree(tx, input.name);
     const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
     let key: KeyDto | null = null;
     if (publicKey) {
       const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
       key = toDto(k);
     }
-    await audit(tx, requestorActor(r), { action: 'client.create', targetType: 'client', target: input.name, after: { validator: client.validator, key: !!publicKey }, requestId: opts.requestId });
+    await audit(tx, r, { action: 'client.create', targetType: 'client', target: input.name, after: { validator: client.validator, key: !!publicKey }, requestId: opts.requestId });
     return { client: { name: client.name, validator: client.validator, createdAt: client.createdAt, lastSeenAt: client.lastSeenAt, keys: key ? 1 : 0 }, key, privateKey: pair?.privateKey };
   });
 }
 
-export async function getClient(r: Requestor, name: string): Promise<ClientDto> {
-  // Clients read no client objects, not even their own (the console's rule; Chef lets a client read itself).
-  if (r.kind === 'client') throw clientForbidden('read');
+/**
+ * Issue 28: a node's client is named like the node, so a client list would
+ * reveal the nodes of stages the reader may not see (GET /nodes/:name answers
+ * 404 for them). The names among `names` that are nodes in such stages.
+ */
+async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<string>> {
+  if (actor.kind !== 'user' || actor.isAdmin || !names.length) return new Set();
+  const access = actor;
+  const nodes = await db().node.findMany({ where: { name: { in: names } }, select: { name: true, group: { select: { name: true } } } });
+  return new Set(nodes.filter((n) => !canReadNode(access, n.group?.name ?? null)).map((n) => n.name));
+}
+
+export async function getClient(r: Actor, name: string): Promise<ClientDto> {
+  // Users read every client; a client itself only (Chef's default).
+  assertClient(r, 'client.read', 'read', { client: name });
   const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
-  if (!c) throw notFound(`Cannot load client ${name}`);
+  if (!c || (await hiddenNodeNames(r, [name])).has(name)) throw notFound(`Cannot load client ${name}`);
   return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
 }
 
-export async function listClients(r: Requestor): Promise<ClientDto[]> {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list clients.`);
-  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
+export async function listClients(r: Actor): Promise<ClientDto[]> {
+  assertCan(r, 'client.list');
+  const all = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
+  const hidden = await hiddenNodeNames(r, all.map((c) => c.name));
+  const rows = all.filter((c) => !hidden.has(c.name));
   return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
 }
 
@@ -136,11 +163,13 @@ export const ZUpdateClientInput = z
   .passthrough();
 
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
-export async function updateClient(r: Requestor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
-  assertClientAdmin(r, 'update');
+export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
+  assertClient(r, 'client.update', 'update', { client: name });
   chefClientBody(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
   const input = parseInput(ZUpdateClientInput, raw);
+  // Making a client a validator is an admin's (a client may not promote itself).
+  if (input.validator) assertClient(r, 'client.create-validator', 'update');
   const pair = input.private_key === true ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
@@ -160,19 +189,19 @@ export async function updateClient(r: Requestor, name: string, raw: unknown, opt
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
     }
-    await audit(tx, requestorActor(r), { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
+    await audit(tx, r, { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
     return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys: updated._count.keys }, renamed, privateKey: pair?.privateKey };
   });
 }
 
-export async function deleteClient(r: Requestor, name: string, requestId?: string): Promise<ClientDto> {
-  assertClientAdmin(r, 'delete');
+export async function deleteClient(r: Actor, name: string, requestId?: string): Promise<ClientDto> {
+  assertClient(r, 'client.delete', 'delete', { client: name });
   return transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
     await tx.chefName.deleteMany({ where: { name } });
-    await audit(tx, requestorActor(r), { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
+    await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
     return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
   });
 }
@@ -186,7 +215,7 @@ export function validatorName(org: string): string {
  * Creates the validator client, or rotates its key: every old key is removed
  * and one new 'default' key is made. Returns the private key (shown once).
  */
-export async function rotateValidator(actor: Actor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
+export async function rotateValidator(actor: AuditActor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
   const name = validatorName(org);
   const pair = await generateChefKeyPair();
   return transaction(async (tx) => {

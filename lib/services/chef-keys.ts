@@ -7,8 +7,7 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan } from '@/lib/auth/permissions';
-import { requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { can, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { chefStringError, forbidden, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
@@ -80,31 +79,24 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
 }
 
 /**
- * Who may see and change a key set (pedant's rules): public keys are readable
- * by every user of the organization, and a client may read its own; a user's
+ * Who may see and change a key set (pedant's rules, as the permission table's
+ * `key.read`, `client-key.write` and `user-key.write` rows): public keys are
+ * readable by every member of the organization, clients included; a user's
  * keys are changed only by that user (not even by an admin, as Chef's org
- * admins cannot), a client's keys by admins. Clients change no keys.
+ * admins cannot), a client's keys by admins and the client itself. Refused:
+ * Chef's "missing read/update permission". Whose a user's key set is, is
+ * known once the owner row is loaded: the write functions check again with `ref`.
  */
-function assertKeyAccess(r: Requestor, owner: KeyOwner, write: boolean) {
-  if (r.kind === 'client') {
-    if (owner.kind === 'client' && owner.name === r.name && !write && !r.validator) return;
-    throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
-  }
-  if (!write) return;
-  if (owner.kind === 'client') assertCan(r.access, 'admin.users');
-  // User keys: checked against the owner row by id in assertOwnUser.
-}
-
-async function assertOwnUser(tx: Tx, r: Requestor, ref: { userId?: string }, owner: KeyOwner, write = true) {
-  if (write && r.kind === 'user' && owner.kind === 'user' && ref.userId !== r.access.userId) {
-    throw forbidden(`Only '${owner.name}' may change the keys of '${owner.name}'.`);
-  }
+function assertKeyAccess(r: Actor, owner: KeyOwner, write: boolean, ref?: { userId?: string }) {
+  const action: Action = !write ? 'key.read' : owner.kind === 'client' ? 'client-key.write' : 'user-key.write';
+  const resource: Resource = owner.kind === 'client' ? { client: owner.name } : { userId: ref?.userId };
+  if (write && owner.kind === 'user' && !ref) return;
+  if (!can(r, action, resource)) throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
 }
 
 /** The key that signed this request may not be changed or deleted by that request (Chef's rule). */
-function assertNotSigningKey(r: Requestor, owner: KeyOwner, keyName: string) {
-  const via = r.kind === 'user' ? r.access.via : r.via;
-  if (via === `chef-key:${owner.name}/${keyName}`) {
+function assertNotSigningKey(r: Actor, owner: KeyOwner, keyName: string) {
+  if (r.via === `chef-key:${owner.name}/${keyName}`) {
     throw chefStringError('forbidden', `The key '${keyName}' was used to authenticate this request and cannot be modified or deleted.`);
   }
 }
@@ -121,41 +113,39 @@ function ownerWhere(ref: { userId?: string; clientId?: string }) {
   return ref.userId ? { userId: ref.userId } : { clientId: ref.clientId! };
 }
 
-export async function listKeys(r: Requestor, owner: KeyOwner): Promise<KeyDto[]> {
+export async function listKeys(r: Actor, owner: KeyOwner): Promise<KeyDto[]> {
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  await assertOwnUser(client, r, ref, owner, false);
   const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } }).then(sortedBy((k) => k.name));
   return keys.map((k) => toDto(k));
 }
 
-export async function getKey(r: Requestor, owner: KeyOwner, keyName: string): Promise<KeyDto> {
+export async function getKey(r: Actor, owner: KeyOwner, keyName: string): Promise<KeyDto> {
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  await assertOwnUser(client, r, ref, owner, false);
   const key = await client.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
   if (!key) throw noSuchKey(owner, keyName);
   return toDto(key);
 }
 
 /** Adds a key; with `create_key` the private key is generated and returned once. 409 when the name is taken. */
-export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string }> {
+export async function createKey(r: Actor, owner: KeyOwner, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string }> {
   assertKeyAccess(r, owner, true);
   const input = parseInput(ZCreateKeyInput, raw);
   const pair = input.create_key ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : checkedPublicKey(input.public_key!);
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    await assertOwnUser(tx, r, ref, owner);
+    assertKeyAccess(r, owner, true, ref);
     const taken = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } });
     if (taken) throw keyExists(input.name);
     const key = await tx.chefKey.create({
       data: { ...ownerWhere(ref), name: input.name, publicKey, expiresAt: expiresFrom(input.expiration_date) ?? null },
       select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true },
     });
-    await audit(tx, requestorActor(r), {
+    await audit(tx, r, {
       action: 'chef-key.create',
       targetType: 'chef-key',
       target: `${owner.kind}:${owner.name}/${input.name}`,
@@ -167,7 +157,7 @@ export async function createKey(r: Requestor, owner: KeyOwner, raw: unknown, req
 }
 
 /** Renames, replaces or re-dates a key. Returns the key and whether it was renamed (Chef answers 201 then). */
-export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string; renamed: boolean }> {
+export async function updateKey(r: Actor, owner: KeyOwner, keyName: string, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string; renamed: boolean }> {
   assertKeyAccess(r, owner, true);
   const input = parseInput(ZUpdateKeyInput, raw);
   if (input.name === undefined && input.expiration_date === undefined && input.public_key === undefined && !input.create_key) {
@@ -177,7 +167,7 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
   const publicKey = pair ? pair.publicKey : input.public_key !== undefined ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    await assertOwnUser(tx, r, ref, owner);
+    assertKeyAccess(r, owner, true, ref);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);
@@ -188,7 +178,7 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
       data: { name: input.name, publicKey, expiresAt: expiresFrom(input.expiration_date) },
       select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true },
     });
-    await audit(tx, requestorActor(r), {
+    await audit(tx, r, {
       action: 'chef-key.update',
       targetType: 'chef-key',
       target: `${owner.kind}:${owner.name}/${keyName}`,
@@ -199,16 +189,16 @@ export async function updateKey(r: Requestor, owner: KeyOwner, keyName: string, 
   });
 }
 
-export async function deleteKey(r: Requestor, owner: KeyOwner, keyName: string, requestId?: string): Promise<KeyDto> {
+export async function deleteKey(r: Actor, owner: KeyOwner, keyName: string, requestId?: string): Promise<KeyDto> {
   assertKeyAccess(r, owner, true);
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    await assertOwnUser(tx, r, ref, owner);
+    assertKeyAccess(r, owner, true, ref);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true, name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);
     await tx.chefKey.delete({ where: { id: key.id } });
-    await audit(tx, requestorActor(r), { action: 'chef-key.delete', targetType: 'chef-key', target: `${owner.kind}:${owner.name}/${keyName}`, requestId });
+    await audit(tx, r, { action: 'chef-key.delete', targetType: 'chef-key', target: `${owner.kind}:${owner.name}/${keyName}`, requestId });
     return toDto(key);
   });
 }

@@ -7,7 +7,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import type { Tx } from '@/lib/db/client';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
-import { audit, type Actor } from './internal/audit';
+import { audit, type AuditActor } from './internal/audit';
 import { transaction } from './internal/retry';
 import { generateChefKeyPair, KEY_NAME } from './chef-key-material';
 import { createKey, deleteKey, listKeys, updateKey, type KeyDto, type KeyOwner } from './chef-keys';
@@ -32,7 +32,7 @@ export async function ensureChefUserName(tx: Tx, userId: string): Promise<string
  * name first if needed. The key is called 'default' when the user has none of
  * that name, else `key-<n>`. For scripts and the console ("Create key").
  */
-export async function addUserKey(actor: Actor, userRef: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<{ userName: string; keyName: string; privateKey: string }> {
+export async function addUserKey(actor: AuditActor, userRef: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<{ userName: string; keyName: string; privateKey: string }> {
   const pair = await generateChefKeyPair();
   return transaction(async (tx) => {
     const u = await tx.user.findFirst({ where: { OR: [{ chefName: userRef }, { email: userRef }] }, select: { id: true, active: true } });
@@ -63,29 +63,29 @@ async function selfOwner(access: Access): Promise<KeyOwner> {
 /** Console: generate a key pair for yourself; the private key is returned once. */
 export async function createOwnKey(access: Access, input: { name: string; expiresAt?: string | null }): Promise<{ privateKey: string; name: string; userName: string }> {
   const owner = await selfOwner(access);
-  const r = await createKey({ kind: 'user', access }, owner, { name: input.name, create_key: true, expiration_date: input.expiresAt || 'infinity' });
+  const r = await createKey(access, owner, { name: input.name, create_key: true, expiration_date: input.expiresAt || 'infinity' });
   return { privateKey: r.privateKey!, name: r.key.name, userName: owner.name };
 }
 
 /** Console: register a public key you made yourself (e.g. with openssl or ssh-keygen -m PEM). */
 export async function registerOwnKey(access: Access, input: { name: string; publicKey: string; expiresAt?: string | null }) {
   const owner = await selfOwner(access);
-  const r = await createKey({ kind: 'user', access }, owner, { name: input.name, public_key: input.publicKey, expiration_date: input.expiresAt || 'infinity' });
+  const r = await createKey(access, owner, { name: input.name, public_key: input.publicKey, expiration_date: input.expiresAt || 'infinity' });
   return { name: r.key.name };
 }
 
 /** Console: expire one of your keys now (it stays listed, and no longer signs). */
 export async function expireOwnKey(access: Access, name: string) {
   const owner = await selfOwner(access);
-  await updateKey({ kind: 'user', access }, owner, name, { expiration_date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+  await updateKey(access, owner, name, { expiration_date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
 }
 
 export async function deleteOwnKey(access: Access, name: string) {
-  await deleteKey({ kind: 'user', access }, await selfOwner(access), name);
+  await deleteKey(access, await selfOwner(access), name);
 }
 
 /** Console: your Chef user name and keys (a name is given on first visit). */
 export async function ownKeys(access: Access): Promise<{ userName: string; keys: KeyDto[] }> {
   const owner = await selfOwner(access);
-  return { userName: owner.name, keys: await listKeys({ kind: 'user', access }, owner) };
+  return { userName: owner.name, keys: await listKeys(access, owner) };
 }

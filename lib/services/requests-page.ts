@@ -8,7 +8,7 @@ import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
 import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from '@/lib/services/promotion-requests';
-import { activeRevisionId } from '@/lib/db/queries/policies';
+import { activeRevisionId, viewableStageNames } from '@/lib/db/queries/policies';
 
 export type RequestsView = 'to-approve' | 'mine' | 'all';
 export interface RequestsFilter {
@@ -38,6 +38,8 @@ export interface RequestApprovalView {
   decision: 'approved' | 'rejected';
   comment: string | null;
   at: string;
+  /** Issue 28: an approval that no longer counts (its author is no longer an active approver of the stage), and why. */
+  notCounted: string | null;
 }
 
 /** What the request page shows about one request. */
@@ -65,21 +67,23 @@ function row(d: PromotionRequestDto): RequestRow {
     toRevisionId: d.to_revision_id ?? '',
     status: d.status,
     approvalsRequired: d.approvals_required,
-    approvalCount: d.approvals.length,
+    approvalCount: d.approvals.filter((a) => a.counts).length,
     requestedBy: d.requested_by.email,
     createdAt: d.created_at,
     reasons: d.reasons.map((r) => r.message),
   };
 }
 
-export async function requestsForPage(access: Access, filter: RequestsFilter): Promise<{ rows: RequestRow[]; counts: Partial<Record<RequestsView, number>> }> {
+/** The list, its counts, and the stages its filter offers: only those the viewer may see (issue 28). */
+export async function requestsForPage(access: Access, filter: RequestsFilter): Promise<{ rows: RequestRow[]; counts: Partial<Record<RequestsView, number>>; stages: string[] }> {
   const status = (REQUEST_STATUSES as readonly string[]).includes(filter.status ?? '') ? (filter.status as PromotionRequestDto['status']) : undefined;
   const scope = filter.view === 'to-approve' ? 'to_approve' : filter.view;
-  const [list, toApprove] = await Promise.all([
+  const [list, toApprove, stages] = await Promise.all([
     listPromotionRequests(access, { scope, stage: filter.stage, policy: filter.policy, status }),
     filter.view === 'to-approve' && !filter.stage && !filter.policy && !status ? null : listPromotionRequests(access, { scope: 'to_approve' }),
+    viewableStageNames(access),
   ]);
-  return { rows: list.map(row), counts: { 'to-approve': (toApprove ?? list).length } };
+  return { rows: list.map(row), counts: { 'to-approve': (toApprove ?? list).length }, stages };
 }
 
 export interface RequestPermissions {
@@ -110,7 +114,7 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
     request: {
       ...row(d),
       currentRevisionId: current,
-      approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at })),
+      approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at, notCounted: a.decision === 'approved' ? a.not_counted_reason : null })),
       reason: d.reason,
       updatedAt: d.updated_at,
       expiresAt: d.expires_at,

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await seed();
   // Promotion counters and bulk ordering are mechanics; the demo's protected stages (issue 15) are covered in guarded-stages.integration.test.ts.
   await db().stageProtection.deleteMany();
-  adminKey = (await addUserKey({ userId: null, email: 'test' }, 'admin')).privateKey;
+  adminKey = (await addUserKey({ kind: 'system', userId: null, email: 'test' }, 'admin')).privateKey;
   adminId = (await db().user.findUniqueOrThrow({ where: { email: 'admin@example.com' } })).id;
   ({ server } = createConsoleServer({
     surface: (p) => (isChefPath(p) ? 'chef' : 'console'),

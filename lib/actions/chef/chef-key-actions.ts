@@ -44,7 +44,7 @@ export const rotateValidatorAction = authedAction.inputSchema(z.object({})).acti
 });
 
 export const deleteClientAction = authedAction.inputSchema(z.object({ name: z.string().min(1).max(255) })).action(async ({ parsedInput, ctx }) => {
-  await deleteClient({ kind: 'user', access: ctx.access }, parsedInput.name);
+  await deleteClient(ctx.access, parsedInput.name);
   revalidatePath('/admin/clients');
   return { ok: true };
 });

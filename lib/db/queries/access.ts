@@ -23,5 +23,5 @@ export function accessOf(user: UserAccessRow | null, opts: { sessionVersion?: nu
     if (level !== 'view' && level !== 'promote' && level !== 'manage') continue;
     stageLevels.set(stage, highestLevel(stageLevels.get(stage), level));
   }
-  return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
+  return { kind: 'user', userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
 }

@@ -34,6 +34,8 @@ export interface ChefKeyCandidate {
   validator: boolean;
   /** For a user's key: the user's flags, teams and grants, read in the same query. */
   user: UserAccessRow | null;
+  /** For a client's key: what the client's rights depend on, read in the same query. */
+  client: { stage: string | null; stageIsolation: boolean } | null;
 }
 
 export interface UserAccessRow {
@@ -78,6 +80,15 @@ const PG_USER_GRANTS = `
              WHERE gp."userId" = u."id" OR gp."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = u."id")) AS "grants"`;
 
 /**
+ * What a client's rights depend on (issue 23, lib/auth/permissions.ts): its
+ * stage, the known stage of the node named like it, and the organization's
+ * "stage isolation" setting. Portable SQL, for the client row `c`.
+ */
+const CLIENT_CONTEXT = `
+           (SELECT g."name" FROM "Node" n JOIN "PolicyGroup" g ON g."id" = n."groupId" WHERE n."name" = c."name") AS "clientStage",
+           (SELECT s."stageIsolation" FROM "OrgSetting" s WHERE s."id" = 'org') AS "stageIsolation"`;
+
+/**
  * The keys of the active user or the client named @p1, each lookup through
  * its unique index (two branches, not an OR over joins, which scans every
  * key); a user's rows carry what their access is made of, so a signed request
@@ -87,27 +98,29 @@ const KEYS: Sql = {
   sqlite: `
     SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey", k."expiresAt" AS "expiresAt", k."lastUsedAt" AS "lastUsedAt",
            u."id" AS "userId", NULL AS "clientId", NULL AS "clientName", 0 AS "validator",
-           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
+           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS},
+           NULL AS "clientStage", NULL AS "stageIsolation"
       FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
      WHERE u."chefName" = @p1 AND u."active" = 1
     UNION ALL
     SELECT k."id", k."name", k."publicKey", k."expiresAt", k."lastUsedAt",
            NULL, c."id", c."name", c."validator",
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL,${CLIENT_CONTEXT}
       FROM "ChefClient" c JOIN "ChefKey" k ON k."clientId" = c."id"
      WHERE c."name" = @p1`,
   pg: `
     SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey",
            (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt", (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
            u."id" AS "userId", NULL::text AS "clientId", NULL::text AS "clientName", false AS "validator",
-           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS}
+           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS},
+           NULL::text AS "clientStage", NULL::boolean AS "stageIsolation"
       FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
      WHERE u."chefName" = $1 AND u."active" = true
     UNION ALL
     SELECT k."id", k."name", k."publicKey",
            (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8, (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8,
            NULL, c."id", c."name", c."validator",
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL,${CLIENT_CONTEXT}
       FROM "ChefClient" c JOIN "ChefKey" k ON k."clientId" = c."id"
      WHERE c."name" = $1`,
 };
@@ -229,6 +242,7 @@ export async function chefKeysFor(name: string): Promise<ChefKeyCandidate[]> {
     clientName: (r.clientName as string | null) ?? null,
     validator: !!r.validator,
     user: r.userId ? (user ??= userRow({ ...r, id: r.userId })) : null,
+    client: r.clientId ? { stage: (r.clientStage as string | null) ?? null, stageIsolation: !!r.stageIsolation } : null,
   }));
 }
 
