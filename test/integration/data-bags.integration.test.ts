@@ -9,6 +9,7 @@ import { db } from '@/lib/db/client';
 import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-harness';
 import { accessFor, snapshot } from '@/test/helpers';
 import { setDataBagGrant, setDataBagStages } from '@/lib/services/data-bags';
+import { chefMaxRequestSize } from '@/lib/chef/http';
 
 let chef: ChefHarness;
 const SNAPSHOT_EXCEPT = ['ChefKey', 'ChefClient', 'ChefName'];
@@ -191,31 +192,25 @@ describe('bad input: a clear 4xx, nothing stored', () => {
     expect((await chef.request('GET', 'data/settings/deep', { as: 'admin' })).status).toBe(404);
   });
 
-  it('an item at the body-size limit is stored; one byte more is a 413 and nothing is stored', async () => {
-    const limit = 200_000;
-    const saved = process.env.MAX_BODY_BYTES;
-    process.env.MAX_BODY_BYTES = String(limit);
-    try {
-      const make = (id: string, size: number) => {
-        const shell = JSON.stringify({ id, blob: '' });
-        return JSON.stringify({ id, blob: 'x'.repeat(size - shell.length) });
-      };
-      const atLimit = make('big', limit);
-      expect(Buffer.byteLength(atLimit)).toBe(limit);
-      const ok = await chef.request('POST', 'data/settings', { as: 'admin', body: atLimit });
-      expect(ok.status).toBe(201);
-      expect((await chef.request('GET', 'data/settings/big', { as: 'admin' })).text).toBe(atLimit);
-      const before = snapshot({ except: SNAPSHOT_EXCEPT });
-      const over = make('bigger', limit + 1);
-      const r = await chef.request('POST', 'data/settings', { as: 'admin', body: over });
-      expect(r.status).toBe(413);
-      const put = await chef.request('PUT', 'data/settings/big', { as: 'admin', body: make('big', limit + 1) });
-      expect(put.status).toBe(413);
-      expect(snapshot({ except: SNAPSHOT_EXCEPT })).toBe(before);
-    } finally {
-      if (saved === undefined) delete process.env.MAX_BODY_BYTES;
-      else process.env.MAX_BODY_BYTES = saved;
-    }
+  it("an item at Chef's request-size limit (2,000,000 bytes) is stored; one byte more is a 413 and nothing is stored", async () => {
+    const limit = chefMaxRequestSize();
+    expect(limit).toBe(2_000_000);
+    const make = (id: string, size: number) => {
+      const shell = JSON.stringify({ id, blob: '' });
+      return JSON.stringify({ id, blob: 'x'.repeat(size - shell.length) });
+    };
+    const atLimit = make('big', limit);
+    expect(Buffer.byteLength(atLimit)).toBe(limit);
+    const ok = await chef.request('POST', 'data/settings', { as: 'admin', body: atLimit });
+    expect(ok.status).toBe(201);
+    expect((await chef.request('GET', 'data/settings/big', { as: 'admin' })).text).toBe(atLimit);
+    const before = snapshot({ except: SNAPSHOT_EXCEPT });
+    const r = await chef.request('POST', 'data/settings', { as: 'admin', body: make('bigger', limit + 1) });
+    expect(r.status).toBe(413);
+    const put = await chef.request('PUT', 'data/settings/big', { as: 'admin', body: make('big', limit + 1) });
+    expect(put.status).toBe(413);
+    expect(snapshot({ except: SNAPSHOT_EXCEPT })).toBe(before);
+    expect((await chef.request('DELETE', 'data/settings/big', { as: 'admin' })).status).toBe(200);
   });
 
   it('a bag holding 10,000 items lists them all and refuses the next one with a 422, nothing stored', async () => {
