@@ -270,3 +270,38 @@ describe('storage and audit', () => {
     expect((await chef.request('GET', 'data/settings/wrapped', { as: 'admin' })).json).toStrictEqual({ id: 'wrapped', a: 1 });
   });
 });
+
+describe('console pages', () => {
+  it('a vault item shows who can decrypt it and the nodes its search selects without a key; plain items have diffs, encrypted ones none', async () => {
+    const { dataBagDetail, dataBagItemDetail, dataBagsPage } = await import('@/lib/services/data-bag-pages');
+    expect((await chef.request('POST', 'data', { as: 'admin', body: { name: 'vaults' } })).status).toBe(201);
+    expect((await chef.request('POST', 'data/vaults', { as: 'admin', body: { ...ENCRYPTED, id: 'pw' } })).status).toBe(201);
+    const keys = { id: 'pw_keys', admins: ['admin'], clients: ['web-dev-1'], search_query: 'policy_group:production', mode: 'default', admin: 'AAA=\n', 'web-dev-1': 'BBB=\n' };
+    expect((await chef.request('POST', 'data/vaults', { as: 'admin', body: keys })).status).toBe(201);
+    const admin = await accessFor('admin@example.com');
+    const bag = await dataBagDetail(admin, 'vaults');
+    const pw = bag.items.find((i) => i.id === 'pw')!;
+    expect(pw).toMatchObject({ kind: 'encrypted', version: 3, encryptedKeys: ['password'] });
+    const inProduction = (await db().node.findMany({ where: { group: { name: 'production' } }, select: { name: true } })).map((n) => n.name).sort();
+    expect(inProduction).toContain('web-prod-1');
+    expect(pw.vault).toEqual({ admins: ['admin'], clients: ['web-dev-1'], searchQuery: 'policy_group:production', mode: 'default', missing: inProduction, missingNote: null });
+    expect(bag.items.find((i) => i.id === 'pw_keys')?.kind).toBe('vault-keys');
+    expect(bag.allStages).toEqual(['dev', 'qa', 'staging', 'production']);
+
+    expect((await chef.request('PUT', 'data/vaults/pw', { as: 'admin', body: { ...ENCRYPTED, id: 'pw' } })).status).toBe(200);
+    const enc = await dataBagItemDetail(admin, 'vaults', 'pw');
+    expect(enc.history.map((h) => [h.action, h.before, h.after])).toEqual([
+      ['data-bag-item.update', null, null],
+      ['data-bag-item.create', null, null],
+    ]);
+    const plain = await dataBagItemDetail(admin, 'settings', 'app');
+    expect(plain.document).toBe(JSON.stringify({ id: 'app', port: 8080 }, null, 2));
+    expect(plain.history.at(-1)).toMatchObject({ action: 'data-bag-item.create', before: null, after: JSON.stringify({ id: 'app', port: 8080 }, null, 2) });
+
+    // The same rights as the API: a user who views no production stage sees neither the bag nor its items.
+    const nobody = await accessFor('nobody@example.com');
+    expect((await dataBagsPage(nobody)).map((b) => b.name)).not.toContain('prod-secrets');
+    await expect(dataBagItemDetail(nobody, 'prod-secrets', 'app')).rejects.toMatchObject({ status: 403 });
+    expect((await dataBagsPage(await accessFor('viewer@example.com'))).find((b) => b.name === 'prod-secrets')).toMatchObject({ stages: ['production'], myLevel: 'read' });
+  });
+});
