@@ -6,13 +6,12 @@
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
-import { normalisePublicKey } from '@/lib/chef/signing';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
-import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair } from './chef-key-material';
+import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
 
 /** Reserves a Chef actor name for a user or a client; 409 when a user or client already has it. */
