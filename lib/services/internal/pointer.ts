@@ -1,4 +1,5 @@
 import type { Tx } from '@/lib/db/client';
+import { missingArtifacts, revisionPins } from '@/lib/db/queries/missing-artifacts';
 import { conflict } from '@/lib/errors';
 import { audit, type AuditActor } from './audit';
 import { assertNotBad, checkFreeze, openRequestIfProtected, type FreezeOverride } from './guard';
@@ -111,7 +112,7 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   if (to) {
     const setting = await tx.policyGroup.findUnique({ where: { id: group.id }, select: { requireArtifacts: true } });
     if (setting?.requireArtifacts) {
-      const missing = await missingArtifacts(tx, to.pk);
+      const missing = await missingArtifacts(await revisionPins(tx, to.pk), tx);
       if (missing.length) {
         const reason = input.overrideReason?.trim();
         if (!reason) {
@@ -218,14 +219,3 @@ function historyReason(
   return out || null;
 }
 
-/** "name identifier" of every cookbook a revision pins that has no artifact on the server. */
-export async function missingArtifacts(tx: Tx, revisionPk: string): Promise<string[]> {
-  const rev = await tx.policyRevision.findUniqueOrThrow({ where: { id: revisionPk }, select: { cookbookDigest: true, document: true } });
-  const pins: [string, string][] = rev.cookbookDigest
-    ? Object.entries(JSON.parse(rev.cookbookDigest) as Record<string, string>).map(([name, v]) => [name, v.split('|')[1]])
-    : Object.entries((JSON.parse(rev.document) as { cookbook_locks?: Record<string, { identifier?: string }> }).cookbook_locks ?? {}).map(([name, cb]) => [name, String(cb.identifier ?? '')]);
-  if (!pins.length) return [];
-  const present = await tx.cookbookArtifact.findMany({ where: { OR: pins.map(([name, identifier]) => ({ name, identifier })) }, select: { name: true, identifier: true } });
-  const have = new Set(present.map((a) => `${a.name} ${a.identifier}`));
-  return pins.map(([n, i]) => `${n} ${i}`).filter((p) => !have.has(p));
-}
