@@ -46,7 +46,11 @@ export interface ClientDto {
   createdAt: Date;
   lastSeenAt: Date | null;
   keys: number;
+  /** The public key of the client's key named 'default' (Chef's API v0 shows it as the client's `public_key`). */
+  publicKey?: string | null;
 }
+
+const DEFAULT_KEY = { where: { name: 'default' }, select: { publicKey: true } } as const;
 
 /** The permission table's client rows (admins; a client itself; the validator registers), refused as erchef does. */
 function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'update' | 'delete', resource: Resource = {}) {
@@ -59,8 +63,10 @@ function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'updat
  * generate the key pair and return the private key once.
  */
 /** Chef's checks of a client body, with its messages (one, the first). */
-function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: number }): z.infer<typeof ZCreateClientInput> {
-  const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+function chefClientFields(raw: unknown, opts: { create: boolean; apiVersion: number }): Record<string, unknown> {
+  const b0 = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  // API v0: `public_key: null` is no key (erchef generates one on create and keeps the current one on update).
+  const b = opts.apiVersion === 0 && b0.public_key === null ? Object.fromEntries(Object.entries(b0).filter(([k]) => k !== 'public_key')) : b0;
   const fail = (message: string, path = '') => {
     throw badRequest(message, [{ path, message }]);
   };
@@ -71,13 +77,15 @@ function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: numbe
   }
   if (b.name !== undefined && b.clientname !== undefined && b.name !== b.clientname) fail('name and clientname must match', '/clientname');
   if (opts.create) {
-    if (b.private_key === true) fail('Please use create_key: true instead of private_key: true', '/private_key');
+    if (b.private_key === true && opts.apiVersion >= 1) fail('Please use create_key: true instead of private_key: true', '/private_key');
     if (b.public_key !== undefined && b.create_key === true) fail('You must specify either create_key or public_key, but not both', '/create_key');
   } else if (opts.apiVersion >= 1 && (b.public_key !== undefined || b.create_key !== undefined || b.private_key !== undefined)) {
     fail('Since Server API v1, all keys must be updated via the keys endpoint. ', '/public_key');
+  } else if (opts.apiVersion === 0 && b.private_key !== undefined && typeof b.private_key !== 'boolean') {
+    fail("Field 'private_key' invalid", '/private_key');
   }
   if (b.public_key !== undefined && (typeof b.public_key !== 'string' || /PRIVATE KEY/.test(b.public_key) || !normalisePublicKey(b.public_key))) fail('Public Key must be a valid key.', '/public_key');
-  return parseInput(ZCreateClientInput, { ...b, name: name ?? '' });
+  return { ...b, ...(name !== undefined ? { name } : {}) };
 }
 
 /** erchef's 403: "missing <verb> permission". */
@@ -87,7 +95,7 @@ function chefMissing(verb: 'create' | 'read' | 'update' | 'delete') {
 
 export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
   assertClient(r, 'client.create', 'create');
-  const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
+  const input = parseInput(ZCreateClientInput, chefClientFields(raw, { create: true, apiVersion: opts.apiVersion }));
   if (input.validator) assertClient(r, 'client.create-validator', 'create');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? await generateChefKeyPair() : null;
@@ -108,9 +116,9 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
 export async function getClient(r: Actor, name: string): Promise<ClientDto> {
   // Users read every client; a client itself only (Chef's default).
   assertClient(r, 'client.read', 'read', { client: name });
-  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
   if (!c) throw notFound(`Cannot load client ${name}`);
-  return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
+  return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
 }
 
 export async function listClients(r: Actor): Promise<ClientDto[]> {
@@ -135,9 +143,9 @@ export const ZUpdateClientInput = z
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
 export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
   assertClient(r, 'client.update', 'update', { client: name });
-  chefClientBody(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
+  const fields = chefClientFields(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
-  const input = parseInput(ZUpdateClientInput, raw);
+  const input = parseInput(ZUpdateClientInput, fields);
   // Making a client a validator is an admin's (a client may not promote itself).
   if (input.validator) assertClient(r, 'client.create-validator', 'update');
   const pair = input.private_key === true ? await generateChefKeyPair() : null;
@@ -153,26 +161,27 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
     const updated = await tx.chefClient.update({
       where: { id: c.id },
       data: { name: input.name, validator: input.validator },
-      select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } },
+      select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY },
     });
     if (publicKey) {
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
     }
+    const keys = updated._count.keys + (publicKey && !updated.keys.length ? 1 : 0);
     await audit(tx, r, { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
-    return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys: updated._count.keys }, renamed, privateKey: pair?.privateKey };
+    return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys, publicKey: publicKey ?? updated.keys[0]?.publicKey ?? null }, renamed, privateKey: pair?.privateKey };
   });
 }
 
 export async function deleteClient(r: Actor, name: string, requestId?: string): Promise<ClientDto> {
   assertClient(r, 'client.delete', 'delete', { client: name });
   return transaction(async (tx) => {
-    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
     await tx.chefName.deleteMany({ where: { name } });
     await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
-    return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
+    return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
   });
 }
 
