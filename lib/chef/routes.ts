@@ -16,6 +16,8 @@ import { policyGroupRoutes } from './resources/policy-groups';
 import { sandboxRoutes } from './resources/sandboxes';
 import { toleratedRoutes } from './resources/tolerated';
 import { userRoutes } from './resources/users';
+import { serverApiVersionRoutes } from './resources/server-api-version';
+import { licenseRoutes } from './resources/license';
 
 export const chefRoutes: readonly ChefRoute[] = [
   ...policyRoutes,
@@ -29,6 +31,8 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...cookbookArtifactRoutes,
   ...dataBagRoutes,
   ...toleratedRoutes,
+  ...serverApiVersionRoutes,
+  ...licenseRoutes,
 ];
 
 /**

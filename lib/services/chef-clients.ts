@@ -34,7 +34,8 @@ export const ZCreateClientInput = z
     public_key: z.string().min(1).optional(),
     create_key: z.boolean().optional(),
     validator: z.boolean().optional(),
-    admin: z.boolean().optional(),
+    /** Ignored, as erchef ignores it (clients are not admins; pedant sends "true" as a string). */
+    admin: z.unknown().optional(),
     json_class: z.string().optional(),
     chef_type: z.string().optional(),
   })
@@ -132,7 +133,8 @@ export const ZUpdateClientInput = z
     name: z.string().regex(CHEF_CLIENT_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)").optional(),
     clientname: z.string().optional(),
     validator: z.boolean().optional(),
-    admin: z.boolean().optional(),
+    /** Ignored, as erchef ignores it (clients are not admins; pedant sends "true" as a string). */
+    admin: z.unknown().optional(),
     public_key: z.string().min(1).optional(),
     private_key: z.boolean().optional(),
     json_class: z.string().optional(),
