@@ -1,8 +1,9 @@
 import type { Tx } from '@/lib/db/client';
 import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';
+import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
 
-/** Events a webhook subscription can choose (issue 15). `test` is sent only by "send test event". */
-export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
+/** Events a webhook subscription can choose (issues 15 and 26). `test` is sent only by "send test event". */
+export const WEBHOOK_EVENTS = [...WEBHOOK_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'test';
 
 export interface EventEnvelope {
@@ -16,8 +17,17 @@ export interface EventEnvelope {
 
 /** The exact body a subscription receives: the envelope, or Slack's `{ text }`. */
 export function webhookBody(envelope: EventEnvelope, slack: boolean): string {
-  if (slack) return JSON.stringify({ text: `[policy-console] ${envelope.summary}` });
+  if (slack) return JSON.stringify({ text: `[policy-console] ${slackEscape(envelope.summary)}` });
   return JSON.stringify(envelope);
+}
+
+/**
+ * Issue 28: Slack's control characters escaped (its own rule: `&`, `<`, `>`),
+ * so text from users (a bad-revision reason, a comment) cannot mention
+ * `<!channel>`, `<@user>` or disguise a link as `<https://evil|harmless>`.
+ */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
