@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { dataBagsPage } from '@/lib/services/data-bag-pages';
 import { userMayCreateBags } from '@/lib/services/data-bags';
 import { CreateDataBagForm } from '@/components/data-bags';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { isAppError } from '@/lib/errors';
 import { dataBagDetail } from '@/lib/services/data-bag-pages';
 import { DataBagActions, DataBagSettings, ItemKindBadge, VaultDetails } from '@/components/data-bags';
