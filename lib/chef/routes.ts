@@ -13,6 +13,7 @@ import { nodeRoutes } from './resources/nodes';
 import { policyRoutes } from './resources/policies';
 import { policyGroupRoutes } from './resources/policy-groups';
 import { sandboxRoutes } from './resources/sandboxes';
+import { searchRoutes } from './resources/search';
 import { toleratedRoutes } from './resources/tolerated';
 import { userRoutes } from './resources/users';
 
@@ -26,6 +27,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...userRoutes,
   ...sandboxRoutes,
   ...cookbookArtifactRoutes,
+  ...searchRoutes,
   ...toleratedRoutes,
 ];
 

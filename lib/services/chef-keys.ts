@@ -14,6 +14,7 @@ import { AppError, badRequest, chefStringError, conflict, forbidden, notFound } 
 import { audit, type Actor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 
 /** Chef's user-name rule (lowercase letters, digits, '-' and '_'). */
@@ -333,6 +334,7 @@ export async function createClient(r: Requestor, raw: unknown, opts: { apiVersio
   return transaction(async (tx) => {
     await claimChefName(tx, input.name, 'client', 'Client already exists');
     const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    await indexClient(tx, client);
     let key: KeyDto | null = null;
     if (publicKey) {
       const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
@@ -391,6 +393,7 @@ export async function updateClient(r: Requestor, name: string, raw: unknown, opt
       data: { name: input.name, validator: input.validator },
       select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } },
     });
+    await indexClient(tx, updated, name);
     if (publicKey) {
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
@@ -406,6 +409,7 @@ export async function deleteClient(r: Requestor, name: string, requestId?: strin
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
+    await unindexClient(tx, name);
     await tx.chefName.deleteMany({ where: { name } });
     await audit(tx, requestorActor(r), { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
     return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
@@ -434,6 +438,7 @@ export async function rotateValidator(actor: Actor, org: string): Promise<{ name
       await tx.chefClient.update({ where: { id: c.id }, data: { validator: true } });
       await tx.chefKey.deleteMany({ where: { clientId: c.id } });
     }
+    await indexClient(tx, { name, validator: true });
     await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey: pair.publicKey } });
     await audit(tx, actor, { action: created ? 'client.create' : 'client.rotate-key', targetType: 'client', target: name, after: { validator: true } });
     return { name, privateKey: pair.privateKey, created };

@@ -16,6 +16,7 @@ import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
+import { indexNode, unindexNode } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
@@ -115,7 +116,7 @@ function assertWrite(r: Requestor, nodeName: string, stages: (string | null)[]) 
   }
 }
 
-const NODE_SELECT = {
+export const NODE_SELECT = {
   id: true,
   name: true,
   chefDocument: true,
@@ -147,7 +148,7 @@ type StoredNode = {
 };
 
 /** The Chef node object for a stored node (built from the console's facts when chef-client never saved one). */
-function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
+export function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
   if (n.chefDocument) return JSON.parse(n.chefDocument) as ChefNode;
   const automatic: Record<string, unknown> = {};
   if (n.platform) automatic.platform = n.platform;
@@ -199,6 +200,7 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode 
   const actor = requestorActor(r);
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });
+    await indexNode(tx, node, nodeJson(existing));
     const prevGroup = existing.group?.name ?? existing.reportedGroup;
     const prevPolicy = existing.policy?.name ?? existing.reportedPolicy;
     if (prevGroup !== f.reportedGroup || prevPolicy !== f.reportedPolicy) {
@@ -216,6 +218,7 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode 
     return;
   }
   await tx.node.create({ data: { name: node.name, ...data } });
+  await indexNode(tx, node, null);
   await audit(tx, actor, { action: 'node.register', targetType: 'node', target: node.name, groupName: f.reportedGroup, policyName: f.reportedPolicy, requestId });
 }
 
@@ -257,6 +260,7 @@ export async function deleteChefNode(r: Requestor, name: string, requestId?: str
     if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete nodes.`);
     assertWrite(r, name, [stageOf(existing)]);
     await tx.node.delete({ where: { id: existing.id } });
+    await unindexNode(tx, name);
     await audit(tx, requestorActor(r), { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
     return nodeJson(existing);
   });

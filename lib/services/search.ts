@@ -1,0 +1,155 @@
+/**
+ * Chef search (issue 25): GET /search, GET /search/INDEX and partial search
+ * (POST /search/INDEX), answered from the index the writes keep in the same
+ * transaction (lib/db/queries/search.ts), never by scanning objects here.
+ *
+ * Who sees what: users see nodes in the stages they may view (and nodes in no
+ * known stage), and every client; Chef clients see every node (Chef's default
+ * rights) and no clients (the console lets no client read client objects);
+ * the validator searches nothing.
+ */
+import { db } from '@/lib/db/client';
+import { can, canReadNode, type Access } from '@/lib/auth/permissions';
+import { clientMay, type Requestor } from '@/lib/auth/requestor';
+import { searchIndex, type SearchScope } from '@/lib/db/queries/search';
+import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
+import { parseSearchQuery, SearchSyntaxError, type SearchQuery } from '@/lib/domain/search/parse';
+import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
+import { NODE_SELECT, nodeJson } from './chef-nodes';
+
+/** The indexes every organization has; each data bag adds one named like the bag. */
+export const BUILT_IN_INDEXES = ['client', 'node'] as const;
+
+/** Rows per page when the request names none (chef-client and knife ask for 1000). */
+export const DEFAULT_ROWS = 1000;
+export const MAX_ROWS = 10_000;
+
+export interface SearchParams {
+  q?: string | null;
+  rows?: string | null;
+  start?: string | null;
+  sort?: string | null;
+}
+
+/** One object found: its index's name for it, the JSON Chef returns as a row, and the JSON partial search reads paths from. */
+export interface SearchHit {
+  name: string;
+  /** Path below the organization URL: nodes/NAME, clients/NAME, data/BAG/ID. */
+  path: string;
+  row: Json;
+  partialSource: Json;
+}
+
+export interface SearchResult {
+  total: number;
+  start: number;
+  hits: SearchHit[];
+}
+
+/** Parses `q` (missing or empty: every object), refusing a malformed query with Chef's 400. */
+export function parseQueryParam(q: string | null | undefined): SearchQuery {
+  if (q === null || q === undefined || q.trim() === '') return { kind: 'all' };
+  try {
+    return parseSearchQuery(q);
+  } catch (e) {
+    if (e instanceof SearchSyntaxError) {
+      throw new AppError('bad_request', `invalid search query: '${q}'`, [{ path: 'q', message: e.message }], { offset: e.offset });
+    }
+    throw e;
+  }
+}
+
+function intParam(name: 'rows' | 'start', raw: string | null | undefined, dflt: number, max: number): number {
+  if (raw === null || raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw badRequest(`invalid '${name}' parameter: '${raw}' (a whole number from 0 to ${max})`, [{ path: name, message: `must be a whole number from 0 to ${max}` }]);
+  return Number(raw);
+}
+
+/** `sort=FIELD [asc|desc]`; Chef's own default (X_CHEF_id_CHEF_X) and `name` order by name. */
+function sortParam(raw: string | null | undefined): { field: string | null; descending: boolean } {
+  if (!raw || !raw.trim()) return { field: null, descending: false };
+  const m = /^\s*([^\s]+)(?:\s+(asc|desc))?\s*$/i.exec(raw);
+  if (!m) throw badRequest(`invalid 'sort' parameter: '${raw}' (FIELD, optionally followed by asc or desc)`, [{ path: 'sort', message: 'must be FIELD [asc|desc]' }]);
+  const field = m[1] === 'X_CHEF_id_CHEF_X' || m[1] === 'name' ? null : m[1];
+  return { field, descending: (m[2] ?? 'asc').toLowerCase() === 'desc' };
+}
+
+async function userNodeScope(access: Access): Promise<SearchScope> {
+  if (access.isAdmin) return { kind: 'all' };
+  const groups = await db().policyGroup.findMany({ select: { id: true, name: true } });
+  return { kind: 'stages', groupIds: groups.filter((g) => can(access, 'stage.view', { stage: g.name })).map((g) => g.id), includeUnstaged: canReadNode(access, null) };
+}
+
+/** Which index a name is, or a 404 in Chef's words. */
+async function resolveIndex(r: Requestor, index: string): Promise<{ idx: string; kind: 'node' | 'client' }> {
+  if (index === 'node' || index === 'client') {
+    if (r.kind === 'client') {
+      if (r.validator || (index === 'node' && !clientMay(r, 'converge.read'))) throw forbidden(`Client '${r.name}' may not search ${index}s.`);
+      if (index === 'client') throw forbidden(`Client '${r.name}' may not search clients.`);
+    }
+    return { idx: index, kind: index };
+  }
+  throw notFound(`I don't know how to search for ${index} data objects.`);
+}
+
+/** GET /search: the index names. */
+export async function listSearchIndexes(r: Requestor): Promise<string[]> {
+  if (r.kind === 'client' && r.validator) throw forbidden(`Client '${r.name}' may not search.`);
+  return [...BUILT_IN_INDEXES];
+}
+
+/** GET /search/INDEX. */
+export async function search(r: Requestor, index: string, params: SearchParams, opts: { org: string }): Promise<SearchResult> {
+  const target = await resolveIndex(r, index);
+  const query = parseQueryParam(params.q);
+  const rows = intParam('rows', params.rows, DEFAULT_ROWS, MAX_ROWS);
+  const start = intParam('start', params.start, 0, Number.MAX_SAFE_INTEGER);
+  const sort = sortParam(params.sort);
+  const scope: SearchScope = target.kind === 'node' && r.kind === 'user' ? await userNodeScope(r.access) : { kind: 'all' };
+  const page = await searchIndex(target.idx, query, scope, { start, rows, sortField: sort.field, descending: sort.descending });
+  const hits = await loadHits(target.kind, page.names, opts.org);
+  return { total: page.total, start, hits };
+}
+
+async function loadHits(kind: 'node' | 'client', names: string[], org: string): Promise<SearchHit[]> {
+  if (!names.length) return [];
+  const order = new Map(names.map((n, i) => [n, i]));
+  const byOrder = <T extends { name: string }>(xs: T[]) => xs.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+  if (kind === 'node') {
+    const nodes = await db().node.findMany({ where: { name: { in: names } }, select: NODE_SELECT });
+    // A node deleted between the query and this read is left out.
+    return byOrder(nodes).map((n) => {
+      const doc = nodeJson(n);
+      return { name: n.name, path: `nodes/${n.name}`, row: doc as Json, partialSource: nodeSearchDocument(doc) };
+    });
+  }
+  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true } });
+  return byOrder(clients).map((c) => {
+    const row = { name: c.name, clientname: c.name, orgname: org, validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+    return { name: c.name, path: `clients/${c.name}`, row, partialSource: row };
+  });
+}
+
+/** A partial search body: `{ "key": ["path", "to", "attr"], … }` (an empty path gives null). */
+export function parsePartialKeys(body: unknown): Record<string, string[]> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalid partial search body: expected a JSON object of key → path (an array of strings)', [{ path: '', message: 'must be a JSON object' }]);
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+      throw badRequest(`invalid partial search body: '${k}' must be an array of strings (a path)`, [{ path: `/${k}`, message: 'must be an array of strings' }]);
+    }
+    out[k] = v as string[];
+  }
+  return out;
+}
+
+/** POST /search/INDEX: each hit reduced to the requested paths. */
+export async function partialSearch(r: Requestor, index: string, params: SearchParams, body: unknown, opts: { org: string }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
+  const keys = parsePartialKeys(body);
+  const result = await search(r, index, params, opts);
+  return {
+    total: result.total,
+    start: result.start,
+    rows: result.hits.map((h) => ({ path: h.path, data: Object.fromEntries(Object.entries(keys).map(([k, p]) => [k, p.length ? valueAt(h.partialSource, p) : null])) })),
+  };
+}
