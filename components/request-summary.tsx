@@ -7,7 +7,7 @@ const revLink = (policy: string, rev: string) => `/policies/${encodeURIComponent
 
 /** The exact change, the rules that sized it, and the approvals so far. */
 export function RequestSummary({ r }: { r: RequestDetailView }) {
-  const approved = r.approvals.filter((a) => a.decision === 'approved').length;
+  const approved = r.approvals.filter((a) => a.decision === 'approved' && !a.notCounted).length;
   return (
     <div className="grid gap-4 lg:grid-cols-3 [&>*]:min-w-0">
       <section className="card p-4" aria-labelledby="req-change">
@@ -106,6 +106,11 @@ export function RequestSummary({ r }: { r: RequestDetailView }) {
               <li key={i} data-decision={a.decision}>
                 <span className={`badge ${a.decision === 'approved' ? 'bg-emerald-50 text-emerald-800' : 'bg-red-50 text-red-800'}`}>{a.decision}</span> <b>{a.user}</b>{' '}
                 <span className="text-xs text-slate-600">{dateTime(a.at)}</span>
+                {a.notCounted && (
+                  <p className="text-amber-800" data-testid="approval-not-counted">
+                    This approval no longer counts: {a.notCounted}.
+                  </p>
+                )}
                 {a.comment && <p className="text-slate-700">“{a.comment}”</p>}
               </li>
             ))}

@@ -4,7 +4,7 @@
  * 0600) to FILE, or to stdout. Prints nothing else on stdout.
  */
 import fs from 'node:fs';
-import { addUserKey } from '../lib/services/chef-keys';
+import { addUserKey } from '../lib/services/chef-user-keys';
 
 const args = process.argv.slice(2);
 const opt = (flag: string) => {
@@ -22,7 +22,7 @@ if (!user) {
   process.exit(2);
 }
 try {
-  const key = await addUserKey({ userId: null, email: 'cli' }, user, { name });
+  const key = await addUserKey({ kind: 'system', userId: null, email: 'cli' }, user, { name });
   if (out) {
     fs.writeFileSync(out, key.privateKey, { mode: 0o600 });
     fs.chmodSync(out, 0o600);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { chefOrg } from '../lib/chef/router';
-import { rotateValidator } from '../lib/services/chef-keys';
+import { rotateValidator } from '../lib/services/chef-clients';
 
 const args = process.argv.slice(2);
 const i = args.indexOf('--out');
@@ -16,7 +16,7 @@ if (i >= 0 && !out) {
   process.exit(2);
 }
 try {
-  const v = await rotateValidator({ userId: null, email: 'cli' }, chefOrg());
+  const v = await rotateValidator({ kind: 'system', userId: null, email: 'cli' }, chefOrg());
   if (out) {
     fs.writeFileSync(out, v.privateKey, { mode: 0o600 });
     fs.chmodSync(out, 0o600);

@@ -64,13 +64,14 @@ import { loadAccess } from '@/lib/db/queries/access';
 import { startChefServer } from '@/lib/chef/http';
 import { chefOrg } from '@/lib/chef/router';
 import { signRequest, type SignProtocol } from '@/lib/chef/signing';
-import { addUserKey, createClient, rotateValidator } from '@/lib/services/chef-keys';
+import { createClient, rotateValidator } from '@/lib/services/chef-clients';
+import { addUserKey } from '@/lib/services/chef-user-keys';
 import { createApiToken } from '@/lib/services/create-api-token';
 import { seedDemo } from '@/lib/seed/seed-demo';
 import { hashPassword } from '@/lib/auth/password';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/seed/demo-data';
 
-const SYSTEM = { userId: null, email: 'test-harness' };
+const SYSTEM = { kind: 'system' as const, userId: null, email: 'test-harness' };
 const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
 
 /** Users only (no stages, teams or policies): the empty organization pedant assumes, with the demo's people in it. */
@@ -96,7 +97,7 @@ export async function startChefHarness(opts: { seed?: boolean } = {}): Promise<C
 
   async function adminRequestor() {
     const admin = await db().user.findFirstOrThrow({ where: { chefName: 'admin' }, select: { id: true } });
-    return { kind: 'user' as const, access: (await loadAccess(admin.id))! };
+    return (await loadAccess(admin.id))!;
   }
 
   function privateKey(actor: Exclude<ChefActor, 'anonymous' | `bearer:${string}`>): Promise<string> {

@@ -3,12 +3,9 @@ import type { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
 import { NextResponse } from 'next/server';
 import { currentAccess } from '@/lib/auth/session';
-import type { Access } from '@/lib/auth/permissions';
-import { hashToken } from '@/lib/auth/tokens';
-import { loadAccess } from '@/lib/db/queries/access';
-import { userIdForToken } from '@/lib/db/queries/tokens';
+import type { Access, Actor } from '@/lib/auth/permissions';
 import { AppError, asAppError } from '@/lib/errors';
-import { authenticateSigned } from '@/lib/chef/authn';
+import { authenticateBearer, authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
 import { crossSiteRefusal } from './csrf';
 import { noteActor } from '@/lib/ops/request-context';
@@ -28,22 +25,27 @@ export function errorResponse(status: number, message: string, errors: { path: s
   return NextResponse.json({ error: [message, ...errors.map((e) => e.message).filter((m) => m !== message)], errors, ...extra }, { status });
 }
 
-/** A Chef signature (X-Ops-* headers, as knife signs), then a bearer token, then the browser session. Null when none is valid. */
+/**
+ * Who calls the console API, authenticated once: a Chef signature (X-Ops-*
+ * headers, as knife signs), else a bearer token, else the browser session
+ * (the same authentication as the Chef surface's, lib/chef/authn.ts). Null
+ * when none is valid, and for Chef clients: machine identities with
+ * Chef-surface rights only; the console API is for people.
+ */
 export async function authenticate(req: Request): Promise<Access | null> {
-  if (hasChefSignature((h) => req.headers.get(h))) {
+  const header = (h: string) => req.headers.get(h);
+  let actor: Actor | null;
+  if (hasChefSignature(header)) {
     const body = new Uint8Array(await req.clone().arrayBuffer());
-    const signed = await authenticateSigned({ method: req.method, path: new URL(req.url).pathname, header: (h) => req.headers.get(h), body });
-    // Clients are machine identities with Chef-surface rights only: the console API is for people.
-    return signed.ok && signed.requestor.kind === 'user' ? signed.requestor.access : null;
+    const signed = await authenticateSigned({ method: req.method, path: new URL(req.url).pathname, header, body });
+    actor = signed.ok ? signed.actor : null;
+  } else if (req.headers.has('authorization')) {
+    const bearer = await authenticateBearer({ method: req.method, path: new URL(req.url).pathname, header, body: '' });
+    actor = bearer.ok ? bearer.actor : null;
+  } else {
+    actor = await currentAccess();
   }
-  const header = req.headers.get('authorization');
-  if (header) {
-    const m = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!m) return null;
-    const userId = await userIdForToken(hashToken(m[1]));
-    return userId ? loadAccess(userId) : null;
-  }
-  return currentAccess();
+  return actor?.kind === 'user' ? actor : null;
 }
 
 /** A malformed escape (a stray '%') is kept as written, so validation can name it instead of a 500. */
@@ -88,7 +90,7 @@ type RouteCtx = { params: Promise<Record<string, string | string[]>> };
  * answer 404), expected failures as the Chef-style body, anything else a 500 without internals.
  * `authenticate` is what the route needs of the caller: null answers 401.
  */
-function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, run: (req: Request, caller: A, requestId: string, params: Record<string, string>) => Promise<Response>) {
+function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, userOf: (caller: A) => Access | null, run: (req: Request, caller: A, requestId: string, params: Record<string, string>) => Promise<Response>) {
   return async (req: Request, routeCtx: RouteCtx): Promise<Response> => {
     const requestId = requestIdFrom(req);
     const withId = (res: Response) => {
@@ -100,10 +102,9 @@ function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, run: (
       if (refusal) return withId(errorResponse(403, refusal));
       const caller = await authenticateCaller(req);
       if (caller === null) return withId(unauthenticated());
-      // For the request log: who is asking, and how (the caller is the access, or carries it).
-      const c = typeof caller === 'object' ? (caller as { userId?: unknown; access?: Access }) : null;
-      const who = !c ? undefined : typeof c.userId === 'string' ? (c as unknown as Access) : c.access;
-      if (who) noteActor(who.userId, who.via ?? (req.headers.has('authorization') ? 'token' : 'session'), req.headers);
+      // For the request log: who is asking, and how.
+      const who = userOf(caller);
+      if (who) noteActor(who.userId, who.via ?? 'session', req.headers);
       const raw = (await routeCtx?.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
       return withId(await run(req, caller, requestId, params));
@@ -151,10 +152,10 @@ async function parseRequest<C extends RouteContract>(contract: C, req: Request):
 export function apiRoute(handler: Handler): (req: Request, routeCtx: RouteCtx) => Promise<Response>;
 export function apiRoute<C extends RouteContract>(contract: C, handler: (req: Request, ctx: ContractContext<C>) => Promise<Response>): (req: Request, routeCtx: RouteCtx) => Promise<Response>;
 export function apiRoute<C extends RouteContract>(a: Handler | C, b?: (req: Request, ctx: ContractContext<C>) => Promise<Response>) {
-  if (typeof a === 'function') return wrap(authenticate, (req, access, requestId, params) => a(req, { access, requestId, params }));
+  if (typeof a === 'function') return wrap(authenticate, (access) => access, (req, access, requestId, params) => a(req, { access, requestId, params }));
   const contract = a;
   const rename = clientFieldNames(contract);
-  return wrap(authenticate, async (req, access, requestId, params) => {
+  return wrap(authenticate, (access) => access, async (req, access, requestId, params) => {
     const parsed = await parseRequest(contract, req);
     try {
       return await b!(req, { access, requestId, params, ...parsed });
@@ -203,7 +204,7 @@ const firstToken = (pointer: string) => (pointer.startsWith('/') ? pointer.slice
 /** A route anyone may call (the contract says `auth: 'public'`): the same wrapper without authentication. */
 export function publicRoute<C extends RouteContract>(contract: C, handler: (req: Request, ctx: PublicContext<C>) => Promise<Response>) {
   if (contract.auth !== 'public') throw new Error(`${contract.method} ${contract.path}: publicRoute needs a contract with auth: 'public'`);
-  return wrap(async () => true, async (req, _caller, requestId, params) => handler(req, { requestId, params, ...(await parseRequest(contract, req)) }));
+  return wrap(async () => true, () => null, async (req, _caller, requestId, params) => handler(req, { requestId, params, ...(await parseRequest(contract, req)) }));
 }
 
 /**
@@ -211,10 +212,10 @@ export function publicRoute<C extends RouteContract>(contract: C, handler: (req:
  * for the token, the stage grant and the document). `authenticateCaller` answers the caller, or
  * null for 401; errors it throws are answered like any handler's.
  */
-export function customAuthRoute<C extends RouteContract, A>(contract: C, authenticateCaller: (req: Request, params: () => Promise<Record<string, string>>) => Promise<A | null>, handler: (req: Request, ctx: PublicContext<C> & { caller: A }) => Promise<Response>) {
+export function customAuthRoute<C extends RouteContract, A extends { access: Access }>(contract: C, authenticateCaller: (req: Request, params: () => Promise<Record<string, string>>) => Promise<A | null>, handler: (req: Request, ctx: PublicContext<C> & { caller: A }) => Promise<Response>) {
   return async (req: Request, routeCtx: RouteCtx) => {
     const decoded = async () => Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
-    return wrap((r) => authenticateCaller(r, decoded), async (r, caller, requestId, params) => handler(r, { requestId, params, caller, ...(await parseRequest(contract, r)) }))(req, routeCtx);
+    return wrap((r) => authenticateCaller(r, decoded), (caller) => caller.access, async (r, caller, requestId, params) => handler(r, { requestId, params, caller, ...(await parseRequest(contract, r)) }))(req, routeCtx);
   };
 }
 

@@ -1,8 +1,39 @@
 /**
- * The one permission table. Every service asks `can()` / `assertCan()` with the
- * actor's access loaded from the database for that request; nothing here trusts
- * a role carried in a session token. Deny by default: a permission missing from
- * the table, an unknown stage, or an inactive user is refused.
+ * The one authorization: `can(actor, action, resource)`, pure, over one actor
+ * type, with the rules as data (PERMISSIONS). Every entry point (server
+ * actions, /api/v1, the Chef router) authenticates once per request into an
+ * `Actor` and every service asks `can()` / `assertCan()`; nothing here trusts
+ * a role carried in a session token (the actor is loaded from the database
+ * for the request). Deny by default: an action missing from the table, an
+ * unknown stage, an inactive user, a validator outside its one right.
+ *
+ * Actors:
+ * - `{ kind: 'user' }` (also named `Access`): a console user, whichever way
+ *   they came in (`via`: 'session', 'token', or 'chef-key:<name>/<key>');
+ *   rights from the stage grants of the user and their teams.
+ * - `{ kind: 'client' }`: a Chef API client (a node's machine identity), or,
+ *   with `validator`, the organization's validator, whose only right is to
+ *   register clients. A client's `stage` is its node's policy_group.
+ *
+ * Resources: what the action is about, only the fields a rule reads:
+ * `stage` (a stage name; for stage-bound reads `null` means "in no stage" and
+ * leaving it out means "not bound to a stage"), `ownerTeamId` (a policy's
+ * owning team), `node` (a node name), `client` (a client name), `userId`.
+ *
+ * Chef's default client rights (chef-server's org policy: the clients group
+ * reads nodes, policies, policy groups, cookbook artifacts and data bags, and
+ * creates nodes; each client reads, updates and deletes itself) are the
+ * `client` column. The organization setting "stage isolation"
+ * (`stageIsolation` on the client actor, stored in OrgSetting) limits the
+ * stage-bound reads (`client: 'stage'`) to the client's own stage:
+ *
+ *   can(client, 'node.read', { node: 'web-1', stage: 'production' })  // a node
+ *   can(client, 'data.read', { stages: ['production'] })  // a data bag restricted to stages (always applies)
+ *   can(client, 'data.read', { stage: 'production' })     // anything else bound to one stage (under isolation)
+ *   can(client, 'data.read', {})                          // bound to no stage: every client
+ *
+ * Search filters its rows with the same calls (a node row: 'node.read'; a
+ * data bag row: 'data.read'), so search never shows what a GET would refuse.
  */
 import { forbidden } from '@/lib/errors';
 
@@ -10,38 +41,9 @@ export const STAGE_LEVELS = ['view', 'promote', 'manage'] as const;
 export type StageLevel = (typeof STAGE_LEVELS)[number];
 const RANK: Record<StageLevel, number> = { view: 1, promote: 2, manage: 3 };
 
-type Rule =
-  | { kind: 'stage'; level: StageLevel; label: string }
-  | { kind: 'owner'; label: string }
-  | { kind: 'admin'; label: string }
-  | { kind: 'member'; label: string }
-  | { kind: 'signed-in'; label: string };
-
-export const PERMISSIONS = {
-  'stage.view': { kind: 'stage', level: 'view', label: 'view this stage' },
-  'stage.promote': { kind: 'stage', level: 'promote', label: 'change what runs in this stage' },
-  'stage.manage': { kind: 'stage', level: 'manage', label: 'manage this stage (settings, grants, deletion)' },
-  'stage.create': { kind: 'admin', label: 'create stages' },
-  'node.report': { kind: 'stage', level: 'promote', label: 'report node check-ins for this stage' },
-  'policy.read': { kind: 'signed-in', label: 'read policies and revisions' },
-  'policy.create': { kind: 'member', label: 'create a policy' },
-  'policy.upload': { kind: 'owner', label: "upload or compose this policy's revisions" },
-  'revision.delete': { kind: 'owner', label: "delete this policy's revisions" },
-  'policy.delete': { kind: 'admin', label: 'delete policies' },
-  'orphans.cleanup': { kind: 'admin', label: 'clean up orphaned revisions' },
-  'admin.users': { kind: 'admin', label: 'manage users, teams and tokens' },
-  'audit.read': { kind: 'signed-in', label: 'read the audit log' },
-  'cookbook.read': { kind: 'signed-in', label: 'read cookbook artifacts' },
-  'cookbook.upload': { kind: 'member', label: 'upload cookbook artifacts' },
-  'cookbook.delete': { kind: 'member', label: 'delete cookbook artifacts' },
-  'git.manage': { kind: 'admin', label: 'register git repositories for compose' },
-  'webhooks.manage': { kind: 'admin', label: 'manage webhook subscriptions' },
-} as const satisfies Record<string, Rule>;
-
-export type Permission = keyof typeof PERMISSIONS;
-
-/** What one user may do, loaded from the database per request. */
-export interface Access {
+/** A console user: who they are and what they may do, loaded from the database per request. */
+export interface UserActor {
+  kind: 'user';
   userId: string;
   email: string;
   name: string;
@@ -49,15 +51,142 @@ export interface Access {
   teamIds: ReadonlySet<string>;
   /** Highest level per stage name, from the user's own and their teams' grants. */
   stageLevels: ReadonlyMap<string, StageLevel>;
-  /** How the request authenticated when not through a console session or token, e.g. "chef-key:release/default" (audited). */
+  /** How the request authenticated: 'session', 'token', or 'chef-key:<name>/<key>' (audited). */
   via?: string;
 }
 
-export interface Target {
-  stage?: string;
+/** A Chef API client, or the organization's validator. */
+export interface ClientActor {
+  kind: 'client';
+  clientId: string;
+  name: string;
+  validator: boolean;
+  /** 'chef-key:<name>/<key>'. */
+  via: string;
+  /** Clients have no console user: audit events name them `client:<name>`. */
+  userId: null;
+  email: string;
+  /** The client's stage: the policy_group of the node named like it (null: no node, or a node in no stage). */
+  stage: string | null;
+  /** The organization's "stage isolation" setting when the request was authenticated. */
+  stageIsolation: boolean;
+}
+
+export type Actor = UserActor | ClientActor;
+/** A console user's access (the user actor). */
+export type Access = UserActor;
+
+/** What an action is about (only the fields its rule reads). */
+export interface Resource {
+  /** The stage concerned. For stage-bound reads, null: in no stage; absent: not bound to a stage. */
+  stage?: string | null;
   /** The owning team of the policy concerned (null: no owner, admins only). */
   ownerTeamId?: string | null;
+  /** The node concerned (by name). */
+  node?: string;
+  /** The client concerned (by name). */
+  client?: string;
+  /** The console user concerned (by id). */
+  userId?: string;
+  /** The stages a resource is restricted to (a data bag): clients of one of them, users who may view one of them. */
+  stages?: readonly string[];
+  /** Teams' rights on the resource (a data bag's grants: 'read' or 'write'). */
+  teamGrants?: ReadonlyArray<{ teamId: string; level: string }>;
 }
+/** @deprecated the old name of `Resource`. */
+export type Target = Resource;
+
+/** Users' rules. `unstaged`: the rule when the resource is in no (known) stage. */
+type UserRule =
+  | { kind: 'stage'; level: StageLevel; unstaged?: 'signed-in' | 'admin' }
+  | { kind: 'owner' }
+  | { kind: 'admin' }
+  | { kind: 'member' }
+  | { kind: 'signed-in' }
+  /** The user the resource names (and admins, with `admins`; without it, not even an admin). */
+  | { kind: 'self'; admins?: true }
+  /**
+   * A data bag: `write` through a write grant to one of the user's teams;
+   * `read` through any grant, or when the bag is restricted to no stage, or
+   * to a stage the user may view.
+   */
+  | { kind: 'bag'; level: 'read' | 'write' };
+
+/**
+ * Clients' rules (absent: refused). 'all': every client; 'stage': every
+ * client, limited to its own stage under stage isolation (its own node
+ * always); 'own-node': the node named like the client; 'self': the client
+ * itself.
+ */
+type ClientRule = 'all' | 'stage' | 'own-node' | 'self';
+
+interface Row {
+  label: string;
+  /** What a refused client is told it may not do, when not the label ({node} and {client}: the resource's). */
+  clientLabel?: string;
+  user: UserRule;
+  client?: ClientRule;
+  /** The validator's right (its only one: registering clients). */
+  validator?: true;
+}
+
+const stage = (level: StageLevel, unstaged?: 'signed-in' | 'admin'): UserRule => ({ kind: 'stage', level, ...(unstaged ? { unstaged } : {}) });
+const SIGNED_IN: UserRule = { kind: 'signed-in' };
+const ADMIN: UserRule = { kind: 'admin' };
+const MEMBER: UserRule = { kind: 'member' };
+const OWNER: UserRule = { kind: 'owner' };
+
+export const PERMISSIONS = {
+  // Stages (Chef's policy groups) and what runs in them.
+  'stage.view': { label: 'view this stage', user: stage('view'), client: 'all' },
+  'stage.promote': { label: 'change what runs in this stage', user: stage('promote') },
+  'stage.manage': { label: 'manage this stage (settings, grants, deletion)', user: stage('manage') },
+  'stage.create': { label: 'create stages', user: ADMIN },
+  // Policies and revisions.
+  'policy.read': { label: 'read policies and revisions', user: SIGNED_IN, client: 'all' },
+  'policy.create': { label: 'create a policy', user: MEMBER },
+  'policy.upload': { label: "upload or compose this policy's revisions", user: OWNER },
+  'revision.delete': { label: "delete this policy's revisions", user: OWNER },
+  'policy.delete': { label: 'delete policies', user: ADMIN },
+  'orphans.cleanup': { label: 'clean up orphaned revisions', user: ADMIN },
+  // Cookbook artifacts, their files and sandboxes.
+  'cookbook.read': { label: 'read cookbooks', user: SIGNED_IN, client: 'all' },
+  'cookbook.upload': { label: 'upload cookbooks', user: MEMBER },
+  'cookbook.delete': { label: 'delete cookbooks', user: MEMBER },
+  // Nodes: a user by the node's stage (a node in no known stage: every user reads it, admins write it).
+  'node.list': { label: 'list nodes', user: SIGNED_IN, client: 'all' },
+  'node.read': { label: 'read this node', user: stage('view', 'signed-in'), client: 'stage' },
+  'node.report': { label: 'report node check-ins for this stage', user: stage('promote', 'admin'), client: 'own-node', clientLabel: "write node '{node}': a client creates and updates only its own node" },
+  'node.delete': { label: 'delete nodes', user: stage('promote', 'admin') },
+  // Chef API clients and keys.
+  'client.list': { label: 'list clients', user: SIGNED_IN },
+  'client.read': { label: 'read clients', user: SIGNED_IN, client: 'self' },
+  'client.create': { label: 'create clients', user: ADMIN, validator: true },
+  'client.create-validator': { label: 'create validator clients', user: ADMIN },
+  'client.update': { label: 'update clients', user: ADMIN, client: 'self' },
+  'client.delete': { label: 'delete clients', user: ADMIN, client: 'self' },
+  // Chef's public_key_read_access: every member of the organization, clients included, reads public keys.
+  'key.read': { label: 'read keys', user: SIGNED_IN, client: 'all' },
+  'client-key.write': { label: "change clients' keys", user: ADMIN, client: 'self' },
+  'user-key.write': { label: "change this user's keys", user: { kind: 'self' } },
+  // Data bags (issue 24: per-bag stage restrictions and team grants) and search (issue 25): clients read by stage.
+  'data.read': { label: 'read data bags', user: { kind: 'bag', level: 'read' }, client: 'stage' },
+  'data.write': { label: 'change data bags', user: { kind: 'bag', level: 'write' } },
+  'data.create': { label: 'create data bags', user: MEMBER },
+  'search.read': { label: 'search', user: SIGNED_IN, client: 'all' },
+  // Console users, as Chef's server-level /users/:name sees them.
+  'user.read': { label: "read this user's account", user: { kind: 'self', admins: true } },
+  // The console's administration.
+  'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
+  'org.settings': { label: "change the organization's settings", user: ADMIN },
+  'audit.read': { label: 'read the audit log', user: SIGNED_IN },
+  'git.manage': { label: 'register git repositories for compose', user: ADMIN },
+  'webhooks.manage': { label: 'manage webhook subscriptions', user: ADMIN },
+} as const satisfies Record<string, Row>;
+
+export type Permission = keyof typeof PERMISSIONS;
+/** An action an actor may be allowed: a row of PERMISSIONS. */
+export type Action = Permission;
 
 export function highestLevel(a: StageLevel | undefined, b: StageLevel): StageLevel {
   return !a || RANK[b] > RANK[a] ? b : a;
@@ -67,11 +196,9 @@ export function levelAtLeast(have: StageLevel | undefined, need: StageLevel): bo
   return !!have && RANK[have] >= RANK[need];
 }
 
-export function can(access: Access | null, permission: Permission, target: Target = {}): boolean {
-  if (!access) return false;
+function userMay(access: UserActor, rule: UserRule, resource: Resource): boolean {
+  if (rule.kind === 'self' && !rule.admins) return !!resource.userId && resource.userId === access.userId;
   if (access.isAdmin) return true;
-  const rule: Rule | undefined = PERMISSIONS[permission];
-  if (!rule) return false;
   switch (rule.kind) {
     case 'signed-in':
       return true;
@@ -80,40 +207,91 @@ export function can(access: Access | null, permission: Permission, target: Targe
     case 'admin':
       return false;
     case 'owner':
-      return !!target.ownerTeamId && access.teamIds.has(target.ownerTeamId);
+      return !!resource.ownerTeamId && access.teamIds.has(resource.ownerTeamId);
+    case 'self':
+      return !!resource.userId && resource.userId === access.userId;
+    case 'bag': {
+      const grants = (resource.teamGrants ?? []).filter((g) => access.teamIds.has(g.teamId));
+      if (grants.some((g) => g.level === 'write')) return true;
+      if (rule.level === 'write') return false;
+      if (grants.some((g) => g.level === 'read')) return true;
+      const stages = resource.stages ?? [];
+      return stages.length === 0 || stages.some((stage) => levelAtLeast(access.stageLevels.get(stage), 'view'));
+    }
     case 'stage':
-      return !!target.stage && levelAtLeast(access.stageLevels.get(target.stage), rule.level);
+      if (resource.stage) return levelAtLeast(access.stageLevels.get(resource.stage), rule.level);
+      return rule.unstaged === 'signed-in';
   }
+}
+
+function clientMay(client: ClientActor, rule: ClientRule | undefined, resource: Resource): boolean {
+  switch (rule) {
+    case 'all':
+      return true;
+    case 'self':
+      return resource.client === client.name;
+    case 'own-node':
+      return resource.node === client.name;
+    case 'stage':
+      // A resource restricted to stages (a data bag) is read by the clients of those stages, isolation or not.
+      if (resource.stages?.length) return client.stage !== null && resource.stages.includes(client.stage);
+      if (!client.stageIsolation || resource.stage === undefined || resource.node === client.name) return true;
+      return resource.stage !== null && resource.stage === client.stage;
+    default:
+      return false;
+  }
+}
+
+/** May this actor do this? Pure: everything it reads is in the actor, the table and the resource. */
+export function can(actor: Actor | null | undefined, action: Action, resource: Resource = {}): boolean {
+  if (!actor) return false;
+  const row: Row | undefined = PERMISSIONS[action];
+  if (!row) return false;
+  if (actor.kind === 'client') return actor.validator ? !!row.validator : clientMay(actor, row.client, resource);
+  return userMay(actor, row.user, resource);
 }
 
 /**
  * The refusal message, naming the stage once ("You may not change what runs in
- * stage 'qa'.") and who may do member-only things.
+ * stage 'qa'.") and who may do member-only things; for a client, Chef's
+ * manner ("Client 'web-1' may not upload cookbooks.").
  */
-export function refusal(permission: Permission, target: Target = {}): string {
-  const rule: Rule = PERMISSIONS[permission];
-  const stage = `stage '${target.stage}'`;
-  const label = !target.stage ? rule.label : rule.label.includes('this stage') ? rule.label.replace('this stage', stage) : `${rule.label} in ${stage}`;
-  if (rule.kind === 'member') return `You may not ${label}: only members of a team may.`;
-  if (rule.kind === 'admin') return `You may not ${label}: only administrators may.`;
+export function refusal(action: Action, resource: Resource = {}, actor?: Actor | null): string {
+  const row: Row = PERMISSIONS[action];
+  const where = `stage '${resource.stage}'`;
+  const label = !resource.stage ? row.label : row.label.includes('this stage') ? row.label.replace('this stage', where) : `${row.label} in ${where}`;
+  if (actor?.kind === 'client') {
+    const what = row.clientLabel?.replace('{node}', resource.node ?? '').replace('{client}', resource.client ?? '') ?? label;
+    return `${actorLabel(actor)} may not ${what}.`;
+  }
+  if (!resource.stage && row.user.kind === 'stage' && row.user.unstaged === 'admin') return `You may not ${row.label.replace(' for this stage', '')} outside a known stage: only administrators may.`;
+  if (row.user.kind === 'member') return `You may not ${label}: only administrators and members of a team may.`;
+  if (row.user.kind === 'admin') return `You may not ${label}: only administrators may.`;
   return `You may not ${label}.`;
 }
 
-export function assertCan(access: Access | null, permission: Permission, target: Target = {}): void {
-  if (!can(access, permission, target)) {
-    throw forbidden(refusal(permission, target));
+/** Who is refused, in a refusal message: "Client 'web-1'" or "You". */
+export function actorLabel(actor: Actor): string {
+  return actor.kind === 'client' ? `Client '${actor.name}'` : 'You';
+}
+
+/** `can()`, or a 403 with the refusal message. */
+export function assertCan(actor: Actor | null | undefined, action: Action, resource: Resource = {}): void {
+  if (!can(actor, action, resource)) {
+    throw forbidden(refusal(action, resource, actor));
   }
 }
 
 /**
- * Who sees a node: those who may view its stage; a node in no known stage,
- * every signed-in user (as Chef lets organization members read nodes).
+ * Who sees a node: users who may view its stage (a node in no known stage:
+ * every user, as Chef lets organization members read nodes); clients by
+ * Chef's default, within their stage under stage isolation.
  */
-export function canReadNode(access: Access, stage: string | null): boolean {
-  return stage ? can(access, 'stage.view', { stage }) : true;
+export function canReadNode(actor: Actor, stage: string | null, node?: string): boolean {
+  return can(actor, 'node.read', { stage, ...(node !== undefined ? { node } : {}) });
 }
 
 /** Stages the actor may view, in the given order. */
-export function viewableStages<T extends { name: string }>(access: Access, stages: T[]): T[] {
-  return stages.filter((s) => can(access, 'stage.view', { stage: s.name }));
+export function viewableStages<T extends { name: string }>(actor: Actor, stages: T[]): T[] {
+  return stages.filter((s) => can(actor, 'stage.view', { stage: s.name }));
 }

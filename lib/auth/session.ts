@@ -21,7 +21,8 @@ export const currentAccess = cache(async (): Promise<Access | null> => {
   } catch {
     claims = null;
   }
-  const access = await accessForSessionClaims(claims);
+  const loaded = await accessForSessionClaims(claims);
+  const access: Access | null = loaded && { ...loaded, via: 'session' };
   if (access) {
     try {
       // For the request log: the signed-in user.

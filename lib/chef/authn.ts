@@ -3,10 +3,10 @@
  * (X-Ops-* headers, verified as Chef Server does) or a console API token.
  * Returns who is asking, or Chef's refusal (status and message).
  */
-import type { Requestor } from '@/lib/auth/requestor';
+import type { Actor } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
 import { loadAccess } from '@/lib/db/queries/access';
-import { chefKeysFor, touchChefKey, type ChefKeyCandidate } from '@/lib/db/queries/chef-auth';
+import { chefKeysFor, clientContext, touchChefKey, type ChefKeyCandidate } from '@/lib/db/queries/chef-auth';
 import { fastChefKeys } from '@/lib/db/queries/chef-read-path';
 import { userIdForToken } from '@/lib/db/queries/tokens';
 import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
@@ -14,7 +14,7 @@ import { countChefSigned } from '@/lib/ops/metrics';
 import { noteActor } from '@/lib/ops/request-context';
 
 export type AuthResult =
-  | { ok: true; requestor: Requestor; protocol: SignProtocol | 'bearer' }
+  | { ok: true; actor: Actor; protocol: SignProtocol | 'bearer' }
   | { ok: false; status: 400 | 401; message: string }
   | { ok: false; status: 0 };
 
@@ -65,11 +65,13 @@ export async function authenticateSigned(req: AuthRequest, now = new Date()): Pr
   if (!v.ok) return v;
   const { key, via } = v;
   if (key.clientId) {
-    return { ok: true, protocol: v.protocol, requestor: { kind: 'client', clientId: key.clientId, name: key.clientName!, validator: key.validator, via } };
+    const name = key.clientName!;
+    const { stage, stageIsolation } = key.validator ? { stage: null, stageIsolation: false } : await clientContext(name);
+    return { ok: true, protocol: v.protocol, actor: { kind: 'client', clientId: key.clientId, name, validator: key.validator, via, userId: null, email: `client:${name}`, stage, stageIsolation } };
   }
   const access = await loadAccess(key.userId!);
   if (!access) return { ok: false, status: 401, message: authFailedMessage(v.userId) };
-  return { ok: true, protocol: v.protocol, requestor: { kind: 'user', access: { ...access, via } } };
+  return { ok: true, protocol: v.protocol, actor: { ...access, via } };
 }
 
 /** A console API token ("Authorization: Bearer …"); `status: 0` when there is none. */
@@ -81,7 +83,7 @@ export async function authenticateBearer(req: AuthRequest): Promise<AuthResult> 
   const access = userId ? await loadAccess(userId) : null;
   if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
   noteActor(access.userId, 'token', req.header);
-  return { ok: true, protocol: 'bearer', requestor: { kind: 'user', access } };
+  return { ok: true, protocol: 'bearer', actor: { ...access, via: 'token' } };
 }
 
 /** Chef signature first, then a bearer token. */

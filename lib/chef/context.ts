@@ -4,8 +4,7 @@
  * the helpers that shape Chef's answers. The route table (routes.ts) lists
  * the resources; router.ts dispatches to them.
  */
-import { can, type Access } from '@/lib/auth/permissions';
-import { clientMay, requestorAccess, type Requestor } from '@/lib/auth/requestor';
+import { can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { AppError, forbidden } from '@/lib/errors';
 
 /** The organization this install serves (CHEF_ORG, default `console`). */
@@ -32,7 +31,8 @@ export interface ChefResponse {
 
 export interface Ctx {
   req: ChefRequest;
-  requestor: Requestor;
+  /** Who asks, authenticated once for this request. */
+  actor: Actor;
   params: Record<string, string>;
   apiVersion: number;
   requestId: string;
@@ -70,22 +70,32 @@ export function jsonBody(ctx: Ctx): unknown {
   }
 }
 
-export function userAccess(ctx: Ctx, what: string): Access {
-  const access = requestorAccess(ctx.requestor);
-  if (!access) throw forbidden(`Client '${(ctx.requestor as { name: string }).name}' may not ${what}.`);
-  return access;
+/** Chef's refusal of an actor: "Client 'web-1' may not read policies." (a user: "You may not …"). */
+export function notAllowed(actor: Actor, what: string): AppError {
+  return forbidden(actor.kind === 'client' ? `Client '${actor.name}' may not ${what}.` : `You may not ${what}.`);
+}
+
+/** `can(ctx.actor, action, resource)`, or a 403 in Chef's manner naming `what`. */
+export function allow(ctx: Ctx, action: Action, resource: Resource, what: string): Actor {
+  if (!can(ctx.actor, action, resource)) throw notAllowed(ctx.actor, what);
+  return ctx.actor;
 }
 
 /**
- * Who may read policy data: users by their stage grants (everything but
- * stages is visible to every signed-in user), clients everything a node may
- * converge from (all stages), the validator nothing.
+ * For the routes only console users call (policy uploads, stage changes):
+ * the user's access; a client is told it may not `what` (no row of the
+ * permission table gives a client these rights).
  */
-export function policyReader(ctx: Ctx, what: string): { canView(stage: string): boolean } {
-  const r = ctx.requestor;
-  if (r.kind === 'client') {
-    if (!clientMay(r, 'converge.read')) throw forbidden(`Client '${r.name}' may not ${what}.`);
-    return { canView: () => true };
-  }
-  return { canView: (stage) => can(r.access, 'stage.view', { stage }) };
+export function userAccess(ctx: Ctx, what: string): Access {
+  if (ctx.actor.kind !== 'user') throw notAllowed(ctx.actor, what);
+  return ctx.actor;
+}
+
+/**
+ * Who may read policy data: anyone `policy.read` allows (users, clients;
+ * not the validator, which is refused naming `what`); per stage, as
+ * `stage.view` says (users by their grants, clients every stage).
+ */
+export function policyReader(ctx: Ctx, what: string): Actor {
+  return allow(ctx, 'policy.read', {}, what);
 }

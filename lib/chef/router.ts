@@ -124,7 +124,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     return reply(auth.status, errorBody(auth.message));
   }
   const orgUrl = `${req.baseUrl}/organizations/${org}`;
-  const ctx: Ctx = { req, requestor: auth.requestor, params: hit.params!, apiVersion: version, requestId, orgUrl, headers, scoped: segs[0] === 'organizations' };
+  const ctx: Ctx = { req, actor: auth.actor, params: hit.params!, apiVersion: version, requestId, orgUrl, headers, scoped: segs[0] === 'organizations' };
   try {
     const result = await hit.r.route.handler(ctx);
     if (!result) return reply(204);

@@ -8,6 +8,7 @@
 import type { ChefRoute } from './context';
 import { clientRoutes } from './resources/clients';
 import { cookbookArtifactRoutes } from './resources/cookbook-artifacts';
+import { dataBagRoutes } from './resources/data-bags';
 import { clientKeyRoutes, userKeyRoutes } from './resources/keys';
 import { nodeRoutes } from './resources/nodes';
 import { policyRoutes } from './resources/policies';
@@ -27,6 +28,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...userRoutes,
   ...sandboxRoutes,
   ...cookbookArtifactRoutes,
+  ...dataBagRoutes,
   ...searchRoutes,
   ...toleratedRoutes,
 ];

@@ -34,7 +34,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
           await tx.groupPermission.create({ data: { groupId: stages.get(stage)!.id, userId: user.id, level } });
         }
       }
-      const actor = { userId: null, email: 'seed' };
+      const actor = { kind: 'system' as const, userId: null, email: 'seed' };
       const admin = await tx.user.findUniqueOrThrow({ where: { email: DEMO_USERS[0].email }, select: { id: true, email: true } });
       for (const sc of DEMO_SCENARIOS) {
         await tx.orderingScenario.create({
@@ -136,7 +136,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
         const at = new Date(now.getTime() - 2 * 60 * 60 * 1000);
         const req = await openRequestIfProtected(
           tx,
-          { userId: release.id, email: release.email },
+          { kind: 'system', userId: release.id, email: release.email },
           { group: production, policy: gateway, to: { pk: toRow.revisionPk, revisionId: toRow.revision.revisionId }, kind: 'promote', reason: 'Gateway 3.2 with nginx 11.6 for the new rate limits', freezeOverride: null, origin: { from_stage: 'staging' } },
           { pk: fromRow.revisionPk, revisionId: fromRow.revision.revisionId },
           at,

@@ -5,15 +5,16 @@
  * reporting a stage or policy the console does not know is still stored, with
  * the names it reported.
  *
- * Who may write: a client only its own node (named like the client); a user
- * needs `node.report` on the stage the node is in and on the stage it moves
- * to; a node without a known stage needs an admin.
+ * Who may read and write: the permission table's `node.read`, `node.report`
+ * and `node.delete` rows (lib/auth/permissions.ts): a user by the node's stage
+ * (its current one and, for a move, the one it moves to; a node in no known
+ * stage: admins write it); a client reads every node (within its own stage
+ * under stage isolation) and writes only its own node (named like it).
  */
 import { db, type Tx } from '@/lib/db/client';
-import { can, canReadNode, type Access } from '@/lib/auth/permissions';
-import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
+import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
+import { badRequest, conflict, notFound, type FieldError } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { indexNode, unindexNode } from './internal/search-index';
@@ -100,20 +101,9 @@ async function resolve(tx: Tx, groupName: string | null, policyName: string | nu
   return { group, policy };
 }
 
-/** A user may write a node in `stage` (a known stage: node.report; none or unknown: admins only). */
-function userMayWrite(access: Access, stage: string | null): boolean {
-  return stage ? can(access, 'node.report', { stage }) : access.isAdmin;
-}
-
-
-function assertWrite(r: Requestor, nodeName: string, stages: (string | null)[]) {
-  if (r.kind === 'client') {
-    if (!clientMay(r, 'node.own') || r.name !== nodeName) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${nodeName}'.`);
-    return;
-  }
-  for (const s of stages) {
-    if (!userMayWrite(r.access, s)) throw forbidden(s ? `You may not report node check-ins in stage '${s}'.` : 'Only administrators may write nodes that are in no known stage.');
-  }
+/** `node.report` on every stage the write touches (where the node is, and where it moves to). */
+function assertWrite(actor: Actor, node: string, stages: (string | null)[]) {
+  for (const stage of stages) assertCan(actor, 'node.report', { node, stage });
 }
 
 export const NODE_SELECT = {
@@ -164,40 +154,44 @@ export function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
   return node;
 }
 
-function stageOf(n: { group: { name: string } | null; reportedGroup: string | null }): string | null {
+function stageOf(n: { group: { name: string } | null }): string | null {
   return n.group?.name ?? null;
 }
 
-export async function getChefNode(r: Requestor, name: string): Promise<ChefNode> {
-  const n = await db().node.findUnique({ where: { name }, select: NODE_SELECT });
-  const visible = n && (r.kind === 'client' ? clientMay(r, 'node.own') && r.name === name : canReadNode(r.access, stageOf(n)));
-  // Unknown and unviewable look alike, so the answer does not reveal which nodes exist.
-  if (!n || !visible) {
-    if (!n || r.kind === 'user') throw notFound(`node '${name}' not found`);
-    throw forbidden(`Client '${r.name}' may only read its own node.`);
-  }
-  return nodeJson(n);
+/**
+ * The node, when the actor may see it. Unknown and unviewable look alike
+ * (404), so answers do not reveal which nodes exist; an actor with no node
+ * rights at all (the validator) is refused outright (403, as Chef does).
+ */
+function visibleOr404<N extends { name: string; group: { name: string } | null }>(actor: Actor, name: string, n: N | null): N {
+  if (n && can(actor, 'node.read', { node: n.name, stage: stageOf(n) })) return n;
+  assertCan(actor, 'node.list');
+  throw notFound(`node '${name}' not found`);
 }
 
-export async function listChefNodes(r: Requestor): Promise<string[]> {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not list nodes.`);
-  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } }, reportedGroup: true } }).then(sortedBy((n) => n.name));
-  return rows.filter((n) => canReadNode(r.access, stageOf(n))).map((n) => n.name);
+export async function getChefNode(actor: Actor, name: string): Promise<ChefNode> {
+  return nodeJson(visibleOr404(actor, name, await db().node.findUnique({ where: { name }, select: NODE_SELECT })));
 }
 
-async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode | null, requestId?: string) {
+export async function listChefNodes(actor: Actor): Promise<string[]> {
+  assertCan(actor, 'node.list');
+  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, group: { select: { name: true } } } }).then(sortedBy((n) => n.name));
+  return rows.filter((n) => can(actor, 'node.read', { node: n.name, stage: stageOf(n) })).map((n) => n.name);
+}
+
+async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode | null, requestId?: string) {
   const f = facts(node);
   const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy);
   const from = existing ? stageOf(existing) : null;
-  assertWrite(r, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
+  assertWrite(actor, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
   const data = {
     ...f,
     groupId: group?.id ?? null,
     policyId: policy?.id ?? null,
     chefDocument: JSON.stringify(node),
-    ...(r.kind === 'client' ? { lastCheckIn: new Date() } : {}),
+    // A node saving itself is a check-in.
+    ...(actor.kind === 'client' ? { lastCheckIn: new Date() } : {}),
   };
-  const actor = requestorActor(r);
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });
     await indexNode(tx, node, nodeJson(existing));
@@ -223,13 +217,13 @@ async function write(tx: Tx, r: Requestor, node: ChefNode, existing: StoredNode 
 }
 
 /** POST /nodes — 201, or 409 when the name is taken. */
-export async function createChefNode(r: Requestor, body: unknown, requestId?: string): Promise<ChefNode> {
+export async function createChefNode(actor: Actor, body: unknown, requestId?: string): Promise<ChefNode> {
   const node = normaliseNode(body);
   return transaction(async (tx) => {
     const existing = await tx.node.findUnique({ where: { name: node.name }, select: { id: true } });
     if (existing) throw conflict('Node already exists');
     try {
-      await write(tx, r, node, null, requestId);
+      await write(tx, actor, node, null, requestId);
     } catch (e) {
       if ((e as { code?: string }).code === 'P2002') throw conflict('Node already exists');
       throw e;
@@ -239,29 +233,22 @@ export async function createChefNode(r: Requestor, body: unknown, requestId?: st
 }
 
 /** PUT /nodes/:name — replaces the node object; 404 when it does not exist (Chef's rule). */
-export async function updateChefNode(r: Requestor, name: string, body: unknown, requestId?: string): Promise<ChefNode> {
+export async function updateChefNode(actor: Actor, name: string, body: unknown, requestId?: string): Promise<ChefNode> {
   const node = normaliseNode(body, name);
   return transaction(async (tx) => {
-    const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
-    if (!existing) {
-      if (r.kind === 'client' && r.name !== name) throw forbidden(`Client '${r.name}' may only create and update its own node, not '${name}'.`);
-      throw notFound(`node '${name}' not found`);
-    }
-    if (r.kind === 'user' && !canReadNode(r.access, stageOf(existing))) throw notFound(`node '${name}' not found`);
-    await write(tx, r, node, existing, requestId);
+    const existing = visibleOr404(actor, name, await tx.node.findUnique({ where: { name }, select: NODE_SELECT }));
+    await write(tx, actor, node, existing, requestId);
     return node;
   });
 }
 
-export async function deleteChefNode(r: Requestor, name: string, requestId?: string): Promise<ChefNode> {
+export async function deleteChefNode(actor: Actor, name: string, requestId?: string): Promise<ChefNode> {
   return transaction(async (tx) => {
-    const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
-    if (!existing || (r.kind === 'user' && !canReadNode(r.access, stageOf(existing)))) throw notFound(`node '${name}' not found`);
-    if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete nodes.`);
-    assertWrite(r, name, [stageOf(existing)]);
+    const existing = visibleOr404(actor, name, await tx.node.findUnique({ where: { name }, select: NODE_SELECT }));
+    assertCan(actor, 'node.delete', { node: name, stage: stageOf(existing) });
     await tx.node.delete({ where: { id: existing.id } });
     await unindexNode(tx, name);
-    await audit(tx, requestorActor(r), { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
+    await audit(tx, actor, { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
     return nodeJson(existing);
   });
 }

@@ -6,9 +6,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { db } from '@/lib/db/client';
-import { assertCan } from '@/lib/auth/permissions';
-import { clientMay, requestorActor, type Requestor } from '@/lib/auth/requestor';
-import { AppError, badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
+import { assertCan, type Actor } from '@/lib/auth/permissions';
+import { AppError, badRequest, conflict, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
@@ -25,18 +24,13 @@ import { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest
 
 export const SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
 
-function assertUpload(r: Requestor) {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not upload cookbooks.`);
-  assertCan(r.access, 'cookbook.upload');
+function assertUpload(actor: Actor) {
+  assertCan(actor, 'cookbook.upload');
 }
 
 /** Clients (nodes) and signed-in users may read artifacts and files; the validator may not. */
-export function assertCookbookRead(r: Requestor) {
-  if (r.kind === 'client') {
-    if (!clientMay(r, 'converge.read')) throw forbidden(`Client '${r.name}' may not read cookbooks.`);
-    return;
-  }
-  assertCan(r.access, 'cookbook.read');
+export function assertCookbookRead(actor: Actor) {
+  assertCan(actor, 'cookbook.read');
 }
 
 // ----------------------------------------------------------------- sandboxes
@@ -47,7 +41,7 @@ export interface SandboxDto {
 }
 
 /** POST /sandboxes {checksums: {md5: null}}: which files the server still needs. */
-export async function createSandbox(r: Requestor, body: unknown, now = new Date()): Promise<SandboxDto> {
+export async function createSandbox(r: Actor, body: unknown, now = new Date()): Promise<SandboxDto> {
   assertUpload(r);
   const raw = (body as { checksums?: unknown } | null)?.checksums;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest("Field 'checksums' missing", [{ path: '/checksums', message: 'checksums must be an object of MD5 checksums' }]);
@@ -60,7 +54,7 @@ export async function createSandbox(r: Requestor, body: unknown, now = new Date(
   const id = randomBytes(16).toString('hex');
   return transaction(async (tx) => {
     const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
-    await tx.sandbox.create({ data: { id, checksums: JSON.stringify(sums), createdById: requestorActor(r).userId, createdBy: requestorActor(r).email, createdAt: now, expiresAt: new Date(now.getTime() + SANDBOX_TTL_MS) } });
+    await tx.sandbox.create({ data: { id, checksums: JSON.stringify(sums), createdById: r.userId, createdBy: r.email, createdAt: now, expiresAt: new Date(now.getTime() + SANDBOX_TTL_MS) } });
     // Abandoned sandboxes expire: drop those past their time (cheap, indexed by primary key scan of a small table).
     await tx.sandbox.deleteMany({ where: { expiresAt: { lt: now } } });
     return { id, checksums: Object.fromEntries(sums.map((c) => [c, { needs_upload: !have.has(c) }])) };
@@ -74,7 +68,7 @@ async function openSandbox(id: string, now: Date) {
 }
 
 /** PUT <upload url>: the raw bytes of one file; its MD5 must be the checksum (and Content-MD5, when sent). */
-export async function uploadSandboxFile(r: Requestor, sandboxId: string, checksum: string, bytes: Buffer, contentMd5: string | null | undefined, now = new Date()) {
+export async function uploadSandboxFile(r: Actor, sandboxId: string, checksum: string, bytes: Buffer, contentMd5: string | null | undefined, now = new Date()) {
   assertUpload(r);
   const sb = await openSandbox(sandboxId, now);
   if (sb.completed) throw conflict(`Sandbox '${sandboxId}' is already committed`);
@@ -92,7 +86,7 @@ export async function uploadSandboxFile(r: Requestor, sandboxId: string, checksu
 }
 
 /** PUT /sandboxes/:id {is_completed: true}: succeeds only when every file arrived. */
-export async function commitSandbox(r: Requestor, id: string, body: unknown, now = new Date()) {
+export async function commitSandbox(r: Actor, id: string, body: unknown, now = new Date()) {
   assertUpload(r);
   if ((body as { is_completed?: unknown } | null)?.is_completed !== true) throw badRequest("Field 'is_completed' must be true", [{ path: '/is_completed', message: 'must be true' }]);
   const sb = await openSandbox(id, now);
@@ -129,7 +123,7 @@ function validateManifest(name: string, identifier: string, m: unknown): { manif
 }
 
 /** PUT /cookbook_artifacts/:name/:identifier: 201 new; 200 the same manifest again; 409 another manifest at that identifier. */
-export async function putArtifact(r: Requestor, name: string, identifier: string, body: unknown): Promise<{ status: 200 | 201; manifest: Record<string, unknown> }> {
+export async function putArtifact(r: Actor, name: string, identifier: string, body: unknown): Promise<{ status: 200 | 201; manifest: Record<string, unknown> }> {
   assertUpload(r);
   const { manifest, version, files } = validateManifest(name, identifier, body);
   const text = stableJson(manifest);
@@ -146,14 +140,14 @@ export async function putArtifact(r: Requestor, name: string, identifier: string
       if (existing.manifest !== text && !jsonEqual(JSON.parse(existing.manifest), JSON.parse(text))) throw conflict(`Cookbook artifact already exists: ${name} ${identifier} holds another manifest, and artifacts are immutable`);
       return { status: 200, manifest };
     }
-    const actor = requestorActor(r);
+    const actor = r;
     await tx.cookbookArtifact.create({ data: { name, identifier, version, manifest: text, createdById: actor.userId, createdBy: actor.email } });
     await audit(tx, actor, { action: 'artifact.upload', targetType: 'artifact', target: `${name}@${identifier}`, after: { version, files: files.length } });
     return { status: 201, manifest };
   });
 }
 
-export async function getArtifact(r: Requestor, name: string, identifier: string): Promise<{ manifest: Record<string, unknown>; files: ManifestFile[] }> {
+export async function getArtifact(r: Actor, name: string, identifier: string): Promise<{ manifest: Record<string, unknown>; files: ManifestFile[] }> {
   assertCookbookRead(r);
   const a = await db().cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
   if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
@@ -162,7 +156,7 @@ export async function getArtifact(r: Requestor, name: string, identifier: string
 }
 
 /** { name: [identifier…] } in upload order, for all artifacts or one cookbook. */
-export async function listArtifacts(r: Requestor, name?: string): Promise<Map<string, string[]>> {
+export async function listArtifacts(r: Actor, name?: string): Promise<Map<string, string[]>> {
   assertCookbookRead(r);
   const rows = await db().cookbookArtifact.findMany({ where: name ? { name } : {}, orderBy: [{ name: 'asc' }, { createdAt: 'asc' }, { identifier: 'asc' }], select: { name: true, identifier: true } });
   const out = new Map<string, string[]>();
@@ -172,9 +166,8 @@ export async function listArtifacts(r: Requestor, name?: string): Promise<Map<st
 }
 
 /** DELETE: refused (409) while a revision that some stage runs pins this artifact. */
-export async function deleteArtifact(r: Requestor, name: string, identifier: string): Promise<Record<string, unknown>> {
-  if (r.kind === 'client') throw forbidden(`Client '${r.name}' may not delete cookbooks.`);
-  assertCan(r.access, 'cookbook.delete');
+export async function deleteArtifact(r: Actor, name: string, identifier: string): Promise<Record<string, unknown>> {
+  assertCan(r, 'cookbook.delete');
   return transaction(async (tx) => {
     const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true } });
     if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
@@ -195,13 +188,13 @@ export async function deleteArtifact(r: Requestor, name: string, identifier: str
       if (!used) orphans.push(c);
     }
     if (orphans.length) await tx.cookbookFile.deleteMany({ where: { checksum: { in: orphans } } });
-    await audit(tx, requestorActor(r), { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}`, after: { files_removed: orphans.length } });
+    await audit(tx, r, { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}`, after: { files_removed: orphans.length } });
     return JSON.parse(a.manifest);
   });
 }
 
 /** A stored file's bytes, for callers that may read cookbooks. */
-export async function readCookbookFile(r: Requestor, checksum: string): Promise<Buffer> {
+export async function readCookbookFile(r: Actor, checksum: string): Promise<Buffer> {
   assertCookbookRead(r);
   if (!MD5.test(checksum)) throw notFound(`No file with checksum ${checksum}`);
   const f = await db().cookbookFile.findUnique({ where: { checksum }, select: { content: true } });

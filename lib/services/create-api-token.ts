@@ -28,7 +28,7 @@ export async function createApiToken(access: Access | null, raw: CreateApiTokenI
     const { token, prefix, secretHash } = generateToken();
     const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
     const row = await tx.apiToken.create({ data: { userId: user.id, name: input.name, prefix, secretHash, expiresAt }, select: { id: true } });
-    await audit(tx, access ?? { userId: user.id, email: `cli:${user.email}` }, {
+    await audit(tx, access ?? { kind: 'system', userId: user.id, email: `cli:${user.email}` }, {
       action: 'token.create',
       targetType: 'token',
       target: `${user.email}/${input.name}`,

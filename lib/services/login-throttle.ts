@@ -66,7 +66,7 @@ export async function recordLoginFailure(keys: { key: string; policy: ThrottlePo
       await tx.loginThrottle.upsert({ where: { key }, create: { key, failures, lastFailure: now, lockedUntil: until }, update: { failures, lastFailure: now, lockedUntil: until } });
       if (until) {
         latest = !latest || until > latest ? until : latest;
-        await audit(tx, { userId: null, email: 'system' }, { action: 'login.lockout', targetType: 'login', target: key, after: { failures, lockedUntil: until.toISOString(), attemptedEmail: email.slice(0, 320) } });
+        await audit(tx, { kind: 'system', userId: null, email: 'system' }, { action: 'login.lockout', targetType: 'login', target: key, after: { failures, lockedUntil: until.toISOString(), attemptedEmail: email.slice(0, 320) } });
       }
     }
     return latest;

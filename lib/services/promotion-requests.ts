@@ -19,6 +19,7 @@ import { audit } from './internal/audit';
 import { emitEvent } from './internal/outbox';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import { moveRequirement } from './internal/guard';
 import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
 
 export type { PromotionRequestDto, PromotionDecisionDto, PromotionRequestStatus, RequestDiffSummary } from './internal/request-dto';
@@ -34,6 +35,36 @@ export function principalsOf(access: Access): string[] {
 /** Whether the user holds an approver grant on the stage (directly or through a team). Admins only when granted. */
 export async function isApprover(tx: Tx, access: Access, groupId: string): Promise<boolean> {
   return !!(await tx.stageApprover.findFirst({ where: { groupId, principal: { in: principalsOf(access) } }, select: { id: true } }));
+}
+
+/**
+ * Issue 28: approvals are re-checked, not trusted from when they were given:
+ * an approval counts only while its author is an active user and still an
+ * approver of the stage (directly or through a team). Returns, by user id,
+ * why an approval no longer counts.
+ */
+export async function approvalStanding(tx: Tx, groupId: string, groupName: string, userIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!userIds.length) return out;
+  const [users, grants] = await Promise.all([
+    tx.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, active: true, memberships: { select: { teamId: true } } } }),
+    tx.stageApprover.findMany({ where: { groupId }, select: { principal: true } }),
+  ]);
+  const granted = new Set(grants.map((g) => g.principal));
+  const byId = new Map(users.map((u) => [u.id, u]));
+  for (const id of userIds) {
+    const u = byId.get(id);
+    if (!u) out.set(id, 'the account was deleted');
+    else if (!u.active) out.set(id, 'the account was deactivated');
+    else if (!granted.has(`user:${u.id}`) && !u.memberships.some((m) => granted.has(`team:${m.teamId}`))) out.set(id, `no longer an approver of '${groupName}'`);
+  }
+  return out;
+}
+
+/** The standing of a pending request's approvals (empty for decided requests: they show what was decided). */
+async function standingOf(tx: Tx, row: RequestRow & { groupId: string }, now: Date): Promise<Map<string, string>> {
+  if (effectiveStatus(row, now) !== 'pending') return new Map();
+  return approvalStanding(tx, row.groupId, row.groupName, row.approvals.filter((a) => a.decision === 'approve').map((a) => a.userId));
 }
 
 function withViewer(dto: PromotionRequestDto, access: Access, row: RequestRow, approver: boolean): PromotionRequestDto {
@@ -92,7 +123,9 @@ export async function listPromotionRequests(access: Access, raw: ListRequestsInp
     take: input.limit ?? 200,
     select: { ...REQUEST_SELECT, groupId: true },
   });
-  return rows.map((r) => withViewer(toRequestDto(r, now), access, r, approverOf.has(r.groupId)));
+  const out: PromotionRequestDto[] = [];
+  for (const r of rows) out.push(withViewer(toRequestDto(r, now, await standingOf(client, r, now)), access, r, approverOf.has(r.groupId)));
+  return out;
 }
 
 /** One request; 404 when it does not exist or its stage is hidden from the caller. */
@@ -102,7 +135,7 @@ export async function getPromotionRequest(access: Access, id: string): Promise<P
   await expireStale(client, now, { id });
   const row = await client.promotionRequest.findUnique({ where: { id }, select: { ...REQUEST_SELECT, groupId: true } });
   if (!row || !can(access, 'stage.view', { stage: row.groupName })) throw notFound(`Cannot find promotion request '${id}'`);
-  return withViewer(toRequestDto(row, now), access, row, await isApprover(client, access, row.groupId));
+  return withViewer(toRequestDto(row, now, await standingOf(client, row, now)), access, row, await isApprover(client, access, row.groupId));
 }
 
 /**
@@ -164,14 +197,17 @@ export async function approvePromotionRequest(access: Access, raw: ApproveReques
     const row = await lockPending(tx, access, input.id, now);
     await assertMayDecide(tx, access, row);
     await recordDecision(tx, access, row.id, 'approve', input.comment, now);
-    const approvals = await tx.promotionApproval.findMany({ where: { requestId: row.id, decision: 'approve' }, orderBy: { createdAt: 'asc' }, select: { userEmail: true } });
+    const all = await tx.promotionApproval.findMany({ where: { requestId: row.id, decision: 'approve' }, orderBy: { createdAt: 'asc' }, select: { userId: true, userEmail: true } });
+    // Issue 28: only approvals of people still active and still approvers of the stage count.
+    const standing = await approvalStanding(tx, row.groupId, row.groupName, all.map((a) => a.userId));
+    const approvals = all.filter((a) => !standing.has(a.userId));
     await audit(tx, access, {
       action: 'request.approve',
       targetType: 'pointer',
       target: `${row.groupName}/${row.policyName}`,
       groupName: row.groupName,
       policyName: row.policyName,
-      after: { request: row.id, approvals: approvals.length, approvals_required: row.approvalsRequired },
+      after: { request: row.id, approvals: approvals.length, approvals_required: row.approvalsRequired, ...(standing.size ? { not_counted: Object.fromEntries([...standing].map(([id, why]) => [all.find((a) => a.userId === id)!.userEmail, why])) } : {}) },
       reason: input.comment,
       requestId: input.requestId,
     });
@@ -185,7 +221,7 @@ type LockedRow = Awaited<ReturnType<typeof lockPending>>;
 
 /** Applies an approved request through movePointer, or marks it outdated when the stage no longer runs what it was made against. */
 async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: string[], overrideReason: string | undefined, requestId: string | undefined, now: Date) {
-  const current = await tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: row.groupId, policyId: row.policyId } }, select: { revision: { select: { revisionId: true } } } });
+  const current = await tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: row.groupId, policyId: row.policyId } }, select: { revisionPk: true, revision: { select: { revisionId: true } } } });
   const currentRevisionId = current?.revision.revisionId ?? null;
   const data = { request_id: row.id, stage: row.groupName, policy: row.policyName, from_revision_id: row.fromRevisionId, to_revision_id: row.toRevisionId };
   if (currentRevisionId !== row.fromRevisionId) {
@@ -204,9 +240,33 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
     await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestUrl(row.id)}`, { ...data, current_revision_id: currentRevisionId }, { at: now });
     return;
   }
+  // Issue 28: the change is judged again as it applies (the stage's history or rules may have changed since it was
+  // asked for); when it now needs more approvals than it has, the request says so and waits for them.
+  const toPk = row.toRevisionPk;
+  const judged = await moveRequirement(
+    tx,
+    { id: row.groupId, name: row.groupName },
+    { id: row.policyId, name: row.policyName },
+    current && currentRevisionId ? { pk: current.revisionPk, revisionId: currentRevisionId } : null,
+    row.toRevisionId && toPk ? { pk: toPk, revisionId: row.toRevisionId } : null,
+  );
+  const needed = judged?.requirement.approvalsRequired ?? 0;
+  if (needed > approvers.length && needed > row.approvalsRequired) {
+    await tx.promotionRequest.update({ where: { id: row.id }, data: { approvalsRequired: needed, reasons: JSON.stringify(judged!.requirement.reasons), updatedAt: now } });
+    await audit(tx, access, {
+      action: 'request.rejudged',
+      targetType: 'pointer',
+      target: `${row.groupName}/${row.policyName}`,
+      groupName: row.groupName,
+      policyName: row.policyName,
+      before: { approvals_required: row.approvalsRequired },
+      after: { request: row.id, approvals_required: needed, reasons: judged!.requirement.reasons.map((r) => r.message) },
+      requestId,
+    });
+    return;
+  }
   const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'applied', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
   if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
-  const toPk = row.toRevisionPk;
   if (row.toRevisionId && toPk && !(await tx.policyRevision.findUnique({ where: { id: toPk }, select: { id: true } }))) {
     throw conflict(`Revision ${short(row.toRevisionId)} of '${row.policyName}' was deleted since the request was made; it cannot be applied.`);
   }
@@ -215,7 +275,7 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   const authorised = overrideReason ? can(access, 'stage.manage', { stage: row.groupName }) : !!row.freezeOverride;
   const moved = await movePointer(
     tx,
-    { userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` },
+    { kind: 'system', userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` },
     {
       group: { id: row.groupId, name: row.groupName },
       policy: { id: row.policyId, name: row.policyName },

@@ -38,6 +38,8 @@ export interface RequestApprovalView {
   decision: 'approved' | 'rejected';
   comment: string | null;
   at: string;
+  /** Issue 28: an approval that no longer counts (its author is no longer an active approver of the stage), and why. */
+  notCounted: string | null;
 }
 
 /** What the request page shows about one request. */
@@ -65,7 +67,7 @@ function row(d: PromotionRequestDto): RequestRow {
     toRevisionId: d.to_revision_id ?? '',
     status: d.status,
     approvalsRequired: d.approvals_required,
-    approvalCount: d.approvals.length,
+    approvalCount: d.approvals.filter((a) => a.counts).length,
     requestedBy: d.requested_by.email,
     createdAt: d.created_at,
     reasons: d.reasons.map((r) => r.message),
@@ -110,7 +112,7 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
     request: {
       ...row(d),
       currentRevisionId: current,
-      approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at })),
+      approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at, notCounted: a.decision === 'approved' ? a.not_counted_reason : null })),
       reason: d.reason,
       updatedAt: d.updated_at,
       expiresAt: d.expires_at,

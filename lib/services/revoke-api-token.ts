@@ -18,7 +18,7 @@ export async function revokeApiToken(access: Access | null, by: { id: string } |
     if (token.revokedAt) return { id: token.id, revokedAt: token.revokedAt };
     const revokedAt = new Date();
     await tx.apiToken.update({ where: { id: token.id }, data: { revokedAt } });
-    await audit(tx, access ?? { userId: token.userId, email: `cli:${token.user.email}` }, {
+    await audit(tx, access ?? { kind: 'system', userId: token.userId, email: `cli:${token.user.email}` }, {
       action: 'token.revoke',
       targetType: 'token',
       target: `${token.user.email}/${token.name}`,

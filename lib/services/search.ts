@@ -3,19 +3,21 @@
  * (POST /search/INDEX), answered from the index the writes keep in the same
  * transaction (lib/db/queries/search.ts), never by scanning objects here.
  *
- * Who sees what: users see nodes in the stages they may view (and nodes in no
- * known stage), and every client; Chef clients see every node (Chef's default
- * rights) and no clients (the console lets no client read client objects);
- * the validator searches nothing.
+ * Who sees what: the rows a GET would show, by the permission table
+ * (lib/auth/permissions.ts): a node row by `node.read` (users by the stages
+ * they may view; clients every node, only their own stage's under stage
+ * isolation), a client row by `client.read` (users all, a client itself), a
+ * data bag by `data.read`; the validator searches nothing (`search.read`).
  */
 import { db } from '@/lib/db/client';
-import { can, canReadNode, type Access } from '@/lib/auth/permissions';
-import { clientMay, type Requestor } from '@/lib/auth/requestor';
+import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { searchIndex, type SearchScope } from '@/lib/db/queries/search';
 import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
 import { parseSearchQuery, SearchSyntaxError, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
 import { NODE_SELECT, nodeJson } from './chef-nodes';
+import { bagReadable, listDataBags } from './data-bags';
+import { bagIndex } from './internal/search-index';
 
 /** The indexes every organization has; each data bag adds one named like the bag. */
 export const BUILT_IN_INDEXES = ['client', 'node'] as const;
@@ -74,44 +76,56 @@ function sortParam(raw: string | null | undefined): { field: string | null; desc
   return { field, descending: (m[2] ?? 'asc').toLowerCase() === 'desc' };
 }
 
-async function userNodeScope(access: Access): Promise<SearchScope> {
-  if (access.isAdmin) return { kind: 'all' };
+/** The nodes an actor may read, as a database filter: each stage asked of can() once. */
+async function nodeScope(actor: Actor): Promise<SearchScope> {
+  if (actor.kind === 'user' && actor.isAdmin) return { kind: 'all' };
   const groups = await db().policyGroup.findMany({ select: { id: true, name: true } });
-  return { kind: 'stages', groupIds: groups.filter((g) => can(access, 'stage.view', { stage: g.name })).map((g) => g.id), includeUnstaged: canReadNode(access, null) };
+  const groupIds = groups.filter((g) => can(actor, 'node.read', { stage: g.name })).map((g) => g.id);
+  const includeUnstaged = can(actor, 'node.read', { stage: null });
+  if (groupIds.length === groups.length && includeUnstaged) return { kind: 'all' };
+  // A client always reads its own node (named like it), whatever stage it is in.
+  const names = actor.kind === 'client' && can(actor, 'node.read', { node: actor.name, stage: null }) ? [actor.name] : [];
+  return { kind: 'nodes', groupIds, includeUnstaged, names };
 }
 
-/** Which index a name is, or a 404 in Chef's words. */
-async function resolveIndex(r: Requestor, index: string): Promise<{ idx: string; kind: 'node' | 'client' }> {
-  if (index === 'node' || index === 'client') {
-    if (r.kind === 'client') {
-      if (r.validator || (index === 'node' && !clientMay(r, 'converge.read'))) throw forbidden(`Client '${r.name}' may not search ${index}s.`);
-      if (index === 'client') throw forbidden(`Client '${r.name}' may not search clients.`);
-    }
-    return { idx: index, kind: index };
+type Target = { idx: string; kind: 'node' | 'client' | 'bag'; bag?: string; scope: SearchScope };
+
+/** Which index a name is, and what of it the actor sees; Chef's 404 for an unknown one. */
+async function resolveIndex(actor: Actor, index: string): Promise<Target> {
+  assertCan(actor, 'search.read');
+  if (index === 'node') return { idx: 'node', kind: 'node', scope: await nodeScope(actor) };
+  if (index === 'client') {
+    // Users read every client; a client reads only itself (Chef filters search rows by the same rights).
+    if (can(actor, 'client.read', { client: '\u0000' })) return { idx: 'client', kind: 'client', scope: { kind: 'all' } };
+    return { idx: 'client', kind: 'client', scope: { kind: 'names', names: actor.kind === 'client' && can(actor, 'client.read', { client: actor.name }) ? [actor.name] : [] } };
   }
-  throw notFound(`I don't know how to search for ${index} data objects.`);
+  const readable = await bagReadable(actor, index);
+  if (readable === null) throw notFound(`I don't know how to search for ${index} data objects.`);
+  if (!readable) throw forbidden(`${actor.kind === 'client' ? `Client '${actor.name}'` : 'You'} may not read data bag '${index}'.`);
+  return { idx: bagIndex(index), kind: 'bag', bag: index, scope: { kind: 'all' } };
 }
 
-/** GET /search: the index names. */
-export async function listSearchIndexes(r: Requestor): Promise<string[]> {
-  if (r.kind === 'client' && r.validator) throw forbidden(`Client '${r.name}' may not search.`);
-  return [...BUILT_IN_INDEXES];
+/** GET /search: the index names (node, client, and the data bags the actor may read). */
+export async function listSearchIndexes(actor: Actor): Promise<string[]> {
+  assertCan(actor, 'search.read');
+  const bags = can(actor, 'data.read') ? await listDataBags(actor) : [];
+  return [...BUILT_IN_INDEXES, ...bags];
 }
 
 /** GET /search/INDEX. */
-export async function search(r: Requestor, index: string, params: SearchParams, opts: { org: string }): Promise<SearchResult> {
-  const target = await resolveIndex(r, index);
+export async function search(actor: Actor, index: string, params: SearchParams, opts: { org: string }): Promise<SearchResult> {
+  const target = await resolveIndex(actor, index);
   const query = parseQueryParam(params.q);
   const rows = intParam('rows', params.rows, DEFAULT_ROWS, MAX_ROWS);
   const start = intParam('start', params.start, 0, Number.MAX_SAFE_INTEGER);
   const sort = sortParam(params.sort);
-  const scope: SearchScope = target.kind === 'node' && r.kind === 'user' ? await userNodeScope(r.access) : { kind: 'all' };
-  const page = await searchIndex(target.idx, query, scope, { start, rows, sortField: sort.field, descending: sort.descending });
-  const hits = await loadHits(target.kind, page.names, opts.org);
+  const page = await searchIndex(target.idx, query, target.scope, { start, rows, sortField: sort.field, descending: sort.descending });
+  const hits = await loadHits(target, page.names, opts.org);
   return { total: page.total, start, hits };
 }
 
-async function loadHits(kind: 'node' | 'client', names: string[], org: string): Promise<SearchHit[]> {
+async function loadHits(target: Target, names: string[], org: string): Promise<SearchHit[]> {
+  const kind = target.kind;
   if (!names.length) return [];
   const order = new Map(names.map((n, i) => [n, i]));
   const byOrder = <T extends { name: string }>(xs: T[]) => xs.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
@@ -121,6 +135,16 @@ async function loadHits(kind: 'node' | 'client', names: string[], org: string): 
     return byOrder(nodes).map((n) => {
       const doc = nodeJson(n);
       return { name: n.name, path: `nodes/${n.name}`, row: doc as Json, partialSource: nodeSearchDocument(doc) };
+    });
+  }
+  if (kind === 'bag') {
+    const bag = target.bag!;
+    const items = await db().dataBagItem.findMany({ where: { bag: { name: bag }, itemId: { in: names } }, select: { itemId: true, document: true } });
+    return byOrder(items.map((i) => ({ name: i.itemId, document: i.document }))).map((i) => {
+      const raw = JSON.parse(i.document) as Json;
+      // Chef's search row for an item: the item wrapped (pedant's search_result_databag_item).
+      const row = { name: `data_bag_item_${bag}_${i.name}`, json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: bag, raw_data: raw };
+      return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
     });
   }
   const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true } });
@@ -144,9 +168,9 @@ export function parsePartialKeys(body: unknown): Record<string, string[]> {
 }
 
 /** POST /search/INDEX: each hit reduced to the requested paths. */
-export async function partialSearch(r: Requestor, index: string, params: SearchParams, body: unknown, opts: { org: string }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
+export async function partialSearch(actor: Actor, index: string, params: SearchParams, body: unknown, opts: { org: string }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
   const keys = parsePartialKeys(body);
-  const result = await search(r, index, params, opts);
+  const result = await search(actor, index, params, opts);
   return {
     total: result.total,
     start: result.start,

@@ -223,11 +223,11 @@ describe('GET /clients/<name>', () => {
     expect((await chef.request('GET', `clients/${validatorName}`, { as: 'validator' })).status).toBe(403);
   });
 
-  // pedant: spec/api/clients/complete_endpoint_spec.rb "as a normal client" with_self should_fetch_client → 200 in Chef.
-  // Console rule (issue 11: "A client may read … everything a node needs to converge, create and update its own
-  // node, and nothing else"): a client reading its own client object is refused. Flagged in docs/pedant-notes.md.
-  it('a normal client reading itself: 403 (console rule; Chef answers 200)', async () => {
-    expect((await chef.request('GET', 'clients/pedant_self_client', { as: 'client:pedant_self_client' })).status).toBe(403);
+  // pedant: spec/api/clients/complete_endpoint_spec.rb "as a normal client" with_self should_fetch_client (Chef's default: a client reads itself).
+  it('a normal client reads itself: 200', async () => {
+    const res = await chef.request('GET', 'clients/pedant_self_client', { as: 'client:pedant_self_client' });
+    expect(res.status).toBe(200);
+    expect(res.json).toStrictEqual(clientBody('pedant_self_client'));
   });
 });
 
@@ -330,12 +330,13 @@ describe('DELETE /clients/<name>', () => {
     expect((await chef.request('GET', `clients/${name}`, { as: admin })).status).toBe(200);
   });
 
-  // pedant: spec/api/clients/complete_endpoint_spec.rb "as a normal client" with_self should_delete_client → 200 in Chef.
-  // Console rule (issue 11, client rights): a client may not delete itself. Flagged in docs/pedant-notes.md.
-  it('a normal client deleting itself: 403 (console rule; Chef answers 200)', async () => {
+  // pedant: spec/api/clients/complete_endpoint_spec.rb "as a normal client" with_self should_delete_client (Chef's default: a client deletes itself).
+  it('a normal client deletes itself: 200', async () => {
     const actor = 'client:pedant_doomed_client' as const;
     expect((await chef.request('GET', 'policies', { as: actor })).status).toBe(200); // creates the client
-    expect((await chef.request('DELETE', 'clients/pedant_doomed_client', { as: actor })).status).toBe(403);
-    expect((await chef.request('GET', 'clients/pedant_doomed_client', { as: admin })).status).toBe(200);
+    const res = await chef.request('DELETE', 'clients/pedant_doomed_client', { as: actor });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ name: 'pedant_doomed_client' });
+    expect((await chef.request('GET', 'clients/pedant_doomed_client', { as: admin })).status).toBe(404);
   });
 });

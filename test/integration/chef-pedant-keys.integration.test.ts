@@ -446,13 +446,14 @@ describe('client keys', () => {
     }
   });
 
-  // pedant: client_keys_spec.rb "POST … as..." "the org client itself succeeds" → 201 in Chef.
-  // Console rule (issue 11: a client may "create and update its own node, and nothing else"): 403. Flagged in docs/pedant-notes.md.
-  it('POST by the client itself for itself: 403 (console rule; Chef answers 201)', async () => {
+  // pedant: client_keys_spec.rb "POST … as..." "the org client itself succeeds" (Chef's default: a client updates itself, its keys too).
+  it('POST by the client itself for itself: 201', async () => {
     const actor = 'client:pedant_self_keys' as const;
     expect((await chef.request('GET', 'policies', { as: actor })).status).toBe(200); // creates the client
-    const res = await chef.request('POST', keysOf('pedant_self_keys'), { as: actor, body: keyPayload(uniq('key')) });
-    expect(res.status).toBe(403);
+    const name = uniq('key');
+    const res = await chef.request('POST', keysOf('pedant_self_keys'), { as: actor, body: keyPayload(name) });
+    expect(res.status).toBe(201);
+    expect((await chef.request('GET', `${keysOf('pedant_self_keys')}/${name}`, { as: 'admin' })).status).toBe(200);
   });
 
   describe('when multiple keys are present (client_keys_spec.rb "listing key(s)")', () => {

@@ -43,9 +43,9 @@ describe('signed requests', () => {
   });
 
   it('an expired key is refused, a live one of the same user still works', async () => {
-    const { addUserKey } = await import('@/lib/services/chef-keys');
+    const { addUserKey } = await import('@/lib/services/chef-user-keys');
     const { signRequest } = await import('@/lib/chef/signing');
-    const expired = await addUserKey({ userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
+    const expired = await addUserKey({ kind: 'system', userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
     const path = new URL(`${chef.orgUrl}/nodes`).pathname;
     const r = await fetch(`${chef.orgUrl}/nodes`, { headers: signRequest({ method: 'GET', path, userId: 'dba', privateKey: expired.privateKey }) });
     expect(r.status).toBe(401);
@@ -115,8 +115,8 @@ describe('routing', () => {
 
 describe('nodes and clients', () => {
   it('a node registered through the validator saves itself and shows its facts', async () => {
-    const { generateChefKeyPair } = await import('@/lib/services/chef-keys');
-    const pair = generateChefKeyPair();
+    const { generateChefKeyPair } = await import('@/lib/services/chef-key-material');
+    const pair = await generateChefKeyPair();
     const reg = await chef.request('POST', 'clients', { as: 'validator', apiVersion: 0, body: { name: 'web-01.example.com', admin: false, public_key: pair.publicKey } });
     expect(reg.status).toBe(201);
     expect(reg.json.uri).toBe(`${chef.orgUrl}/clients/web-01.example.com`);

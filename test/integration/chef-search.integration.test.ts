@@ -142,8 +142,10 @@ describe('GET /search/node', () => {
     const asClient = await search('node', 'name:s-*', { as: 'client:search-reader' });
     expect(asClient.status).toBe(200);
     expect(names(asClient)).toStrictEqual(['s-api-node', 's-db1', 's-web1', 's-web2']);
+    // A client reads only itself among clients (client.read), so that is all its client search returns.
     const clientsAsClient = await search('client', '*:*', { as: 'client:search-reader' });
-    expect(clientsAsClient.status).toBe(403);
+    expect(clientsAsClient.status).toBe(200);
+    expect(names(clientsAsClient)).toStrictEqual(['search-reader']);
     expect((await search('node', '*:*', { as: 'validator' })).status).toBe(403);
   });
 });
@@ -254,5 +256,52 @@ describe('the database answers as the reference matcher does', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('GET /search/<data bag>', () => {
+  const alice = { id: 'alice', ssh: { public_key: '---RSA Public Key--- Alice', private_key: '---RSA Private Key-- Alice' } };
+  const bob = { id: 'bob', ssh: { public_key: '---RSA Public Key--- Bob' } };
+  const carol = { id: 'carol', ssh: { noise: '6b6e0824d5b85a3cd209b279bba3d5ea9df6aae891eab056521953ecb36466c8' } };
+
+  beforeAll(async () => {
+    expect((await chef.request('POST', 'data', { body: { name: 's_users' } })).status).toBe(201);
+    for (const item of [alice, bob, carol]) expect((await chef.request('POST', 'data/s_users', { body: item })).status).toBe(201);
+    expect((await chef.request('POST', 'data', { body: { name: 's_x' } })).status).toBe(201);
+    for (const item of [{ id: 'foo', path: 'foo/bar' }, { id: 'foo-bar' }]) expect((await chef.request('POST', 'data/s_x', { body: item })).status).toBe(201);
+  });
+
+  const wrapped = (bag: string, item: Record<string, unknown>) => ({ name: `data_bag_item_${bag}_${item.id}`, json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: bag, raw_data: item });
+
+  it('lists data bags among the indexes', async () => {
+    const res = await chef.request('GET', 'search');
+    expect(res.json).toMatchObject({ s_users: `${chef.orgUrl}/search/s_users`, s_x: `${chef.orgUrl}/search/s_x` });
+  });
+
+  it("answers pedant's data bag cases: wrapped rows, nested keys (CHEF-3975), the tokenizer and special characters", async () => {
+    const bar = await search('s_users', 'id:bob');
+    expect(bar.json).toStrictEqual({ total: 1, start: 0, rows: [wrapped('s_users', bob)] });
+    const nested = await search('s_users', 'ssh_public_key:*');
+    expect(nested.json.rows).toStrictEqual([wrapped('s_users', alice), wrapped('s_users', bob)]);
+    expect((await search('s_users', 'raw_data_ssh_public_key:*')).json.total).toBe(0);
+    expect(names(await search('s_x', 'id:foo-bar'))).toStrictEqual(['data_bag_item_s_x_foo-bar']);
+    expect(names(await search('s_x', 'id:foo* AND NOT bar'))).toStrictEqual(['data_bag_item_s_x_foo', 'data_bag_item_s_x_foo-bar']);
+    expect(names(await search('s_x', 'path:foo\\/*'))).toStrictEqual(['data_bag_item_s_x_foo']);
+  });
+
+  it('partial search reads paths from the item itself, with the item URL', async () => {
+    const res = await chef.request('POST', `search/s_users?q=${encodeURIComponent('id:alice')}`, { body: { key: ['ssh', 'public_key'], id: ['id'], nope: ['raw_data', 'id'] } });
+    expect(res.json).toStrictEqual({ total: 1, start: 0, rows: [{ url: `${chef.orgUrl}/data/s_users/alice`, data: { key: alice.ssh.public_key, id: 'alice', nope: null } }] });
+  });
+
+  it('follows item updates and deletes, and a deleted bag is an unknown index again', async () => {
+    expect((await chef.request('PUT', 'data/s_users/carol', { body: { ...carol, ssh: { public_key: 'now one' } } })).status).toBe(200);
+    expect((await search('s_users', 'public_key:now')).json.total).toBe(1);
+    expect((await chef.request('DELETE', 'data/s_users/carol')).status).toBe(200);
+    expect((await search('s_users', 'public_key:now')).json.total).toBe(0);
+    expect((await chef.request('DELETE', 'data/s_x')).status).toBe(200);
+    const gone = await search('s_x', '*:*');
+    expect(gone.status).toBe(404);
+    expect(await db().searchDoc.count({ where: { idx: 'bag:s_x' } })).toBe(0);
   });
 });

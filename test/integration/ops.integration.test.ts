@@ -16,7 +16,7 @@ import { consoleRouteLabeler } from '@/lib/ops/routes';
 import { createConsoleServer } from '@/lib/ops/server';
 import { metrics } from '@/lib/ops/metrics';
 import { registerGauges } from '@/lib/services/background';
-import { addUserKey } from '@/lib/services/chef-keys';
+import { addUserKey } from '@/lib/services/chef-user-keys';
 import { promotePolicy } from '@/lib/services/promote-policy';
 import { promotePolicies } from '@/lib/services/promote-policies';
 import { readiness } from '@/lib/db/queries/readiness';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await seed();
   // Promotion counters and bulk ordering are mechanics; the demo's protected stages (issue 15) are covered in guarded-stages.integration.test.ts.
   await db().stageProtection.deleteMany();
-  adminKey = (await addUserKey({ userId: null, email: 'test' }, 'admin')).privateKey;
+  adminKey = (await addUserKey({ kind: 'system', userId: null, email: 'test' }, 'admin')).privateKey;
   adminId = (await db().user.findUniqueOrThrow({ where: { email: 'admin@example.com' } })).id;
   ({ server } = createConsoleServer({
     surface: (p) => (isChefPath(p) ? 'chef' : 'console'),

@@ -3,7 +3,8 @@ import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/auth/session';
 import { chefOrg } from '@/lib/chef/router';
 import { keyFingerprint } from '@/lib/db/queries/chef-pages';
-import { ownKeys, validatorName } from '@/lib/services/chef-keys';
+import { validatorName } from '@/lib/services/chef-clients';
+import { ownKeys } from '@/lib/services/chef-user-keys';
 import { ChefConnect } from '@/components/chef-connect';
 import { PageHeader } from '@/components/page-header';
 

@@ -3,7 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { chefOrg } from '@/lib/chef/router';
-import { createOwnKey, deleteClient, deleteOwnKey, expireOwnKey, KEY_NAME, registerOwnKey, rotateValidatorFor } from '@/lib/services/chef-keys';
+import { deleteClient, rotateValidatorFor } from '@/lib/services/chef-clients';
+import { KEY_NAME } from '@/lib/services/chef-key-material';
+import { createOwnKey, deleteOwnKey, expireOwnKey, registerOwnKey } from '@/lib/services/chef-user-keys';
 import { authedAction } from '../safe-action';
 
 const keyName = z.string().regex(KEY_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)");
@@ -42,7 +44,7 @@ export const rotateValidatorAction = authedAction.inputSchema(z.object({})).acti
 });
 
 export const deleteClientAction = authedAction.inputSchema(z.object({ name: z.string().min(1).max(255) })).action(async ({ parsedInput, ctx }) => {
-  await deleteClient({ kind: 'user', access: ctx.access }, parsedInput.name);
+  await deleteClient(ctx.access, parsedInput.name);
   revalidatePath('/admin/clients');
   return { ok: true };
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoute } from '../contract';
 import { policyName, repositoryName } from '@/lib/validation/fields';
 import { ZAuditQuery } from '@/lib/validation/audit';
+import { ZOrgSettingsInput } from '@/lib/validation/org-settings';
 
 const repository = { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string' }, username: { type: ['string', 'null'] }, hasSecret: { type: 'boolean' } }, required: ['name'] };
 
@@ -57,4 +58,21 @@ export const auditRoute = defineRoute({
   summary: 'Audit events the caller may read, newest first (non-admins: their stages, and policies and revisions)',
   query: ZAuditQuery,
   responses: { 200: { description: '{ events: AuditEvent[], nextCursor } or, with format=csv, a CSV file', contentType: 'application/json' } },
+});
+
+const settings = { type: 'object', properties: { stage_isolation: { type: 'boolean' }, updated_at: { type: ['string', 'null'] }, updated_by: { type: ['string', 'null'] } }, required: ['stage_isolation'] };
+
+export const getSettingsRoute = defineRoute({
+  method: 'GET',
+  path: '/settings',
+  summary: "The organization's settings: stage_isolation (a Chef client reads only its own stage's nodes, data bags and search results)",
+  responses: { 200: { description: '{ stage_isolation, updated_at, updated_by }', schema: settings } },
+});
+
+export const putSettingsRoute = defineRoute({
+  method: 'PUT',
+  path: '/settings',
+  summary: "Change the organization's settings (admin; audited)",
+  body: ZOrgSettingsInput,
+  responses: { 200: { description: 'The settings now', schema: settings }, 400: 'Not a boolean, or an unknown field', 403: 'Not an administrator' },
 });

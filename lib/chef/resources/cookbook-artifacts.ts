@@ -25,25 +25,25 @@ export const cookbookArtifactRoutes: ChefRoute[] = [
   route('GET', 'file_store/checksums/:checksum', async (ctx) => {
     const etag = `"${ctx.params.checksum}"`;
     if (ctx.req.header('if-none-match') === etag) {
-      assertCookbookRead(ctx.requestor);
+      assertCookbookRead(ctx.actor);
       Object.assign(ctx.headers, { etag, 'cache-control': 'private, max-age=31536000, immutable' });
       return { status: 304 };
     }
-    const bytes = await readCookbookFile(ctx.requestor, ctx.params.checksum);
+    const bytes = await readCookbookFile(ctx.actor, ctx.params.checksum);
     Object.assign(ctx.headers, { 'content-type': 'application/octet-stream', etag, 'cache-control': 'private, max-age=31536000, immutable', 'content-length': String(bytes.length) });
     return { status: 200, bytes };
   }),
 
-  route('GET', 'cookbook_artifacts', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.requestor)))),
-  route('GET', 'cookbook_artifacts/:name', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.requestor, ctx.params.name)))),
+  route('GET', 'cookbook_artifacts', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.actor)))),
+  route('GET', 'cookbook_artifacts/:name', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.actor, ctx.params.name)))),
 
-  route('GET', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, (await getArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier)).manifest))),
+  route('GET', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, (await getArtifact(ctx.actor, ctx.params.name, ctx.params.identifier)).manifest))),
 
   route('PUT', 'cookbook_artifacts/:name/:identifier', async (ctx) => {
-    const r = await putArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier, jsonBody(ctx));
+    const r = await putArtifact(ctx.actor, ctx.params.name, ctx.params.identifier, jsonBody(ctx));
     if (r.status === 201) ctx.headers.location = `${ctx.orgUrl}/cookbook_artifacts/${ctx.params.name}/${ctx.params.identifier}`;
     return ok(withUrls(ctx, r.manifest), r.status);
   }),
 
-  route('DELETE', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, await deleteArtifact(ctx.requestor, ctx.params.name, ctx.params.identifier)))),
+  route('DELETE', 'cookbook_artifacts/:name/:identifier', async (ctx) => ok(withUrls(ctx, await deleteArtifact(ctx.actor, ctx.params.name, ctx.params.identifier)))),
 ];

@@ -1,4 +1,5 @@
 /** Chef's keys resource, for clients (/clients/:owner/keys) and users (/users/:owner/keys, org-scoped and server-level). */
+import { can } from '@/lib/auth/permissions';
 import { userProfile } from '@/lib/db/queries/users';
 import { AppError, forbidden } from '@/lib/errors';
 import { createKey, deleteKey, getKey, listKeys, updateKey, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
@@ -12,11 +13,11 @@ function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => s
   const owner = async (ctx: Ctx): Promise<KeyOwner> => {
     if (kind === 'user') {
       // Users are server-level in Chef: clients do not exist there (401).
-      if (ctx.requestor.kind === 'client') throw new AppError('unauthorized', `Failed to authenticate as '${ctx.requestor.name}'. Ensure that your node_name and client key are correct.`);
+      if (ctx.actor.kind === 'client') throw new AppError('unauthorized', `Failed to authenticate as '${ctx.actor.name}'. Ensure that your node_name and client key are correct.`);
       // At the server level a user's keys are read by that user and admins; through the organization by every member.
-      if (!ctx.scoped && ctx.requestor.kind === 'user' && !ctx.requestor.access.isAdmin) {
+      if (!ctx.scoped) {
         const u = await userProfile(ctx.params.owner);
-        if (u && u.id !== ctx.requestor.access.userId) throw forbidden(`Only '${ctx.params.owner}' and administrators may read these keys here.`);
+        if (u && !can(ctx.actor, 'user.read', { userId: u.id })) throw forbidden(`Only '${ctx.params.owner}' and administrators may read these keys here.`);
       }
       // The org-scoped path is read-only (405).
       if (ctx.scoped && ctx.req.method !== 'GET') throw new AppError('method_not_allowed' as never, `Method ${ctx.req.method} is not allowed on ${ctx.req.rawPath}`);
@@ -25,18 +26,18 @@ function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => s
   };
   return [
     route('GET', `${prefix}/:owner/keys`, async (ctx) =>
-      ok((await listKeys(ctx.requestor, await owner(ctx))).map((k) => ({ uri: `${base(ctx)}/${ctx.params.owner}/keys/${k.name}`, name: k.name, expired: k.expired }))),
+      ok((await listKeys(ctx.actor, await owner(ctx))).map((k) => ({ uri: `${base(ctx)}/${ctx.params.owner}/keys/${k.name}`, name: k.name, expired: k.expired }))),
     ),
     route('POST', `${prefix}/:owner/keys`, async (ctx) => {
-      const { key, privateKey } = await createKey(ctx.requestor, await owner(ctx), jsonBody(ctx), ctx.requestId);
+      const { key, privateKey } = await createKey(ctx.actor, await owner(ctx), jsonBody(ctx), ctx.requestId);
       const uri = `${base(ctx)}/${ctx.params.owner}/keys/${key.name}`;
       ctx.headers.location = uri;
       return ok({ uri, ...(privateKey ? { private_key: privateKey } : {}) }, 201);
     }),
-    route('GET', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await getKey(ctx.requestor, await owner(ctx), ctx.params.key)))),
+    route('GET', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await getKey(ctx.actor, await owner(ctx), ctx.params.key)))),
     route('PUT', `${prefix}/:owner/keys/:key`, async (ctx) => {
       const body = jsonBody(ctx) as Record<string, unknown>;
-      const { key, privateKey, renamed } = await updateKey(ctx.requestor, await owner(ctx), ctx.params.key, body, ctx.requestId);
+      const { key, privateKey, renamed } = await updateKey(ctx.actor, await owner(ctx), ctx.params.key, body, ctx.requestId);
       if (renamed) ctx.headers.location = `${base(ctx)}/${ctx.params.owner}/keys/${key.name}`;
       // Chef answers with the fields that were sent (a generated key: the new public and private key).
       const full = keyBody(key);
@@ -49,7 +50,7 @@ function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => s
       if (privateKey) sent.private_key = privateKey;
       return ok(sent, renamed ? 201 : 200);
     }),
-    route('DELETE', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await deleteKey(ctx.requestor, await owner(ctx), ctx.params.key, ctx.requestId)))),
+    route('DELETE', `${prefix}/:owner/keys/:key`, async (ctx) => ok(keyBody(await deleteKey(ctx.actor, await owner(ctx), ctx.params.key, ctx.requestId)))),
   ];
 }
 

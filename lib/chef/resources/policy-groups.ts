@@ -1,6 +1,5 @@
 /** Chef's policy groups resource (the console's stages): /policy_groups[/:group[/policies/:name]]. */
 import { can } from '@/lib/auth/permissions';
-import { clientMay } from '@/lib/auth/requestor';
 import { AppError, notFound } from '@/lib/errors';
 import { chefGroupRows, groupPolicyDocument } from '@/lib/db/queries/policies';
 import { deleteStage } from '@/lib/services/manage-stage';
@@ -34,14 +33,14 @@ function approvalRequired(request: PromotionRequestDto): AppError {
 export const policyGroupRoutes: ChefRoute[] = [
   route('GET', 'policy_groups', async (ctx) => {
     const reader = policyReader(ctx, 'list policy groups');
-    const groups = (await chefGroupRows()).filter((g) => reader.canView(g.name));
+    const groups = (await chefGroupRows()).filter((g) => can(reader, 'stage.view', { stage: g.name }));
     return ok(Object.fromEntries(groups.map((g) => [g.name, groupBody(ctx, g, true)])));
   }),
 
   route('GET', 'policy_groups/:group', async (ctx) => {
     const reader = policyReader(ctx, 'read policy groups');
     const g = (await chefGroupRows(ctx.params.group))[0];
-    if (!g || !reader.canView(g.name)) throw notFound(`policy_group '${ctx.params.group}' not found`);
+    if (!g || !can(reader, 'stage.view', { stage: g.name })) throw notFound(`policy_group '${ctx.params.group}' not found`);
     return ok(groupBody(ctx, g));
   }),
 
@@ -54,11 +53,9 @@ export const policyGroupRoutes: ChefRoute[] = [
   }),
 
   route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
-    const r = ctx.requestor;
-    const allowed = r.kind === 'client' ? clientMay(r, 'converge.read') : can(r.access, 'stage.view', { stage: ctx.params.group });
     // As fastPolicyGet answers (the path SQLite takes): the validator is told it may not read, others see nothing.
-    if (!allowed && r.kind === 'client' && r.validator) throw new AppError('forbidden', `Client '${r.name}' may not read policies.`);
-    if (!allowed) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
+    const reader = policyReader(ctx, 'read policies');
+    if (!can(reader, 'stage.view', { stage: ctx.params.group })) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
     return raw(await groupPolicyDocument(ctx.params.group, ctx.params.name));
   }),
 

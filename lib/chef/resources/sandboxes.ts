@@ -4,7 +4,7 @@ import { jsonBody, ok, route, type ChefRoute } from '../context';
 
 export const sandboxRoutes: ChefRoute[] = [
   route('POST', 'sandboxes', async (ctx) => {
-    const sb = await createSandbox(ctx.requestor, jsonBody(ctx));
+    const sb = await createSandbox(ctx.actor, jsonBody(ctx));
     const uri = `${ctx.orgUrl}/sandboxes/${sb.id}`;
     const checksums = Object.fromEntries(
       Object.entries(sb.checksums).map(([c, v]) => [c, v.needs_upload ? { url: `${ctx.orgUrl}/file_store/sandboxes/${sb.id}/${c}`, needs_upload: true } : { needs_upload: false }]),
@@ -13,10 +13,10 @@ export const sandboxRoutes: ChefRoute[] = [
     return ok({ uri, checksums, sandbox_id: sb.id }, 201);
   }),
 
-  route('PUT', 'sandboxes/:id', async (ctx) => ok(await commitSandbox(ctx.requestor, ctx.params.id, jsonBody(ctx)))),
+  route('PUT', 'sandboxes/:id', async (ctx) => ok(await commitSandbox(ctx.actor, ctx.params.id, jsonBody(ctx)))),
 
   route('PUT', 'file_store/sandboxes/:id/:checksum', async (ctx) => {
-    await uploadSandboxFile(ctx.requestor, ctx.params.id, ctx.params.checksum, ctx.req.body, ctx.req.header('content-md5'));
+    await uploadSandboxFile(ctx.actor, ctx.params.id, ctx.params.checksum, ctx.req.body, ctx.req.header('content-md5'));
     return { status: 204 };
   }),
 ];

@@ -25,5 +25,5 @@ export async function loadAccess(userId: string, tx: Tx = db(), opts: { sessionV
     if (g.level !== 'view' && g.level !== 'promote' && g.level !== 'manage') continue;
     stageLevels.set(g.group.name, highestLevel(stageLevels.get(g.group.name), g.level));
   }
-  return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
+  return { kind: 'user', userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
 }

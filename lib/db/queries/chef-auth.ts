@@ -41,3 +41,16 @@ export async function touchChefKey(c: ChefKeyCandidate, now = new Date()): Promi
     /* bookkeeping only */
   }
 }
+
+/**
+ * What a client's rights depend on (one round trip): the organization's
+ * "stage isolation" setting and the client's stage, the stage of the node
+ * named like it (a known stage, as node reads compare; null otherwise).
+ */
+export async function clientContext(clientName: string): Promise<{ stage: string | null; stageIsolation: boolean }> {
+  const rows = await db().$queryRaw<{ stageIsolation: number | boolean | null; stage: string | null }[]>`
+    SELECT (SELECT s."stageIsolation" FROM "OrgSetting" s WHERE s."id" = 'org') AS "stageIsolation",
+           (SELECT g."name" FROM "Node" n JOIN "PolicyGroup" g ON g."id" = n."groupId" WHERE n."name" = ${clientName}) AS "stage"`;
+  const row = rows[0];
+  return { stage: row?.stage ?? null, stageIsolation: !!row?.stageIsolation };
+}

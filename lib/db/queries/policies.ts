@@ -1,4 +1,4 @@
-import type { Access } from '@/lib/auth/permissions';
+import type { Access, Actor } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 import { db } from '../client';
@@ -25,8 +25,7 @@ export async function chefPolicy(name: string) {
  * The stored document of a revision with `policy_group_list` appended to the
  * stored bytes (no re-serialisation), limited to the stages the reader may view.
  */
-export async function revisionDocumentWithGroups(access: Access | { canView(stage: string): boolean }, policy: string, revisionId: string): Promise<string> {
-  const canView = 'canView' in access ? access.canView : (stage: string) => can(access, 'stage.view', { stage });
+export async function revisionDocumentWithGroups(actor: Actor, policy: string, revisionId: string): Promise<string> {
   const rev = await db().policyRevision.findFirst({
     where: { revisionId, policy: { name: policy } },
     select: { document: true, groups: { select: { group: { select: { name: true, position: true } } } } },
@@ -34,7 +33,7 @@ export async function revisionDocumentWithGroups(access: Access | { canView(stag
   if (!rev) throw notFound(`Cannot load policy ${policy} with revision_id ${revisionId}`);
   const groups = rev.groups
     .map((g) => g.group)
-    .filter((g) => canView(g.name))
+    .filter((g) => can(actor, 'stage.view', { stage: g.name }))
     .sort((a, b) => a.position - b.position)
     .map((g) => g.name);
   return appendField(rev.document, 'policy_group_list', groups);

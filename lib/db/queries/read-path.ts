@@ -43,7 +43,7 @@ export async function readPathLookup(secretHash: string, group: string, policy: 
   const stageLevels = new Map<string, StageLevel>();
   if (level > 0) stageLevels.set(group, LEVELS[level - 1]);
   return {
-    access: { userId: row.userId, email: row.email, name: row.name, isAdmin: !!row.isAdmin, teamIds: new Set(), stageLevels },
+    access: { kind: 'user', userId: row.userId, email: row.email, name: row.name, isAdmin: !!row.isAdmin, teamIds: new Set(), stageLevels, via: 'token' },
     document: row.document,
   };
 }

@@ -79,17 +79,27 @@ function whereSql(s: Sql, idx: string, q: SearchQuery): string {
   }
 }
 
-/** Which objects of a search a requestor sees, by the node's stage (nodes only; other indexes: everything). */
-export type SearchScope = { kind: 'all' } | { kind: 'stages'; groupIds: string[]; includeUnstaged: boolean };
+/**
+ * Which objects of an index a requestor sees: all; the nodes of some stages
+ * (read from the node row at query time, so a moved node or a deleted stage
+ * counts at once) plus named ones; or only named ones.
+ */
+export type SearchScope =
+  | { kind: 'all' }
+  | { kind: 'nodes'; groupIds: string[]; includeUnstaged: boolean; names: string[] }
+  | { kind: 'names'; names: string[] };
 
-function scopeSql(s: Sql, idx: string, scope: SearchScope): string {
-  if (scope.kind === 'all' || idx !== 'node') return '1 = 1';
+function scopeSql(s: Sql, scope: SearchScope): string {
+  if (scope.kind === 'all') return '1 = 1';
   const ors: string[] = [];
-  if (scope.includeUnstaged) ors.push(`n."groupId" IS NULL`);
-  if (scope.groupIds.length) ors.push(`n."groupId" IN (${scope.groupIds.map((g) => s.p(g)).join(', ')})`);
-  if (!ors.length) return '1 = 0';
-  // Stage read from the node row itself at query time, so a moved node or a deleted stage is seen at once.
-  return `d."name" IN (SELECT n."name" FROM "Node" n WHERE ${ors.join(' OR ')})`;
+  if (scope.kind === 'nodes') {
+    const nodeOrs: string[] = [];
+    if (scope.includeUnstaged) nodeOrs.push(`n."groupId" IS NULL`);
+    if (scope.groupIds.length) nodeOrs.push(`n."groupId" IN (${scope.groupIds.map((g) => s.p(g)).join(', ')})`);
+    if (nodeOrs.length) ors.push(`d."name" IN (SELECT n."name" FROM "Node" n WHERE ${nodeOrs.join(' OR ')})`);
+  }
+  if (scope.names.length) ors.push(`d."name" IN (${scope.names.map((n) => s.p(n)).join(', ')})`);
+  return ors.length ? `(${ors.join(' OR ')})` : '1 = 0';
 }
 
 export interface SearchPage {
@@ -111,7 +121,7 @@ export async function searchIndex(
 ): Promise<SearchPage> {
   const provider = providerOf(db());
   const count = new Sql(provider);
-  const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q)} AND ${scopeSql(s, idx, scope)}`;
+  const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q)} AND ${scopeSql(s, scope)}`;
   const countSql = `SELECT COUNT(*) AS "n" FROM "SearchDoc" d WHERE ${where(count)}`;
   const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(countSql, ...count.params);
   const total = Number(n);

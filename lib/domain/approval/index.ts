@@ -3,3 +3,5 @@ export type { ApprovalRule, ApprovalRuleKind, ApprovalReason, ApprovalRequiremen
 export { activeOccurrence, nextOccurrence, freezeStatus, validateFreezeWindow, WEEK_MS } from './freeze';
 export type { FreezeWindowSpec, FreezeOccurrence, FreezeStatus } from './freeze';
 export { WEBHOOK_EVENT_NAMES } from './events';
+export { evaluateMoveApproval, baselineGaps } from './move';
+export type { HistoryLock, MoveApprovalInput, MoveApproval } from './move';

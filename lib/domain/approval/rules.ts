@@ -24,7 +24,8 @@ export type ApprovalRule =
 export const MAX_APPROVALS = 10;
 
 export interface ApprovalReason {
-  rule: ApprovalRuleKind | 'base';
+  /** base: the stage's number; removal / history: issue 28's move judgement (lib/domain/approval/move.ts). */
+  rule: ApprovalRuleKind | 'base' | 'removal' | 'history';
   approvals: number;
   /** "2 approvals: nginx 11.6.2 → 12.0.0 is a major bump" */
   message: string;

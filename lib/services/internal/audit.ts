@@ -1,16 +1,21 @@
 import type { Tx } from '@/lib/db/client';
+import type { Actor } from '@/lib/auth/permissions';
 
-/** Who acts: a signed-in user (an Access fits), or the system (seed, CLI) with a null user id. */
-export interface Actor {
+/** Who acts without a request of their own: the seed, a CLI script, a promotion request applied for its requester. */
+export interface SystemActor {
+  kind: 'system';
   userId: string | null;
   email: string;
-  /** How the actor authenticated, when through a Chef key ("chef-key:<name>/<key>"). */
+  /** What it acts through, e.g. "promotion-request:<id>" (audited). */
   via?: string;
 }
 
+/** Who acts, for the audit log: an authenticated actor (user or client, with how it came in as `via`) or the system. */
+export type AuditActor = Actor | SystemActor;
+
 export interface AuditInput {
   action: string;
-  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client' | 'artifact' | 'git-repository' | 'login' | 'webhook';
+  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client' | 'artifact' | 'git-repository' | 'login' | 'webhook' | 'data-bag' | 'data-bag-item' | 'organization';
   target: string;
   groupName?: string | null;
   policyName?: string | null;
@@ -21,7 +26,7 @@ export interface AuditInput {
 }
 
 /** Writes one audit event inside the caller's transaction (append-only: nothing updates these rows). */
-export async function audit(tx: Tx, actor: Actor | null, e: AuditInput) {
+export async function audit(tx: Tx, actor: AuditActor | null, e: AuditInput) {
   return tx.auditEvent.create({
     data: {
       actorId: actor?.userId ?? null,

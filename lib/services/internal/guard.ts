@@ -5,22 +5,17 @@
  * protected stages (the move becomes a promotion request instead).
  */
 import type { Tx } from '@/lib/db/client';
-import { can, type Access } from '@/lib/auth/permissions';
-import { diffLocks, evaluateApprovalRules, freezeStatus, type ApprovalRule, type LockDiff, type PolicyLock } from '@/lib/domain';
+import { can } from '@/lib/auth/permissions';
+import { baselineGaps, diffLocks, evaluateMoveApproval, freezeStatus, type ApprovalRule, type HistoryLock, type LockDiff, type MoveApproval, type PolicyLock } from '@/lib/domain';
 import { AppError, conflict, forbidden } from '@/lib/errors';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
-import { audit, type Actor } from './audit';
+import { audit, type AuditActor } from './audit';
 import { emitEvent } from './outbox';
 import { REQUEST_SELECT, requestTtlMs, requestUrl, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
 
 export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.filter((r) => r.source === 'core').map((r) => r.key));
 
 const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
-
-/** The actor's permissions when it is a signed-in user (an Access), null for the system. */
-export function accessOf(actor: Actor | null): Access | null {
-  return actor && 'stageLevels' in actor ? (actor as Access) : null;
-}
 
 /** 409 when the revision is marked bad (naming who and why). */
 export async function assertNotBad(tx: Tx, policyName: string, to: { pk: string; revisionId: string } | null): Promise<void> {
@@ -46,7 +41,7 @@ export interface FreezeOverride {
 export async function checkFreeze(
   tx: Tx,
   group: { id: string; name: string },
-  actor: Actor | null,
+  actor: AuditActor | null,
   overrideReason: string | null | undefined,
   now: Date,
   authorised?: boolean,
@@ -66,8 +61,8 @@ export async function checkFreeze(
       { freeze: window },
     );
   }
-  const access = accessOf(actor);
-  const mayOverride = authorised ?? (!!access && can(access, 'stage.manage', { stage: group.name }));
+  // The system overrides only when explicitly authorised (an approved request applied).
+  const mayOverride = authorised ?? (!!actor && actor.kind !== 'system' && can(actor, 'stage.manage', { stage: group.name }));
   if (!mayOverride) throw forbidden(`'${group.name}' is frozen until ${window.ends_at} (${window.reason}); only those who manage stage '${group.name}' may override the freeze.`);
   return { reason, window };
 }
@@ -98,31 +93,106 @@ export interface GuardedMove {
   requestId?: string | null;
 }
 
+const emptyLock = (name: string): PolicyLock => ({ name, revision_id: '', run_list: [], cookbook_locks: {}, default_attributes: {}, override_attributes: {} });
+
 /**
- * For a protected stage: the approvals this change needs by the stage's rules.
- * When it needs any, opens a promotion request (or returns the requester's
- * identical pending one) instead of moving; null when the stage is not
- * protected or the rules ask for no approval.
+ * Issue 28: the revisions a stage ran of a policy, newest first, each once
+ * (from its pointer history, which is kept by name and outlives deletions).
+ * Rows of the same instant are chained by their from → to links.
  */
-export async function openRequestIfProtected(
+async function historyRevisionIds(tx: Tx, groupName: string, policyName: string, currentRevisionId: string | null): Promise<string[]> {
+  const rows = await tx.pointerHistory.findMany({ where: { groupName, policyName }, select: { fromRevisionId: true, toRevisionId: true, createdAt: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (id: string | null) => {
+    if (id && !seen.has(id)) {
+      seen.add(id);
+      out.push(id);
+    }
+  };
+  push(currentRevisionId);
+  let cursor = currentRevisionId;
+  const left = [...rows];
+  while (left.length) {
+    const t = left[0].createdAt.getTime();
+    let k = left.findIndex((r) => r.createdAt.getTime() === t && r.toRevisionId === cursor);
+    if (k < 0) k = 0;
+    const [row] = left.splice(k, 1);
+    push(row.toRevisionId);
+    push(row.fromRevisionId);
+    cursor = row.fromRevisionId;
+  }
+  return out;
+}
+
+/**
+ * Issue 28: the approvals a move into a protected stage needs, judged against
+ * the stage's history (lib/domain/approval/move.ts states the invariant);
+ * null when the stage is not protected. The diff is baseline → target.
+ */
+export async function moveRequirement(
   tx: Tx,
-  actor: Actor | null,
-  move: GuardedMove,
+  group: { id: string; name: string },
+  policy: { id: string; name: string },
   current: { revisionId: string; pk: string } | null,
-  now: Date,
-): Promise<PromotionRequestDto | null> {
-  const protection = await tx.stageProtection.findUnique({ where: { groupId: move.group.id }, select: { approvalsRequired: true, rules: true } });
+  to: { pk: string; revisionId: string } | null,
+): Promise<{ requirement: MoveApproval; diff: LockDiff } | null> {
+  const protection = await tx.stageProtection.findUnique({ where: { groupId: group.id }, select: { approvalsRequired: true, rules: true } });
   if (!protection) return null;
-  const docs = await tx.policyRevision.findMany({ where: { id: { in: [current?.pk, move.to?.pk].filter((x): x is string => !!x) } }, select: { id: true, document: true } });
+  const docs = await tx.policyRevision.findMany({ where: { id: { in: [current?.pk, to?.pk].filter((x): x is string => !!x) } }, select: { id: true, document: true } });
   const doc = (pk: string | undefined) => {
     const d = pk ? docs.find((x) => x.id === pk) : undefined;
     return d ? (JSON.parse(d.document) as PolicyLock) : null;
   };
   const fromLock = doc(current?.pk);
-  const toLock = doc(move.to?.pk);
-  const empty = (name: string): PolicyLock => ({ name, revision_id: '', run_list: [], cookbook_locks: {}, default_attributes: {}, override_attributes: {} });
-  const diff = diffLocks(fromLock ?? empty(move.policy.name), toLock ?? empty(move.policy.name));
-  const requirement = evaluateApprovalRules({ from: fromLock, to: toLock, diff, approvalsRequired: protection.approvalsRequired, rules: JSON.parse(protection.rules) as ApprovalRule[], coreResources: CORE_RESOURCE_NAMES });
+  const toLock = doc(to?.pk);
+  const ids = await historyRevisionIds(tx, group.name, policy.name, current?.revisionId ?? null);
+  const history: HistoryLock[] = [];
+  let loaded = 0;
+  const BATCH = 20;
+  // Documents are loaded in batches, only as far back as the baseline needs (a removal needs none).
+  while (toLock && loaded < ids.length) {
+    const batch = ids.slice(loaded, loaded + BATCH);
+    const rows = await tx.policyRevision.findMany({ where: { policyId: policy.id, revisionId: { in: batch } }, select: { revisionId: true, document: true } });
+    const byId = new Map(rows.map((r) => [r.revisionId, r.document]));
+    for (const id of batch) {
+      const text = byId.get(id);
+      history.push(text ? (JSON.parse(text) as PolicyLock) : 'deleted');
+    }
+    loaded += batch.length;
+    if (!baselineGaps(fromLock, toLock, history).length) break;
+  }
+  const requirement = evaluateMoveApproval({
+    current: fromLock,
+    to: toLock,
+    history,
+    complete: !toLock || loaded >= ids.length,
+    approvalsRequired: protection.approvalsRequired,
+    rules: JSON.parse(protection.rules) as ApprovalRule[],
+    coreResources: CORE_RESOURCE_NAMES,
+  });
+  const name = policy.name;
+  const diff = diffLocks(requirement.baseline ?? emptyLock(name), toLock ?? emptyLock(name));
+  return { requirement, diff };
+}
+
+/**
+ * For a protected stage: the approvals this change needs by the stage's rules
+ * (judged against its history, issue 28). When it needs any, opens a
+ * promotion request (or returns the requester's identical pending one)
+ * instead of moving; null when the stage is not protected or the rules ask
+ * for no approval.
+ */
+export async function openRequestIfProtected(
+  tx: Tx,
+  actor: AuditActor | null,
+  move: GuardedMove,
+  current: { revisionId: string; pk: string } | null,
+  now: Date,
+): Promise<PromotionRequestDto | null> {
+  const judged = await moveRequirement(tx, move.group, move.policy, current, move.to);
+  if (!judged) return null;
+  const { requirement, diff } = judged;
   if (requirement.approvalsRequired <= 0) return null;
   if (!actor?.userId) throw forbidden(`'${move.group.name}' requires approval; only a signed-in user can request a change.`);
 

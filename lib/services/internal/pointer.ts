@@ -1,6 +1,6 @@
 import type { Tx } from '@/lib/db/client';
 import { conflict } from '@/lib/errors';
-import { audit, type Actor } from './audit';
+import { audit, type AuditActor } from './audit';
 import { assertNotBad, checkFreeze, openRequestIfProtected, type FreezeOverride } from './guard';
 import { emitEvent } from './outbox';
 import type { PromotionRequestDto } from './request-dto';
@@ -72,7 +72,7 @@ export function assertExpected(groupName: string, policyName: string, current: s
  * `changed: false`). An approved request comes back here with
  * `approvedRequest` and moves.
  */
-export async function movePointer(tx: Tx, actor: Actor | null, input: MovePointerInput): Promise<MovePointerResult> {
+export async function movePointer(tx: Tx, actor: AuditActor | null, input: MovePointerInput): Promise<MovePointerResult> {
   const { group, policy, to } = input;
   const current = await tx.groupPolicy.findUnique({
     where: { groupId_policyId: { groupId: group.id, policyId: policy.id } },

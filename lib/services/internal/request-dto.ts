@@ -9,6 +9,13 @@ export interface PromotionDecisionDto {
   email: string;
   comment: string | null;
   at: string;
+  /**
+   * Issue 28: whether this approval counts toward the request (pending
+   * requests are re-checked: only people still active and still approvers
+   * of the stage count); `not_counted_reason` says why not.
+   */
+  counts: boolean;
+  not_counted_reason: string | null;
 }
 
 export interface RequestDiffSummary {
@@ -116,8 +123,15 @@ export function effectiveStatus(row: { status: string; expiresAt: Date }, now = 
   return row.status as PromotionRequestStatus;
 }
 
-export function toRequestDto(row: RequestRow, now = new Date()): PromotionRequestDto {
-  const decision = (d: RequestRow['approvals'][number]): PromotionDecisionDto => ({ user_id: d.userId, email: d.userEmail, comment: d.comment, at: d.createdAt.toISOString() });
+/**
+ * `standing`: for a pending request, why an approval no longer counts (by
+ * user id; absent: it counts). Decided requests show their decisions as made.
+ */
+export function toRequestDto(row: RequestRow, now = new Date(), standing?: ReadonlyMap<string, string>): PromotionRequestDto {
+  const decision = (d: RequestRow['approvals'][number]): PromotionDecisionDto => {
+    const why = d.decision === 'approve' ? (standing?.get(d.userId) ?? null) : null;
+    return { user_id: d.userId, email: d.userEmail, comment: d.comment, at: d.createdAt.toISOString(), counts: !why, not_counted_reason: why };
+  };
   return {
     id: row.id,
     url: requestUrl(row.id),

@@ -31,10 +31,10 @@ export async function unindexClient(tx: Tx, name: string): Promise<void> {
   await removeFromIndex(tx, 'client', name);
 }
 
-/** Indexes a data bag item (its JSON as stored, `id` included). */
-export async function indexDataBagItem(tx: Tx, bag: string, item: Record<string, unknown> & { id: string }, previous: Record<string, unknown> | null = null): Promise<void> {
+/** Indexes a data bag item (its JSON as stored); `previous`: the item before this write, when known. */
+export async function indexDataBagItemDocument(tx: Tx, bag: string, itemId: string, item: Record<string, unknown>, previous: Record<string, unknown> | null = null): Promise<void> {
   const rows = (i: Record<string, unknown>) => flattenForIndex(dataBagItemSearchDocument(bag, i));
-  await writeIndexRows(tx, bagIndex(bag), item.id, rows(item), previous ? rows(previous) : null);
+  await writeIndexRows(tx, bagIndex(bag), itemId, rows(item), previous ? rows(previous) : null);
 }
 
 export async function unindexDataBagItem(tx: Tx, bag: string, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
-import type { Actor } from './audit';
+import type { AuditActor } from './audit';
 import { computeRevisionId, jsonDepth, jsonEqual, serializeJson, stableJson, validateLock, NAME_PATTERN, type PolicyLock } from '@/lib/domain';
 import { AppError, conflict } from '@/lib/errors';
 
@@ -163,7 +163,7 @@ export interface StoredRevision {
  */
 export async function storeRevision(
   tx: Tx,
-  actor: Actor | null,
+  actor: AuditActor | null,
   policy: { id: string; name: string },
   revision: CheckedRevision,
   origin: RevisionOrigin,

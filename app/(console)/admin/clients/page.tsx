@@ -3,9 +3,11 @@ import { requireAccess } from '@/lib/auth/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/router';
 import { clientsPage } from '@/lib/db/queries/chef-pages';
-import { validatorName } from '@/lib/services/chef-keys';
+import { orgSettings } from '@/lib/db/queries/org-settings';
+import { validatorName } from '@/lib/services/chef-clients';
 import { ChefClients } from '@/components/chef-clients';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { OrgSettings } from '@/components/org-settings';
 
 export const metadata: Metadata = { title: 'Chef clients' };
 export const dynamic = 'force-dynamic';
@@ -23,7 +25,10 @@ export default async function ClientsPage() {
   return (
     <>
       <PageHeader title="Chef clients" description="Machine identities: one per node, registered by chef-client through the validator, plus the validator itself." />
-      <ChefClients clients={await clientsPage()} validatorName={validatorName(chefOrg())} />
+      <div className="space-y-4">
+        <OrgSettings settings={await orgSettings()} canEdit={can(access, 'org.settings')} />
+        <ChefClients clients={await clientsPage()} validatorName={validatorName(chefOrg())} />
+      </div>
     </>
   );
 }

@@ -1,0 +1,216 @@
+/**
+ * Chef clients: nodes' machine identities and the organization's validator
+ * (Chef's /clients). A client's default key may be generated here (returned
+ * once, never stored).
+ */
+import { z } from 'zod';
+import { db, type Tx } from '@/lib/db/client';
+import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
+import { normalisePublicKey } from '@/lib/chef/signing';
+import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
+import { audit, type AuditActor } from './internal/audit';
+import { parseInput } from './internal/parse';
+import { transaction } from './internal/retry';
+import { indexClient, unindexClient } from './internal/search-index';
+import { sortedBy } from '@/lib/db/order';
+import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair } from './chef-key-material';
+import { toDto, type KeyDto } from './chef-keys';
+
+/** Reserves a Chef actor name for a user or a client; 409 when a user or client already has it. */
+export async function claimChefName(tx: Tx, name: string, kind: 'user' | 'client', message: string) {
+  const taken = await tx.chefName.findUnique({ where: { name }, select: { name: true } });
+  if (taken) throw conflict(message);
+  try {
+    await tx.chefName.create({ data: { name, kind } });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'P2002') throw conflict(message);
+    throw e;
+  }
+}
+
+export const ZCreateClientInput = z
+  .object({
+    name: z.string().regex(CHEF_CLIENT_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)"),
+    clientname: z.string().optional(),
+    public_key: z.string().min(1).optional(),
+    create_key: z.boolean().optional(),
+    validator: z.boolean().optional(),
+    admin: z.boolean().optional(),
+    json_class: z.string().optional(),
+    chef_type: z.string().optional(),
+  })
+  .passthrough();
+
+export interface ClientDto {
+  name: string;
+  validator: boolean;
+  createdAt: Date;
+  lastSeenAt: Date | null;
+  keys: number;
+}
+
+/** The permission table's client rows (admins; a client itself; the validator registers), refused as erchef does. */
+function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'update' | 'delete', resource: Resource = {}) {
+  if (!can(r, action, resource)) throw chefMissing(verb);
+}
+
+/**
+ * POST /clients: the validator (a node registering itself) or an admin.
+ * `create_key` (or, in API v0, no public key at all) makes the server
+ * generate the key pair and return the private key once.
+ */
+/** Chef's checks of a client body, with its messages (one, the first). */
+function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: number }): z.infer<typeof ZCreateClientInput> {
+  const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const fail = (message: string, path = '') => {
+    throw badRequest(message, [{ path, message }]);
+  };
+  if (opts.create && b.name === undefined && b.clientname === undefined) fail("Field 'name' missing", '/name');
+  const name = b.name ?? b.clientname;
+  if (name !== undefined && (typeof name !== 'string' || !CHEF_CLIENT_NAME.test(name))) {
+    fail(`Invalid client name '${String(name)}' using regex: 'Malformed client name.  Must be A-Z, a-z, 0-9, _, -, or .'.`, '/name');
+  }
+  if (b.name !== undefined && b.clientname !== undefined && b.name !== b.clientname) fail('name and clientname must match', '/clientname');
+  if (opts.create) {
+    if (b.private_key === true) fail('Please use create_key: true instead of private_key: true', '/private_key');
+    if (b.public_key !== undefined && b.create_key === true) fail('You must specify either create_key or public_key, but not both', '/create_key');
+  } else if (opts.apiVersion >= 1 && (b.public_key !== undefined || b.create_key !== undefined || b.private_key !== undefined)) {
+    fail('Since Server API v1, all keys must be updated via the keys endpoint. ', '/public_key');
+  }
+  if (b.public_key !== undefined && (typeof b.public_key !== 'string' || /PRIVATE KEY/.test(b.public_key) || !normalisePublicKey(b.public_key))) fail('Public Key must be a valid key.', '/public_key');
+  return parseInput(ZCreateClientInput, { ...b, name: name ?? '' });
+}
+
+/** erchef's 403: "missing <verb> permission". */
+function chefMissing(verb: 'create' | 'read' | 'update' | 'delete') {
+  return forbidden(`missing ${verb} permission`);
+}
+
+export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
+  assertClient(r, 'client.create', 'create');
+  const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
+  if (input.validator) assertClient(r, 'client.create-validator', 'create');
+  const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
+  const pair = generate ? await generateChefKeyPair() : null;
+  const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
+  return transaction(async (tx) => {
+    await claimChefName(tx, input.name, 'client', 'Client already exists');
+    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    await indexClient(tx, client);
+    let key: KeyDto | null = null;
+    if (publicKey) {
+      const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
+      key = toDto(k);
+    }
+    await audit(tx, r, { action: 'client.create', targetType: 'client', target: input.name, after: { validator: client.validator, key: !!publicKey }, requestId: opts.requestId });
+    return { client: { name: client.name, validator: client.validator, createdAt: client.createdAt, lastSeenAt: client.lastSeenAt, keys: key ? 1 : 0 }, key, privateKey: pair?.privateKey };
+  });
+}
+
+export async function getClient(r: Actor, name: string): Promise<ClientDto> {
+  // Users read every client; a client itself only (Chef's default).
+  assertClient(r, 'client.read', 'read', { client: name });
+  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+  if (!c) throw notFound(`Cannot load client ${name}`);
+  return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
+}
+
+export async function listClients(r: Actor): Promise<ClientDto[]> {
+  assertCan(r, 'client.list');
+  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
+  return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
+}
+
+export const ZUpdateClientInput = z
+  .object({
+    name: z.string().regex(CHEF_CLIENT_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)").optional(),
+    clientname: z.string().optional(),
+    validator: z.boolean().optional(),
+    admin: z.boolean().optional(),
+    public_key: z.string().min(1).optional(),
+    private_key: z.boolean().optional(),
+    json_class: z.string().optional(),
+    chef_type: z.string().optional(),
+  })
+  .passthrough();
+
+/** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
+export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
+  assertClient(r, 'client.update', 'update', { client: name });
+  chefClientBody(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
+  const requestId = opts.requestId;
+  const input = parseInput(ZUpdateClientInput, raw);
+  // Making a client a validator is an admin's (a client may not promote itself).
+  if (input.validator) assertClient(r, 'client.create-validator', 'update');
+  const pair = input.private_key === true ? await generateChefKeyPair() : null;
+  const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
+  return transaction(async (tx) => {
+    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, validator: true } });
+    if (!c) throw notFound(`Cannot load client ${name}`);
+    const renamed = input.name !== undefined && input.name !== name;
+    if (renamed) {
+      await claimChefName(tx, input.name!, 'client', 'Client already exists');
+      await tx.chefName.delete({ where: { name } });
+    }
+    const updated = await tx.chefClient.update({
+      where: { id: c.id },
+      data: { name: input.name, validator: input.validator },
+      select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } },
+    });
+    await indexClient(tx, updated, name);
+    if (publicKey) {
+      await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
+      await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
+    }
+    await audit(tx, r, { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
+    return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys: updated._count.keys }, renamed, privateKey: pair?.privateKey };
+  });
+}
+
+export async function deleteClient(r: Actor, name: string, requestId?: string): Promise<ClientDto> {
+  assertClient(r, 'client.delete', 'delete', { client: name });
+  return transaction(async (tx) => {
+    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+    if (!c) throw notFound(`Cannot load client ${name}`);
+    await tx.chefClient.delete({ where: { id: c.id } });
+    await unindexClient(tx, name);
+    await tx.chefName.deleteMany({ where: { name } });
+    await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
+    return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
+  });
+}
+
+/** The organization's validator client name, as Chef names it. */
+export function validatorName(org: string): string {
+  return `${org}-validator`;
+}
+
+/**
+ * Creates the validator client, or rotates its key: every old key is removed
+ * and one new 'default' key is made. Returns the private key (shown once).
+ */
+export async function rotateValidator(actor: AuditActor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
+  const name = validatorName(org);
+  const pair = await generateChefKeyPair();
+  return transaction(async (tx) => {
+    let c = await tx.chefClient.findUnique({ where: { name }, select: { id: true } });
+    const created = !c;
+    if (!c) {
+      await claimChefName(tx, name, 'client', `The name '${name}' is taken by a user or client`);
+      c = await tx.chefClient.create({ data: { name, validator: true }, select: { id: true } });
+    } else {
+      await tx.chefClient.update({ where: { id: c.id }, data: { validator: true } });
+      await tx.chefKey.deleteMany({ where: { clientId: c.id } });
+    }
+    await indexClient(tx, { name, validator: true });
+    await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey: pair.publicKey } });
+    await audit(tx, actor, { action: created ? 'client.create' : 'client.rotate-key', targetType: 'client', target: name, after: { validator: true } });
+    return { name, privateKey: pair.privateKey, created };
+  });
+}
+
+/** Console (admin): rotate the validator's key; the private key is returned once. */
+export async function rotateValidatorFor(access: Access, org: string) {
+  assertCan(access, 'admin.users');
+  return rotateValidator(access, org);
+}
