@@ -1,6 +1,6 @@
 /**
- * npm run bench [-- name-filter]: runs bench/*.bench.ts, prints a table and
- * writes bench/results.json. Every benchmark measures ours and a baseline in
+ * npm run bench [-- name-filter...]: runs bench/*.bench.ts (only the files whose name contains one of
+ * the filters, when given: `npm run bench -- merge lock`), prints a table and writes bench/results.json. Every benchmark measures ours and a baseline in
  * the same run; goals are ratios, never absolute times.
  */
 import fs from 'node:fs';
@@ -8,11 +8,12 @@ import path from 'node:path';
 import type { BenchResult } from './lib/harness';
 
 const dir = import.meta.dirname;
-const filter = process.argv[2];
+const filters = process.argv.slice(2);
+const filter = filters.length > 0;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const files = fs
   .readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.ts') && (!filter || f.includes(filter)))
+  .filter((f) => f.endsWith('.bench.ts') && (!filter || filters.some((x) => f.includes(x))))
   .sort();
 
 const results: BenchResult[] = [];

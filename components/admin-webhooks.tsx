@@ -37,7 +37,7 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookRow[]; ev
           const f = new FormData(form);
           const chosen = events.filter((ev) => f.get(`event:${ev}`) === 'on');
           if (chosen.length === 0) return void toast.error('Choose at least one event.');
-          create.mutateAsync({ name: String(f.get('name') ?? '').trim(), url: String(f.get('url')), events: chosen, secret: String(f.get('secret') ?? '') || undefined, slack: f.get('slack') === 'on' }).then(
+          create.mutateAsync({ name: String(f.get('name') ?? '').trim(), url: String(f.get('url')), events: chosen, secret: String(f.get('secret') ?? '') || undefined, slack: f.get('slack') === 'on', allow_private_targets: f.get('allow_private_targets') === 'on' }).then(
             () => form.reset(),
             () => undefined,
           );
@@ -70,6 +70,9 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookRow[]; ev
         </fieldset>
         <label className="flex items-center gap-1.5 text-sm">
           <input type="checkbox" name="slack" /> Slack-compatible payload (<span className="mono">{'{ "text": … }'}</span>, for an incoming-webhook URL)
+        </label>
+        <label className="flex items-center gap-1.5 text-sm">
+          <input type="checkbox" name="allow_private_targets" /> Allow a loopback, link-local or private-network target (refused otherwise)
         </label>
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           Create webhook

@@ -53,8 +53,12 @@ export function ComposeEditor({ options, initialPolicy }: { options: ComposeOpti
   const save = useActionMutation(
     () => fetchJson<ComposeResult>(composeUrl(policy), { method: 'POST', body: { ...body, save: true, ...(saveGroup ? { group: saveGroup, expected_revision_id: options.active[policy]?.[saveGroup] ?? null } : {}) } }),
     {
-      success: (r) => `Saved revision ${shortId(r.saved!.revisionId)} of ${policy}${saveGroup ? ` and pointed ${saveGroup} at it` : ''}`,
-      then: (r) => router.push(`/policies/${encodeURIComponent(policy)}/revisions/${encodeURIComponent(r.saved!.revisionId)}`),
+      success: (r) =>
+        r.request
+          ? `Saved revision ${shortId(r.saved!.revisionId)} of ${policy}; ${saveGroup} is protected, so a promotion request was opened (${r.request.approvals_required} approval${r.request.approvals_required === 1 ? '' : 's'} needed) and nothing moved yet`
+          : `Saved revision ${shortId(r.saved!.revisionId)} of ${policy}${saveGroup ? ` and pointed ${saveGroup} at it` : ''}`,
+      // A request opened: its page shows it (and who may approve); otherwise the saved revision.
+      then: (r) => router.push(r.request ? `/requests/${encodeURIComponent(r.request.id)}` : `/policies/${encodeURIComponent(policy)}/revisions/${encodeURIComponent(r.saved!.revisionId)}`),
       refresh: false,
     },
   );

@@ -10,6 +10,7 @@ export interface NewWebhook {
   events: string[];
   secret?: string;
   slack: boolean;
+  allow_private_targets?: boolean;
 }
 
 /** Create (hands the one-time secret to `onCreated`), delete, and queue a test event. */

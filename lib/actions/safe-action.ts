@@ -3,6 +3,7 @@ import { createSafeActionClient } from 'next-safe-action';
 import { currentAccess } from '@/lib/auth/session';
 import { AppError, asAppError, type FieldError } from '@/lib/errors';
 import { formErrorsFrom, type FormErrors } from './form-errors';
+import { assertInputDepth } from '@/lib/validation/limits';
 
 export type { FormErrors } from './form-errors';
 
@@ -30,8 +31,10 @@ export const actionClient = createSafeActionClient({
 });
 
 /** Every mutation goes through this: a valid session, and permissions read from the database. */
-export const authedAction = actionClient.use(async ({ next }) => {
+export const authedAction = actionClient.use(async ({ next, clientInput }) => {
   const access = await currentAccess();
   if (!access) throw new AppError('unauthorized', 'Your session has ended. Sign in again.');
+  // Issue 28: the same depth limit as every HTTP body, before a schema or a service walks the input.
+  assertInputDepth(clientInput);
   return next({ ctx: { access } });
 });

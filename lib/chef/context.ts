@@ -6,6 +6,7 @@
  */
 import { can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { AppError, forbidden } from '@/lib/errors';
+import { assertBodyDepth } from '@/lib/validation/limits';
 
 /** The organization this install serves (CHEF_ORG, default `console`). */
 export function chefOrg(): string {
@@ -63,6 +64,8 @@ export const raw = (text: string, status = 200): Result => ({ status, raw: text 
 /** A JSON body (Chef answers 400 "invalid JSON" otherwise). */
 export function jsonBody(ctx: Ctx): unknown {
   const text = ctx.req.body.toString('utf8');
+  // Issue 28: one depth limit on every body (a 5,000-deep node or manifest is a 400, not a 500 or a stored node).
+  assertBodyDepth(text);
   try {
     return JSON.parse(text);
   } catch {

@@ -1,11 +1,16 @@
 /**
  * The Chef surface over plain node:http: what the console's server runs in
  * front of Next (see scripts/serve.ts), and what tests and benchmarks start on
- * their own. Reads the body while counting it (413 past MAX_BODY_BYTES).
+ * their own. Reads the body while counting it: a JSON request past Chef's
+ * limit (CHEF_MAX_REQUEST_SIZE, default 2000000 bytes as Chef Server's
+ * opscode_erchef['max_request_size']) is answered 413 with Chef's text; a
+ * cookbook file upload (file_store, bookshelf's part in Chef) past
+ * MAX_BODY_BYTES.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { maxDocumentBytes } from '@/lib/validation/limits';
 import { handleChef, isChefPath, sanitizeRequestId } from './router';
 
 /** The caller's X-Request-Id (sanitized), or a fresh one: every answer carries one, errors included. */
@@ -14,9 +19,15 @@ function requestIdOf(req: IncomingMessage): string {
   return sanitizeRequestId(Array.isArray(v) ? v[0] : v) ?? randomUUID();
 }
 
-function bodyLimit(): number {
-  const n = Number(process.env.MAX_BODY_BYTES);
-  return Number.isFinite(n) && n > 0 ? n : 8 * 1024 * 1024;
+/** Chef Server's largest JSON request body (opscode_erchef['max_request_size']). */
+export function chefMaxRequestSize(): number {
+  const n = Number(process.env.CHEF_MAX_REQUEST_SIZE);
+  return Number.isInteger(n) && n > 0 ? n : 2_000_000;
+}
+
+/** Cookbook file uploads go to the file store (bookshelf in Chef Server), not through erchef's JSON limit. */
+function isFileUpload(rawPath: string): boolean {
+  return /^\/organizations\/[^/]+\/file_store\//.test(rawPath);
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -55,12 +66,14 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
   if (!isChefPath(rawPath)) return false;
-  const limit = bodyLimit();
+  const upload = isFileUpload(rawPath);
+  const limit = upload ? maxDocumentBytes() : chefMaxRequestSize();
   const declared = Number(req.headers['content-length'] ?? 0);
   const body = declared > limit ? null : await readBody(req, limit);
   if (body === null) {
     res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'x-request-id': requestIdOf(req) });
-    res.end(JSON.stringify({ error: [`Request body is larger than ${limit} bytes (MAX_BODY_BYTES)`] }));
+    // Chef's text (a string, as erchef answers it); uploads name the console's own limit.
+    res.end(JSON.stringify({ error: upload ? `Request body is larger than ${limit} bytes (MAX_BODY_BYTES)` : `JSON must be no more than ${limit} bytes.` }));
     return true;
   }
   const out = await handleChef({

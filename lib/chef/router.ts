@@ -46,12 +46,16 @@ function apiVersionHeader(requested: number, response: number): string {
   return JSON.stringify({ min_version: String(API_MIN_VERSION), max_version: String(API_MAX_VERSION), request_version: String(requested), response_version: String(response) });
 }
 
-function errorBody(message: string, errors: { path: string; message: string }[] = [], extra?: Record<string, unknown>): string {
-  if (extra?.[CHEF_STRING_ERROR]) {
-    const { [CHEF_STRING_ERROR]: _s, ...rest } = extra;
-    return JSON.stringify({ error: message, ...(errors.length ? { errors } : {}), ...rest });
-  }
-  return JSON.stringify({ error: [message], ...(errors.length ? { errors } : {}), ...extra });
+/**
+ * Chef's error body, exactly: `{"error": [message]}` (or a string where Chef
+ * answers one). The console's every-violation detail (`errors`, and any other
+ * detail of the error) is added only when the caller opts in with
+ * `X-Console-Error-Detail: 1`; /api/v1 always answers with it.
+ */
+function errorBody(message: string, errors: { path: string; message: string }[] = [], extra?: Record<string, unknown>, detail = false): string {
+  const { [CHEF_STRING_ERROR]: asString, ...rest } = extra ?? {};
+  const more = detail ? { ...(errors.length ? { errors } : {}), ...rest } : {};
+  return JSON.stringify({ error: asString ? message : [message], ...more });
 }
 
 function decodeSegment(s: string): string | null {
@@ -134,7 +138,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   } catch (e) {
     const known = asAppError(e);
     if (known && (known.code as string) === 'method_not_allowed') return reply(405, errorBody(known.message));
-    if (known) return reply(known.status, errorBody(known.message, known.errors, known.details));
+    if (known) return reply(known.status, errorBody(known.message, known.errors, known.details, req.header('x-console-error-detail') === '1'));
     console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
     return reply(500, errorBody('internal service error'));
   }

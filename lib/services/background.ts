@@ -7,6 +7,7 @@
 import { db } from '@/lib/db/client';
 import { metrics } from '@/lib/ops/metrics';
 import { startWebhookWorker, type RunningWorker } from './webhook-worker';
+import { collectExpiredUploads } from './cookbook-artifacts';
 
 /** The /metrics gauges that read the database (issue 14): pending approval requests and the webhook backlog, counted on each scrape. */
 export function registerGauges(): void {
@@ -18,5 +19,15 @@ export function startBackgroundJobs(): { stop(): Promise<void> } {
   registerGauges();
   const workers: RunningWorker[] = [];
   if (process.env.WEBHOOKS_WORKER !== 'false') workers.push(startWebhookWorker());
-  return { stop: async () => void (await Promise.all(workers.map((w) => w.stop()))) };
+  // Issue 28: uploaded files of expired sandboxes that nothing names are collected every 10 minutes.
+  const collector = setInterval(() => {
+    collectExpiredUploads().catch((e) => console.error('[uploads] collecting expired sandboxes failed', e));
+  }, 10 * 60 * 1000);
+  collector.unref();
+  return {
+    stop: async () => {
+      clearInterval(collector);
+      await Promise.all(workers.map((w) => w.stop()));
+    },
+  };
 }

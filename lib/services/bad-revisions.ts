@@ -50,7 +50,8 @@ export async function markRevisionBad(access: Access, raw: MarkBadInput): Promis
   const input = parseInput(ZMarkBad, raw);
   return db().$transaction(async (tx) => {
     const { policy, rev } = await loadRevision(tx, access, input.policy, input.revisionId);
-    const existing = await tx.badRevision.findUnique({ where: { revisionPk: rev.id }, select: { markedByEmail: true, reason: true } });
+    // Issue 28: by (policy, revision id), so a mark outlives the revision's deletion and comes back with its re-upload.
+    const existing = await tx.badRevision.findFirst({ where: { policyId: policy.id, revisionId: rev.revisionId }, select: { markedByEmail: true, reason: true } });
     if (existing) throw conflict(`Revision ${rev.revisionId.slice(0, 10)} of '${policy.name}' is already marked bad by ${existing.markedByEmail}: ${existing.reason}`);
     const now = new Date();
     let row;
@@ -72,7 +73,7 @@ export async function unmarkRevisionBad(access: Access, raw: UnmarkBadInput): Pr
   const input = parseInput(ZUnmarkBad, raw);
   return db().$transaction(async (tx) => {
     const { policy, rev } = await loadRevision(tx, access, input.policy, input.revisionId);
-    const existing = await tx.badRevision.findUnique({ where: { revisionPk: rev.id } });
+    const existing = await tx.badRevision.findFirst({ where: { policyId: policy.id, revisionId: rev.revisionId } });
     if (!existing) throw notFound(`Revision ${rev.revisionId.slice(0, 10)} of '${policy.name}' is not marked bad`);
     await tx.badRevision.delete({ where: { id: existing.id } });
     await audit(tx, access, { action: 'revision.unmark_bad', targetType: 'revision', target: `${policy.name}@${rev.revisionId}`, policyName: policy.name, before: { bad: true, reason: existing.reason, marked_by: existing.markedByEmail }, after: { bad: false }, reason: input.reason, requestId: input.requestId });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
+import { assertCan, can, canReadNode, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { normalisePublicKey } from '@/lib/chef/signing';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
@@ -86,6 +86,21 @@ function chefMissing(verb: 'create' | 'read' | 'update' | 'delete') {
   return forbidden(`missing ${verb} permission`);
 }
 
+/**
+ * Issue 28: a node's name is claimed once. The validator registers a client
+ * only for a name with no node object, or whose node was created by a client
+ * of that same name (the registration flow: validator → POST /clients → the
+ * new client's POST /nodes). Any other existing node (created by a user,
+ * reported through /api/v1, seeded) belongs to its creator, as a node's ACL
+ * does in Chef Server: taking it over needs an administrator.
+ */
+async function assertNodeNameFree(tx: Tx, name: string): Promise<void> {
+  const node = await tx.node.findUnique({ where: { name }, select: { registeredByClient: true } });
+  if (node && node.registeredByClient !== name) {
+    throw forbidden(`Node '${name}' already exists and was not registered by a client of that name: the validator may not create a client for it. Taking over an existing node needs an administrator (create the client as an admin, or delete the node first).`);
+  }
+}
+
 export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
   assertClient(r, 'client.create', 'create');
   const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
@@ -95,6 +110,7 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
   return transaction(async (tx) => {
     await claimChefName(tx, input.name, 'client', 'Client already exists');
+    if (r.kind === 'client') await assertNodeNameFree(tx, input.name);
     const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
     await indexClient(tx, client);
     let key: KeyDto | null = null;
@@ -107,17 +123,31 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
   });
 }
 
+/**
+ * Issue 28: a node's client is named like the node, so a client list would
+ * reveal the nodes of stages the reader may not see (GET /nodes/:name answers
+ * 404 for them). The names among `names` that are nodes in such stages.
+ */
+async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<string>> {
+  if (actor.kind !== 'user' || actor.isAdmin || !names.length) return new Set();
+  const access = actor;
+  const nodes = await db().node.findMany({ where: { name: { in: names } }, select: { name: true, group: { select: { name: true } } } });
+  return new Set(nodes.filter((n) => !canReadNode(access, n.group?.name ?? null)).map((n) => n.name));
+}
+
 export async function getClient(r: Actor, name: string): Promise<ClientDto> {
   // Users read every client; a client itself only (Chef's default).
   assertClient(r, 'client.read', 'read', { client: name });
   const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
-  if (!c) throw notFound(`Cannot load client ${name}`);
+  if (!c || (await hiddenNodeNames(r, [name])).has(name)) throw notFound(`Cannot load client ${name}`);
   return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
 }
 
 export async function listClients(r: Actor): Promise<ClientDto[]> {
   assertCan(r, 'client.list');
-  const rows = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
+  const all = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
+  const hidden = await hiddenNodeNames(r, all.map((c) => c.name));
+  const rows = all.filter((c) => !hidden.has(c.name));
   return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
 }
 

@@ -12,9 +12,9 @@
  * under stage isolation) and writes only its own node (named like it).
  */
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan, can, type Actor } from '@/lib/auth/permissions';
+import { assertCan, can, refusal, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { badRequest, conflict, notFound, type FieldError } from '@/lib/errors';
+import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { indexNode, unindexNode } from './internal/search-index';
@@ -101,9 +101,16 @@ async function resolve(tx: Tx, groupName: string | null, policyName: string | nu
   return { group, policy };
 }
 
-/** `node.report` on every stage the write touches (where the node is, and where it moves to). */
-function assertWrite(actor: Actor, node: string, stages: (string | null)[]) {
-  for (const stage of stages) assertCan(actor, 'node.report', { node, stage });
+/**
+ * `node.report` on every stage the write touches (where the node is, and where it moves to), each given as
+ * [known stage or null, the name as reported]. Issue 28: a reported stage that does not exist is refused with
+ * the same words as one the caller may not see (no stage-existence oracle).
+ */
+function assertWrite(actor: Actor, node: string, stages: [string | null, string | null][]) {
+  for (const [stage, reported] of stages) {
+    if (can(actor, 'node.report', { node, stage })) continue;
+    throw forbidden(refusal('node.report', { node, stage: stage ?? reported }, actor));
+  }
 }
 
 export const NODE_SELECT = {
@@ -183,7 +190,8 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
   const f = facts(node);
   const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy);
   const from = existing ? stageOf(existing) : null;
-  assertWrite(actor, node.name, existing ? [from, group?.name ?? null] : [group?.name ?? null]);
+  const target: [string | null, string | null] = [group?.name ?? null, f.reportedGroup];
+  assertWrite(actor, node.name, existing ? [[from, null], target] : [target]);
   const data = {
     ...f,
     groupId: group?.id ?? null,
@@ -211,7 +219,8 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
     }
     return;
   }
-  await tx.node.create({ data: { name: node.name, ...data } });
+  // Issue 28: the node belongs to the client that created it (the validator may re-register only that client's name).
+  await tx.node.create({ data: { name: node.name, ...data, registeredByClient: actor.kind === 'client' ? actor.name : null } });
   await indexNode(tx, node, null);
   await audit(tx, actor, { action: 'node.register', targetType: 'node', target: node.name, groupName: f.reportedGroup, policyName: f.reportedPolicy, requestId });
 }

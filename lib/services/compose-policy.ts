@@ -8,6 +8,7 @@ import { gitLimits, readGitFile } from './internal/git-source';
 import { findRegisteredRepository } from './git-repositories';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import type { PromotionRequestDto } from './internal/request-dto';
 import { chooseOwnerTeam } from './internal/owner-team';
 import { checkRevision, storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
@@ -38,7 +39,10 @@ export interface ComposeResult {
   provenance: ProvenanceJson;
   /** Against the composed revision named as parent (re-lock), when there is one. */
   previous: { revisionId: string; diff: LockDiff } | null;
-  saved: { revisionId: string; created: boolean; status: 201 | 200 } | null;
+  /** 202: saved, but the stage is protected and moving it there opened `request` (issue 28); nothing moved. */
+  saved: { revisionId: string; created: boolean; status: 201 | 200 | 202 } | null;
+  /** Issue 28: the promotion request "save into stage" opened on a protected stage (null: none). */
+  request?: PromotionRequestDto | null;
   /** Accepted as chef-cli accepts it, worth a look (the parent's own cookbook replacing an include's). */
   warnings: MergeWarning[];
   includes: { name: string; source: IncludeSource; source_options: Record<string, unknown>; revisionId: string }[];
@@ -247,7 +251,13 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         const group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
         if (!group) throw badRequest(`There is no stage '${input.group}'`, [{ path: '/group', message: 'no such stage' }]);
         assertCan(access, 'stage.promote', { stage: group.name });
-        await movePointer(tx, access, { group, policy: target, to: { pk: stored.id, revisionId: stored.revisionId }, kind: 'set', reason: input.reason ?? 'composed', expectedRevisionId: input.expectedRevisionId, requestId: input.requestId });
+        const moved = await movePointer(tx, access, { group, policy: target, to: { pk: stored.id, revisionId: stored.revisionId }, kind: 'set', reason: input.reason ?? 'composed', expectedRevisionId: input.expectedRevisionId, requestId: input.requestId, origin: { compose: true } });
+        if (moved.request) {
+          // Issue 28: the revision is saved, the stage did not move: say so (202) and name the request.
+          result.saved = { revisionId: stored.revisionId, created: stored.created, status: 202 };
+          result.request = moved.request;
+          return result;
+        }
       }
       result.saved = { revisionId: stored.revisionId, created: stored.created, status: stored.created ? 201 : 200 };
       return result;

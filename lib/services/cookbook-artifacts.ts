@@ -5,9 +5,9 @@
  * Chef's SQL storage mode does), so several instances share them.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { db } from '@/lib/db/client';
+import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
-import { AppError, badRequest, conflict, notFound, type FieldError } from '@/lib/errors';
+import { AppError, badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
@@ -50,15 +50,50 @@ export async function createSandbox(r: Actor, body: unknown, now = new Date()): 
   if (!sums.length || Object.values(raw).some((v) => v !== null)) throw badRequest('Bad checksums!', [{ path: '/checksums', message: 'an object of MD5 checksums, each null' }]);
   const bad = sums.filter((c) => !MD5.test(c));
   if (bad.length) throw badRequest(`Invalid checksum '${bad[0]}': checksums are MD5 digests in lowercase hex`, bad.map((c) => ({ path: `/checksums/${c}`, message: 'not an MD5 hex digest' })));
-  if (sums.length > 100_000) throw badRequest('A sandbox holds at most 100000 files');
+  // Issue 28: bounded, so the answer (an upload URL per file) stays proportionate.
+  const max = maxUploadFiles();
+  if (sums.length > max) throw new AppError('too_large', `A sandbox holds at most ${max} files (SANDBOX_MAX_FILES); this one names ${sums.length}. Upload in several sandboxes.`, [{ path: '/checksums', message: `at most ${max} checksums` }]);
   const id = randomBytes(16).toString('hex');
-  return transaction(async (tx) => {
+  const created = await transaction(async (tx) => {
     const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
     await tx.sandbox.create({ data: { id, checksums: JSON.stringify(sums), createdById: r.userId, createdBy: r.email, createdAt: now, expiresAt: new Date(now.getTime() + SANDBOX_TTL_MS) } });
-    // Abandoned sandboxes expire: drop those past their time (cheap, indexed by primary key scan of a small table).
-    await tx.sandbox.deleteMany({ where: { expiresAt: { lt: now } } });
     return { id, checksums: Object.fromEntries(sums.map((c) => [c, { needs_upload: !have.has(c) }])) };
   });
+  // Abandoned sandboxes expire: a few are collected here (their unused files with them), the rest by the background job.
+  await collectExpiredUploads(now, 3);
+  return created;
+}
+
+/** SANDBOX_MAX_FILES (default 10000): the most files one sandbox or one artifact manifest may name. */
+export function maxUploadFiles(): number {
+  const n = Number(process.env.SANDBOX_MAX_FILES);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 10_000;
+}
+
+/**
+ * Issue 28: uploaded files are collected once their sandbox has expired,
+ * unless an artifact or a live sandbox names them (content-addressed files
+ * are shared). Up to `limit` expired sandboxes per call, oldest first, each
+ * in one transaction. Returns how many files were removed.
+ */
+export async function collectExpiredUploads(now = new Date(), limit = 50): Promise<number> {
+  const expired = await db().sandbox.findMany({ where: { expiresAt: { lt: now } }, orderBy: { expiresAt: 'asc' }, take: limit, select: { id: true, checksums: true } });
+  let removed = 0;
+  for (const sb of expired) {
+    removed += await transaction(async (tx) => {
+      const { count } = await tx.sandbox.deleteMany({ where: { id: sb.id } });
+      if (count !== 1) return 0; // another instance collected it
+      const sums = [...new Set(JSON.parse(sb.checksums) as string[])];
+      const orphans: string[] = [];
+      for (const c of sums) {
+        const used = (await tx.cookbookArtifact.findFirst({ where: { manifest: { contains: c } }, select: { id: true } })) || (await tx.sandbox.findFirst({ where: { expiresAt: { gte: now }, checksums: { contains: c } }, select: { id: true } }));
+        if (!used) orphans.push(c);
+      }
+      if (orphans.length) await tx.cookbookFile.deleteMany({ where: { checksum: { in: orphans } } });
+      return orphans.length;
+    });
+  }
+  return removed;
 }
 
 async function openSandbox(id: string, now: Date) {
@@ -113,6 +148,8 @@ function validateManifest(name: string, identifier: string, m: unknown): { manif
   const version = (o.version ?? (o.metadata as Record<string, unknown> | undefined)?.version) as unknown;
   if (typeof version !== 'string' || !VERSION.test(version)) errors.push({ path: '/version', message: "Field 'version' invalid" });
   const files = manifestFiles(o);
+  const max = maxUploadFiles();
+  if (files.length > max) throw new AppError('too_large', `A cookbook artifact may list at most ${max} files (SANDBOX_MAX_FILES); this one lists ${files.length}`, [{ path: '/all_files', message: `at most ${max} files` }]);
   files.forEach((f, i) => {
     if (!MD5.test(f.checksum)) errors.push({ path: `/all_files/${i}/checksum`, message: `File '${f.name}' has an invalid checksum` });
     if (!f.name || f.name.length > 1024) errors.push({ path: `/all_files/${i}/name`, message: 'File name is required' });
@@ -166,11 +203,37 @@ export async function listArtifacts(r: Actor, name?: string): Promise<Map<string
 }
 
 /** DELETE: refused (409) while a revision that some stage runs pins this artifact. */
+/**
+ * Issue 28: an artifact that a pending promotion request would move a stage to, or that a revision a stage ran
+ * (a rollback target, from the pointer history) pins, is not deleted: the request or the rollback would then
+ * point nodes at a cookbook that is gone.
+ */
+async function assertNotNeeded(tx: Tx, name: string, identifier: string): Promise<void> {
+  const candidates = await tx.policyRevision.findMany({ where: { cookbookDigest: { contains: `|${identifier}"` } }, select: { id: true, revisionId: true, cookbookDigest: true, policy: { select: { name: true } } } });
+  const pinning = candidates.filter((c) => {
+    const digest = c.cookbookDigest ? (JSON.parse(c.cookbookDigest) as Record<string, string>) : {};
+    return Object.prototype.hasOwnProperty.call(digest, name) && digest[name].split('|')[1] === identifier;
+  });
+  if (!pinning.length) return;
+  const pending = await tx.promotionRequest.findFirst({ where: { status: 'pending', toRevisionPk: { in: pinning.map((p) => p.id) } }, select: { id: true, groupName: true, policyName: true } });
+  if (pending) throw conflict(`Cookbook artifact ${name} ${identifier} is pinned by the revision pending promotion request ${pending.id} (${pending.policyName} into ${pending.groupName}) would apply; it cannot be deleted while the request is open.`);
+  const ran = await tx.pointerHistory.findFirst({
+    where: { OR: pinning.flatMap((p) => [{ policyName: p.policy.name, toRevisionId: p.revisionId }, { policyName: p.policy.name, fromRevisionId: p.revisionId }]) },
+    select: { groupName: true, policyName: true },
+  });
+  if (ran) throw conflict(`Cookbook artifact ${name} ${identifier} is pinned by a revision ${ran.groupName} ran for ${ran.policyName} (a rollback target); it cannot be deleted while that revision exists.`);
+}
+
 export async function deleteArtifact(r: Actor, name: string, identifier: string): Promise<Record<string, unknown>> {
   assertCan(r, 'cookbook.delete');
   return transaction(async (tx) => {
-    const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true } });
+    const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true, createdById: true } });
     if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
+    // Issue 28: a team's artifacts are deleted by that team (a team of the uploader) or an administrator.
+    if (r.kind !== 'user' || !r.isAdmin) {
+      const uploaderTeams = a.createdById ? (await tx.teamMember.findMany({ where: { userId: a.createdById }, select: { teamId: true } })).map((m) => m.teamId) : [];
+      if (r.kind !== 'user' || !uploaderTeams.some((t) => r.teamIds.has(t))) throw forbidden(`You may not delete cookbook artifact ${name} ${identifier}: only a team of the one who uploaded it, or an administrator, may.`);
+    }
     const active = await tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { cookbookDigest: true } } } });
     const pinning = active.filter((g) => {
       const digest = g.revision.cookbookDigest ? (JSON.parse(g.revision.cookbookDigest) as Record<string, string>) : {};
@@ -179,6 +242,7 @@ export async function deleteArtifact(r: Actor, name: string, identifier: string)
     if (pinning.length) {
       throw conflict(`Cookbook artifact ${name} ${identifier} is pinned by what ${pinning.map((p) => `${p.group.name} runs for ${p.policy.name}`).join(', ')}; point those stages elsewhere first.`);
     }
+    await assertNotNeeded(tx, name, identifier);
     await tx.cookbookArtifact.delete({ where: { id: a.id } });
     // Files no other artifact or open sandbox names go with it (Chef cleans up unused checksum data too).
     const manifest = JSON.parse(a.manifest) as Record<string, unknown>;

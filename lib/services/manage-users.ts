@@ -47,13 +47,22 @@ export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUser
     const endSessions = !!input.password || input.active === false;
     const data = { active: input.active, isAdmin: input.isAdmin, name: input.name, passwordHash, ...(endSessions ? { sessionVersion: { increment: 1 } } : {}) };
     await tx.user.update({ where: { id: user.id }, data });
-    if (input.active === false) await tx.apiToken.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    // Issue 28: a password reset or a deactivation also ends the user's credentials: every live API token is
+    // revoked and every Chef key expires now (kept, listed as expired, so the user or an admin can review them and
+    // register new ones). A stolen token or key does not survive the reset that was meant to lock its thief out.
+    let ended: { tokens: number; chef_keys: number } | undefined;
+    if (endSessions) {
+      const now = new Date();
+      const tokens = await tx.apiToken.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: now } });
+      const keys = await tx.chefKey.updateMany({ where: { userId: user.id, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }, data: { expiresAt: now } });
+      ended = { tokens: tokens.count, chef_keys: keys.count };
+    }
     await audit(tx, access, {
       action: input.password ? 'user.reset-password' : 'user.update',
       targetType: 'user',
       target: input.email,
       before: { active: user.active, isAdmin: user.isAdmin, name: user.name },
-      after: { active: input.active ?? user.active, isAdmin: input.isAdmin ?? user.isAdmin, name: input.name ?? user.name, passwordChanged: !!input.password },
+      after: { active: input.active ?? user.active, isAdmin: input.isAdmin ?? user.isAdmin, name: input.name ?? user.name, passwordChanged: !!input.password, ...(ended ? { credentials_ended: ended } : {}) },
     });
     return { email: input.email };
   });

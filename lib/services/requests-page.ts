@@ -8,7 +8,7 @@ import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
 import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from '@/lib/services/promotion-requests';
-import { activeRevisionId } from '@/lib/db/queries/policies';
+import { activeRevisionId, viewableStageNames } from '@/lib/db/queries/policies';
 
 export type RequestsView = 'to-approve' | 'mine' | 'all';
 export interface RequestsFilter {
@@ -74,14 +74,16 @@ function row(d: PromotionRequestDto): RequestRow {
   };
 }
 
-export async function requestsForPage(access: Access, filter: RequestsFilter): Promise<{ rows: RequestRow[]; counts: Partial<Record<RequestsView, number>> }> {
+/** The list, its counts, and the stages its filter offers: only those the viewer may see (issue 28). */
+export async function requestsForPage(access: Access, filter: RequestsFilter): Promise<{ rows: RequestRow[]; counts: Partial<Record<RequestsView, number>>; stages: string[] }> {
   const status = (REQUEST_STATUSES as readonly string[]).includes(filter.status ?? '') ? (filter.status as PromotionRequestDto['status']) : undefined;
   const scope = filter.view === 'to-approve' ? 'to_approve' : filter.view;
-  const [list, toApprove] = await Promise.all([
+  const [list, toApprove, stages] = await Promise.all([
     listPromotionRequests(access, { scope, stage: filter.stage, policy: filter.policy, status }),
     filter.view === 'to-approve' && !filter.stage && !filter.policy && !status ? null : listPromotionRequests(access, { scope: 'to_approve' }),
+    viewableStageNames(access),
   ]);
-  return { rows: list.map(row), counts: { 'to-approve': (toApprove ?? list).length } };
+  return { rows: list.map(row), counts: { 'to-approve': (toApprove ?? list).length }, stages };
 }
 
 export interface RequestPermissions {

@@ -55,7 +55,8 @@ export function parseQueryParam(q: string | null | undefined): SearchQuery {
     return parseSearchQuery(q);
   } catch (e) {
     if (e instanceof SearchSyntaxError) {
-      throw new AppError('bad_request', `invalid search query: '${q}'`, [{ path: 'q', message: e.message }], { offset: e.offset });
+      // Chef's message, then where and why (Chef Server gives no position).
+      throw new AppError('bad_request', `invalid search query: '${q}': ${e.reason} at position ${e.offset + 1}`, [{ path: 'q', message: e.message }]);
     }
     throw e;
   }

@@ -1,5 +1,5 @@
-import { assertCan, type Access } from '@/lib/auth/permissions';
-import { notFound } from '@/lib/errors';
+import { assertCan, can, refusal, type Access } from '@/lib/auth/permissions';
+import { forbidden, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
@@ -33,6 +33,9 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
   const text = withoutServerFields(input.text);
   const revision = checkRevision(text, input.policy);
   const { lock } = revision;
+  // Issue 28: no stage-existence oracle. Who may neither change the stage nor create stages gets one answer,
+  // whether the stage exists (hidden from them, or only visible) or not.
+  if (!can(access, 'stage.promote', { stage: input.group }) && !can(access, 'stage.create')) throw forbidden(refusal('stage.promote', { stage: input.group }));
   return transaction(async (tx) => {
     let group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
     if (!group) {
@@ -86,7 +89,8 @@ export async function removeGroupPolicy(access: Access, input: { group: string; 
       where: { group: { name: input.group }, policy: { name: input.policy } },
       select: { group: { select: { id: true, name: true } }, policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true, document: true } } },
     });
-    if (!row) throw notFound(`Cannot load policy ${input.policy} in policy group ${input.group}`);
+    // Issue 28: a stage the caller may not see answers as a missing one (404), not 403.
+    if (!row || !can(access, 'stage.view', { stage: row.group.name })) throw notFound(`Cannot load policy ${input.policy} in policy group ${input.group}`);
     assertCan(access, 'stage.promote', { stage: row.group.name });
     const moved = await movePointer(tx, access, {
       group: row.group,

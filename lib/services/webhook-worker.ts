@@ -8,8 +8,11 @@
  * workers at once. Redirects are not followed (a 3xx is a failed attempt).
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { db } from '@/lib/db/client';
 import { decryptSecret } from './internal/git-source';
+import { guardedLookup, literalTargetRefused, RefusedTarget } from './internal/net-guard';
 import { announceStartedFreezes } from './stage-guards';
 import { setWebhookKick } from './webhooks';
 
@@ -65,18 +68,62 @@ async function claim(id: string, workerId: string, now: Date, until: Date): Prom
   return count === 1;
 }
 
-async function send(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; error: string | null }> {
+const REFUSED = 'refused: the target is a loopback, link-local, private or unspecified address (an admin may allow such targets for this subscription)';
+
+/** WEBHOOK_MAX_RESPONSE_BYTES (default 64 KiB): how much of a receiver's answer is read before the connection is closed. */
+export function maxResponseBytes(): number {
+  const n = Number(process.env.WEBHOOK_MAX_RESPONSE_BYTES);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 64 * 1024;
+}
+
+/**
+ * POSTs one delivery (issue 28): the target's addresses are checked before
+ * connecting (pinned lookup), redirects are not followed, at most
+ * `maxResponseBytes()` of the answer are read, and the log keeps only the
+ * status code or a generic outcome (no addresses, ports, error codes or
+ * redirect targets from the receiver's side).
+ */
+export async function send(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allowPrivate = false): Promise<{ status: number | null; error: string | null }> {
+  let u: URL;
   try {
-    const res = await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { status: res.status, error: null };
-    if (res.status >= 300 && res.status < 400) return { status: res.status, error: `redirect to ${res.headers.get('location') ?? '?'} not followed` };
-    return { status: res.status, error: `HTTP ${res.status}` };
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    const msg = err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : err.cause?.code ?? err.cause?.message ?? err.message;
-    return { status: null, error: String(msg).slice(0, 500) };
+    u = new URL(url);
+  } catch {
+    return { status: null, error: 'invalid URL' };
   }
+  if (!allowPrivate && literalTargetRefused(u)) return { status: null, error: REFUSED };
+  const mod = u.protocol === 'https:' ? https : http;
+  const limit = maxResponseBytes();
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (r: { status: number | null; error: string | null }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = mod.request(u, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: guardedLookup(allowPrivate), agent: false }, (res) => {
+      const status = res.statusCode ?? 0;
+      const outcome = status >= 200 && status < 300 ? { status, error: null } : status >= 300 && status < 400 ? { status, error: `HTTP ${status}: redirect not followed` } : { status, error: `HTTP ${status}` };
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > limit) {
+          res.destroy();
+          req.destroy();
+          finish(outcome);
+        }
+      });
+      res.on('end', () => finish(outcome));
+      res.on('close', () => finish(outcome));
+      res.on('error', () => finish(outcome));
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ status: null, error: `timed out after ${timeoutMs} ms` });
+    }, timeoutMs);
+    req.on('error', (e) => finish({ status: null, error: e instanceof RefusedTarget ? REFUSED : 'connection failed' }));
+    req.end(body);
+  });
 }
 
 /** One pass: claims due deliveries and sends them. Returns how many attempts were made. */
@@ -92,7 +139,7 @@ export async function deliverDue(opts: WebhookWorkerOptions = {}): Promise<numbe
   let attempts = 0;
   for (const { id } of due) {
     if (!(await claim(id, s.id, now, new Date(now.getTime() + s.leaseMs)))) continue; // another worker has it
-    const row = await db().webhookDelivery.findUnique({ where: { id }, select: { id: true, event: true, payload: true, attempts: true, subscriptionId: true, subscription: { select: { url: true, secretEnc: true, active: true } } } });
+    const row = await db().webhookDelivery.findUnique({ where: { id }, select: { id: true, event: true, payload: true, attempts: true, subscriptionId: true, subscription: { select: { url: true, secretEnc: true, active: true, allowPrivateTargets: true } } } });
     if (!row) continue;
     const attempt = row.attempts + 1;
     const started = Date.now();
@@ -117,6 +164,7 @@ export async function deliverDue(opts: WebhookWorkerOptions = {}): Promise<numbe
               'x-policy-console-signature': signatureHeader(secret, row.payload),
             },
             s.timeoutMs,
+            row.subscription.allowPrivateTargets,
           )
         : { status: null, error: 'the signing secret cannot be decrypted (GIT_CREDENTIALS_KEY or the session secret changed)' };
     }

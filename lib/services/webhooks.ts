@@ -14,6 +14,7 @@ import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret } from './internal/git-source';
 import { emitEvent, WEBHOOK_EVENTS } from './internal/outbox';
+import { literalTargetRefused } from './internal/net-guard';
 import { parseInput } from './internal/parse';
 
 export { WEBHOOK_EVENTS } from './internal/outbox';
@@ -25,6 +26,8 @@ export interface WebhookDto {
   url: string;
   events: string[];
   slack: boolean;
+  /** Issue 28: an admin allowed loopback/link-local/private targets for this subscription. */
+  allow_private_targets: boolean;
   active: boolean;
   created_by: string | null;
   created_at: string;
@@ -56,12 +59,18 @@ export const ZCreateWebhook = z
     /** The signing secret; generated (and returned once) when not given. */
     secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional(),
     slack: z.boolean().optional(),
+    /**
+     * Issue 28: deliver even to loopback, link-local, private or unspecified addresses (an explicit admin choice,
+     * e.g. a receiver on the same network). Without it such targets are refused, at registration (literal
+     * addresses, localhost) and on every delivery (what the name resolves to).
+     */
+    allow_private_targets: z.boolean().optional(),
   })
   .strict();
 export type CreateWebhookInput = z.input<typeof ZCreateWebhook>;
 
-/** http(s) only, no credentials in the URL, a host. */
-function checkUrl(raw: string): string {
+/** http(s) only, no credentials in the URL, a host; a literal private address or localhost only when allowed. */
+function checkUrl(raw: string, allowPrivate = false): string {
   let u: URL;
   try {
     u = new URL(raw);
@@ -71,10 +80,14 @@ function checkUrl(raw: string): string {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('url must use http or https', [{ path: '/url', message: 'url must use http or https' }]);
   if (u.username || u.password) throw badRequest('url must not contain credentials (the signature authenticates the console)', [{ path: '/url', message: 'url must not contain credentials' }]);
   if (!u.hostname) throw badRequest('url must name a host', [{ path: '/url', message: 'url must name a host' }]);
+  if (!allowPrivate && literalTargetRefused(u)) {
+    const message = 'url must not point at a loopback, link-local, private or unspecified address (set allow_private_targets to allow it explicitly)';
+    throw badRequest(message, [{ path: '/url', message }]);
+  }
   return u.toString();
 }
 
-type Row = { id: string; name: string; url: string; events: string; slack: boolean; active: boolean; createdByEmail: string | null; createdAt: Date };
+type Row = { id: string; name: string; url: string; events: string; slack: boolean; allowPrivateTargets: boolean; active: boolean; createdByEmail: string | null; createdAt: Date };
 
 async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
   if (!rows.length) return [];
@@ -93,6 +106,7 @@ async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
       url: r.url,
       events: JSON.parse(r.events) as string[],
       slack: r.slack,
+      allow_private_targets: r.allowPrivateTargets,
       active: r.active,
       created_by: r.createdByEmail,
       created_at: r.createdAt.toISOString(),
@@ -118,14 +132,14 @@ export async function getWebhook(access: Access, id: string): Promise<WebhookDto
 export async function createWebhook(access: Access, raw: CreateWebhookInput, requestId?: string): Promise<{ webhook: WebhookDto; secret: string }> {
   assertCan(access, 'webhooks.manage');
   const input = parseInput(ZCreateWebhook, raw);
-  const url = checkUrl(input.url);
+  const url = checkUrl(input.url, !!input.allow_private_targets);
   const secret = input.secret ?? randomBytes(24).toString('base64url');
   const row = await db().$transaction(async (tx) => {
     const created = await tx.webhookSubscription.create({
-      data: { name: input.name, url, events: JSON.stringify([...new Set(input.events)]), secretEnc: encryptSecret(secret), slack: !!input.slack, createdById: access.userId, createdByEmail: access.email },
+      data: { name: input.name, url, events: JSON.stringify([...new Set(input.events)]), secretEnc: encryptSecret(secret), slack: !!input.slack, allowPrivateTargets: !!input.allow_private_targets, createdById: access.userId, createdByEmail: access.email },
     });
     // The audit event records where and what, never the secret.
-    await audit(tx, access, { action: 'webhook.create', targetType: 'webhook', target: created.id, after: { name: input.name, url, events: input.events, slack: !!input.slack }, requestId });
+    await audit(tx, access, { action: 'webhook.create', targetType: 'webhook', target: created.id, after: { name: input.name, url, events: input.events, slack: !!input.slack, allow_private_targets: !!input.allow_private_targets }, requestId });
     return created;
   });
   return { webhook: (await toDtos([row]))[0], secret };

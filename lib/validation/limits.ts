@@ -47,3 +47,15 @@ export function assertStorable(text: string, what = 'The resulting document'): v
   if (bytes > limit) throw new AppError('too_large', `${what} is ${bytes} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES)`, [{ path: '', message: `larger than ${limit} bytes` }]);
   if (jsonDepth(text, MAX_DEPTH) > MAX_DEPTH) throw badRequest(`${what} nests deeper than ${MAX_DEPTH} levels`, [{ path: '', message: `Nesting deeper than ${MAX_DEPTH} levels is refused` }]);
 }
+
+/**
+ * Issue 28: the one depth limit on every JSON body of every surface (the /api/v1 route wrapper, the Chef
+ * routes' bodies, nodes included, and server actions' inputs): a lock may nest MAX_DEPTH levels and a
+ * request envelope ENVELOPE_DEPTH more. Checked on the text before anything recursive sees the value.
+ */
+export const MAX_BODY_DEPTH = MAX_DEPTH + ENVELOPE_DEPTH;
+
+/** 400 when a JSON text nests deeper than MAX_BODY_DEPTH. */
+export function assertBodyDepth(text: string, what = 'Request body'): void {
+  if (jsonDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw badRequest(`${what} nests deeper than ${MAX_BODY_DEPTH} levels`, [{ path: '', message: `Nesting deeper than ${MAX_BODY_DEPTH} levels is refused` }]);
+}

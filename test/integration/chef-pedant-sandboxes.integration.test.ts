@@ -21,8 +21,8 @@ afterAll(async () => {
 const as = 'admin' as const;
 const URL_RE = /^http[s]?:\/\/.*$/;
 
-/** The console's body limit (lib/chef/http.ts): MAX_BODY_BYTES, 8 MiB by default. */
-const maxBody = () => Number(process.env.MAX_BODY_BYTES) || 8 * 1024 * 1024;
+/** Chef's JSON body limit on the organization routes (lib/chef/http.ts): CHEF_MAX_REQUEST_SIZE, 2,000,000 bytes by default. */
+const maxBody = () => Number(process.env.CHEF_MAX_REQUEST_SIZE) || 2_000_000;
 
 /** `doc` as JSON padded with a `padding` field to exactly `size` bytes (pedant's maxfile.json / toobigfile.json). */
 function padded(doc: Record<string, unknown>, size: number): string {
@@ -96,11 +96,11 @@ describe('Sandboxes Endpoint, POST', () => {
   });
 
   // pedant: respects_maximum_payload_size "exceeding the maximum allowable size" (POST)
-  // console rule; Chef answers 413 above 2,000,000 bytes. The console's limit is MAX_BODY_BYTES (8 MiB by default).
-  it('refuses a payload over MAX_BODY_BYTES (413)', async () => {
+  it('refuses a payload over 2,000,000 bytes (413, Chef\'s text)', async () => {
     const body = padded({ checksums: { [md5(randomContent())]: null } }, maxBody() + 1);
     const r = await chef.request('POST', 'sandboxes', { as, body, headers: { 'content-type': 'application/json' } });
     expect(r.status).toBe(413);
+    expect(r.json).toEqual({ error: 'JSON must be no more than 2000000 bytes.' });
   });
 });
 
@@ -179,8 +179,7 @@ describe('Sandboxes Endpoint, PUT', () => {
   });
 
   // pedant: respects_maximum_payload_size "exceeding the maximum allowable size" (PUT)
-  // console rule; Chef answers 413 above 2,000,000 bytes. The console's limit is MAX_BODY_BYTES (8 MiB by default).
-  it('refuses a commit payload over MAX_BODY_BYTES (413)', async () => {
+  it('refuses a commit payload over 2,000,000 bytes (413)', async () => {
     const { sandbox } = await twoFileSandbox();
     const r = await chef.request('PUT', `sandboxes/${sandbox.sandbox_id}`, { as, body: padded({ is_completed: true }, maxBody() + 1), headers: { 'content-type': 'application/json' } });
     expect(r.status).toBe(413);

@@ -184,6 +184,7 @@ export const createWebhookRoute = defineRoute({
       events: z.array(z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` })).min(1, 'must name at least one event'),
       secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional().describe('Generated when absent; returned once'),
       slack: z.boolean().optional().describe('Send Slack-compatible { text } bodies'),
+      allow_private_targets: z.boolean().optional().describe('Deliver even to loopback, link-local, private or unspecified addresses (refused otherwise, at registration and on every delivery)'),
     })
     .strict(),
   responses: { 201: { description: '{ webhook, secret }: the secret is returned only here', schema: { type: 'object', properties: { webhook: webhookSchema, secret: { type: 'string' } } } }, 400: 'A field is invalid' },

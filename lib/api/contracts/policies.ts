@@ -113,6 +113,7 @@ export const composeRoute = defineRoute({
   responses: {
     200: 'The merged lock and its provenance (a preview; nothing stored)',
     201: 'Saved (and, with group, promoted)',
+    202: 'Saved; the group is protected, so moving it there opened a promotion request (`request`), and nothing moved',
     409: 'Every conflict, each with a JSON pointer; or the stage changed since the caller looked',
   },
 });

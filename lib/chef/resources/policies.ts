@@ -4,11 +4,13 @@ import { chefPolicyRows, revisionDocumentWithGroups } from '@/lib/db/queries/pol
 import { deletePolicy, deleteRevision } from '@/lib/services/delete-policy';
 import { uploadRevision } from '@/lib/services/upload-revision';
 import { chefLockProblem } from '../lock-validation';
+import { assertBodyDepth } from '@/lib/validation/limits';
 import { ok, policyReader, raw, route, userAccess, type ChefRoute, type Ctx } from '../context';
 
 /** Chef's validation first (its exact, single message), then the console's. */
 export function chefValidated(ctx: Ctx, urlName: string): string {
   const text = ctx.req.body.toString('utf8');
+  assertBodyDepth(text);
   const problem = chefLockProblem(text, urlName);
   if (problem) throw new AppError('bad_request', problem, [{ path: '', message: problem }]);
   return text;

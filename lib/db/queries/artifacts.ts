@@ -18,21 +18,32 @@ export interface ArtifactPage {
   createdAt: string;
   createdBy: string | null;
   metadata: Record<string, unknown>;
+  /** Issue 28: one page of the files (FILES_PER_PAGE), in path order; `totalFiles`, `page` and `pages` say where. */
   files: (ManifestFile & { size: number | null })[];
+  totalFiles: number;
+  page: number;
+  pages: number;
   /** The selected file's text (null when binary or too large to show). */
   selected: { path: string; text: string | null; size: number } | null;
 }
 
 const SHOW_LIMIT = 512 * 1024;
+/** Files listed per artifact page: a 100,000-file manifest is paged, not one huge page. */
+export const FILES_PER_PAGE = 200;
 
 /** An artifact's manifest, its files with sizes, and one file's text. Every signed-in user may read cookbooks. */
-export async function artifactPage(name: string, identifier: string, file: string | null): Promise<ArtifactPage | null> {
+export async function artifactPage(name: string, identifier: string, file: string | null, page = 1): Promise<ArtifactPage | null> {
   const a = await db().cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { version: true, manifest: true, createdAt: true, createdBy: true } });
   if (!a) return null;
   const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
   const files = manifestFiles(manifest).sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  const sizes = new Map((await db().cookbookFile.findMany({ where: { checksum: { in: files.map((f) => f.checksum) } }, select: { checksum: true, size: true } })).map((f) => [f.checksum, f.size]));
   const chosen = files.find((f) => f.path === file) ?? files.find((f) => f.path === 'recipes/default.rb') ?? files.find((f) => f.path === 'metadata.rb') ?? files[0];
+  // Without an explicit page, the page that holds the selected file.
+  const pages = Math.max(1, Math.ceil(files.length / FILES_PER_PAGE));
+  const at = chosen ? files.indexOf(chosen) : 0;
+  const p = Math.min(pages, Math.max(1, Number.isInteger(page) && page > 0 ? page : 1, file && page === 1 ? Math.floor(at / FILES_PER_PAGE) + 1 : 1));
+  const shown = files.slice((p - 1) * FILES_PER_PAGE, p * FILES_PER_PAGE);
+  const sizes = new Map((await db().cookbookFile.findMany({ where: { checksum: { in: shown.map((f) => f.checksum) } }, select: { checksum: true, size: true } })).map((f) => [f.checksum, f.size]));
   let selected: ArtifactPage['selected'] = null;
   if (chosen) {
     const row = await db().cookbookFile.findUnique({ where: { checksum: chosen.checksum }, select: { content: true, size: true } });
@@ -49,7 +60,10 @@ export async function artifactPage(name: string, identifier: string, file: strin
     createdAt: a.createdAt.toISOString(),
     createdBy: a.createdBy,
     metadata: (manifest.metadata as Record<string, unknown>) ?? {},
-    files: files.map((f) => ({ ...f, size: sizes.get(f.checksum) ?? null })),
+    files: shown.map((f) => ({ ...f, size: sizes.get(f.checksum) ?? null })),
+    totalFiles: files.length,
+    page: p,
+    pages,
     selected,
   };
 }

@@ -1,6 +1,7 @@
 import { sha256Hex } from './sha256';
 import { canonicalJson, sortCodePoints } from '@/lib/domain/shared';
-import { JsonNumber, orderedKeys, parseLossless } from './json';
+import { JsonNumber, orderedKeys } from './json';
+import { parseLossless } from './lossless';
 import type { PolicyLock } from './types';
 
 type LockLike = Record<string, unknown>;

@@ -4,6 +4,7 @@ import { jsonPointer } from '@/lib/domain/shared/json-pointer';
 import { computeRevisionId } from '../lock/revision-id';
 import { isObject, rubyEq, rubyUnion } from './ruby-values';
 import { findIncludeCycles, type IncludeLookup } from './cycles';
+import { OriginLog } from './origins';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
 
 /** The policy being composed: its own run list (Policyfile.rb shorthand allowed), cookbooks and attributes. */
@@ -60,8 +61,11 @@ export interface Provenance {
   runList: Map<string, string>;
   namedRunLists: Map<string, Map<string, string>>;
   cookbooks: Map<string, string>;
-  /** [path, source] for every attribute node, in merge order (an array: no hashing of tens of thousands of paths). */
-  attributes: { default: [string, string][]; override: [string, string][] };
+  /**
+   * [path, source] for every attribute node, in merge order (an array: no hashing of tens of thousands
+   * of paths). Listed when first read: the merge records whole subtrees (merge/origins.ts).
+   */
+  attributes: { readonly default: [string, string][]; readonly override: [string, string][] };
 }
 
 export interface ProvenanceJson {
@@ -77,6 +81,34 @@ const mapToObject = (m: Map<string, string>) => {
   return out;
 };
 
+/** The origin logs behind a merge's `provenance.attributes`. */
+const originLogs = new WeakMap<Provenance['attributes'], { default: OriginLog; override: OriginLog }>();
+
+/** `attributes` for a Provenance: the pairs listed from the logs on first read. */
+function lazyAttributes(logs: { default: OriginLog; override: OriginLog }): Provenance['attributes'] {
+  let def: [string, string][] | undefined;
+  let over: [string, string][] | undefined;
+  const attributes = {
+    get default() {
+      return (def ??= logs.default.toArray());
+    },
+    get override() {
+      return (over ??= logs.override.toArray());
+    },
+  };
+  originLogs.set(attributes, logs);
+  return attributes;
+}
+
+/** path → source, the last source to set a path winning (as a Map built from the pairs keeps it). */
+function originsToObject(attributes: Provenance['attributes'], which: 'default' | 'override'): Record<string, string> {
+  const log = originLogs.get(attributes)?.[which];
+  if (!log) return mapToObject(new Map(attributes[which]));
+  const out: Record<string, string> = {};
+  log.forEach((path, source) => setKey(out, path, source));
+  return out;
+}
+
 /** Provenance as plain objects (for JSON). */
 export function provenanceToJson(p: Provenance): ProvenanceJson {
   const named: Record<string, Record<string, string>> = {};
@@ -85,7 +117,7 @@ export function provenanceToJson(p: Provenance): ProvenanceJson {
     runList: mapToObject(p.runList),
     namedRunLists: named,
     cookbooks: mapToObject(p.cookbooks),
-    attributes: { default: mapToObject(new Map(p.attributes.default)), override: mapToObject(new Map(p.attributes.override)) },
+    attributes: { default: originsToObject(p.attributes, 'default'), override: originsToObject(p.attributes, 'override') },
   };
 }
 
@@ -137,14 +169,6 @@ const cookbookOf = (item: string) => /^recipe\[([^:\]]+)/.exec(item)?.[1] ?? ite
 function setKey(target: Record<string, unknown>, key: string, value: unknown) {
   if (key === '__proto__') defineKey(target, key, value);
   else target[key] = value;
-}
-
-/** Records the origin of a subtree that one source brings alone (every node, leaves included). */
-function recordOrigins(value: unknown, path: string, source: string, origins: [string, string][]): void {
-  origins.push([path, source]);
-  if (!isObject(value)) return;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) recordOrigins(value[keys[i]], path + '[' + keys[i] + ']', source, origins);
 }
 
 type AttrSource = { name: string; tree: Record<string, unknown> };
@@ -205,10 +229,10 @@ function checkAttributes(precedence: 'default' | 'override', sources: AttrSource
  * any other later value replaces the earlier one (so on `0.0` against `-0.0` the later wins).
  * Inputs are never modified; unchanged subtrees are shared.
  */
-function deepMerge(source: unknown, dest: unknown, path: string, from: string, origins: [string, string][]): unknown {
+function deepMerge(source: unknown, dest: unknown, path: string, from: string, origins: OriginLog): unknown {
   if (isObject(source)) {
     if (!isObject(dest)) {
-      recordOrigins(source, path, from, origins);
+      origins.subtree(source, path, from);
       return source;
     }
     const keys = orderedKeys(dest);
@@ -220,25 +244,24 @@ function deepMerge(source: unknown, dest: unknown, path: string, from: string, o
       else {
         keys.push(k);
         setKey(out, k, source[k]);
-        recordOrigins(source[k], p, from, origins);
+        origins.subtree(source[k], p, from);
       }
     }
     return setKeyOrder(out, keys);
   }
-  origins.push([path, from]);
+  origins.node(path, from);
   if (Array.isArray(source) && Array.isArray(dest)) return rubyUnion(dest, source);
   return source;
 }
 
-function mergeAttributes(precedence: 'default' | 'override', sources: AttrSource[], origins: [string, string][], conflicts: MergeConflict[]): Record<string, unknown> {
+function mergeAttributes(precedence: 'default' | 'override', sources: AttrSource[], origins: OriginLog, conflicts: MergeConflict[]): Record<string, unknown> {
   checkAttributes(precedence, sources, conflicts);
   const [first, ...later] = sources;
-  recordOrigins(first.tree, '', first.name, origins);
-  origins.shift(); // the root itself has no path
+  origins.subtree(first.tree, '', first.name);
+  origins.dropFirst(''); // the root itself has no path
   let acc: Record<string, unknown> = first.tree;
   for (const s of later) acc = deepMerge(s.tree, acc, '', s.name, origins) as Record<string, unknown>;
-  const root = origins.findIndex(([p]) => p === '');
-  if (root >= 0) origins.splice(root, 1);
+  origins.dropFirst('');
   return acc;
 }
 
@@ -273,7 +296,9 @@ function rebaseCookbook(entry: CookbookLockEntry, includePath: unknown): Cookboo
 }
 
 type DepPairs = [string, string][];
-const depsOf = (deps: SolutionDependencies | undefined, name: string, version: string): DepPairs | undefined => deps?.dependencies?.[`${name} (${version})`];
+/** `name (version)`, how solution_dependencies names a locked cookbook. */
+const depKey = (name: string, version: string) => `${name} (${version})`;
+const depsOf = (deps: SolutionDependencies | undefined, key: string): DepPairs | undefined => deps?.dependencies?.[key];
 const samePairs = (a: DepPairs | undefined, b: DepPairs | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x[0] === b![i][0] && x[1] === b![i][1]);
 /** Ruby's Array#sort on [name, constraint] pairs (and `Hash#sort` on keys): byte-wise. */
 const byPair = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : String(a[1]) < String(b[1]) ? -1 : String(a[1]) > String(b[1]) ? 1 : 0);
@@ -312,7 +337,8 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     conflicts.push({ kind: 'include_cycle', sources: [cycle.include], values: cycle.trail, message: `Include cycle: ${cycle.trail.join(' → ')}` });
   }
 
-  const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: { default: [], override: [] } };
+  const origins = { default: new OriginLog(), override: new OriginLog() };
+  const provenance: Provenance = { runList: new Map(), namedRunLists: new Map(), cookbooks: new Map(), attributes: lazyAttributes(origins) };
 
   // Run lists: the includes' (already normalised) items in include order, then the parent's.
   const normalize = (items: string[], field: string): string[] =>
@@ -358,11 +384,11 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     { name: parent.name, tree: parent[field] ?? {} },
     ...includes.map((i) => ({ name: i.name, tree: i.lock[field] ?? {} })),
   ];
-  const default_attributes = mergeAttributes('default', attrSources('default_attributes'), provenance.attributes.default, conflicts);
-  const override_attributes = mergeAttributes('override', attrSources('override_attributes'), provenance.attributes.override, conflicts);
+  const default_attributes = mergeAttributes('default', attrSources('default_attributes'), origins.default, conflicts);
+  const override_attributes = mergeAttributes('override', attrSources('override_attributes'), origins.override, conflicts);
 
   // Cookbooks. Among includes they must agree; the parent's own cookbook wins over an include's.
-  type Provider = { source: string; entry: CookbookLockEntry; deps: DepPairs | undefined; parent: boolean };
+  type Provider = { source: string; entry: CookbookLockEntry; key: string; deps: DepPairs | undefined; parent: boolean };
   const chosen = new Map<string, Provider>();
   const fromIncludes = new Map<string, Provider>();
   // chef-cli compares the includes' source options lazily: only when some cookbook of the result comes
@@ -371,10 +397,11 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   for (const inc of includes) {
     for (const [cb, raw] of Object.entries(inc.lock.cookbook_locks ?? {})) {
       const entry = rebaseCookbook(raw, inc.source_options?.path);
-      const deps = depsOf(inc.lock.solution_dependencies, cb, entry.version);
+      const key = depKey(cb, entry.version);
+      const deps = depsOf(inc.lock.solution_dependencies, key);
       const first = fromIncludes.get(cb);
       if (!first) {
-        fromIncludes.set(cb, { source: inc.name, entry, deps, parent: false });
+        fromIncludes.set(cb, { source: inc.name, entry, key, deps, parent: false });
         continue;
       }
       const a = first.entry;
@@ -391,7 +418,8 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     }
   }
   for (const [cb, entry] of Object.entries(parent.cookbook_locks ?? {})) {
-    chosen.set(cb, { source: parent.name, entry, deps: depsOf(parent.solution_dependencies, cb, entry.version), parent: true });
+    const key = depKey(cb, entry.version);
+    chosen.set(cb, { source: parent.name, entry, key, deps: depsOf(parent.solution_dependencies, key), parent: true });
     const inc = fromIncludes.get(cb);
     if (inc && (inc.entry.version !== entry.version || inc.entry.identifier !== entry.identifier || !rubyEq(inc.entry.source_options, entry.source_options))) {
       warnings.push({
@@ -404,7 +432,14 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     }
   }
   for (const [cb, p] of fromIncludes) if (!chosen.has(cb)) chosen.set(cb, p);
-  if ([...chosen.values()].some((p) => !p.parent)) conflicts.push(...sourceConflicts);
+  let fromAnInclude = false;
+  for (const p of chosen.values()) {
+    if (!p.parent) {
+      fromAnInclude = true;
+      break;
+    }
+  }
+  if (fromAnInclude) conflicts.push(...sourceConflicts);
   else {
     for (const c of sourceConflicts) {
       warnings.push({ kind: 'moot_include_conflict', cookbook: c.cookbook!, sources: c.sources, values: c.values ?? [], message: `${c.message}; moot, as the parent locks ${c.cookbook} itself and takes no cookbook from its includes (chef-cli does not check it then)` });
@@ -435,14 +470,25 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
     for (const [dep, constraint] of p.deps ?? []) demands.push({ by: `${cb} ${p.entry.version} (from ${p.source})`, on: dep, constraint });
   }
   const unmet = new Set<string>();
+  // Many cookbooks share a constraint (`>= 0.0.0`): each version against each constraint once.
+  const verdicts = new Map<string, Map<string, boolean>>();
+  const meets = (version: string, constraint: string) => {
+    let byVersion = verdicts.get(constraint);
+    if (!byVersion) verdicts.set(constraint, (byVersion = new Map()));
+    let v = byVersion.get(version);
+    if (v === undefined) byVersion.set(version, (v = satisfies(version, constraint)));
+    return v;
+  };
   for (const d of demands) {
     const got = chosen.get(d.on);
+    if (got && meets(got.entry.version, d.constraint)) continue;
+    // Unmet: each (who, what, constraint) reported once.
     const key = `${d.by}|${d.on}|${d.constraint}`;
     if (unmet.has(key)) continue;
     if (!got) {
       unmet.add(key);
       conflicts.push({ kind: 'unsatisfied_constraint', cookbook: d.on, sources: [d.by], values: [d.constraint, null], message: `${d.by} requires ${d.on} ${d.constraint}, but no cookbook lock provides ${d.on}` });
-    } else if (!satisfies(got.entry.version, d.constraint)) {
+    } else {
       unmet.add(key);
       conflicts.push({
         kind: 'unsatisfied_constraint',
@@ -457,16 +503,19 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   // chef-cli's solver refuses circular dependencies ("There is a circular dependency between a and b").
   const state = new Map<string, 1 | 2>();
   const cycles: string[][] = [];
-  const visit = (cb: string, trail: string[]) => {
+  const trail: string[] = []; // the path from the walk's root to the cookbook being visited
+  const visit = (cb: string) => {
     state.set(cb, 1);
+    trail.push(cb);
     for (const [dep] of chosen.get(cb)!.deps ?? []) {
       if (!chosen.has(dep)) continue;
       if (state.get(dep) === 1) cycles.push([...trail.slice(trail.indexOf(dep)), dep]);
-      else if (!state.has(dep)) visit(dep, [...trail, dep]);
+      else if (!state.has(dep)) visit(dep);
     }
+    trail.pop();
     state.set(cb, 2);
   };
-  for (const cb of names) if (!state.has(cb)) visit(cb, [cb]);
+  for (const cb of names) if (!state.has(cb)) visit(cb);
   for (const cycle of cycles) {
     conflicts.push({ kind: 'dependency_cycle', cookbook: cycle[0], sources: [...new Set(cycle.slice(0, -1).map((cb) => chosen.get(cb)!.source))], values: cycle, message: `Circular dependency between cookbooks: ${cycle.join(' → ')}` });
   }
@@ -482,7 +531,7 @@ export function mergePolicy(parent: ParentPolicy, includes: IncludedPolicy[], op
   });
   for (const [n, c] of parentConstraint) if (!chosen.has(n)) policyfile.push([n, c]);
   policyfile.sort(byPair);
-  const depEntries = names.map((cb) => [`${cb} (${chosen.get(cb)!.entry.version})`, chosen.get(cb)!.deps ?? []] as [string, DepPairs]).sort(byPair);
+  const depEntries = names.map((cb) => [chosen.get(cb)!.key, chosen.get(cb)!.deps ?? []] as [string, DepPairs]).sort(byPair);
   const dependencies: Record<string, [string, string][]> = {};
   for (const [k, v] of depEntries) setKey(dependencies, k, v);
 

@@ -16,9 +16,25 @@ import { sortCodePoints } from './compare';
  * `digits15` followed by exactly `5` (a tie when rounding to 15 significant digits).
  * `exp10` is the decimal exponent of the first digit.
  */
-function isExactTie(ax: number, digits15: string, exp10: number): boolean {
-  const view = new DataView(new ArrayBuffer(8));
+const view = new DataView(new ArrayBuffer(8));
+/** Trailing zero bits of a non-zero 32-bit integer. */
+const ctz32 = (v: number) => 31 - Math.clz32(v & -v);
+
+/** e in `ax = odd * 2^e`, for a positive finite double. */
+function binaryExponent(ax: number): number {
   view.setFloat64(0, ax);
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  const top = biased === 0 ? hi & 0xfffff : (hi & 0xfffff) | 0x100000;
+  return (biased === 0 ? -1074 : biased - 1075) + (lo !== 0 ? ctz32(lo) : 32 + ctz32(top));
+}
+
+function isExactTie(ax: number, digits15: string, exp10: number): boolean {
+  // Quick refusal: equal numbers have as many decimal places. ax = odd * 2^e, which has max(0, -e)
+  // decimal places; the tie ends in its 5 at 10^(exp10 - 15): 15 - exp10 places when that is positive.
+  const e = binaryExponent(ax);
+  if (Math.max(0, -e) !== Math.max(0, 15 - exp10)) return false;
   const hi = view.getUint32(0);
   const lo = view.getUint32(4);
   const biased = (hi >>> 20) & 0x7ff;
@@ -96,49 +112,43 @@ function g15Nearest(x: number): string {
   return layoutG(x < 0 ? '-' : '', p.digits, p.exp);
 }
 
-/** Number of significant digits in a JS number string, and its last significant digit's char code. */
-function significant(text: string): { count: number; last: number } {
-  let count = 0;
-  let last = 0;
-  let zeros = 0;
-  let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 101 /* e */) break;
-    if (c < 48 || c > 57) continue;
-    if (!started && c === 48) continue;
-    started = true;
-    if (c === 48) zeros++;
-    else {
-      count += zeros + 1;
-      zeros = 0;
-      last = c;
-    }
-  }
-  return { count, last };
-}
-
 /**
  * Formats a finite number as C's `printf("%.15g")` does (and Ruby's `format`, which chef-cli uses):
  * the 15 significant digits are the exact binary value correctly rounded, exact ties to even.
  * (`toPrecision`/`toExponential` round ties away from zero: `100000000000000.5` would become
  * `…001` where chef-cli writes `100000000000000`.)
+ *
+ * For a normal double, the shortest round-trip form S (`String(x)`, the closest of the shortest) is
+ * within half an ulp of x, far less than half a step of the 15-digit grid, and no decimal of at most
+ * 16 digits lies strictly between x and S (it would be a shorter or a closer round-trip form). So:
+ * S with at most 15 digits is the answer; S with 17 digits, or 16 not ending in 5, rounds like x
+ * (its digits after the 15th are never exactly a half); only S with 16 digits ending in 5 may be an
+ * exact tie, decided on the exact binary value.
  */
 export function formatG15(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
   const ax = Math.abs(x);
-  if (ax >= MIN_NORMAL) {
-    // For a normal double the shortest round-trip form S is within half an ulp of x, far less than
-    // half a step of the 15-digit grid: x can only be an exact tie if S has exactly 16 significant
-    // digits ending in 5. Anything else rounds correctly with toPrecision.
-    const short = String(ax);
-    const sig = significant(short);
-    if (sig.count === 16 && sig.last === 53 /* 5 */) {
-      const d = decimalDigits(short);
-      if (isExactTie(ax, d.digits.slice(0, 15), d.exp)) return layoutG(x < 0 ? '-' : '', ...roundHalfEven(d.digits.slice(0, 15), d.exp));
+  if (ax >= MIN_NORMAL && ax !== Infinity) {
+    // Most numbers cannot be an exact tie at all: in [1e-4, 1e15) a tie has 16 significant digits, so
+    // at most 19 decimal places and a fraction; ax = odd * 2^e has exactly max(0, -e) decimal places.
+    if (ax >= 1e-4 && ax < 1e15) {
+      const e = binaryExponent(ax);
+      if (e >= 0 || e < -20) return g15Nearest(x);
     }
-    return g15Nearest(x);
+    const short = String(ax);
+    const d = decimalDigits(short);
+    const sign = x < 0 ? '-' : '';
+    const n = d.digits.length;
+    if (n <= 15) return layoutG(sign, d.digits, d.exp);
+    const next = d.digits.charCodeAt(15);
+    if (n === 16 && next === 53 /* 5 */) {
+      if (isExactTie(ax, d.digits.slice(0, 15), d.exp)) return layoutG(sign, ...roundHalfEven(d.digits.slice(0, 15), d.exp));
+      return g15Nearest(x);
+    }
+    const head = d.digits.slice(0, 15);
+    return next >= 53 ? layoutG(sign, ...roundUp(head, d.exp)) : layoutG(sign, head, d.exp);
   }
+  if (ax >= MIN_NORMAL || ax !== ax) return g15Nearest(x); // Infinity, NaN: as before (JSON has neither)
   // Subnormals (fewer bits than 15 digits need): 17 digits, then the exact value decides a "50" tail.
   const e17 = ax.toExponential(16);
   const cut = e17.indexOf('e');
@@ -148,19 +158,29 @@ export function formatG15(x: number): string {
   return g15Nearest(x);
 }
 
-/** An exact tie after `head` (15 digits): keep an even last digit, round an odd one up. */
-function roundHalfEven(head: string, exp: number): [string, number] {
-  if ((head.charCodeAt(14) - 48) % 2 === 0) return [head, exp];
+/** 15 digits rounded up by one unit in the last place (`999…` carries into a new leading 1). */
+function roundUp(head: string, exp: number): [string, number] {
   let i = 14;
   while (i >= 0 && head.charCodeAt(i) === 57 /* 9 */) i--;
   if (i < 0) return ['1', exp + 1];
   return [head.slice(0, i) + String.fromCharCode(head.charCodeAt(i) + 1), exp];
 }
 
+/** An exact tie after `head` (15 digits): keep an even last digit, round an odd one up. */
+function roundHalfEven(head: string, exp: number): [string, number] {
+  if ((head.charCodeAt(14) - 48) % 2 === 0) return [head, exp];
+  return roundUp(head, exp);
+}
+
+const INTEGER_LEXEME = /^-?(?:0|[1-9]\d*)$/;
+
 function numberText(n: number | JsonNumber): string {
   if (n instanceof JsonNumber) {
-    if (n.isFloat) return formatG15(Number(n.lexeme));
-    return BigInt(n.lexeme).toString();
+    const lexeme = n.lexeme;
+    if (n.isFloat) return formatG15(Number(lexeme));
+    // A JSON integer is already in Ruby's Integer#to_s form, but for "-0".
+    if (INTEGER_LEXEME.test(lexeme)) return lexeme === '-0' ? '0' : lexeme;
+    return BigInt(lexeme).toString();
   }
   // A plain JS number carries no lexeme: whole numbers are taken as integers.
   if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
@@ -174,10 +194,6 @@ interface Encoding {
 }
 
 /** chef-cli's canonical leaves: strings between quotes with no escaping, integers as digits, floats as `%.15g`. */
-const CHEF: Encoding = {
-  string: (s) => '"' + s + '"',
-  number: numberText,
-};
 
 /** JSON's leaves, as JSON.stringify writes them (a JsonNumber as the JS number it denotes). */
 const JSON_TEXT: Encoding = {
@@ -223,7 +239,38 @@ function write(value: unknown, enc: Encoding, indent: string, at: string): strin
 
 /** chef-cli's canonical JSON (revision ids): no whitespace, unescaped strings, `%.15g` floats. */
 export function canonicalJson(value: unknown): string {
-  return write(value, CHEF, '', '') ?? 'null';
+  return writeChef(value) ?? 'null';
+}
+
+/**
+ * The serializer's walk (keys in code-point order, arrays in order, undefined members left out)
+ * with chef-cli's leaves, written out on its own: every revision id pays for it, on tens of
+ * thousands of attribute leaves in a composed lock.
+ */
+function writeChef(value: unknown): string | undefined {
+  if (typeof value === 'string') return '"' + value + '"';
+  if (typeof value === 'number') return numberText(value);
+  if (value === null) return 'null';
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (typeof value !== 'object') return undefined;
+  if (value instanceof JsonNumber) return numberText(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    let out = '[' + (writeChef(value[0]) ?? 'null');
+    for (let i = 1; i < value.length; i++) out += ',' + (writeChef(value[i]) ?? 'null');
+    return out + ']';
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = sortCodePoints(Object.keys(obj));
+  let out = '{';
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    const v = writeChef(obj[key]);
+    if (v === undefined) continue;
+    out += (out.length > 1 ? ',"' : '"') + key + '":' + v;
+  }
+  return out.length > 1 ? out + '}' : '{}';
 }
 
 /** Ordinary JSON with object keys in code-point order at every level (content hashes, the text diff). */

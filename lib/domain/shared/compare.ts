@@ -18,14 +18,29 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
-const SURROGATE = /[\ud800-\udfff]/;
+/** Does any of the strings hold a UTF-16 surrogate (a character above U+FFFF)? */
+function hasSurrogate(keys: string[]): boolean {
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdfff) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * Sorts `keys` in place in code-point order and returns them. The default sort agrees with
- * code-point order unless a key holds a surrogate pair; one test over all keys is much cheaper
- * than comparing by code point.
+ * code-point order unless a key holds a surrogate pair; one pass over the keys is much cheaper
+ * than comparing by code point. Keys already in order (a lock as chef-cli writes it) are left.
  */
 export function sortCodePoints(keys: string[]): string[] {
-  keys.sort();
-  return keys.length > 1 && SURROGATE.test(keys.join('')) ? keys.sort(compareCodePoints) : keys;
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1] > keys[i]) {
+      keys.sort();
+      break;
+    }
+  }
+  return keys.length > 1 && hasSurrogate(keys) ? keys.sort(compareCodePoints) : keys;
 }

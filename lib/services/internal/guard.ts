@@ -20,7 +20,8 @@ const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 /** 409 when the revision is marked bad (naming who and why). */
 export async function assertNotBad(tx: Tx, policyName: string, to: { pk: string; revisionId: string } | null): Promise<void> {
   if (!to) return;
-  const bad = await tx.badRevision.findUnique({ where: { revisionPk: to.pk }, select: { reason: true, markedByEmail: true, createdAt: true } });
+  // Issue 28: by (policy, revision id), not the row id: a mark survives the revision's deletion and re-upload.
+  const bad = await tx.badRevision.findFirst({ where: { policyName, revisionId: to.revisionId }, select: { reason: true, markedByEmail: true, createdAt: true } });
   if (!bad) return;
   throw conflict(`Revision ${shortRev(to.revisionId)} of '${policyName}' is marked bad by ${bad.markedByEmail} on ${bad.createdAt.toISOString().slice(0, 10)}: ${bad.reason}. It cannot be promoted or rolled back to anywhere until it is unmarked.`, {
     bad_revision: { policy: policyName, revision_id: to.revisionId, reason: bad.reason, marked_by: bad.markedByEmail, marked_at: bad.createdAt.toISOString() },

@@ -16,8 +16,17 @@ export interface EventEnvelope {
 
 /** The exact body a subscription receives: the envelope, or Slack's `{ text }`. */
 export function webhookBody(envelope: EventEnvelope, slack: boolean): string {
-  if (slack) return JSON.stringify({ text: `[policy-console] ${envelope.summary}` });
+  if (slack) return JSON.stringify({ text: `[policy-console] ${slackEscape(envelope.summary)}` });
   return JSON.stringify(envelope);
+}
+
+/**
+ * Issue 28: Slack's control characters escaped (its own rule: `&`, `<`, `>`),
+ * so text from users (a bad-revision reason, a comment) cannot mention
+ * `<!channel>`, `<@user>` or disguise a link as `<https://evil|harmless>`.
+ */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/auth/session';
-import { policyNames, stageNames } from '@/lib/db/queries/policies';
+import { policyNames } from '@/lib/db/queries/policies';
 import { requestsForPage, type RequestsFilter, type RequestsView } from '@/lib/services/requests-page';
 import { PageHeader } from '@/components/page-header';
 import { RequestsFilters } from '@/components/requests-filters';
@@ -22,7 +22,8 @@ export default async function RequestsPage({ searchParams }: Props) {
     status: sp.status || undefined,
     policy: sp.policy || undefined,
   };
-  const [{ rows, counts }, stages, policies] = await Promise.all([requestsForPage(access, filter), stageNames(), policyNames()]);
+  // Issue 28: the stage filter lists only the stages the viewer may see (requestsForPage's `stages`).
+  const [{ rows, counts, stages }, policies] = await Promise.all([requestsForPage(access, filter), policyNames()]);
   const empty =
     filter.view === 'to-approve'
       ? 'Nothing is waiting for your approval.'

@@ -8,7 +8,7 @@ import { artifactPage } from '@/lib/db/queries/artifacts';
 import { dateTime, shortId } from '@/lib/format';
 import { PageHeader } from '@/components/page-header';
 
-type Props = { params: Promise<{ name: string; identifier: string }>; searchParams: Promise<{ file?: string }> };
+type Props = { params: Promise<{ name: string; identifier: string }>; searchParams: Promise<{ file?: string; page?: string }> };
 
 export const dynamic = 'force-dynamic';
 
@@ -32,7 +32,8 @@ export default async function ArtifactPage({ params, searchParams }: Props) {
   const p = await params;
   const name = decodeURIComponent(p.name);
   const identifier = decodeURIComponent(p.identifier);
-  const a = await artifactPage(name, identifier, (await searchParams).file ?? null);
+  const sp = await searchParams;
+  const a = await artifactPage(name, identifier, sp.file ?? null, Number(sp.page ?? 1) || 1);
   if (!a) notFound();
   const base = `/artifacts/${encodeURIComponent(name)}/${encodeURIComponent(identifier)}`;
   const deps = Object.entries((a.metadata.dependencies as Record<string, string> | undefined) ?? {});
@@ -47,7 +48,7 @@ export default async function ArtifactPage({ params, searchParams }: Props) {
         description={
           <span>
             Identifier <span className="mono">{a.identifier}</span> · uploaded {dateTime(a.createdAt)}
-            {a.createdBy ? ` by ${a.createdBy}` : ''} · {a.files.length} files
+            {a.createdBy ? ` by ${a.createdBy}` : ''} · {a.totalFiles} files
             {deps.length > 0 && <> · depends on {deps.map(([d, c]) => `${d} ${c}`).join(', ')}</>}
           </span>
         }
@@ -69,6 +70,27 @@ export default async function ArtifactPage({ params, searchParams }: Props) {
               </li>
             ))}
           </ul>
+          {a.pages > 1 && (
+            <p className="mt-2 flex items-center justify-between gap-2 text-xs text-slate-700" data-testid="artifact-files-pages">
+              {a.page > 1 ? (
+                <Link className="text-indigo-700 underline" href={`${base}?page=${a.page - 1}`}>
+                  Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span>
+                Page {a.page} of {a.pages}
+              </span>
+              {a.page < a.pages ? (
+                <Link className="text-indigo-700 underline" href={`${base}?page=${a.page + 1}`}>
+                  Next
+                </Link>
+              ) : (
+                <span />
+              )}
+            </p>
+          )}
         </nav>
         <section className="card min-w-0 p-3" aria-label={a.selected ? `File ${a.selected.path}` : 'File'}>
           {!a.selected ? (
