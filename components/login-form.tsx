@@ -22,7 +22,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       return;
     }
     setPending(false);
-    // The server locks sign-in after repeated failures and says until when (lib/auth/login.ts).
+    // The server locks sign-in after repeated failures and says until when (lib/authn/login.ts).
     const locked = res?.error?.startsWith('locked:') ? new Date(res.error.slice('locked:'.length)) : null;
     if (locked && !Number.isNaN(locked.getTime())) {
       setError(`Too many failed sign-ins. Try again after ${locked.toLocaleTimeString()} (${Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 1000))} seconds).`);

@@ -7,7 +7,11 @@
  * - a client component ("use client" under components/) imports neither lib/db nor lib/services
  *   (`import type` of a service's DTO types is allowed: the issue lets DTOs live beside the services, and type imports are erased);
  * - nothing outside lib/services imports lib/services/internal;
- * - lib/db imports no lib/services.
+ * - each layer imports only layers below it (LOWER_ONLY): lib/auth (the permission table and pure
+ *   primitives; authentication that reads the database is lib/authn), lib/types and lib/validation
+ *   import no data access, services or entry points; lib/db imports no services; lib/ops (logs,
+ *   metrics, the HTTP front) and lib/services import no entry points (lib/api, lib/chef, lib/actions,
+ *   lib/authn, app).
  */
 import path from 'node:path';
 import { builtinModules } from 'node:module';
@@ -37,6 +41,17 @@ function isClientModule(program) {
 /** Tests and benchmarks exercise a layer from outside (fixtures, vitest, internals, bulk population): the rules are for the code they exercise. */
 const isTest = (file) => /\.test\.tsx?$/.test(file) || under(file, 'test') || under(file, 'e2e') || under(file, 'bench');
 
+const ENTRY_POINTS = ['app', 'lib/api', 'lib/chef', 'lib/actions', 'lib/authn'];
+/** Layers that may import only what is below them: [layer, what it may not import, why]. */
+const LOWER_ONLY = [
+  ['lib/auth', ['lib/db', 'lib/services', 'lib/ops', ...ENTRY_POINTS], 'lib/auth is the permission table and pure primitives (authentication that reads the database lives in lib/authn)'],
+  ['lib/types', ['lib/db', 'lib/services', 'lib/ops', ...ENTRY_POINTS], 'DTO types are plain: they import no data access, services or entry points'],
+  ['lib/validation', ['lib/db', 'lib/services', 'lib/ops', ...ENTRY_POINTS], 'schemas are plain: they import no data access, services or entry points'],
+  ['lib/db', ['lib/services', ...ENTRY_POINTS], 'the services build on the queries, not the other way round'],
+  ['lib/ops', ['lib/services', ...ENTRY_POINTS], 'operations (logs, metrics, the HTTP front) sit below the entry points'],
+  ['lib/services', ENTRY_POINTS, 'the entry points call the services, not the other way round'],
+];
+
 /** The layer rule an import from `file` to `to` breaks, or null. */
 export function violation(file, to, { client, typeOnly = false }) {
   if (isTest(file)) return null;
@@ -49,7 +64,9 @@ export function violation(file, to, { client, typeOnly = false }) {
   if (to.kind !== 'local') return null;
   if (client && under(file, 'components') && (under(to.path, 'lib/db') || (under(to.path, 'lib/services') && !(typeOnly && !under(to.path, 'lib/services/internal'))))) return `a client component ("use client") may not import ${to.path}: take DTO types from lib/types or beside the services, and data from props or the API`;
   if (under(to.path, 'lib/services/internal') && !under(file, 'lib/services')) return `only lib/services may import ${to.path}`;
-  if (under(file, 'lib/db') && under(to.path, 'lib/services')) return `lib/db may not import ${to.path}: the services build on the queries, not the other way round`;
+  for (const [layer, forbidden, why] of LOWER_ONLY) {
+    if (under(file, layer) && forbidden.some((f) => under(to.path, f))) return `${layer} may not import ${to.path}: ${why}`;
+  }
   return null;
 }
 

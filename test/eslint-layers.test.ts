@@ -36,4 +36,18 @@ describe('the layer boundaries (eslint.config.mjs, eslint/layers.mjs)', () => {
   it('lib/db imports no lib/services', async () => {
     expect(await lint('lib/db/queries/x.ts', "export { rollback } from '@/lib/services/rollback';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
   });
+
+  // Issue 22: the five leaks a review found (auth → db and services, types → services, ops → api, services → chef).
+  it('each layer imports only the layers below it', async () => {
+    expect(await lint('lib/auth/x.ts', "import { loadAccess } from '@/lib/db/queries/access';")).toEqual([expect.stringMatching(/lib\/auth may not import lib\/db\/queries\/access/)]);
+    expect(await lint('lib/auth/x.ts', "import { x } from '../services/login-throttle';")).toEqual([expect.stringMatching(/lib\/auth may not import lib\/services/)]);
+    expect(await lint('lib/types/x.ts', "import type { X } from '@/lib/services/compose-policy';")).toEqual([expect.stringMatching(/lib\/types may not import/)]);
+    expect(await lint('lib/ops/x.ts', "import { ALLOWED_METHODS } from '@/lib/api/early-guard';")).toEqual([expect.stringMatching(/lib\/ops may not import lib\/api/)]);
+    expect(await lint('lib/services/x.ts', "import { normalisePublicKey } from '@/lib/chef/signing';")).toEqual([expect.stringMatching(/lib\/services may not import lib\/chef/)]);
+    expect(await lint('lib/db/queries/x.ts', "import { handleChef } from '@/lib/chef/router';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
+    // Downward imports are fine.
+    expect(await lint('lib/authn/x.ts', "import { loadAccess } from '@/lib/db/queries/access';\nimport { can } from '@/lib/auth/permissions';")).toEqual([]);
+    expect(await lint('lib/services/x.ts', "import { db } from '@/lib/db/client';\nimport { log } from '@/lib/ops/log';")).toEqual([]);
+    expect(await lint('lib/chef/x.ts', "import { createClient } from '@/lib/services/chef-clients';")).toEqual([]);
+  });
 });

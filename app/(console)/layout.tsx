@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 

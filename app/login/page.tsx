@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { currentAccess } from '@/lib/auth/session';
+import { currentAccess } from '@/lib/authn/session';
 import { LoginForm } from '@/components/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
 

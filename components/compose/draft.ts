@@ -1,4 +1,4 @@
-import type { IncludeSource } from '@/lib/services/compose-policy';
+import type { IncludeSource } from '@/lib/validation/compose';
 
 export type Include = { name: string; source: IncludeSource };
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { dateTime, shortId } from '@/lib/format';
-import type { IncludeSource } from '@/lib/services/compose-policy';
+import type { IncludeSource } from '@/lib/validation/compose';
 import type { ComposeOptions } from '@/lib/types/compose';
 import type { Include } from './draft';
 

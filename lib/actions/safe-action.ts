@@ -1,6 +1,6 @@
 import 'server-only';
 import { createSafeActionClient } from 'next-safe-action';
-import { currentAccess } from '@/lib/auth/session';
+import { currentAccess } from '@/lib/authn/session';
 import { AppError, asAppError, type FieldError } from '@/lib/errors';
 import { formErrorsFrom, type FormErrors } from './form-errors';
 import { assertInputDepth } from '@/lib/validation/limits';

@@ -7,8 +7,8 @@
  * placed in front of Next (which sees TRACE before Next can).
  */
 import { requestIdFromHeader } from './request-id';
+import { ALLOWED_METHODS } from '@/lib/ops/http-methods';
 
-export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export interface EarlyRefusal {
   status: 400 | 405;

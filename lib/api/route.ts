@@ -2,7 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
 import { NextResponse } from 'next/server';
-import { currentAccess } from '@/lib/auth/session';
+import { currentAccess } from '@/lib/authn/session';
 import type { Access, Actor } from '@/lib/auth/permissions';
 import { AppError, asAppError } from '@/lib/errors';
 import { authenticateBearer, authenticateSigned } from '@/lib/chef/authn';

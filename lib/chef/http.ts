@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { handleChef, isChefPath, sanitizeRequestId } from './router';
+import { DATA_COLLECTOR_TOKEN_PATHS, serveDataCollectorToken } from './data-collector-token';
 
 /** The caller's X-Request-Id (sanitized), or a fresh one: every answer carries one, errors included. */
 function requestIdOf(req: IncomingMessage): string {
@@ -65,6 +66,10 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
+  if (DATA_COLLECTOR_TOKEN_PATHS.has(rawPath)) {
+    await serveDataCollectorToken(req, res);
+    return true;
+  }
   if (!isChefPath(rawPath)) return false;
   const upload = isFileUpload(rawPath);
   const limit = upload ? maxDocumentBytes() : chefMaxRequestSize();

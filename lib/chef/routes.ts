@@ -9,6 +9,7 @@ import type { ChefRoute } from './context';
 import { clientRoutes } from './resources/clients';
 import { cookbookArtifactRoutes } from './resources/cookbook-artifacts';
 import { dataBagRoutes } from './resources/data-bags';
+import { dataCollectorRoutes } from './resources/data-collector';
 import { clientKeyRoutes, userKeyRoutes } from './resources/keys';
 import { nodeRoutes } from './resources/nodes';
 import { policyRoutes } from './resources/policies';
@@ -30,6 +31,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...cookbookArtifactRoutes,
   ...dataBagRoutes,
   ...searchRoutes,
+  ...dataCollectorRoutes,
   ...toleratedRoutes,
 ];
 

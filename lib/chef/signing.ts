@@ -196,14 +196,3 @@ export function verifySignature(sig: Extract<ParsedSignature, { ok: true }>, req
     return false;
   }
 }
-
-/** A PEM public key is acceptable: parses as RSA. Returns the normalised SPKI PEM or null. */
-export function normalisePublicKey(pem: string): string | null {
-  try {
-    const k = createPublicKey(pem);
-    if (k.asymmetricKeyType !== 'rsa') return null;
-    return k.export({ type: 'spki', format: 'pem' }).toString();
-  } catch {
-    return null;
-  }
-}

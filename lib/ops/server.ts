@@ -7,7 +7,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { ALLOWED_METHODS } from '@/lib/api/early-guard';
+import { ALLOWED_METHODS } from './http-methods';
 import { logRequest, log } from './log';
 import { metrics } from './metrics';
 import { acceptableRequestId, CONTEXT_HEADER, requestsInFlight, requestStore, type RequestInfo } from './request-context';

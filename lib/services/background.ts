@@ -7,6 +7,7 @@
 import { db } from '@/lib/db/client';
 import { metrics } from '@/lib/ops/metrics';
 import { startWebhookWorker, type RunningWorker } from './webhook-worker';
+import { startRolloutWorker } from './rollout-worker';
 import { collectExpiredUploads } from './cookbook-artifacts';
 
 /** The /metrics gauges that read the database (issue 14): pending approval requests and the webhook backlog, counted on each scrape. */
@@ -17,8 +18,10 @@ export function registerGauges(): void {
 
 export function startBackgroundJobs(): { stop(): Promise<void> } {
   registerGauges();
-  const workers: RunningWorker[] = [];
-  if (process.env.WEBHOOKS_WORKER !== 'false') workers.push(startWebhookWorker());
+  const workers: { stop(): Promise<void> }[] = [];
+  if (process.env.WEBHOOKS_WORKER !== 'false') workers.push(startWebhookWorker() satisfies RunningWorker);
+  // Issue 26: run-report retention and the automatic rollback's catch-up pass.
+  if (process.env.ROLLOUT_WORKER !== 'false') workers.push(startRolloutWorker());
   // Issue 28: uploaded files of expired sandboxes that nothing names are collected every 10 minutes.
   const collector = setInterval(() => {
     collectExpiredUploads().catch((e) => console.error('[uploads] collecting expired sandboxes failed', e));

@@ -5,15 +5,14 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan, can, canReadNode, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
-import { normalisePublicKey } from '@/lib/chef/signing';
+import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
-import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair } from './chef-key-material';
+import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
 
 /** Reserves a Chef actor name for a user or a client; 409 when a user or client already has it. */
@@ -129,10 +128,9 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
  * 404 for them). The names among `names` that are nodes in such stages.
  */
 async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<string>> {
-  if (actor.kind !== 'user' || actor.isAdmin || !names.length) return new Set();
-  const access = actor;
+  if (!names.length) return new Set();
   const nodes = await db().node.findMany({ where: { name: { in: names } }, select: { name: true, group: { select: { name: true } } } });
-  return new Set(nodes.filter((n) => !canReadNode(access, n.group?.name ?? null)).map((n) => n.name));
+  return new Set(nodes.filter((n) => !can(actor, 'node.read', { node: n.name, stage: n.group?.name ?? null })).map((n) => n.name));
 }
 
 export async function getClient(r: Actor, name: string): Promise<ClientDto> {

@@ -4,8 +4,7 @@
  * pool (crypto.generateKeyPair), never on the event loop: a 2048-bit RSA key
  * takes tens to hundreds of milliseconds of CPU.
  */
-import { generateKeyPair } from 'node:crypto';
-import { normalisePublicKey } from '@/lib/chef/signing';
+import { createPublicKey, generateKeyPair } from 'node:crypto';
 import { badRequest } from '@/lib/errors';
 
 /** Chef's client-name rule. */
@@ -28,4 +27,15 @@ export function generateChefKeyPair(): Promise<{ publicKey: string; privateKey: 
 export function checkedPublicKey(pem: string, field = '/public_key'): string {
   if (typeof pem !== 'string' || /PRIVATE KEY/.test(pem) || !normalisePublicKey(pem)) throw badRequest('Invalid public key: it must be an RSA public key in PEM format', [{ path: field, message: 'public_key must be an RSA public key in PEM format' }]);
   return pem;
+}
+
+/** A PEM public key is acceptable: parses as RSA. Returns the normalised SPKI PEM or null. */
+export function normalisePublicKey(pem: string): string | null {
+  try {
+    const k = createPublicKey(pem);
+    if (k.asymmetricKeyType !== 'rsa') return null;
+    return k.export({ type: 'spki', format: 'pem' }).toString();
+  } catch {
+    return null;
+  }
 }

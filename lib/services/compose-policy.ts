@@ -19,7 +19,7 @@ import { childPointer, jsonPointer } from '@/lib/domain/shared/json-pointer';
 import { expectedRevisionId, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
 
 export { ZIncludeSource, ZParentInput };
-export type IncludeSource = z.infer<typeof ZIncludeSource>;
+import type { IncludeSource } from '@/lib/validation/compose';
 export const ZComposeInput = z.object({
   policy: policyName,
   parent: ZParentInput,

@@ -23,6 +23,8 @@ export const ZPromoteCookbookInput = z.object({
   overrideReason: overrideReasonField.optional(),
   /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
   freezeOverrideReason: overrideReasonField.optional(),
+  /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
+  gateOverrideReason: overrideReasonField.optional(),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional(),
   requestId: requestIdField.optional(),
@@ -103,6 +105,8 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
       reason: input.reason,
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
+      gateOverrideReason: input.gateOverrideReason,
+      gateSubject: { revisionId: source.revision.revisionId },
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
       origin: { from_stage: from.name, cookbook: input.cookbook, version: result.after.version },

@@ -21,6 +21,8 @@ export const ZPromotePoliciesInput = z.object({
   overrideReason: overrideReasonField.optional(),
   /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
   freezeOverrideReason: overrideReasonField.optional(),
+  /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
+  gateOverrideReason: overrideReasonField.optional(),
   requestId: requestIdField.optional(),
 });
 export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
@@ -67,6 +69,7 @@ export async function promotePolicies(access: Access, raw: PromotePoliciesInput)
         reason: input.reason,
         overrideReason: input.overrideReason,
         freezeOverrideReason: input.freezeOverrideReason,
+      gateOverrideReason: input.gateOverrideReason,
         expectedRevisionId: input.expected[p],
         requestId: input.requestId,
         origin: { from_stage: from.name, bulk: true },

@@ -22,6 +22,8 @@ export const ZPromotePolicyInput = z.object({
   overrideReason: overrideReasonField.optional(),
   /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
   freezeOverrideReason: overrideReasonField.optional(),
+  /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
+  gateOverrideReason: overrideReasonField.optional(),
   requestId: requestIdField.optional(),
 });
 export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
@@ -71,6 +73,7 @@ export async function promotePolicy(access: Access, raw: PromotePolicyInput): Pr
       reason: input.reason,
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
+      gateOverrideReason: input.gateOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
       origin: { from_stage: fromName },

@@ -1,5 +1,5 @@
 /** What the Compose page offers the editor (lib/db/queries/compose.ts builds it): policies, their revisions, stages and what each runs. */
-import type { IncludeSource } from '@/lib/services/compose-policy';
+import type { IncludeSource } from '@/lib/validation/compose';
 
 export interface ComposeOptions {
   stages: { name: string; canPromote: boolean }[];

@@ -183,9 +183,9 @@ describe('stages that require artifacts', () => {
   });
 
   it('the demo organisation has real artifacts for every cookbook its stages run', async () => {
-    const { missingArtifacts } = await import('@/lib/services/internal/pointer');
+    const { missingArtifacts, revisionPins } = await import('@/lib/db/queries/missing-artifacts');
     const rows = await db().groupPolicy.findMany({ where: { group: { name: { in: ['staging', 'qa'] } } }, select: { revisionPk: true } });
-    for (const r of rows) expect(await missingArtifacts(db(), r.revisionPk)).toEqual([]);
+    for (const r of rows) expect(await missingArtifacts(await revisionPins(db(), r.revisionPk))).toEqual([]);
     expect(await db().policyGroup.findMany({ where: { requireArtifacts: true }, select: { name: true }, orderBy: { position: 'asc' } })).toEqual([{ name: 'staging' }, { name: 'production' }]);
   });
 });

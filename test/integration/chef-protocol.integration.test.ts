@@ -104,12 +104,13 @@ describe('routing', () => {
     const r = await chef.request('GET', 'nodes/', { as: 'admin' });
     expect(r.status).toBe(200);
   });
-  it('endpoints chef-client tolerates missing answer JSON 404', async () => {
-    for (const [m, p] of [['POST', 'data-collector'], ['GET', 'required_recipe']] as const) {
-      const r = await chef.request(m, p, { as: 'admin', body: m === 'POST' ? {} : undefined });
-      expect(r.status).toBe(404);
-      expect(r.json.error).toHaveLength(1);
-    }
+  it('an endpoint chef-client tolerates missing answers JSON 404 (the data collector is served: issue 26)', async () => {
+    const r = await chef.request('GET', 'required_recipe', { as: 'admin' });
+    expect(r.status).toBe(404);
+    expect(r.json.error).toHaveLength(1);
+    const dc = await chef.request('POST', 'data-collector', { as: 'admin', body: {}, headers: { 'x-console-error-detail': '1' } });
+    expect(dc.status).toBe(400);
+    expect(dc.json.errors[0].path).toBe('/message_type');
   });
 });
 

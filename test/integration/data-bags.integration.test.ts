@@ -9,6 +9,7 @@ import { db } from '@/lib/db/client';
 import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-harness';
 import { accessFor, snapshot } from '@/test/helpers';
 import { setDataBagGrant, setDataBagStages } from '@/lib/services/data-bags';
+import { chefMaxRequestSize } from '@/lib/chef/http';
 
 let chef: ChefHarness;
 const SNAPSHOT_EXCEPT = ['ChefKey', 'ChefClient', 'ChefName'];
@@ -191,31 +192,25 @@ describe('bad input: a clear 4xx, nothing stored', () => {
     expect((await chef.request('GET', 'data/settings/deep', { as: 'admin' })).status).toBe(404);
   });
 
-  it('an item at the body-size limit is stored; one byte more is a 413 and nothing is stored', async () => {
-    const limit = 200_000;
-    const saved = process.env.MAX_BODY_BYTES;
-    process.env.MAX_BODY_BYTES = String(limit);
-    try {
-      const make = (id: string, size: number) => {
-        const shell = JSON.stringify({ id, blob: '' });
-        return JSON.stringify({ id, blob: 'x'.repeat(size - shell.length) });
-      };
-      const atLimit = make('big', limit);
-      expect(Buffer.byteLength(atLimit)).toBe(limit);
-      const ok = await chef.request('POST', 'data/settings', { as: 'admin', body: atLimit });
-      expect(ok.status).toBe(201);
-      expect((await chef.request('GET', 'data/settings/big', { as: 'admin' })).text).toBe(atLimit);
-      const before = snapshot({ except: SNAPSHOT_EXCEPT });
-      const over = make('bigger', limit + 1);
-      const r = await chef.request('POST', 'data/settings', { as: 'admin', body: over });
-      expect(r.status).toBe(413);
-      const put = await chef.request('PUT', 'data/settings/big', { as: 'admin', body: make('big', limit + 1) });
-      expect(put.status).toBe(413);
-      expect(snapshot({ except: SNAPSHOT_EXCEPT })).toBe(before);
-    } finally {
-      if (saved === undefined) delete process.env.MAX_BODY_BYTES;
-      else process.env.MAX_BODY_BYTES = saved;
-    }
+  it("an item at Chef's request-size limit (2,000,000 bytes) is stored; one byte more is a 413 and nothing is stored", async () => {
+    const limit = chefMaxRequestSize();
+    expect(limit).toBe(2_000_000);
+    const make = (id: string, size: number) => {
+      const shell = JSON.stringify({ id, blob: '' });
+      return JSON.stringify({ id, blob: 'x'.repeat(size - shell.length) });
+    };
+    const atLimit = make('big', limit);
+    expect(Buffer.byteLength(atLimit)).toBe(limit);
+    const ok = await chef.request('POST', 'data/settings', { as: 'admin', body: atLimit });
+    expect(ok.status).toBe(201);
+    expect((await chef.request('GET', 'data/settings/big', { as: 'admin' })).text).toBe(atLimit);
+    const before = snapshot({ except: SNAPSHOT_EXCEPT });
+    const r = await chef.request('POST', 'data/settings', { as: 'admin', body: make('bigger', limit + 1) });
+    expect(r.status).toBe(413);
+    const put = await chef.request('PUT', 'data/settings/big', { as: 'admin', body: make('big', limit + 1) });
+    expect(put.status).toBe(413);
+    expect(snapshot({ except: SNAPSHOT_EXCEPT })).toBe(before);
+    expect((await chef.request('DELETE', 'data/settings/big', { as: 'admin' })).status).toBe(200);
   });
 
   it('a bag holding 10,000 items lists them all and refuses the next one with a 422, nothing stored', async () => {
@@ -273,5 +268,40 @@ describe('storage and audit', () => {
     const r = await chef.request('POST', 'data/settings', { as: 'admin', body: { name: 'data_bag_item_settings_wrapped', json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: 'settings', raw_data: { id: 'wrapped', a: 1 } } });
     expect(r.status).toBe(201);
     expect((await chef.request('GET', 'data/settings/wrapped', { as: 'admin' })).json).toStrictEqual({ id: 'wrapped', a: 1 });
+  });
+});
+
+describe('console pages', () => {
+  it('a vault item shows who can decrypt it and the nodes its search selects without a key; plain items have diffs, encrypted ones none', async () => {
+    const { dataBagDetail, dataBagItemDetail, dataBagsPage } = await import('@/lib/services/data-bag-pages');
+    expect((await chef.request('POST', 'data', { as: 'admin', body: { name: 'vaults' } })).status).toBe(201);
+    expect((await chef.request('POST', 'data/vaults', { as: 'admin', body: { ...ENCRYPTED, id: 'pw' } })).status).toBe(201);
+    const keys = { id: 'pw_keys', admins: ['admin'], clients: ['web-dev-1'], search_query: 'policy_group:production', mode: 'default', admin: 'AAA=\n', 'web-dev-1': 'BBB=\n' };
+    expect((await chef.request('POST', 'data/vaults', { as: 'admin', body: keys })).status).toBe(201);
+    const admin = await accessFor('admin@example.com');
+    const bag = await dataBagDetail(admin, 'vaults');
+    const pw = bag.items.find((i) => i.id === 'pw')!;
+    expect(pw).toMatchObject({ kind: 'encrypted', version: 3, encryptedKeys: ['password'] });
+    const inProduction = (await db().node.findMany({ where: { group: { name: 'production' } }, select: { name: true } })).map((n) => n.name).sort();
+    expect(inProduction).toContain('web-prod-1');
+    expect(pw.vault).toEqual({ admins: ['admin'], clients: ['web-dev-1'], searchQuery: 'policy_group:production', mode: 'default', missing: inProduction, missingNote: null });
+    expect(bag.items.find((i) => i.id === 'pw_keys')?.kind).toBe('vault-keys');
+    expect(bag.allStages).toEqual(['dev', 'qa', 'staging', 'production']);
+
+    expect((await chef.request('PUT', 'data/vaults/pw', { as: 'admin', body: { ...ENCRYPTED, id: 'pw' } })).status).toBe(200);
+    const enc = await dataBagItemDetail(admin, 'vaults', 'pw');
+    expect(enc.history.map((h) => [h.action, h.before, h.after])).toEqual([
+      ['data-bag-item.update', null, null],
+      ['data-bag-item.create', null, null],
+    ]);
+    const plain = await dataBagItemDetail(admin, 'settings', 'app');
+    expect(plain.document).toBe(JSON.stringify({ id: 'app', port: 8080 }, null, 2));
+    expect(plain.history.at(-1)).toMatchObject({ action: 'data-bag-item.create', before: null, after: JSON.stringify({ id: 'app', port: 8080 }, null, 2) });
+
+    // The same rights as the API: a user who views no production stage sees neither the bag nor its items.
+    const nobody = await accessFor('nobody@example.com');
+    expect((await dataBagsPage(nobody)).map((b) => b.name)).not.toContain('prod-secrets');
+    await expect(dataBagItemDetail(nobody, 'prod-secrets', 'app')).rejects.toMatchObject({ status: 403 });
+    expect((await dataBagsPage(await accessFor('viewer@example.com'))).find((b) => b.name === 'prod-secrets')).toMatchObject({ stages: ['production'], myLevel: 'read' });
   });
 });

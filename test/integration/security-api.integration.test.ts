@@ -4,7 +4,7 @@ import type { Access } from '@/lib/auth/permissions';
 
 // The browser session, as next-auth would resolve it from the cookie: set per test.
 const session = vi.hoisted(() => ({ access: null as Access | null }));
-vi.mock('@/lib/auth/session', () => ({
+vi.mock('@/lib/authn/session', () => ({
   currentAccess: async () => session.access,
   requireAccess: async () => session.access,
 }));

@@ -6,7 +6,7 @@
  *
  * The only stand-in is the session cookie's decoding (next-auth's
  * getServerSession): the claims it yields are checked against the real
- * database as in production (lib/auth/session-claims.ts).
+ * database as in production (lib/authn/session-claims.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

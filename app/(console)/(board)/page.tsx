@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { loadBoard } from '@/lib/db/queries/board';
 import { PageHeader } from '@/components/page-header';
 import { StageBoard } from '@/components/stage-board';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { demoAdminWarning } from '@/lib/seed/demo-seed-policy';
 import { AdminTabs } from '@/components/admin-tabs';
 

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { permissionsMatrix } from '@/lib/db/queries/admin';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { PermissionsMatrix } from '@/components/permissions-matrix';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { listAudit, parseAuditFilter } from '@/lib/db/queries/audit';
 import { isAppError } from '@/lib/errors';
 import { EmptyState, PageHeader } from '@/components/page-header';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { compare, comparePickerOptions } from '@/lib/db/queries/compare';
 import { badRevisionsOf } from '@/lib/services/bad-revision-marks';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { composeOptions } from '@/lib/db/queries/compose';
 import { ComposeEditor } from '@/components/compose-editor';
 import { EmptyState, PageHeader } from '@/components/page-header';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { chefOrg } from '@/lib/chef/router';
 import { keyFingerprint } from '@/lib/db/queries/chef-pages';
 import { validatorName } from '@/lib/services/chef-clients';

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { pointerHistory } from '@/lib/db/queries/history';
 import { badRevisionsOf } from '@/lib/services/bad-revision-marks';

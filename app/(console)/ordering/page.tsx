@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { scenariosFor } from '@/lib/db/queries/scenarios';
 import { OrderingEditor } from '@/components/ordering-editor';
 import { PageHeader } from '@/components/page-header';

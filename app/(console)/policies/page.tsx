@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { listPoliciesForPage } from '@/lib/db/queries/policy-pages';
 import { PageHeader } from '@/components/page-header';
 import { PoliciesTable } from '@/components/policies-table';

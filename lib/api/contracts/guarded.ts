@@ -2,7 +2,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../contract';
 import { MAX_APPROVALS } from '@/lib/domain/approval/rules';
-import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';
+import { WEBHOOK_EVENT_NAMES as GUARDED_EVENT_NAMES } from '@/lib/domain/approval/events';
+import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
+
+const WEBHOOK_EVENT_NAMES = [...GUARDED_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
 import { overrideReason, policyName, stageName } from '@/lib/validation/fields';
 import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageProtectionSchema, webhookSchema } from './guarded-schemas';
 

@@ -1,4 +1,4 @@
-/** Endpoints chef-client calls and tolerates missing (404): the data collector and required_recipe. */
+/** Endpoints chef-client calls and tolerates missing (404): required_recipe. (The data collector is served: data-collector.ts.) */
 import { notFound } from '@/lib/errors';
 import { route, type ChefRoute, type Handler } from '../context';
 
@@ -7,6 +7,5 @@ const tolerated = (what: string): Handler => async () => {
 };
 
 export const toleratedRoutes: ChefRoute[] = [
-  route('POST', 'data-collector', tolerated('The data collector')),
   route('GET', 'required_recipe', tolerated('A required recipe')),
 ];

@@ -2,14 +2,8 @@ import { db } from '../client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import type { PolicyLock } from '@/lib/domain';
 import { resolveSide } from './compare';
+import { lockPins, missingArtifacts } from './missing-artifacts';
 import { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest';
-
-/** Which of these (cookbook, identifier) pairs have an artifact on the server. */
-export async function artifactPresence(pairs: { name: string; identifier: string }[]): Promise<Set<string>> {
-  if (!pairs.length) return new Set();
-  const rows = await db().cookbookArtifact.findMany({ where: { OR: pairs.map((p) => ({ name: p.name, identifier: p.identifier })) }, select: { name: true, identifier: true } });
-  return new Set(rows.map((r) => `${r.name} ${r.identifier}`));
-}
 
 export interface ArtifactPage {
   name: string;
@@ -76,7 +70,7 @@ export async function artifactPage(name: string, identifier: string, file: strin
  */
 export async function artifactCheck(access: Access, policy: string, from: string, to: string, cookbook?: string): Promise<{ missing: string[]; toRequiresArtifacts: boolean }> {
   const source = await resolveSide(access, policy, from);
-  let pins = Object.entries(source.lock.cookbook_locks ?? {}).map(([name, cb]) => ({ name, identifier: cb.identifier }));
+  let pins = lockPins(source.lock);
   if (cookbook) {
     assertCan(access, 'stage.view', { stage: to });
     const row = await db().groupPolicy.findFirst({ where: { group: { name: to }, policy: { name: policy } }, select: { revision: { select: { document: true } } } });
@@ -87,9 +81,9 @@ export async function artifactCheck(access: Access, policy: string, from: string
       .map(([name, cb]) => ({ name, identifier: cb.identifier }))
       .concat(incoming ? [{ name: cookbook, identifier: incoming.identifier }] : []);
   }
-  const present = await artifactPresence(pins);
+  const missing = await missingArtifacts(pins);
   const stage = await db().policyGroup.findUnique({ where: { name: to }, select: { requireArtifacts: true } });
-  return { missing: pins.map((p) => `${p.name} ${p.identifier}`).filter((p) => !present.has(p)).sort(), toRequiresArtifacts: !!stage?.requireArtifacts && can(access, 'stage.view', { stage: to }) };
+  return { missing: missing.sort(), toRequiresArtifacts: !!stage?.requireArtifacts && can(access, 'stage.view', { stage: to }) };
 }
 
 export type FileStatus = 'added' | 'removed' | 'changed' | 'same';

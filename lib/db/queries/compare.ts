@@ -5,7 +5,7 @@ import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
 import type { CompareSide, Comparison } from '@/lib/types/compare';
 import { db } from '../client';
-import { artifactPresence } from './artifacts';
+import { lockPins, missingArtifacts } from './missing-artifacts';
 import { policyNames, viewableStageNames } from './policies';
 
 export type { CompareSide, Comparison } from '@/lib/types/compare';
@@ -49,11 +49,10 @@ export async function compare(access: Access, policy: string, fromSpec: string, 
   const { lock: fromLock, ...fromMeta } = from;
   const { lock: toLock, ...toMeta } = to;
   const diff = diffLocks(toLock, fromLock);
-  const pins = Object.entries((fromLock as PolicyLock).cookbook_locks ?? {}).map(([name, cb]) => ({ name, identifier: cb.identifier }));
-  const present = await artifactPresence(pins);
+  const missing = await missingArtifacts(lockPins(fromLock as PolicyLock));
   const target = to.stage ? await db().policyGroup.findUnique({ where: { name: to.stage }, select: { requireArtifacts: true } }) : null;
   return {
-    missingArtifacts: pins.map((p) => `${p.name} ${p.identifier}`).filter((p) => !present.has(p)),
+    missingArtifacts: missing,
     toRequiresArtifacts: !!target?.requireArtifacts,
     policy,
     from: fromMeta,

@@ -18,7 +18,9 @@
  *   revision it last ran before the removal;
  * - a cookbook the target pins and the baseline lacks is judged against the
  *   version the stage last ran of it (so "remove nginx, then add nginx 12"
- *   is the major bump 11 → 12 it is);
+ *   is the major bump 11 → 12 it is); the change is judged against the plain
+ *   baseline too, and the larger requirement wins (the history only ever adds
+ *   strictness);
  * - removing the policy from a protected stage is a change: it needs at least
  *   one approval (and the stage's base number), plus every rule the removal
  *   triggers (any change, run list, attribute paths);
@@ -133,6 +135,15 @@ export function evaluateMoveApproval(input: MoveApprovalInput): MoveApproval {
     reasons.sort((a, c) => c.approvals - a.approvals);
     return { approvalsRequired: Math.max(all, req.approvalsRequired), reasons, baseline: b.base };
   }
-  const req = evaluateApprovalRules({ from: b.base, to, approvalsRequired: input.approvalsRequired, rules: input.rules, coreResources: input.coreResources });
-  return { ...req, baseline: b.base };
+  // The cookbook fill-in only ever adds strictness: the change is also judged against the plain baseline (what
+  // the stage runs, or last ran), and the larger requirement wins, with the reasons of both.
+  const plainBase = current ?? (input.history[0] && input.history[0] !== 'deleted' ? input.history[0] : null);
+  const filled = evaluateApprovalRules({ from: b.base, to, approvalsRequired: input.approvalsRequired, rules: input.rules, coreResources: input.coreResources });
+  if (plainBase === b.base) return { ...filled, baseline: b.base };
+  const plain = evaluateApprovalRules({ from: plainBase, to, approvalsRequired: input.approvalsRequired, rules: input.rules, coreResources: input.coreResources });
+  const reasons = [...filled.reasons];
+  for (const r of plain.reasons) if (!reasons.some((x) => x.message === r.message)) reasons.push(r);
+  reasons.sort((x, y) => y.approvals - x.approvals);
+  const approvalsRequired = Math.max(filled.approvalsRequired, plain.approvalsRequired);
+  return { approvalsRequired, reasons, baseline: plain.approvalsRequired > filled.approvalsRequired ? plainBase : b.base };
 }

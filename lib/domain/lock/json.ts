@@ -1,7 +1,8 @@
 /**
  * JSON helpers the lock engine needs beyond JSON.parse: a depth guard that runs
- * before parsing, JSON pointers, and a parser that keeps number lexemes so a
- * float written as `1.0e15` stays a float when hashed.
+ * before parsing, JSON pointers, key order and lexeme-keeping copies and writes.
+ * The parser that keeps number lexemes (so a float written as `1.0e15` stays a
+ * float when hashed) is `parseLossless` in lossless.ts.
  */
 
 import { JsonNumber } from '@/lib/domain/shared/json-number';

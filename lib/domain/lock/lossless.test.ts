@@ -155,3 +155,18 @@ describe('parseLossless (JSON.parse plus one scan) against the reference parser'
     );
   });
 });
+
+describe('computeRevisionId hashes the revision text as it writes it', () => {
+  it('gives the SHA-256 of revisionIdText, for texts far longer than one hashed chunk', async () => {
+    const { createHash } = await import('node:crypto');
+    const { revisionIdText } = await import('@/lib/domain');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 30 }), fc.oneof(fc.string({ unit: 'binary' }), fc.double(), lexeme.map((l) => new JsonNumber(l)))), { maxLength: 40 }), fc.integer({ min: 0, max: 4000 }), (members, copies) => {
+        const attrs = Object.fromEntries(members);
+        const lock = { name: 'p\u{1F600}', run_list: ['recipe[a::b]'], cookbook_locks: { a: { version: '1.0.0', identifier: 'é' } }, default_attributes: { many: Array.from({ length: copies }, (_, i) => ({ [`k${i}\ud83d`]: attrs })) }, override_attributes: attrs };
+        expect(computeRevisionId(lock as never)).toBe(createHash('sha256').update(revisionIdText(lock), 'utf8').digest('hex'));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -143,6 +143,9 @@ function scan(text: string): Skeleton | null {
   st.root = null;
   let kind = st.kind;
   let count = st.count;
+  let opened = st.opened;
+  let keyBase = st.keyBase;
+  let skeletons = st.skeletons;
   let keys = st.keys;
   const len = text.length;
   let depth = -1;
@@ -178,8 +181,17 @@ function scan(text: string): Skeleton | null {
         if ((first >= 48 && first <= 57) || first === 92) {
           if (isIndexLikeKey(keyAt(text, st, keyTop - 2))) skeletonAt(text, st, depth, depth, keyTop).indexLike = true;
         }
+        i = q + 1;
+        if (text.charCodeAt(i) === 58 /* : */) i++;
+      } else {
+        i = q + 1;
+        // A member's or an element's end, in compact JSON.
+        if (text.charCodeAt(i) === 44 /* , */) {
+          if (kind[depth] === 1) expectKey = true;
+          else count[depth]++;
+          i++;
+        }
       }
-      i = q + 1;
     } else if (c === 44 /* , */) {
       if (kind[depth] === 1) expectKey = true;
       else count[depth]++;
@@ -189,21 +201,24 @@ function scan(text: string): Skeleton | null {
         growDepth(st);
         kind = st.kind;
         count = st.count;
+        opened = st.opened;
+        keyBase = st.keyBase;
+        skeletons = st.skeletons;
       }
       kind[depth] = c === 123 ? 1 : 0;
       count[depth] = 0;
-      st.opened[depth] = i;
-      st.keyBase[depth] = keyTop;
-      st.skeletons[depth] = null;
+      opened[depth] = i;
+      keyBase[depth] = keyTop;
+      skeletons[depth] = null;
       expectKey = c === 123;
       i++;
     } else if (c === 125 /* } */ || c === 93 /* ] */) {
-      const s = st.skeletons[depth];
+      const s = skeletons[depth];
       if (s) {
         closeSkeleton(text, st, s, depth, keyTop, i);
-        st.skeletons[depth] = null;
+        skeletons[depth] = null;
       }
-      keyTop = st.keyBase[depth];
+      keyTop = keyBase[depth];
       depth--;
       expectKey = false;
       i++;
@@ -218,7 +233,9 @@ function scan(text: string): Skeleton | null {
       s.segments.push(segmentAt(text, st, depth, depth, keyTop));
       s.values.push(new JsonNumber(text.slice(i, j)));
       i = j;
-    } else i++; // ':', whitespace, and the letters of true / false / null
+    } else if (c === 116 /* t */ || c === 110 /* n */) i += 4;
+    else if (c === 102 /* f */) i += 5;
+    else i++; // ':', whitespace
   }
   const root = st.root;
   st.root = null;

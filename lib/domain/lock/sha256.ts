@@ -55,8 +55,19 @@ export function sha256HexPure(text: string): string {
   return out;
 }
 
-type NativeHash = { createHash(alg: 'sha256'): { update(s: string, enc: 'utf8'): { digest(enc: 'hex'): string } } };
+type NativeHasher = { update(s: string, enc: 'utf8'): NativeHasher; digest(enc: 'hex'): string };
+type NativeHash = { createHash(alg: 'sha256'): NativeHasher };
 const native = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NativeHash | undefined;
 
 /** SHA-256 hex of the UTF-8 text: native where the runtime offers it, else pure (the same digest). */
 export const sha256Hex: (text: string) => string = native ? (text) => native.createHash('sha256').update(text, 'utf8').digest('hex') : sha256HexPure;
+
+/** SHA-256 hex of text given in pieces (the digest of the pieces joined): native where offered, else pure. */
+export function sha256Stream(): { update(text: string): void; digest(): string } {
+  if (native) {
+    const h: NativeHasher = native.createHash('sha256');
+    return { update: (text) => void h.update(text, 'utf8'), digest: () => h.digest('hex') };
+  }
+  const parts: string[] = [];
+  return { update: (text) => void parts.push(text), digest: () => sha256HexPure(parts.join('')) };
+}

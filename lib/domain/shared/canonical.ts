@@ -239,38 +239,78 @@ function write(value: unknown, enc: Encoding, indent: string, at: string): strin
 
 /** chef-cli's canonical JSON (revision ids): no whitespace, unescaped strings, `%.15g` floats. */
 export function canonicalJson(value: unknown): string {
-  return writeChef(value) ?? 'null';
+  const sink = new TextSink();
+  if (!writeCanonical(value, sink)) return 'null';
+  return sink.end();
 }
+
+/**
+ * Text written piece by piece. With `flushAt`, every `flushAt` characters or so the text so far goes
+ * to `flush` (a hash being fed) and is dropped: a composed lock's megabytes of canonical JSON are
+ * never one string, and what is written dies young. Pieces are never split, so a chunk never ends
+ * inside a surrogate pair (every piece the writers give ends in ASCII).
+ */
+export class TextSink {
+  private text = '';
+  constructor(
+    private readonly flushAt = Infinity,
+    private readonly flush?: (chunk: string) => void,
+  ) {}
+  add(piece: string): void {
+    this.text += piece;
+    if (this.text.length > this.flushAt) {
+      this.flush!(this.text);
+      this.text = '';
+    }
+  }
+  /** The text not yet flushed (all of it, without `flushAt`). */
+  end(): string {
+    const rest = this.text;
+    this.text = '';
+    return rest;
+  }
+}
+
+/** What JSON leaves out of an object (and writes as null in an array). */
+const omitted = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint';
 
 /**
  * The serializer's walk (keys in code-point order, arrays in order, undefined members left out)
  * with chef-cli's leaves, written out on its own: every revision id pays for it, on tens of
- * thousands of attribute leaves in a composed lock.
+ * thousands of attribute leaves in a composed lock. Returns false, writing nothing, for what JSON
+ * leaves out.
  */
-function writeChef(value: unknown): string | undefined {
-  if (typeof value === 'string') return '"' + value + '"';
-  if (typeof value === 'number') return numberText(value);
-  if (value === null) return 'null';
-  if (value === true) return 'true';
-  if (value === false) return 'false';
-  if (typeof value !== 'object') return undefined;
-  if (value instanceof JsonNumber) return numberText(value);
-  if (Array.isArray(value)) {
-    if (!value.length) return '[]';
-    let out = '[' + (writeChef(value[0]) ?? 'null');
-    for (let i = 1; i < value.length; i++) out += ',' + (writeChef(value[i]) ?? 'null');
-    return out + ']';
+export function writeCanonical(value: unknown, sink: TextSink): boolean {
+  if (typeof value === 'string') sink.add('"' + value + '"');
+  else if (typeof value === 'number') sink.add(numberText(value));
+  else if (value === null) sink.add('null');
+  else if (value === true) sink.add('true');
+  else if (value === false) sink.add('false');
+  else if (typeof value !== 'object') return false;
+  else if (value instanceof JsonNumber) sink.add(numberText(value));
+  else if (Array.isArray(value)) {
+    sink.add('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i) sink.add(',');
+      if (!writeCanonical(value[i], sink)) sink.add('null');
+    }
+    sink.add(']');
+  } else {
+    const obj = value as Record<string, unknown>;
+    const keys = sortCodePoints(Object.keys(obj));
+    sink.add('{');
+    let first = true;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
+      const v = obj[key];
+      if (omitted(v)) continue;
+      sink.add(first ? '"' + key + '":' : ',"' + key + '":');
+      first = false;
+      writeCanonical(v, sink);
+    }
+    sink.add('}');
   }
-  const obj = value as Record<string, unknown>;
-  const keys = sortCodePoints(Object.keys(obj));
-  let out = '{';
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k];
-    const v = writeChef(obj[key]);
-    if (v === undefined) continue;
-    out += (out.length > 1 ? ',"' : '"') + key + '":' + v;
-  }
-  return out.length > 1 ? out + '}' : '{}';
+  return true;
 }
 
 /** Ordinary JSON with object keys in code-point order at every level (content hashes, the text diff). */

@@ -1,8 +1,9 @@
 import type { Tx } from '@/lib/db/client';
 import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';
+import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
 
-/** Events a webhook subscription can choose (issue 15). `test` is sent only by "send test event". */
-export const WEBHOOK_EVENTS = WEBHOOK_EVENT_NAMES;
+/** Events a webhook subscription can choose (issues 15 and 26). `test` is sent only by "send test event". */
+export const WEBHOOK_EVENTS = [...WEBHOOK_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'test';
 
 export interface EventEnvelope {

@@ -1,9 +1,11 @@
 import type { Tx } from '@/lib/db/client';
+import { missingArtifacts, revisionPins } from '@/lib/db/queries/missing-artifacts';
 import { conflict } from '@/lib/errors';
 import { audit, type AuditActor } from './audit';
 import { assertNotBad, checkFreeze, openRequestIfProtected, type FreezeOverride } from './guard';
 import { emitEvent } from './outbox';
 import type { PromotionRequestDto } from './request-dto';
+import { checkGate, type GateOverride } from './rollout-gate';
 
 export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
 
@@ -34,7 +36,20 @@ export interface MovePointerInput {
   approvedRequest?: { id: string; approvers: string[] };
   /** Where the change comes from, kept on a promotion request (from stage, cookbook…). */
   origin?: Record<string, unknown>;
+  /** Issue 26: a written reason to move a revision the stage's promotion gate refuses (needs `manage` on the stage; audited). */
+  gateOverrideReason?: string | null;
+  /** Issue 26: the revision whose convergence the gate judges, when not `to` (a cookbook promotion: the source stage's revision the cookbook comes from). */
+  gateSubject?: { revisionId: string };
+  /**
+   * Issue 26, set only by the automatic rollback: the stage's rollback rule
+   * moves it back. No gate, no approvals (the rule allows it and the history
+   * says so), and a freeze does not stop undoing a change that broke nodes.
+   */
+  automaticRollback?: { rule: string; evidence: Record<string, unknown> };
 }
+
+/** Issue 26: the kinds of move a promotion gate checks (a rollback, a removal and the seed are not promotions). */
+const GATED_KINDS: ReadonlySet<PointerKind> = new Set(['set', 'promote', 'promote-cookbook']);
 
 export interface MovePointerResult {
   fromRevisionId: string | null;
@@ -85,16 +100,19 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   const now = input.at ?? new Date();
   const guarded = input.kind !== 'seed';
   let freezeOverride: FreezeOverride | null = null;
+  let gateOverride: GateOverride | null = null;
+  const automatic = input.automaticRollback;
   if (guarded) {
     await assertNotBad(tx, policy.name, to);
-    freezeOverride = await checkFreeze(tx, group, actor, input.freezeOverrideReason, now, input.freezeOverrideAuthorised);
+    freezeOverride = await checkFreeze(tx, group, actor, automatic ? (input.freezeOverrideReason ?? automatic.rule) : input.freezeOverrideReason, now, automatic ? true : input.freezeOverrideAuthorised);
+    if (to && GATED_KINDS.has(input.kind) && !automatic) gateOverride = await checkGate(tx, group, policy, input.gateSubject ?? to, actor, input.gateOverrideReason, now, input.approvedRequest?.id);
   }
 
   let artifactOverride: { reason: string; missing: string[] } | null = null;
   if (to) {
     const setting = await tx.policyGroup.findUnique({ where: { id: group.id }, select: { requireArtifacts: true } });
     if (setting?.requireArtifacts) {
-      const missing = await missingArtifacts(tx, to.pk);
+      const missing = await missingArtifacts(await revisionPins(tx, to.pk), tx);
       if (missing.length) {
         const reason = input.overrideReason?.trim();
         if (!reason) {
@@ -107,11 +125,12 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
     }
   }
 
-  if (guarded && !input.approvedRequest) {
+  if (guarded && !input.approvedRequest && !automatic) {
+    const origin = gateOverride ? { ...input.origin, gate_override: { reason: gateOverride.reason, by: actor?.email ?? null } } : input.origin;
     const request = await openRequestIfProtected(
       tx,
       actor,
-      { group, policy, to, kind: input.kind, reason: input.reason, overrideReason: input.overrideReason, freezeOverride, origin: input.origin, requestId: input.requestId },
+      { group, policy, to, kind: input.kind, reason: input.reason, overrideReason: input.overrideReason, freezeOverride, origin, requestId: input.requestId },
       current ? { revisionId: current.revision.revisionId, pk: current.revisionPk } : null,
       now,
     );
@@ -148,7 +167,7 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
       fromRevisionId,
       toRevisionId,
       kind: input.kind,
-      reason: historyReason(input.reason, freezeOverride, input.approvedRequest),
+      reason: historyReason(input.reason, freezeOverride, input.approvedRequest, gateOverride, automatic),
       actorId: actor?.userId ?? null,
       actorEmail: actor?.email ?? 'system',
       createdAt: now,
@@ -166,8 +185,10 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
       ...(artifactOverride ? { artifacts_override: artifactOverride } : {}),
       ...(freezeOverride ? { freeze_override: freezeOverride } : {}),
       ...(input.approvedRequest ? { promotion_request: input.approvedRequest.id, approved_by: input.approvedRequest.approvers } : {}),
+      ...(gateOverride ? { gate_override: { reason: gateOverride.reason, gate: gateOverride.gate } } : {}),
+      ...(automatic ? { automatic_rollback: { rule: automatic.rule, evidence: automatic.evidence } } : {}),
     },
-    reason: input.reason ?? artifactOverride?.reason ?? freezeOverride?.reason,
+    reason: input.reason ?? artifactOverride?.reason ?? freezeOverride?.reason ?? gateOverride?.reason,
     requestId: input.requestId,
   });
   if (guarded) {
@@ -181,23 +202,20 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   return { fromRevisionId, toRevisionId, created: !current, changed: true, auditId: event.id };
 }
 
-/** The history line's reason: the given one, plus a freeze override and the approved request when there are. */
-function historyReason(reason: string | null | undefined, freeze: FreezeOverride | null, approved: { id: string; approvers: string[] } | undefined): string | null {
+/** The history line's reason: the given one, plus a freeze override, the approved request, a gate override and the automatic rollback rule when there are. */
+function historyReason(
+  reason: string | null | undefined,
+  freeze: FreezeOverride | null,
+  approved: { id: string; approvers: string[] } | undefined,
+  gate: GateOverride | null = null,
+  automatic?: { rule: string },
+): string | null {
   const parts = [reason?.trim() || null];
-  if (freeze) parts.push(`freeze override (${freeze.window.reason}): ${freeze.reason}`);
+  if (automatic) parts.push(`allowed without approval by the stage's automatic rollback rule (${automatic.rule})`);
+  if (freeze && !automatic) parts.push(`freeze override (${freeze.window.reason}): ${freeze.reason}`);
+  if (gate) parts.push(`gate override (${gate.gate.unmet.join('; ')}): ${gate.reason}`);
   if (approved) parts.push(`approved request ${approved.id} (${approved.approvers.join(', ')})`);
   const out = parts.filter(Boolean).join(' — ');
   return out || null;
 }
 
-/** "name identifier" of every cookbook a revision pins that has no artifact on the server. */
-export async function missingArtifacts(tx: Tx, revisionPk: string): Promise<string[]> {
-  const rev = await tx.policyRevision.findUniqueOrThrow({ where: { id: revisionPk }, select: { cookbookDigest: true, document: true } });
-  const pins: [string, string][] = rev.cookbookDigest
-    ? Object.entries(JSON.parse(rev.cookbookDigest) as Record<string, string>).map(([name, v]) => [name, v.split('|')[1]])
-    : Object.entries((JSON.parse(rev.document) as { cookbook_locks?: Record<string, { identifier?: string }> }).cookbook_locks ?? {}).map(([name, cb]) => [name, String(cb.identifier ?? '')]);
-  if (!pins.length) return [];
-  const present = await tx.cookbookArtifact.findMany({ where: { OR: pins.map(([name, identifier]) => ({ name, identifier })) }, select: { name: true, identifier: true } });
-  const have = new Set(present.map((a) => `${a.name} ${a.identifier}`));
-  return pins.map(([n, i]) => `${n} ${i}`).filter((p) => !have.has(p));
-}

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/router';
 import { clientsPage } from '@/lib/db/queries/chef-pages';

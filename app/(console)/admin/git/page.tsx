@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { gitLocalRoot, listGitRepositories, type GitRepositoryDto } from '@/lib/services/git-repositories';
 import { AdminGitRepositories } from '@/components/admin-git-repositories';

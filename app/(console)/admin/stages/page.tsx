@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { stagesForAdmin } from '@/lib/db/queries/admin';
 import { stageGuardsForAdmin } from '@/lib/db/queries/stage-guards-admin';
 import { StageGuardsAdmin } from '@/components/stage-guards-admin';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { teamsForAdmin } from '@/lib/db/queries/admin';
 import { AdminTeams } from '@/components/admin-teams';

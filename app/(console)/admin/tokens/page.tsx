@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { tokensFor } from '@/lib/db/queries/admin';
 import { AdminTokens } from '@/components/admin-tokens';
 import { PageHeader } from '@/components/page-header';

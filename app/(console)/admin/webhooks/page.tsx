@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { webhooksForAdmin } from '@/lib/db/queries/webhooks-admin';
 import { WEBHOOK_EVENTS } from '@/lib/services/webhooks';
 import { AdminWebhooks } from '@/components/admin-webhooks';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { nodePage } from '@/lib/db/queries/chef-pages';
 import { dateTime, shortId } from '@/lib/format';
 import { PageHeader } from '@/components/page-header';

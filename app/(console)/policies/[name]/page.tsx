@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { policyDetail } from '@/lib/db/queries/policy-pages';
 import { viewableStageNames } from '@/lib/db/queries/policies';
 import { PageHeader } from '@/components/page-header';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { policyNames } from '@/lib/db/queries/policies';
 import { requestsForPage, type RequestsFilter, type RequestsView } from '@/lib/services/requests-page';
 import { PageHeader } from '@/components/page-header';

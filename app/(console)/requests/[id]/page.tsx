@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { compare } from '@/lib/db/queries/compare';
 import { requestDetailForPage } from '@/lib/services/requests-page';
 import { CompareView } from '@/components/compare-view';

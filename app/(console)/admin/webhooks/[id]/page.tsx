@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { webhookDeliveries } from '@/lib/db/queries/webhooks-admin';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { WebhookDeliveries } from '@/components/webhook-deliveries';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import hljs from 'highlight.js/lib/common';
 import 'highlight.js/styles/github.css';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { artifactPage } from '@/lib/db/queries/artifacts';
 import { dateTime, shortId } from '@/lib/format';
 import { PageHeader } from '@/components/page-header';

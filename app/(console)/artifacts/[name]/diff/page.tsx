@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { artifactDiff, type FileStatus } from '@/lib/db/queries/artifacts';
 import { shortId } from '@/lib/format';
 import { EmptyState, PageHeader } from '@/components/page-header';

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireAccess } from '@/lib/auth/session';
+import { requireAccess } from '@/lib/authn/session';
 import { revisionDetail } from '@/lib/db/queries/policy-pages';
-import { artifactPresence } from '@/lib/db/queries/artifacts';
+import { lockPins, missingArtifacts } from '@/lib/db/queries/missing-artifacts';
 import { badRevisionState } from '@/lib/services/bad-revision-marks';
 import { BadRevisionBanner, BadRevisionPanel } from '@/components/bad-revision-panel';
 import type { PolicyLock } from '@/lib/domain';
@@ -39,8 +39,8 @@ export default async function RevisionPage({ params }: Props) {
   const lock = JSON.parse(rev.document) as PolicyLock;
   const enc = encodeURIComponent(name);
   const cookbooks = Object.entries(lock.cookbook_locks ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
-  const onServer = await artifactPresence(cookbooks.map(([cb, e]) => ({ name: cb, identifier: e.identifier })));
-  const missing = cookbooks.filter(([cb, e]) => !onServer.has(`${cb} ${e.identifier}`)).length;
+  const absent = new Set(await missingArtifacts(lockPins(lock)));
+  const missing = absent.size;
   const named = Object.entries(lock.named_run_lists ?? {});
   const bad = await badRevisionState(access, name, rev.revisionId);
   return (
@@ -156,7 +156,7 @@ export default async function RevisionPage({ params }: Props) {
                 </td>
                 <td className="break-all text-slate-600">{sourceOf(entry)}</td>
                 <td>
-                  {onServer.has(`${cb} ${entry.identifier}`) ? (
+                  {!absent.has(`${cb} ${entry.identifier}`) ? (
                     <Link href={`/artifacts/${encodeURIComponent(cb)}/${encodeURIComponent(entry.identifier)}`} className="text-indigo-800 underline">
                       on the server: files
                     </Link>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { verifyPassword } from './password';
+import { verifyPassword } from '@/lib/auth/password';
 import { findUserForLogin } from '@/lib/db/queries/users';
 import { accountKey, ipKey, lockedUntil, recordLoginFailure, recordLoginSuccess, throttlePolicies } from '@/lib/services/login-throttle';
 

@@ -1,4 +1,4 @@
-import type { Access } from './permissions';
+import type { Access } from '@/lib/auth/permissions';
 import { loadAccess } from '@/lib/db/queries/access';
 import { isSessionRevoked } from '@/lib/db/queries/users';
 

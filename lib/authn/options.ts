@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { authSecret } from './secret';
+import { authSecret } from '@/lib/auth/secret';
 import { authorizeCredentials } from './login';
 import { randomUUID } from 'node:crypto';
 import { revokeSession } from '@/lib/db/queries/users';
@@ -28,7 +28,7 @@ export const authOptions: NextAuthOptions = {
     // The token carries identity, its own session id and the user's session
     // version only; roles and grants are read from the database per request,
     // and a signed-out session or an outdated version is void
-    // (lib/auth/session-claims.ts).
+    // (lib/authn/session-claims.ts).
     jwt({ token, user }) {
       if (user) {
         token.sub = user.id;

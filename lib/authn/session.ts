@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { noteActor } from '@/lib/ops/request-context';
 import { getServerSession } from 'next-auth';
 import { authOptions } from './options';
-import type { Access } from './permissions';
+import type { Access } from '@/lib/auth/permissions';
 import { accessForSessionClaims, type SessionClaims } from './session-claims';
 
 /**

@@ -1,0 +1,57 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { requireAccess } from '@/lib/authn/session';
+import { dataBagsPage } from '@/lib/services/data-bag-pages';
+import { userMayCreateBags } from '@/lib/services/data-bags';
+import { CreateDataBagForm } from '@/components/data-bags';
+import { EmptyState, PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'Data bags' };
+export const dynamic = 'force-dynamic';
+
+/** Chef data bags the user may read: items, who may change them, and which stages' clients may read them. */
+export default async function DataBagsPage() {
+  const access = await requireAccess();
+  const bags = await dataBagsPage(access);
+  return (
+    <>
+      <PageHeader
+        title="Data bags"
+        description="What recipes read with data_bag_item, Chef::EncryptedDataBagItem and chef_vault_item. Encrypted and vault items are stored as sent: the console never holds their secrets."
+      />
+      {userMayCreateBags(access) && <CreateDataBagForm />}
+      {bags.length === 0 ? (
+        <EmptyState title="No data bags">Create one here, or with knife data bag create.</EmptyState>
+      ) : (
+        <div className="card mt-4 overflow-x-auto">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Bag</th>
+                <th scope="col">Items</th>
+                <th scope="col">Read by clients of</th>
+                <th scope="col">Team rights</th>
+                <th scope="col">Your right</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bags.map((b) => (
+                <tr key={b.name}>
+                  <td>
+                    <Link href={`/data-bags/${encodeURIComponent(b.name)}`} className="font-mono text-indigo-800 underline">
+                      {b.name}
+                    </Link>
+                  </td>
+                  <td>{b.itemCount}</td>
+                  <td>{b.stages.length ? <span className="font-medium text-amber-800">{b.stages.join(', ')} only</span> : 'every stage'}</td>
+                  <td className="text-sm">{b.grants.map((g) => `${g.team}: ${g.level}`).join(', ') || '—'}</td>
+                  <td>{b.myLevel}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

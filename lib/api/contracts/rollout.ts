@@ -1,0 +1,112 @@
+/** Contracts of the rollout routes (issue 26): run history, health, promotion gates and rollback rules. */
+import { z } from 'zod';
+import { defineRoute } from '../contract';
+import { revisionId, stageName } from '@/lib/validation/fields';
+
+const pct = z.number({ error: 'must be a whole number' }).int('must be a whole number');
+const limit = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(500, 'must be at most 500').optional();
+
+const runSchema = {
+  type: 'object',
+  properties: {
+    run_id: { type: 'string' },
+    node: { type: 'string' },
+    stage: { type: ['string', 'null'] },
+    policy: { type: ['string', 'null'] },
+    revision_id: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['started', 'success', 'failure'] },
+    start_time: { type: 'string' },
+    end_time: { type: ['string', 'null'] },
+    duration_ms: { type: ['integer', 'null'] },
+    total_resources: { type: 'integer' },
+    updated_resources: { type: 'integer' },
+    failed_resources: { type: 'integer' },
+    error: { type: ['object', 'null'], properties: { class: { type: ['string', 'null'] }, message: { type: ['string', 'null'] }, resource: { type: ['string', 'null'] }, cookbook: { type: ['string', 'null'] }, recipe: { type: ['string', 'null'] } } },
+    changed: { type: 'array', items: { type: 'object' } },
+    deprecations: { type: 'integer' },
+  },
+};
+const healthSchema = {
+  type: 'object',
+  properties: {
+    stage: { type: 'string' },
+    policy: { type: 'string' },
+    revisionId: { type: ['string', 'null'] },
+    nodes: { type: 'integer' },
+    converged: { type: 'integer' },
+    failed: { type: 'integer' },
+    pending: { type: 'integer' },
+    missing: { type: 'integer' },
+    failures: { type: 'array', items: { type: 'object', properties: { cookbook: { type: ['string', 'null'] }, resource: { type: ['string', 'null'] }, nodes: { type: 'integer' } } } },
+  },
+};
+const ruleSchema = {
+  type: 'object',
+  properties: {
+    stage: { type: 'string' },
+    gate: { type: 'object', properties: { enabled: { type: 'boolean' }, min_success_pct: { type: 'integer' }, min_nodes: { type: 'integer' }, max_failure_pct: { type: 'integer' }, soak_minutes: { type: 'integer' } } },
+    rollback: { type: 'object', properties: { enabled: { type: 'boolean' }, window_minutes: { type: 'integer' }, failure_pct: { type: 'integer' }, min_runs: { type: 'integer' } } },
+    gate_from_stage: { type: ['string', 'null'] },
+    updated_by: { type: ['string', 'null'] },
+    updated_at: { type: ['string', 'null'] },
+  },
+};
+
+export const nodeRunsRoute = defineRoute({
+  method: 'GET',
+  path: '/nodes/{name}/runs',
+  summary: "A node's chef-client runs, newest first, with the failure and the resources that changed (view on its stage)",
+  params: { name: 'Node name' },
+  query: z.object({ limit }),
+  responses: { 200: { description: '{ runs }', schema: { type: 'object', properties: { runs: { type: 'array', items: runSchema } } } }, 404: 'No such node (or not visible)' },
+});
+
+export const rolloutHealthRoute = defineRoute({
+  method: 'GET',
+  path: '/rollout/health',
+  summary: 'Rollout health of every stage and policy the caller may view: converged, failed (top failures by cookbook and resource), not yet run, missing',
+  responses: { 200: { description: '{ health: { "<stage>/<policy>": Health } }', schema: { type: 'object', properties: { health: { type: 'object', additionalProperties: healthSchema } } } } },
+});
+
+export const stagePolicyHealthRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/policies/{name}/health',
+  summary: 'Rollout health of one stage and policy, with its latest runs',
+  params: { group: 'Stage name', name: 'Policy name' },
+  query: z.object({ limit }),
+  responses: { 200: { description: '{ health, runs }', schema: { type: 'object', properties: { health: healthSchema, runs: { type: 'array', items: runSchema } } } }, 404: 'No such stage or policy' },
+});
+
+export const gateStateRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/policies/{name}/gate',
+  summary: "The promotion gate's state for moving a revision into the stage (met, or what is missing); null when the stage has no gate",
+  params: { group: 'Stage name', name: 'Policy name' },
+  query: z.object({ revision_id: revisionId.optional(), from: stageName.optional().describe('The stage whose current revision would be promoted') }),
+  responses: { 200: { description: '{ gate: GateEvaluation | null }' }, 404: 'No such stage or policy' },
+});
+
+export const getRolloutRuleRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/rollout',
+  summary: "The stage's promotion gate and automatic rollback rule (view)",
+  params: { group: 'Stage name' },
+  responses: { 200: { description: 'The rule', schema: ruleSchema }, 404: 'No such stage' },
+});
+
+export const putRolloutRuleRoute = defineRoute({
+  method: 'PUT',
+  path: '/policy_groups/{group}/rollout',
+  summary: 'Set the promotion gate into the stage and its automatic rollback rule (manage); omitted numbers keep their value',
+  description:
+    'Gate: promote into this stage only a revision that, in the stage before it (by position), converged successfully on ≥ min_success_pct % of at least min_nodes nodes, with at most max_failure_pct % failures, for at least soak_minutes. Rollback: if, within window_minutes after a change, ≥ failure_pct % of at least min_runs runs on the new revision fail, the stage moves back to the revision it ran before, which is marked bad with the evidence.',
+  params: { group: 'Stage name' },
+  body: z
+    .object({
+      gate: z.object({ enabled: z.boolean(), min_success_pct: pct.optional(), min_nodes: pct.optional(), max_failure_pct: pct.optional(), soak_minutes: pct.optional() }).strict().optional(),
+      rollback: z.object({ enabled: z.boolean(), window_minutes: pct.optional(), failure_pct: pct.optional(), min_runs: pct.optional() }).strict().optional(),
+    })
+    .strict(),
+  responses: { 200: { description: 'The rule as stored', schema: ruleSchema }, 400: 'A number is out of range (the pointer names it, e.g. /gate/min_success_pct)', 403: 'Not a manager of the stage', 404: 'No such stage' },
+});
+

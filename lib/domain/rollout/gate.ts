@@ -1,0 +1,116 @@
+/**
+ * Promotion gates (issue 26): "promote into this stage only a revision that,
+ * in the stage before it, converged successfully on ≥ X % of at least N
+ * nodes, with no more than Y % failures, for at least T minutes". Pure
+ * arithmetic over the previous stage's node standings.
+ */
+import { classifyNode, type NodeRunFacts } from './health';
+
+export interface GateRule {
+  /** X: percent (0–100) of the counted nodes that converged the revision successfully. */
+  minSuccessPct: number;
+  /** N: at least this many nodes converged it. */
+  minNodes: number;
+  /** Y: at most this percent of the counted nodes failed on it. */
+  maxFailurePct: number;
+  /** T: the success threshold has held for at least this many minutes. */
+  soakMinutes: number;
+}
+
+export interface GateEvaluation {
+  met: boolean;
+  /** The stage the revision must have converged in (null: the first stage, nothing to gate on). */
+  fromStage: string | null;
+  revisionId: string;
+  rule: GateRule;
+  /** Nodes of the previous stage that run the policy; missing ones are not counted in the percentages. */
+  nodes: number;
+  counted: number;
+  converged: number;
+  failed: number;
+  pending: number;
+  missing: number;
+  successPct: number;
+  failurePct: number;
+  /** How many converged nodes the rule needs now: max(N, ⌈X % × counted⌉). */
+  required: number;
+  /** When the required count was first reached (null: not reached). */
+  metSince: string | null;
+  soakedMinutes: number;
+  /** What is missing, one sentence each (empty when met). */
+  unmet: string[];
+}
+
+const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 1000) / 10);
+
+/**
+ * Evaluates a gate for `revisionId` against the previous stage's nodes.
+ * Missing nodes cannot converge anything: they are reported, not counted.
+ * The soak clock starts when the `required`-th node first converged the
+ * revision successfully (its first success on it), among the nodes whose
+ * latest run still is a success on it.
+ */
+export function evaluateGate(input: { rule: GateRule; fromStage: string | null; revisionId: string; nodes: NodeRunFacts[]; now: Date; missingAfterMs: number }): GateEvaluation {
+  const { rule, revisionId, now } = input;
+  const base = { fromStage: input.fromStage, revisionId, rule };
+  if (input.fromStage === null) {
+    return { ...base, met: true, nodes: 0, counted: 0, converged: 0, failed: 0, pending: 0, missing: 0, successPct: 0, failurePct: 0, required: 0, metSince: null, soakedMinutes: 0, unmet: [] };
+  }
+  let converged = 0;
+  let failed = 0;
+  let pending = 0;
+  let missing = 0;
+  const since: number[] = [];
+  for (const n of input.nodes) {
+    const s = classifyNode(n, revisionId, now, input.missingAfterMs);
+    if (s === 'converged') {
+      converged++;
+      since.push((n.lastRun?.firstSuccessAt ?? n.lastRun!.endTime).getTime());
+    } else if (s === 'failed') failed++;
+    else if (s === 'pending') pending++;
+    else missing++;
+  }
+  const counted = converged + failed + pending;
+  const required = Math.max(rule.minNodes, Math.ceil((rule.minSuccessPct * counted) / 100), 1);
+  const successPct = pct(converged, counted);
+  const failurePct = pct(failed, counted);
+  since.sort((a, b) => a - b);
+  const metAt = converged >= required && required > 0 ? since[required - 1] : null;
+  const soakedMinutes = metAt === null ? 0 : Math.max(0, Math.floor((now.getTime() - metAt) / 60_000));
+  const short = input.revisionId.slice(0, 10);
+  const unmet: string[] = [];
+  if (converged < rule.minNodes) unmet.push(`${converged} of at least ${rule.minNodes} node(s) in ${input.fromStage} converged revision ${short}`);
+  if (counted === 0) unmet.push(`no reporting node in ${input.fromStage} runs the policy`);
+  else if (converged * 100 < rule.minSuccessPct * counted) unmet.push(`${successPct}% of ${counted} node(s) in ${input.fromStage} converged revision ${short}, below ${rule.minSuccessPct}%`);
+  if (failed * 100 > rule.maxFailurePct * counted) unmet.push(`${failurePct}% of ${counted} node(s) in ${input.fromStage} failed on revision ${short}, above ${rule.maxFailurePct}%`);
+  if (!unmet.length && soakedMinutes < rule.soakMinutes) unmet.push(`converged for ${soakedMinutes} of ${rule.soakMinutes} minute(s) in ${input.fromStage}`);
+  return {
+    ...base,
+    met: unmet.length === 0,
+    nodes: input.nodes.length,
+    counted,
+    converged,
+    failed,
+    pending,
+    missing,
+    successPct,
+    failurePct,
+    required,
+    metSince: metAt === null ? null : new Date(metAt).toISOString(),
+    soakedMinutes,
+    unmet,
+  };
+}
+
+/** Checks a gate rule's numbers; problems name the field and the rule. */
+export function validateGateRule(r: GateRule, prefix = ''): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  const int = (v: number, field: string, min: number, max: number) => {
+    if (!Number.isInteger(v) || v < min || v > max) out.push({ path: `${prefix}/${field}`, message: `${field} must be a whole number from ${min} to ${max}` });
+  };
+  int(r.minSuccessPct, 'min_success_pct', 0, 100);
+  int(r.minNodes, 'min_nodes', 0, 100_000);
+  int(r.maxFailurePct, 'max_failure_pct', 0, 100);
+  int(r.soakMinutes, 'soak_minutes', 0, 60 * 24 * 30);
+  return out;
+}

@@ -1,0 +1,158 @@
+/**
+ * What the Data bags pages show (issue 24): bags the user may read, a bag's
+ * items classified (plain, encrypted with format and fields, chef-vault items
+ * with who can decrypt them and which nodes their search selects but holds no
+ * key for), and an item with its history (diffs for plain items only).
+ * Rights are those of the Chef API (lib/services/data-bags.ts).
+ */
+import { db } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+import { forbidden, notFound } from '@/lib/errors';
+import { sortedBy } from '@/lib/db/order';
+import type { DataBagDetailDto, DataBagItemDetailDto, DataBagItemSummaryDto, DataBagSummaryDto, VaultInfoDto } from '@/lib/types/data-bags';
+import { classifyItem, userBagLevel } from './data-bags';
+
+const BAG_SELECT = {
+  id: true,
+  name: true,
+  itemCount: true,
+  stages: { select: { stageName: true } },
+  grants: { select: { teamId: true, level: true, team: { select: { name: true } } } },
+} as const;
+
+type BagRow = { id: string; name: string; itemCount: number; stages: { stageName: string }[]; grants: { teamId: string; level: string; team: { name: string } }[] };
+
+function summary(access: Access, b: BagRow): DataBagSummaryDto {
+  return {
+    name: b.name,
+    itemCount: b.itemCount,
+    stages: b.stages.map((s) => s.stageName).sort(),
+    grants: b.grants.map((g) => ({ teamId: g.teamId, team: g.team.name, level: g.level === 'write' ? 'write' : 'read' })),
+    myLevel: userBagLevel(access, b),
+  };
+}
+
+/** The bags the user may read, by name. */
+export async function dataBagsPage(access: Access): Promise<DataBagSummaryDto[]> {
+  const bags = (await db().dataBag.findMany({ select: BAG_SELECT }).then(sortedBy((b) => b.name))) as BagRow[];
+  return bags.map((b) => summary(access, b)).filter((b) => b.myLevel !== 'none');
+}
+
+async function readableBag(access: Access, name: string): Promise<BagRow> {
+  const bag = (await db().dataBag.findUnique({ where: { name }, select: BAG_SELECT })) as BagRow | null;
+  if (!bag) throw notFound(`Data bag '${name}' does not exist.`);
+  if (userBagLevel(access, bag) === 'none') throw forbidden(`You may not read data bag '${name}': it is restricted to stages you may not view.`);
+  return bag;
+}
+
+type Doc = Record<string, unknown>;
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** `field:value` terms joined by AND (what `knife vault -S` queries usually are), or null when the query is anything else. */
+function simpleQuery(q: string): [string, string][] | null {
+  const terms = q.split(/\s+AND\s+/);
+  const out: [string, string][] = [];
+  for (const t of terms) {
+    const m = /^([A-Za-z_]+):("?)([^"\s*?]+)\2$/.exec(t.trim());
+    if (!m) return null;
+    out.push([m[1], m[3]]);
+  }
+  return out.length ? out : null;
+}
+
+async function vaultInfo(keys: Doc, bagStages: string[]): Promise<VaultInfoDto> {
+  const clients = strings(keys.clients);
+  const rawQuery = keys.search_query;
+  const searchQuery = typeof rawQuery === 'string' && rawQuery.trim() ? rawQuery : null;
+  const info: VaultInfoDto = { admins: strings(keys.admins), clients, searchQuery, mode: typeof keys.mode === 'string' ? keys.mode : null, missing: [], missingNote: null };
+  if (!searchQuery) {
+    info.missingNote = 'No search query: the vault is shared with the listed clients only.';
+    return info;
+  }
+  const terms = simpleQuery(searchQuery);
+  const fields: Record<string, (n: NodeRow) => string | null> = {
+    name: (n) => n.name,
+    policy_group: (n) => n.group?.name ?? n.reportedGroup,
+    policy_name: (n) => n.policy?.name ?? n.reportedPolicy,
+    platform: (n) => n.platform,
+    platform_family: (n) => n.platformFamily,
+    os: (n) => n.os,
+  };
+  if (!terms || terms.some(([f]) => !fields[f])) {
+    info.missingNote = `The query is evaluated only when it is field:value terms joined by AND over ${Object.keys(fields).join(', ')}.`;
+    return info;
+  }
+  const nodes = (await db().node.findMany({
+    select: { name: true, reportedGroup: true, reportedPolicy: true, platform: true, platformFamily: true, os: true, group: { select: { name: true } }, policy: { select: { name: true } } },
+  })) as NodeRow[];
+  const have = new Set(clients);
+  info.missing = nodes
+    .filter((n) => terms.every(([f, v]) => fields[f](n) === v))
+    .filter((n) => !bagStages.length || bagStages.includes(n.group?.name ?? ''))
+    .map((n) => n.name)
+    .filter((n) => !have.has(n))
+    .sort();
+  return info;
+}
+
+type NodeRow = { name: string; reportedGroup: string | null; reportedPolicy: string | null; platform: string | null; platformFamily: string | null; os: string | null; group: { name: string } | null; policy: { name: string } | null };
+
+async function itemSummaries(bag: BagRow, only?: string): Promise<{ items: DataBagItemSummaryDto[]; docs: Map<string, Doc> }> {
+  const rows = await db()
+    .dataBagItem.findMany({ where: { bagId: bag.id, ...(only ? { itemId: { in: [only, `${only}_keys`] } } : {}) }, select: { itemId: true, document: true, updatedAt: true } })
+    .then(sortedBy((r) => r.itemId));
+  const docs = new Map(rows.map((r) => [r.itemId, JSON.parse(r.document) as Doc]));
+  const stages = bag.stages.map((s) => s.stageName);
+  const items: DataBagItemSummaryDto[] = [];
+  for (const r of rows) {
+    if (only && r.itemId !== only) continue;
+    const doc = docs.get(r.itemId)!;
+    const c = classifyItem(doc);
+    const keys = docs.get(`${r.itemId}_keys`);
+    const isVault = c.kind === 'encrypted' && !!keys && classifyItem(keys).kind === 'vault-keys';
+    items.push({ id: r.itemId, kind: c.kind, version: c.version, encryptedKeys: c.encryptedKeys, vault: isVault ? await vaultInfo(keys, stages) : null, updatedAt: r.updatedAt.toISOString() });
+  }
+  return { items, docs };
+}
+
+/** A bag with its items; for administrators also the stages and teams its settings can name. */
+export async function dataBagDetail(access: Access, name: string): Promise<DataBagDetailDto> {
+  const bag = await readableBag(access, name);
+  const { items } = await itemSummaries(bag);
+  const admin = access.isAdmin;
+  const [stages, teams] = admin
+    ? await Promise.all([db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }), db().team.findMany({ select: { id: true, name: true } }).then(sortedBy((t) => t.name))])
+    : [[], []];
+  return { ...summary(access, bag), items, allStages: stages.map((s) => s.name), allTeams: teams };
+}
+
+const pretty = (text: string | null): string | null => (text === null ? null : JSON.stringify(JSON.parse(text), null, 2));
+
+/** One item: its document (pretty), and its history from the audit log (documents only for plain items). */
+export async function dataBagItemDetail(access: Access, bagName: string, itemId: string): Promise<DataBagItemDetailDto> {
+  const bag = await readableBag(access, bagName);
+  const { items, docs } = await itemSummaries(bag, itemId);
+  const item = items[0];
+  if (!item) throw notFound(`Data bag '${bagName}' has no item '${itemId}'.`);
+  const events = await db().auditEvent.findMany({
+    where: { targetType: 'data-bag-item', target: `${bagName}/${itemId}` },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 50,
+    select: { id: true, createdAt: true, actorEmail: true, via: true, action: true, before: true, after: true },
+  });
+  const isPlainView = (text: string | null) => {
+    if (text === null) return true;
+    const v = JSON.parse(text) as Doc;
+    return !v.encrypted && !v.vault_keys;
+  };
+  return {
+    bag: bagName,
+    myLevel: userBagLevel(access, bag),
+    item,
+    document: JSON.stringify(docs.get(itemId), null, 2),
+    history: events.map((e) => {
+      const plain = isPlainView(e.before) && isPlainView(e.after);
+      return { id: e.id, at: e.createdAt.toISOString(), actor: e.actorEmail, via: e.via, action: e.action, before: plain ? pretty(e.before) : null, after: plain ? pretty(e.after) : null };
+    }),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Issue 26: the promotion gate, checked by `movePointer` (and only there) for
+ * every move into a stage that has one: the revision must have converged in
+ * the stage before it (by position) as the gate asks. An unmet gate is a 409
+ * with the gate's numbers; someone who manages the stage may override it with
+ * a written reason (audited). Also the node facts the health, the gates and
+ * the rollback read.
+ */
+import type { Tx } from '@/lib/db/client';
+import { can } from '@/lib/auth/permissions';
+import { evaluateGate, type GateEvaluation, type GateRule, type NodeRunFacts } from '@/lib/domain/rollout';
+import { AppError, forbidden } from '@/lib/errors';
+import type { AuditActor } from './audit';
+
+/** A node counts as missing after NODE_MISSING_AFTER_MINUTES without a report (default 120). */
+export function missingAfterMs(): number {
+  const n = Number(process.env.NODE_MISSING_AFTER_MINUTES);
+  return (Number.isFinite(n) && n > 0 ? n : 120) * 60_000;
+}
+
+export interface StageNodeFacts extends NodeRunFacts {
+  nodeName: string;
+  groupName: string;
+  policyName: string;
+}
+
+/**
+ * Every node that should run (stage, policy) pairs, with its latest finished
+ * run: a node's stage is where its latest run reported it, else where it was
+ * last saved. Three statements whatever the number of nodes (the board's
+ * health stays constant in SQL statements as nodes grow).
+ */
+export async function loadNodeFacts(tx: Tx, where: { groupNames?: string[]; policyName?: string } = {}): Promise<StageNodeFacts[]> {
+  const stateWhere = { ...(where.groupNames ? { groupName: { in: where.groupNames } } : {}), ...(where.policyName ? { policyName: where.policyName } : {}) };
+  const [states, nodes] = await Promise.all([
+    tx.nodeRunState.findMany({
+      where: stateWhere,
+      select: { nodeName: true, groupName: true, policyName: true, revisionId: true, status: true, endTime: true, failedResource: true, failedCookbook: true, firstSuccessAt: true, receivedAt: true },
+    }),
+    tx.node.findMany({
+      where: { ...(where.groupNames ? { group: { name: { in: where.groupNames } } } : {}), ...(where.policyName ? { policy: { name: where.policyName } } : {}) },
+      select: { name: true, lastCheckIn: true, group: { select: { name: true } }, policy: { select: { name: true } } },
+    }),
+  ]);
+  const byName = new Map(states.map((s) => [s.nodeName, s]));
+  // Saved in a stage but reporting runs elsewhere (or nowhere yet): where did its latest run say it is?
+  const unmatched = nodes.filter((n) => !byName.has(n.name)).map((n) => n.name);
+  const elsewhere = unmatched.length && (where.groupNames || where.policyName) ? await tx.nodeRunState.findMany({ where: { nodeName: { in: unmatched } }, select: { nodeName: true } }) : [];
+  const movedAway = new Set(elsewhere.map((s) => s.nodeName));
+  const lastCheckIn = new Map(nodes.map((n) => [n.name, n.lastCheckIn]));
+  const out: StageNodeFacts[] = [];
+  for (const s of states) {
+    if (!s.groupName || !s.policyName) continue;
+    const saved = lastCheckIn.get(s.nodeName) ?? null;
+    out.push({
+      nodeName: s.nodeName,
+      groupName: s.groupName,
+      policyName: s.policyName,
+      lastRun: { status: s.status === 'success' ? 'success' : 'failure', revisionId: s.revisionId, endTime: s.endTime, failedResource: s.failedResource, failedCookbook: s.failedCookbook, firstSuccessAt: s.firstSuccessAt },
+      lastSeen: saved && saved.getTime() > s.receivedAt.getTime() ? saved : s.receivedAt,
+    });
+  }
+  for (const n of nodes) {
+    if (byName.has(n.name) || movedAway.has(n.name) || !n.group || !n.policy) continue;
+    out.push({ nodeName: n.name, groupName: n.group.name, policyName: n.policy.name, lastRun: null, lastSeen: n.lastCheckIn });
+  }
+  return out;
+}
+
+export interface GateOverride {
+  reason: string;
+  gate: GateEvaluation;
+}
+
+/** The stage's gate rule, when it has one enabled. */
+export async function gateRuleOf(tx: Tx, groupName: string): Promise<GateRule | null> {
+  const r = await tx.stageRolloutRule.findUnique({ where: { groupName }, select: { gateEnabled: true, gateMinSuccessPct: true, gateMinNodes: true, gateMaxFailurePct: true, gateSoakMinutes: true } });
+  if (!r?.gateEnabled) return null;
+  return { minSuccessPct: r.gateMinSuccessPct, minNodes: r.gateMinNodes, maxFailurePct: r.gateMaxFailurePct, soakMinutes: r.gateSoakMinutes };
+}
+
+/** Evaluates the gate into `group` for a revision of `policyName`; null when the stage has no gate. */
+export async function evaluateStageGate(tx: Tx, group: { id: string; name: string }, policyName: string, revisionId: string, now: Date): Promise<GateEvaluation | null> {
+  const rule = await gateRuleOf(tx, group.name);
+  if (!rule) return null;
+  const self = await tx.policyGroup.findUnique({ where: { id: group.id }, select: { position: true } });
+  const prev = self ? await tx.policyGroup.findFirst({ where: { position: { lt: self.position } }, orderBy: [{ position: 'desc' }, { name: 'asc' }], select: { name: true } }) : null;
+  const nodes = prev ? (await loadNodeFacts(tx, { groupNames: [prev.name], policyName })).filter((n) => n.groupName === prev.name && n.policyName === policyName) : [];
+  return evaluateGate({ rule, fromStage: prev?.name ?? null, revisionId, nodes, now, missingAfterMs: missingAfterMs() });
+}
+
+/**
+ * The gate check of a move into `group`: null when there is no gate or it is
+ * met; the override when a manager gave a reason (or an approved request
+ * carried one); else a 409 with the gate's numbers.
+ */
+export async function checkGate(
+  tx: Tx,
+  group: { id: string; name: string },
+  policy: { name: string },
+  to: { revisionId: string },
+  actor: AuditActor | null,
+  overrideReason: string | null | undefined,
+  now: Date,
+  approvedRequestId?: string,
+): Promise<GateOverride | null> {
+  const gate = await evaluateStageGate(tx, group, policy.name, to.revisionId, now);
+  if (!gate || gate.met) return null;
+  let reason = overrideReason?.trim() || null;
+  let authorised = false;
+  if (approvedRequestId) {
+    // The manager's override given with the request (kept in its origin) carries to the apply.
+    const req = await tx.promotionRequest.findUnique({ where: { id: approvedRequestId }, select: { origin: true } });
+    const carried = req ? ((JSON.parse(req.origin) as { gate_override?: { reason?: string } }).gate_override?.reason ?? null) : null;
+    if (carried) {
+      reason = carried;
+      authorised = true;
+    }
+  }
+  if (!reason) {
+    throw new AppError(
+      'conflict',
+      `The promotion gate of '${group.name}' is not met for revision ${to.revisionId.slice(0, 10)} of '${policy.name}': ${gate.unmet.join('; ')}. Someone who manages '${group.name}' may override with a written reason (gate_override_reason).`,
+      [],
+      { gate },
+    );
+  }
+  if (!authorised) {
+    if (!actor || actor.kind === 'system' || !can(actor, 'stage.manage', { stage: group.name })) throw forbidden(`The promotion gate of '${group.name}' is not met; only those who manage stage '${group.name}' may override it.`);
+  }
+  return { reason, gate };
+}

@@ -1,0 +1,39 @@
+/**
+ * Issue 26: the rollout job of a server process: deletes run reports past the
+ * retention period (RUN_RETENTION_DAYS, default 30) and re-evaluates the
+ * automatic rollback rules (normally decided by the ingest of each run; the
+ * pass catches a report whose evaluation failed). Every instance may run it:
+ * deletes are idempotent and the rollback happens once (rollout.ts).
+ * `ROLLOUT_WORKER=false` turns it off; ROLLOUT_WORKER_INTERVAL_MS (default 60 s).
+ */
+import { cleanupRunReports } from './data-collector';
+import { evaluateRollbacks } from './rollout';
+
+export interface RunningRolloutWorker {
+  stop(): Promise<void>;
+}
+
+export function startRolloutWorker(intervalMs = Number(process.env.ROLLOUT_WORKER_INTERVAL_MS) || 60_000): RunningRolloutWorker {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const pass = async () => {
+    try {
+      await cleanupRunReports();
+      await evaluateRollbacks();
+    } catch (e) {
+      console.error('[rollout] pass failed', e);
+    }
+  };
+  const timer = setInterval(() => {
+    if (stopped) return;
+    running = running.then(pass);
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,429 @@
+/**
+ * Issue 26: rollout health per stage and policy, run history, promotion gates
+ * and the automatic rollback.
+ *
+ * - Health: of the nodes that should run a stage's revision of a policy, how
+ *   many converged it, failed on it (top failures by cookbook and resource),
+ *   have not run it yet, or are missing (NODE_MISSING_AFTER_MINUTES).
+ * - Gates and rollback rules per stage (`StageRolloutRule`), edited by those
+ *   who manage the stage; the gate itself is enforced in movePointer.
+ * - After each finished run on a stage's current revision: `rollout.failed`
+ *   (first failure after a change), `rollout.converged` (every counted node
+ *   converged it), and the automatic rollback when the rule says so — through
+ *   movePointer (kind `rollback`, expected revision = the bad one), exactly
+ *   once across instances: the RolloutOutcome key decides, and the pointer's
+ *   compare-and-swap refuses a second move.
+ */
+import { z } from 'zod';
+import { db, type Tx } from '@/lib/db/client';
+import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
+import { evaluateRollback, summarizeHealth, validateGateRule, validateRollbackRule, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
+import { badRequest, notFound } from '@/lib/errors';
+import { audit } from './internal/audit';
+import { requireGroup, requirePolicy } from './internal/lookup';
+import { emitEvent } from './internal/outbox';
+import { parseInput } from './internal/parse';
+import { movePointer } from './internal/pointer';
+import { isUniqueViolation, transaction } from './internal/retry';
+import { evaluateStageGate, loadNodeFacts, missingAfterMs } from './internal/rollout-gate';
+import { chefName } from '@/lib/validation/fields';
+
+export type { GateEvaluation, HealthSummary } from '@/lib/domain/rollout';
+export { missingAfterMs } from './internal/rollout-gate';
+
+/** The start of the second `d` falls in (chef-client's times have no fraction). */
+const secondOf = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
+const SYSTEM_ACTOR = { kind: 'system' as const, userId: null, email: 'system (automatic rollback)', via: 'rollout-rule' };
+const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
+
+// ------------------------------------------------------------------ health
+
+export interface StageHealthDto extends HealthSummary {
+  stage: string;
+  policy: string;
+}
+
+/**
+ * Health of every (stage, policy) the viewer may see, keyed `stage/policy`.
+ * A constant number of SQL statements (pointers, stages, run states, nodes)
+ * whatever the number of nodes or runs.
+ */
+export async function rolloutHealth(access: Access, now = new Date()): Promise<Record<string, StageHealthDto>> {
+  const client = db();
+  const [pointers, facts] = await Promise.all([
+    client.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
+    loadNodeFacts(client),
+  ]);
+  const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
+  const byCell = new Map<string, typeof facts>();
+  for (const f of facts) {
+    const key = `${f.groupName}/${f.policyName}`;
+    if (!revision.has(key)) continue;
+    (byCell.get(key) ?? byCell.set(key, []).get(key)!).push(f);
+  }
+  const out: Record<string, StageHealthDto> = {};
+  const missing = missingAfterMs();
+  for (const p of pointers) {
+    if (!can(access, 'stage.view', { stage: p.group.name })) continue;
+    const key = `${p.group.name}/${p.policy.name}`;
+    out[key] = { stage: p.group.name, policy: p.policy.name, ...summarizeHealth(byCell.get(key) ?? [], p.revision.revisionId, now, missing) };
+  }
+  return out;
+}
+
+/** Health of one stage and policy (view on the stage). */
+export async function stageHealth(access: Access, stage: string, policy: string, now = new Date()): Promise<StageHealthDto> {
+  const client = db();
+  const group = await requireGroup(client, stage, access);
+  const p = await requirePolicy(client, policy);
+  const pointer = await client.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: group.id, policyId: p.id } }, select: { revision: { select: { revisionId: true } } } });
+  const facts = (await loadNodeFacts(client, { groupNames: [group.name], policyName: p.name })).filter((f) => f.groupName === group.name && f.policyName === p.name);
+  return { stage: group.name, policy: p.name, ...summarizeHealth(facts, pointer?.revision.revisionId ?? null, now, missingAfterMs()) };
+}
+
+// ------------------------------------------------------------------ run history
+
+export interface RunReportDto {
+  run_id: string;
+  node: string;
+  stage: string | null;
+  policy: string | null;
+  revision_id: string | null;
+  status: 'started' | 'success' | 'failure';
+  start_time: string;
+  end_time: string | null;
+  duration_ms: number | null;
+  total_resources: number;
+  updated_resources: number;
+  failed_resources: number;
+  error: { class: string | null; message: string | null; resource: string | null; cookbook: string | null; recipe: string | null } | null;
+  /** Resources that changed or failed (up-to-date and skipped ones are counted only). */
+  changed: { type: string; name: string; status: string; action: string | null; duration_ms: number | null; cookbook: string | null; recipe: string | null; error: string | null }[];
+  deprecations: number;
+}
+
+type RunRow = {
+  runId: string;
+  nodeName: string;
+  groupName: string | null;
+  policyName: string | null;
+  revisionId: string | null;
+  status: string;
+  startTime: Date;
+  endTime: Date | null;
+  durationMs: number | null;
+  totalResources: number;
+  updatedResources: number;
+  failedResources: number;
+  errorClass: string | null;
+  errorMessage: string | null;
+  failedResource: string | null;
+  failedCookbook: string | null;
+  failedRecipe: string | null;
+  resources: string;
+  deprecations: string;
+};
+
+function runDto(r: RunRow): RunReportDto {
+  const resources = JSON.parse(r.resources) as RunReportDto['changed'];
+  return {
+    run_id: r.runId,
+    node: r.nodeName,
+    stage: r.groupName,
+    policy: r.policyName,
+    revision_id: r.revisionId,
+    status: r.status as RunReportDto['status'],
+    start_time: r.startTime.toISOString(),
+    end_time: r.endTime?.toISOString() ?? null,
+    duration_ms: r.durationMs,
+    total_resources: r.totalResources,
+    updated_resources: r.updatedResources,
+    failed_resources: r.failedResources,
+    error: r.status === 'failure' ? { class: r.errorClass, message: r.errorMessage, resource: r.failedResource, cookbook: r.failedCookbook, recipe: r.failedRecipe } : null,
+    changed: resources.filter((x) => x.status === 'updated' || x.status === 'failed'),
+    deprecations: (JSON.parse(r.deprecations) as unknown[]).length,
+  };
+}
+
+/** A node's runs, newest first (view on the node's stage; unknown and unviewable nodes look alike). */
+export async function nodeRunHistory(access: Access, nodeName: string, opts: { limit?: number } = {}): Promise<RunReportDto[]> {
+  const client = db();
+  const node = await client.node.findUnique({ where: { name: nodeName }, select: { group: { select: { name: true } } } });
+  const state = await client.nodeRunState.findUnique({ where: { nodeName }, select: { groupName: true } });
+  if (!node && !state) throw notFound(`node '${nodeName}' not found`);
+  const stage = node?.group?.name ?? state?.groupName ?? null;
+  if (!canReadNode(access, stage)) throw notFound(`node '${nodeName}' not found`);
+  const rows = await client.runReport.findMany({ where: { nodeName }, orderBy: [{ startTime: 'desc' }, { id: 'desc' }], take: Math.min(Math.max(opts.limit ?? 50, 1), 500) });
+  return rows.filter((r) => !r.groupName || r.groupName === stage || canReadNode(access, r.groupName)).map(runDto);
+}
+
+/** Runs of a stage and policy, newest first, optionally of one revision (view on the stage). */
+export async function stageRuns(access: Access, stage: string, policy: string, opts: { revisionId?: string; limit?: number } = {}): Promise<RunReportDto[]> {
+  const client = db();
+  const group = await requireGroup(client, stage, access);
+  const rows = await client.runReport.findMany({
+    where: { groupName: group.name, policyName: policy, ...(opts.revisionId ? { revisionId: opts.revisionId } : {}), status: { in: ['success', 'failure'] } },
+    orderBy: [{ endTime: 'desc' }, { id: 'desc' }],
+    take: Math.min(Math.max(opts.limit ?? 50, 1), 500),
+  });
+  return rows.map(runDto);
+}
+
+// ------------------------------------------------------------------ rules
+
+export interface StageRolloutRuleDto {
+  stage: string;
+  gate: { enabled: boolean; min_success_pct: number; min_nodes: number; max_failure_pct: number; soak_minutes: number };
+  rollback: { enabled: boolean; window_minutes: number; failure_pct: number; min_runs: number };
+  /** The stage the gate looks at (the one before, by position), null for the first stage. */
+  gate_from_stage: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+const DEFAULT_RULE = { gateEnabled: false, gateMinSuccessPct: 90, gateMinNodes: 1, gateMaxFailurePct: 10, gateSoakMinutes: 0, rollbackEnabled: false, rollbackWindowMinutes: 60, rollbackFailurePct: 50, rollbackMinRuns: 3, updatedByEmail: null, updatedAt: null as Date | null };
+
+async function ruleDto(tx: Tx, group: { id: string; name: string; position: number }): Promise<StageRolloutRuleDto> {
+  const r = (await tx.stageRolloutRule.findUnique({ where: { groupName: group.name } })) ?? DEFAULT_RULE;
+  const prev = await tx.policyGroup.findFirst({ where: { position: { lt: group.position } }, orderBy: [{ position: 'desc' }, { name: 'asc' }], select: { name: true } });
+  return {
+    stage: group.name,
+    gate: { enabled: r.gateEnabled, min_success_pct: r.gateMinSuccessPct, min_nodes: r.gateMinNodes, max_failure_pct: r.gateMaxFailurePct, soak_minutes: r.gateSoakMinutes },
+    rollback: { enabled: r.rollbackEnabled, window_minutes: r.rollbackWindowMinutes, failure_pct: r.rollbackFailurePct, min_runs: r.rollbackMinRuns },
+    gate_from_stage: prev?.name ?? null,
+    updated_by: r.updatedByEmail,
+    updated_at: r.updatedAt?.toISOString() ?? null,
+  };
+}
+
+/** A stage's gate and rollback rule (view on the stage). */
+export async function getStageRolloutRule(access: Access, stage: string): Promise<StageRolloutRuleDto> {
+  const client = db();
+  const group = await requireGroup(client, stage, access);
+  return ruleDto(client, group);
+}
+
+const int = z.number({ error: 'must be a whole number' }).int('must be a whole number');
+export const ZSetStageRolloutRule = z.object({
+  stage: chefName(),
+  gate: z
+    .object({ enabled: z.boolean({ error: 'must be true or false' }), min_success_pct: int.optional(), min_nodes: int.optional(), max_failure_pct: int.optional(), soak_minutes: int.optional() })
+    .strict()
+    .optional(),
+  rollback: z.object({ enabled: z.boolean({ error: 'must be true or false' }), window_minutes: int.optional(), failure_pct: int.optional(), min_runs: int.optional() }).strict().optional(),
+  requestId: z.string().max(100).optional(),
+});
+export type SetStageRolloutRuleInput = z.input<typeof ZSetStageRolloutRule>;
+
+/** Sets a stage's gate and/or rollback rule (manage on the stage; audited). Omitted numbers keep their value. */
+export async function setStageRolloutRule(access: Access, raw: SetStageRolloutRuleInput): Promise<StageRolloutRuleDto> {
+  const input = parseInput(ZSetStageRolloutRule, raw);
+  return transaction(async (tx) => {
+    const group = await requireGroup(tx, input.stage, access);
+    assertCan(access, 'stage.manage', { stage: group.name });
+    const before = await ruleDto(tx, group);
+    const cur = (await tx.stageRolloutRule.findUnique({ where: { groupName: group.name } })) ?? DEFAULT_RULE;
+    const g = input.gate;
+    const rb = input.rollback;
+    const next = {
+      gateEnabled: g ? g.enabled : cur.gateEnabled,
+      gateMinSuccessPct: g?.min_success_pct ?? cur.gateMinSuccessPct,
+      gateMinNodes: g?.min_nodes ?? cur.gateMinNodes,
+      gateMaxFailurePct: g?.max_failure_pct ?? cur.gateMaxFailurePct,
+      gateSoakMinutes: g?.soak_minutes ?? cur.gateSoakMinutes,
+      rollbackEnabled: rb ? rb.enabled : cur.rollbackEnabled,
+      rollbackWindowMinutes: rb?.window_minutes ?? cur.rollbackWindowMinutes,
+      rollbackFailurePct: rb?.failure_pct ?? cur.rollbackFailurePct,
+      rollbackMinRuns: rb?.min_runs ?? cur.rollbackMinRuns,
+    };
+    const problems = [
+      ...validateGateRule({ minSuccessPct: next.gateMinSuccessPct, minNodes: next.gateMinNodes, maxFailurePct: next.gateMaxFailurePct, soakMinutes: next.gateSoakMinutes }, '/gate'),
+      ...validateRollbackRule({ windowMinutes: next.rollbackWindowMinutes, failurePct: next.rollbackFailurePct, minRuns: next.rollbackMinRuns }, '/rollback'),
+    ];
+    if (problems.length) throw badRequest(problems[0].message, problems);
+    const data = { ...next, updatedByEmail: access.email, updatedAt: new Date() };
+    await tx.stageRolloutRule.upsert({ where: { groupName: group.name }, create: { groupName: group.name, ...data }, update: data });
+    const after = await ruleDto(tx, group);
+    await audit(tx, access, { action: 'stage.rollout_rule', targetType: 'stage', target: group.name, groupName: group.name, before: { gate: before.gate, rollback: before.rollback }, after: { gate: after.gate, rollback: after.rollback }, requestId: input.requestId });
+    return after;
+  });
+}
+
+/**
+ * The gate's state for moving a revision into a stage, for the dialogs
+ * (before the click) and the API: null when the stage has no gate. View on
+ * the stage; `revisionId` of `policy`, or the one `fromStage` runs.
+ */
+export async function gateState(access: Access, input: { stage: string; policy: string; revisionId?: string; fromStage?: string }, now = new Date()): Promise<(GateEvaluation & { stage: string; policy: string; can_override: boolean }) | null> {
+  const client = db();
+  const group = await requireGroup(client, input.stage, access);
+  const policy = await requirePolicy(client, input.policy);
+  let revisionId = input.revisionId;
+  if (!revisionId && input.fromStage) {
+    const from = await requireGroup(client, input.fromStage, access);
+    revisionId = (await client.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: from.id, policyId: policy.id } }, select: { revision: { select: { revisionId: true } } } }))?.revision.revisionId;
+  }
+  if (!revisionId) return null;
+  const gate = await evaluateStageGate(client, group, policy.name, revisionId, now);
+  return gate ? { ...gate, stage: group.name, policy: policy.name, can_override: can(access, 'stage.manage', { stage: group.name }) } : null;
+}
+
+/** Gate states for several (stage, policy, revision) at once (bulk dialog). */
+export async function gateStates(access: Access, items: { stage: string; policy: string; revisionId?: string; fromStage?: string }[], now = new Date()) {
+  const out = [];
+  for (const i of items.slice(0, 200)) out.push(await gateState(access, i, now));
+  return out;
+}
+
+// ------------------------------------------------------------------ after each run
+
+export interface ReportedRun {
+  group: string;
+  policy: string;
+  revisionId: string | null;
+  status: 'success' | 'failure';
+  nodeName: string;
+  failedResource: string | null;
+  failedCookbook: string | null;
+  errorMessage: string | null;
+  endTime: Date;
+}
+
+/** Records an announcement once (the unique key decides between instances); false when it was already made. */
+async function once(tx: Tx, key: string, data: { groupName: string; policyName: string; revisionId: string; event: string; evidence: unknown }, now: Date): Promise<boolean> {
+  if (await tx.rolloutOutcome.findUnique({ where: { key }, select: { id: true } })) return false;
+  await tx.rolloutOutcome.create({ data: { key, groupName: data.groupName, policyName: data.policyName, revisionId: data.revisionId, event: data.event, evidence: JSON.stringify(data.evidence), createdAt: now } });
+  return true;
+}
+
+/** Runs `fn` in a transaction; a lost race on a unique key (another instance did it) is "nothing to do". */
+async function onceTx(fn: (tx: Tx) => Promise<void>): Promise<void> {
+  try {
+    await transaction(fn);
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+  }
+}
+
+/**
+ * Called after a finished run is stored. Only runs on the stage's current
+ * revision matter; the change is the latest pointer history row that moved
+ * the stage to it.
+ */
+export async function afterRunReported(run: ReportedRun, now = new Date()): Promise<void> {
+  if (!run.revisionId) return;
+  const client = db();
+  const pointer = await client.groupPolicy.findFirst({
+    where: { group: { name: run.group }, policy: { name: run.policy } },
+    select: { groupId: true, policyId: true, revisionPk: true, revision: { select: { revisionId: true } } },
+  });
+  if (!pointer || pointer.revision.revisionId !== run.revisionId) return;
+  const change = await client.pointerHistory.findFirst({ where: { groupName: run.group, policyName: run.policy, toRevisionId: run.revisionId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true, fromRevisionId: true, createdAt: true } });
+  if (!change) return;
+  const base = { stage: run.group, policy: run.policy, revision_id: run.revisionId, previous_revision_id: change.fromRevisionId, changed_at: change.createdAt.toISOString() };
+
+  if (run.status === 'failure') {
+    await onceTx(async (tx) => {
+      const evidence = { ...base, node: run.nodeName, resource: run.failedResource, cookbook: run.failedCookbook, error: run.errorMessage };
+      if (!(await once(tx, `${change.id}:rollout.failed`, { groupName: run.group, policyName: run.policy, revisionId: run.revisionId!, event: 'rollout.failed', evidence }, now))) return;
+      await emitEvent(tx, 'rollout.failed', `${run.nodeName} failed to converge ${run.policy} ${short(run.revisionId)} in ${run.group}${run.failedResource ? ` at ${run.failedResource}${run.failedCookbook ? ` (${run.failedCookbook})` : ''}` : ''}: ${run.errorMessage ?? 'no message'}`, evidence, { at: now });
+    });
+    await maybeRollBack(run, pointer, change, now);
+    return;
+  }
+
+  // rollout.converged: every counted node converged it. The cheap look first: any state here not yet a success on it?
+  if (await client.rolloutOutcome.findUnique({ where: { key: `${change.id}:rollout.converged` }, select: { id: true } })) return;
+  const notYet = await client.nodeRunState.count({ where: { groupName: run.group, policyName: run.policy, OR: [{ status: { not: 'success' } }, { revisionId: { not: run.revisionId } }, { revisionId: null }] } });
+  if (notYet > 0) return;
+  const facts = (await loadNodeFacts(client, { groupNames: [run.group], policyName: run.policy })).filter((f) => f.groupName === run.group && f.policyName === run.policy);
+  const health = summarizeHealth(facts, run.revisionId, now, missingAfterMs());
+  if (health.failed || health.pending || !health.converged) return;
+  await onceTx(async (tx) => {
+    const evidence = { ...base, nodes: health.nodes, converged: health.converged, missing: health.missing };
+    if (!(await once(tx, `${change.id}:rollout.converged`, { groupName: run.group, policyName: run.policy, revisionId: run.revisionId!, event: 'rollout.converged', evidence }, now))) return;
+    await emitEvent(tx, 'rollout.converged', `${run.policy} ${short(run.revisionId)} converged on ${health.converged} node(s) in ${run.group}${health.missing ? ` (${health.missing} missing)` : ''}`, evidence, { at: now });
+  });
+}
+
+/** The stage's rollback rule, when enabled. */
+async function rollbackRuleOf(groupName: string): Promise<RollbackRule | null> {
+  const r = await db().stageRolloutRule.findUnique({ where: { groupName }, select: { rollbackEnabled: true, rollbackWindowMinutes: true, rollbackFailurePct: true, rollbackMinRuns: true } });
+  return r?.rollbackEnabled ? { windowMinutes: r.rollbackWindowMinutes, failurePct: r.rollbackFailurePct, minRuns: r.rollbackMinRuns } : null;
+}
+
+async function maybeRollBack(
+  run: ReportedRun,
+  pointer: { groupId: string; policyId: string; revisionPk: string },
+  change: { id: string; fromRevisionId: string | null; createdAt: Date },
+  now: Date,
+): Promise<boolean> {
+  if (!change.fromRevisionId) return false; // nothing ran before: nothing to go back to
+  const rule = await rollbackRuleOf(run.group);
+  if (!rule) return false;
+  // chef-client reports times to the second: a run that ended in the second of the change counts.
+  const changeAt = secondOf(change.createdAt);
+  const windowEnd = new Date(changeAt.getTime() + rule.windowMinutes * 60_000);
+  const runs = await db().runReport.findMany({
+    where: { groupName: run.group, policyName: run.policy, revisionId: run.revisionId, status: { in: ['success', 'failure'] }, endTime: { gte: changeAt, lte: windowEnd } },
+    select: { status: true, endTime: true, nodeName: true, failedResource: true, failedCookbook: true },
+    take: 100_000,
+  });
+  const e = evaluateRollback({ rule, changeAt, now, runs: runs.map((r) => ({ status: r.status as 'success' | 'failure', endTime: r.endTime! })) });
+  if (!e.trigger) return false;
+  const ruleText = `≥ ${rule.failurePct}% of at least ${rule.minRuns} run(s) failed within ${rule.windowMinutes} minute(s)`;
+  const failures = new Map<string, number>();
+  for (const r of runs) if (r.status === 'failure') failures.set(`${r.failedCookbook ?? '?'} ${r.failedResource ?? '?'}`, (failures.get(`${r.failedCookbook ?? '?'} ${r.failedResource ?? '?'}`) ?? 0) + 1);
+  const top = [...failures.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, n]) => ({ where: k, runs: n }));
+  const evidence = { rule: ruleText, runs: e.runs, failed: e.failed, failure_pct: e.failurePct, top_failures: top, failed_nodes: [...new Set(runs.filter((r) => r.status === 'failure').map((r) => r.nodeName))].slice(0, 50) };
+  let done = false;
+  await onceTx(async (tx) => {
+    const key = `${change.id}:rollout.rolled_back`;
+    if (await tx.rolloutOutcome.findUnique({ where: { key }, select: { id: true } })) return;
+    const prev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: pointer.policyId, revisionId: change.fromRevisionId! } }, select: { id: true, revisionId: true } });
+    if (!prev) return; // the previous revision was deleted: nothing to go back to (the failure was announced)
+    await tx.rolloutOutcome.create({ data: { key, groupName: run.group, policyName: run.policy, revisionId: run.revisionId!, event: 'rollout.rolled_back', evidence: JSON.stringify(evidence), createdAt: now } });
+    const summary = `automatic rollback of ${run.policy} ${short(run.revisionId)} in ${run.group}: ${e.summary}`;
+    // The compare-and-swap on the revision that failed: if anyone moved the stage meanwhile, this is a 409 and nothing happens.
+    const moved = await movePointer(tx, SYSTEM_ACTOR, {
+      group: { id: pointer.groupId, name: run.group },
+      policy: { id: pointer.policyId, name: run.policy },
+      to: { pk: prev.id, revisionId: prev.revisionId },
+      kind: 'rollback',
+      reason: summary,
+      expectedRevisionId: run.revisionId,
+      automaticRollback: { rule: ruleText, evidence },
+      at: now,
+    });
+    if (!moved.changed) return;
+    const reason = `Automatic rollback in ${run.group}: ${e.summary}${top[0] ? `; top failure ${top[0].where}` : ''}`.slice(0, 1000);
+    const policyRow = await tx.policy.findUniqueOrThrow({ where: { id: pointer.policyId }, select: { name: true } });
+    if (!(await tx.badRevision.findUnique({ where: { revisionPk: pointer.revisionPk }, select: { id: true } }))) {
+      await tx.badRevision.create({ data: { policyId: pointer.policyId, policyName: policyRow.name, revisionId: run.revisionId!, revisionPk: pointer.revisionPk, reason, markedById: null, markedByEmail: SYSTEM_ACTOR.email, createdAt: now } });
+      await audit(tx, SYSTEM_ACTOR, { action: 'revision.mark_bad', targetType: 'revision', target: `${run.policy}@${run.revisionId}`, policyName: run.policy, groupName: run.group, after: { bad: true, evidence }, reason });
+      await emitEvent(tx, 'revision.marked_bad', `${SYSTEM_ACTOR.email} marked revision ${short(run.revisionId)} of ${run.policy} bad: ${reason}`, { policy: run.policy, revision_id: run.revisionId, reason, marked_by: SYSTEM_ACTOR.email, marked_at: now.toISOString() }, { at: now });
+    }
+    await emitEvent(tx, 'rollout.rolled_back', `${run.group} rolled back ${run.policy} ${short(run.revisionId)} → ${short(prev.revisionId)}: ${e.summary}`, { stage: run.group, policy: run.policy, from_revision_id: run.revisionId, to_revision_id: prev.revisionId, audit_id: moved.auditId, evidence }, { at: now });
+    done = true;
+  });
+  return done;
+}
+
+/** Re-evaluates the rollback of every stage with a rule on the latest failed run (the worker's pass; normally the ingest decides). */
+export async function evaluateRollbacks(now = new Date()): Promise<number> {
+  const rules = await db().stageRolloutRule.findMany({ where: { rollbackEnabled: true }, select: { groupName: true } });
+  let n = 0;
+  for (const r of rules) {
+    const pointers = await db().groupPolicy.findMany({ where: { group: { name: r.groupName } }, select: { groupId: true, policyId: true, revisionPk: true, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } });
+    for (const p of pointers) {
+      const change = await db().pointerHistory.findFirst({ where: { groupName: r.groupName, policyName: p.policy.name, toRevisionId: p.revision.revisionId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true, fromRevisionId: true, createdAt: true } });
+      if (!change) continue;
+      const last = await db().runReport.findFirst({ where: { groupName: r.groupName, policyName: p.policy.name, revisionId: p.revision.revisionId, status: 'failure', endTime: { gte: secondOf(change.createdAt) } }, orderBy: { endTime: 'desc' } });
+      if (!last) continue;
+      const run: ReportedRun = { group: r.groupName, policy: p.policy.name, revisionId: p.revision.revisionId, status: 'failure', nodeName: last.nodeName, failedResource: last.failedResource, failedCookbook: last.failedCookbook, errorMessage: last.errorMessage, endTime: last.endTime! };
+      if (await maybeRollBack(run, p, change, now)) n++;
+    }
+  }
+  return n;
+}
