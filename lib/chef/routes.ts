@@ -15,6 +15,7 @@ import { nodeRoutes } from './resources/nodes';
 import { policyRoutes } from './resources/policies';
 import { policyGroupRoutes } from './resources/policy-groups';
 import { sandboxRoutes } from './resources/sandboxes';
+import { searchRoutes } from './resources/search';
 import { toleratedRoutes } from './resources/tolerated';
 import { userRoutes } from './resources/users';
 import { serverApiVersionRoutes } from './resources/server-api-version';
@@ -31,6 +32,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...sandboxRoutes,
   ...cookbookArtifactRoutes,
   ...dataBagRoutes,
+  ...searchRoutes,
   ...dataCollectorRoutes,
   ...toleratedRoutes,
   ...serverApiVersionRoutes,

@@ -10,6 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
@@ -119,6 +120,7 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
     await claimChefName(tx, input.name, 'client', 'Client already exists');
     if (r.kind === 'client') await assertNodeNameFree(tx, input.name);
     const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    await indexClient(tx, client);
     let key: KeyDto | null = null;
     if (publicKey) {
       const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
@@ -193,6 +195,7 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
       data: { name: input.name, validator: input.validator },
       select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY },
     });
+    await indexClient(tx, updated, name);
     if (publicKey) {
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
@@ -209,6 +212,7 @@ export async function deleteClient(r: Actor, name: string, requestId?: string): 
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
+    await unindexClient(tx, name);
     await tx.chefName.deleteMany({ where: { name } });
     await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
     return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
@@ -237,6 +241,7 @@ export async function rotateValidator(actor: AuditActor, org: string): Promise<{
       await tx.chefClient.update({ where: { id: c.id }, data: { validator: true } });
       await tx.chefKey.deleteMany({ where: { clientId: c.id } });
     }
+    await indexClient(tx, { name, validator: true });
     await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey: pair.publicKey } });
     await audit(tx, actor, { action: created ? 'client.create' : 'client.rotate-key', targetType: 'client', target: name, after: { validator: true } });
     return { name, privateKey: pair.privateKey, created };
