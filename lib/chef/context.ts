@@ -8,6 +8,10 @@ import { can, type Access, type Action, type Actor, type Resource } from '@/lib/
 import { AppError, forbidden } from '@/lib/errors';
 import { assertBodyDepth } from '@/lib/validation/limits';
 
+/** The Chef Server API versions (X-Ops-Server-API-Version) this server speaks. */
+export const API_MIN_VERSION = 0;
+export const API_MAX_VERSION = 2;
+
 /** The organization this install serves (CHEF_ORG, default `console`). */
 export function chefOrg(): string {
   return process.env.CHEF_ORG || 'console';

@@ -9,14 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
 import { authenticateRequest } from './authn';
 import { noteRoute } from '@/lib/ops/request-context';
-import { chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx } from './context';
+import { API_MAX_VERSION, API_MIN_VERSION, chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx } from './context';
 import { chefRoutes } from './routes';
 
 export { chefOrg, type ChefRequest, type ChefResponse } from './context';
 export { chefRouteTable } from './routes';
 
-export const API_MIN_VERSION = 0;
-export const API_MAX_VERSION = 2;
+export { API_MAX_VERSION, API_MIN_VERSION } from './context';
 
 interface CompiledRoute {
   route: ChefRoute;
@@ -73,9 +72,24 @@ function decodeSegment(s: string): string | null {
   }
 }
 
-/** True for the paths this router owns: everything under /organizations, and /users (Chef's server-level users). */
+/** Chef Server's server-level endpoints (outside any organization) that the console serves. */
+const SERVER_LEVEL = new Set(['/users', '/server_api_version', '/license']);
+
+/** True for the paths this router owns: everything under /organizations, and Chef's server-level /users, /server_api_version and /license. */
 export function isChefPath(path: string): boolean {
-  return path === '/organizations' || path.startsWith('/organizations/') || path.startsWith('/users/');
+  return path === '/organizations' || path.startsWith('/organizations/') || path.startsWith('/users/') || SERVER_LEVEL.has(path);
+}
+
+/**
+ * Chef Server's front door refuses clients older than Chef 10 (nginx's
+ * dispatch.lua; 0.10.x is let through); a request without X-Chef-Version is
+ * not a Chef client's and is not checked here.
+ */
+export function chefVersionRefusal(version: string | null | undefined): string | null {
+  if (version === undefined || version === null) return null;
+  const m = /^(\d+)\.(\d+)\./.exec(version);
+  if (m && (Number(m[1]) >= 10 || (Number(m[1]) === 0 && Number(m[2]) === 10))) return null;
+  return `400 - Bad Request: Chef Client version 10 or higher required. Your version of Chef is ${version}.`;
 }
 
 /**
@@ -87,6 +101,9 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   const requestId = sanitizeRequestId(req.header('x-request-id')) ?? randomUUID();
   const headers: Record<string, string> = { ...JSON_HEADERS, 'x-request-id': requestId };
   const reply = (status: number, body: string | Buffer = ''): ChefResponse => ({ status, headers, body: req.method === 'HEAD' ? '' : body });
+
+  const tooOld = chefVersionRefusal(req.header('x-chef-version'));
+  if (tooOld) return reply(400, JSON.stringify({ error: tooOld }));
 
   // API version (erchef checks it before authentication).
   const rawVersion = req.header('x-ops-server-api-version');

@@ -15,8 +15,11 @@ import { nodeRoutes } from './resources/nodes';
 import { policyRoutes } from './resources/policies';
 import { policyGroupRoutes } from './resources/policy-groups';
 import { sandboxRoutes } from './resources/sandboxes';
+import { searchRoutes } from './resources/search';
 import { toleratedRoutes } from './resources/tolerated';
 import { userRoutes } from './resources/users';
+import { serverApiVersionRoutes } from './resources/server-api-version';
+import { licenseRoutes } from './resources/license';
 
 export const chefRoutes: readonly ChefRoute[] = [
   ...policyRoutes,
@@ -29,8 +32,11 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...sandboxRoutes,
   ...cookbookArtifactRoutes,
   ...dataBagRoutes,
+  ...searchRoutes,
   ...dataCollectorRoutes,
   ...toleratedRoutes,
+  ...serverApiVersionRoutes,
+  ...licenseRoutes,
 ];
 
 /**

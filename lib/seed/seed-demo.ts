@@ -3,7 +3,7 @@ import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
 import { createHash } from 'node:crypto';
 import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
-import { audit, checkRevision, movePointer, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
+import { audit, checkRevision, indexNode, movePointer, NODE_SELECT, nodeJson, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
 
 export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
 
@@ -95,7 +95,8 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
           for (let n = 0; n < count; n++) {
             nodeNo++;
             const stale = idx > 0 && n === count - 1;
-            await tx.node.create({
+            const seeded = await tx.node.create({
+              select: NODE_SELECT,
               data: {
                 name: `${spec.name}-${stage.name}-${String(n + 1).padStart(2, '0')}.example.com`,
                 groupId: stages.get(stage.name)!.id,
@@ -108,6 +109,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
                 lastCheckIn: new Date(now.getTime() - ((nodeNo * 7919) % 3600) * 1000),
               },
             });
+            await indexNode(tx, nodeJson(seeded), null);
           }
         }
       }

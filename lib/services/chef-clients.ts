@@ -10,6 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
@@ -33,7 +34,8 @@ export const ZCreateClientInput = z
     public_key: z.string().min(1).optional(),
     create_key: z.boolean().optional(),
     validator: z.boolean().optional(),
-    admin: z.boolean().optional(),
+    /** Ignored, as erchef ignores it (clients are not admins; pedant sends "true" as a string). */
+    admin: z.unknown().optional(),
     json_class: z.string().optional(),
     chef_type: z.string().optional(),
   })
@@ -45,7 +47,11 @@ export interface ClientDto {
   createdAt: Date;
   lastSeenAt: Date | null;
   keys: number;
+  /** The public key of the client's key named 'default' (Chef's API v0 shows it as the client's `public_key`). */
+  publicKey?: string | null;
 }
+
+const DEFAULT_KEY = { where: { name: 'default' }, select: { publicKey: true } } as const;
 
 /** The permission table's client rows (admins; a client itself; the validator registers), refused as erchef does. */
 function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'update' | 'delete', resource: Resource = {}) {
@@ -58,8 +64,10 @@ function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'updat
  * generate the key pair and return the private key once.
  */
 /** Chef's checks of a client body, with its messages (one, the first). */
-function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: number }): z.infer<typeof ZCreateClientInput> {
-  const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+function chefClientFields(raw: unknown, opts: { create: boolean; apiVersion: number }): Record<string, unknown> {
+  const b0 = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  // API v0: `public_key: null` is no key (erchef generates one on create and keeps the current one on update).
+  const b = opts.apiVersion === 0 && b0.public_key === null ? Object.fromEntries(Object.entries(b0).filter(([k]) => k !== 'public_key')) : b0;
   const fail = (message: string, path = '') => {
     throw badRequest(message, [{ path, message }]);
   };
@@ -70,13 +78,15 @@ function chefClientBody(raw: unknown, opts: { create: boolean; apiVersion: numbe
   }
   if (b.name !== undefined && b.clientname !== undefined && b.name !== b.clientname) fail('name and clientname must match', '/clientname');
   if (opts.create) {
-    if (b.private_key === true) fail('Please use create_key: true instead of private_key: true', '/private_key');
+    if (b.private_key === true && opts.apiVersion >= 1) fail('Please use create_key: true instead of private_key: true', '/private_key');
     if (b.public_key !== undefined && b.create_key === true) fail('You must specify either create_key or public_key, but not both', '/create_key');
   } else if (opts.apiVersion >= 1 && (b.public_key !== undefined || b.create_key !== undefined || b.private_key !== undefined)) {
     fail('Since Server API v1, all keys must be updated via the keys endpoint. ', '/public_key');
+  } else if (opts.apiVersion === 0 && b.private_key !== undefined && typeof b.private_key !== 'boolean') {
+    fail("Field 'private_key' invalid", '/private_key');
   }
   if (b.public_key !== undefined && (typeof b.public_key !== 'string' || /PRIVATE KEY/.test(b.public_key) || !normalisePublicKey(b.public_key))) fail('Public Key must be a valid key.', '/public_key');
-  return parseInput(ZCreateClientInput, { ...b, name: name ?? '' });
+  return { ...b, ...(name !== undefined ? { name } : {}) };
 }
 
 /** erchef's 403: "missing <verb> permission". */
@@ -101,7 +111,7 @@ async function assertNodeNameFree(tx: Tx, name: string): Promise<void> {
 
 export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
   assertClient(r, 'client.create', 'create');
-  const input = chefClientBody(raw, { create: true, apiVersion: opts.apiVersion });
+  const input = parseInput(ZCreateClientInput, chefClientFields(raw, { create: true, apiVersion: opts.apiVersion }));
   if (input.validator) assertClient(r, 'client.create-validator', 'create');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? await generateChefKeyPair() : null;
@@ -110,6 +120,7 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
     await claimChefName(tx, input.name, 'client', 'Client already exists');
     if (r.kind === 'client') await assertNodeNameFree(tx, input.name);
     const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    await indexClient(tx, client);
     let key: KeyDto | null = null;
     if (publicKey) {
       const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
@@ -134,9 +145,9 @@ async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<strin
 export async function getClient(r: Actor, name: string): Promise<ClientDto> {
   // Users read every client; a client itself only (Chef's default).
   assertClient(r, 'client.read', 'read', { client: name });
-  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
   if (!c || (await hiddenNodeNames(r, [name])).has(name)) throw notFound(`Cannot load client ${name}`);
-  return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
+  return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
 }
 
 export async function listClients(r: Actor): Promise<ClientDto[]> {
@@ -152,7 +163,8 @@ export const ZUpdateClientInput = z
     name: z.string().regex(CHEF_CLIENT_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)").optional(),
     clientname: z.string().optional(),
     validator: z.boolean().optional(),
-    admin: z.boolean().optional(),
+    /** Ignored, as erchef ignores it (clients are not admins; pedant sends "true" as a string). */
+    admin: z.unknown().optional(),
     public_key: z.string().min(1).optional(),
     private_key: z.boolean().optional(),
     json_class: z.string().optional(),
@@ -163,9 +175,9 @@ export const ZUpdateClientInput = z
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
 export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
   assertClient(r, 'client.update', 'update', { client: name });
-  chefClientBody(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
+  const fields = chefClientFields(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
-  const input = parseInput(ZUpdateClientInput, raw);
+  const input = parseInput(ZUpdateClientInput, fields);
   // Making a client a validator is an admin's (a client may not promote itself).
   if (input.validator) assertClient(r, 'client.create-validator', 'update');
   const pair = input.private_key === true ? await generateChefKeyPair() : null;
@@ -181,26 +193,29 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
     const updated = await tx.chefClient.update({
       where: { id: c.id },
       data: { name: input.name, validator: input.validator },
-      select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } },
+      select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY },
     });
+    await indexClient(tx, updated, name);
     if (publicKey) {
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
     }
+    const keys = updated._count.keys + (publicKey && !updated.keys.length ? 1 : 0);
     await audit(tx, r, { action: 'client.update', targetType: 'client', target: name, after: { name: updated.name, validator: updated.validator, key: !!publicKey }, requestId });
-    return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys: updated._count.keys }, renamed, privateKey: pair?.privateKey };
+    return { client: { name: updated.name, validator: updated.validator, createdAt: updated.createdAt, lastSeenAt: updated.lastSeenAt, keys, publicKey: publicKey ?? updated.keys[0]?.publicKey ?? null }, renamed, privateKey: pair?.privateKey };
   });
 }
 
 export async function deleteClient(r: Actor, name: string, requestId?: string): Promise<ClientDto> {
   assertClient(r, 'client.delete', 'delete', { client: name });
   return transaction(async (tx) => {
-    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } });
+    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
     if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
+    await unindexClient(tx, name);
     await tx.chefName.deleteMany({ where: { name } });
     await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
-    return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys };
+    return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
   });
 }
 
@@ -226,6 +241,7 @@ export async function rotateValidator(actor: AuditActor, org: string): Promise<{
       await tx.chefClient.update({ where: { id: c.id }, data: { validator: true } });
       await tx.chefKey.deleteMany({ where: { clientId: c.id } });
     }
+    await indexClient(tx, { name, validator: true });
     await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey: pair.publicKey } });
     await audit(tx, actor, { action: created ? 'client.create' : 'client.rotate-key', targetType: 'client', target: name, after: { validator: true } });
     return { name, privateKey: pair.privateKey, created };

@@ -17,6 +17,7 @@ import { NAME_PATTERN } from '@/lib/domain';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
+import { indexNode, unindexNode } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { chefNodeRow } from '@/lib/db/queries/chef-read-path';
 
@@ -122,7 +123,7 @@ function assertWrite(actor: Actor, node: string, stages: [string | null, string 
   }
 }
 
-const NODE_SELECT = {
+export const NODE_SELECT = {
   id: true,
   name: true,
   groupId: true,
@@ -158,7 +159,7 @@ type StoredNode = {
 };
 
 /** The Chef node object for a stored node (built from the console's facts when chef-client never saved one). */
-function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
+export function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
   if (n.chefDocument) return JSON.parse(n.chefDocument) as ChefNode;
   const automatic: Record<string, unknown> = {};
   if (n.platform) automatic.platform = n.platform;
@@ -215,6 +216,7 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
   };
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });
+    await indexNode(tx, node, nodeJson(existing));
     const prevGroup = existing.group?.name ?? existing.reportedGroup;
     const prevPolicy = existing.policy?.name ?? existing.reportedPolicy;
     if (prevGroup !== f.reportedGroup || prevPolicy !== f.reportedPolicy) {
@@ -233,6 +235,7 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
   }
   // Issue 28: the node belongs to the client that created it (the validator may re-register only that client's name).
   await tx.node.create({ data: { name: node.name, ...data, registeredByClient: actor.kind === 'client' ? actor.name : null } });
+  await indexNode(tx, node, null);
   await audit(tx, actor, { action: 'node.register', targetType: 'node', target: node.name, groupName: f.reportedGroup, policyName: f.reportedPolicy, requestId });
 }
 
@@ -267,6 +270,7 @@ export async function deleteChefNode(actor: Actor, name: string, requestId?: str
     const existing = visibleOr404(actor, name, await tx.node.findUnique({ where: { name }, select: NODE_SELECT }));
     assertCan(actor, 'node.delete', { node: name, stage: stageOf(existing) });
     await tx.node.delete({ where: { id: existing.id } });
+    await unindexNode(tx, name);
     await audit(tx, actor, { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
     return nodeJson(existing);
   });

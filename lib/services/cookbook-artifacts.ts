@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
-import { AppError, badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
+import { AppError, badRequest, chefStringError, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
@@ -140,11 +140,12 @@ function validateManifest(name: string, identifier: string, m: unknown): { manif
   if (!m || typeof m !== 'object' || Array.isArray(m)) throw badRequest('invalid JSON', [{ path: '', message: 'Body must be a JSON object' }]);
   const o = m as Record<string, unknown>;
   const errors: FieldError[] = [];
-  if (!COOKBOOK_NAME.test(name)) errors.push({ path: '/name', message: `Cookbook name '${name}' in the URL is invalid` });
-  if (!IDENTIFIER.test(identifier)) errors.push({ path: '/identifier', message: `Identifier '${identifier}' in the URL must be a hex digest` });
+  // erchef's texts (chef_cookbook_version / chef_wm_cookbook_artifact_version).
+  if (!COOKBOOK_NAME.test(name)) errors.push({ path: '/name', message: "Field 'name' invalid" });
   const cbName = o.cookbook_name ?? o.name;
-  if (typeof cbName !== 'string' || (cbName !== name && !String(o.name ?? '').startsWith(`${name}-`))) errors.push({ path: '/name', message: `Field 'name' invalid: must match the cookbook name in the URL, '${name}'` });
-  if (o.identifier !== undefined && o.identifier !== identifier) errors.push({ path: '/identifier', message: 'Field \'identifier\' invalid: must match the identifier in the URL' });
+  if (typeof cbName !== 'string' || (cbName !== name && !String(o.name ?? '').startsWith(`${name}-`))) errors.push({ path: '/name', message: `Field 'name' invalid : ${name} does not match ${String(cbName)}` });
+  if (!IDENTIFIER.test(identifier)) errors.push({ path: '/identifier', message: "Field 'identifier' invalid" });
+  if (o.identifier !== undefined && o.identifier !== identifier) errors.push({ path: '/identifier', message: `Field 'identifier' invalid : ${identifier} does not match ${String(o.identifier)}` });
   const version = (o.version ?? (o.metadata as Record<string, unknown> | undefined)?.version) as unknown;
   if (typeof version !== 'string' || !VERSION.test(version)) errors.push({ path: '/version', message: "Field 'version' invalid" });
   const files = manifestFiles(o);
@@ -169,12 +170,12 @@ export async function putArtifact(r: Actor, name: string, identifier: string, bo
     const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
     const missing = sums.filter((c) => !have.has(c));
     if (missing.length) {
-      throw new AppError('bad_request', `Manifest has checksum ${missing[0]} but it hasn't yet been uploaded`, missing.map((c) => ({ path: '/all_files', message: `checksum ${c} not uploaded` })));
+      throw new AppError('bad_request', "Manifest has a checksum that hasn't been uploaded.", missing.map((c) => ({ path: '/all_files', message: `checksum ${c} not uploaded` })));
     }
     const existing = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
     if (existing) {
       // Compared as JSON too: a manifest stored before keys were sorted by code point may differ only in key order.
-      if (existing.manifest !== text && !jsonEqual(JSON.parse(existing.manifest), JSON.parse(text))) throw conflict(`Cookbook artifact already exists: ${name} ${identifier} holds another manifest, and artifacts are immutable`);
+      if (existing.manifest !== text && !jsonEqual(JSON.parse(existing.manifest), JSON.parse(text))) throw chefStringError('conflict', 'Cookbook artifact already exists');
       return { status: 200, manifest };
     }
     const actor = r;
@@ -187,7 +188,7 @@ export async function putArtifact(r: Actor, name: string, identifier: string, bo
 export async function getArtifact(r: Actor, name: string, identifier: string): Promise<{ manifest: Record<string, unknown>; files: ManifestFile[] }> {
   assertCookbookRead(r);
   const a = await db().cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { manifest: true } });
-  if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
+  if (!a) throw notFound('not_found');
   const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
   return { manifest, files: manifestFiles(manifest) };
 }
@@ -228,7 +229,7 @@ export async function deleteArtifact(r: Actor, name: string, identifier: string)
   assertCan(r, 'cookbook.delete');
   return transaction(async (tx) => {
     const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true, createdById: true } });
-    if (!a) throw notFound(`Cannot find a cookbook named ${name} with identifier ${identifier}`);
+    if (!a) throw notFound('not_found');
     // Issue 28: a team's artifacts are deleted by that team (a team of the uploader) or an administrator.
     if (r.kind !== 'user' || !r.isAdmin) {
       const uploaderTeams = a.createdById ? (await tx.teamMember.findMany({ where: { userId: a.createdById }, select: { teamId: true } })).map((m) => m.teamId) : [];

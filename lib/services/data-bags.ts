@@ -169,6 +169,12 @@ function restrictedMessage(bag: Bag): string {
   return `it is restricted to the clients of ${stages.length === 1 ? 'stage' : 'stages'} ${stages.join(', ')}`;
 }
 
+/** Search (issue 25): whether `r` may read bag `name` (its items, GET /search/NAME); null when there is no such bag. */
+export async function bagReadable(r: Actor, name: string): Promise<boolean | null> {
+  const bag = await loadBag(db(), name);
+  return bag ? mayRead(r, bag) : null;
+}
+
 function mayRead(r: Actor, bag: Bag): boolean {
   return can(r, 'data.read', bagResource(bag));
 }

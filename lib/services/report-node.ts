@@ -6,6 +6,8 @@ import { requireGroup } from './internal/lookup';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+import { indexNode } from './internal/search-index';
+import { NODE_SELECT, nodeJson } from './chef-nodes';
 
 const name = chefName();
 export const ZReportNodeInput = z
@@ -53,7 +55,9 @@ export async function reportNode(access: Access, raw: unknown): Promise<{ status
       lastCheckIn: new Date(),
     };
     if (existing) {
-      await tx.node.update({ where: { id: existing.id }, data });
+      const before = await tx.node.findUniqueOrThrow({ where: { id: existing.id }, select: NODE_SELECT });
+      const after = await tx.node.update({ where: { id: existing.id }, data, select: NODE_SELECT });
+      await indexNode(tx, nodeJson(after), nodeJson(before));
       if (existing.groupId !== group.id || existing.policyId !== policy.id) {
         await audit(tx, access, {
           action: 'node.move',
@@ -67,7 +71,8 @@ export async function reportNode(access: Access, raw: unknown): Promise<{ status
       }
       return { status: 200 };
     }
-    await tx.node.create({ data: { name: n.name, ...data } });
+    const created = await tx.node.create({ data: { name: n.name, ...data }, select: NODE_SELECT });
+    await indexNode(tx, nodeJson(created), null);
     await audit(tx, access, { action: 'node.register', targetType: 'node', target: n.name, groupName: n.policy_group, policyName: n.policy_name });
     return { status: 201 };
   });

@@ -10,3 +10,6 @@ export { checkRevision, storeRevision } from './internal/store-revision';
 /** Issue 15: the demo's pending promotion request is opened by the same guard every move passes. */
 export { openRequestIfProtected } from './internal/guard';
 export { requestTtlMs } from './internal/request-dto';
+/** Issue 25: demo nodes enter the search index as every node does. */
+export { indexNode } from './internal/search-index';
+export { NODE_SELECT, nodeJson } from './chef-nodes';

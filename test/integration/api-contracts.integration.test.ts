@@ -164,15 +164,16 @@ describe('X-Request-Id on every answer', () => {
       const unknown = await fetch(`${url}/nope`, { headers: { 'x-request-id': 'chef-7' } });
       expect(unknown.status).toBe(404);
       expect(unknown.headers.get('x-request-id')).toBe('chef-7');
-      const before = process.env.MAX_BODY_BYTES;
-      process.env.MAX_BODY_BYTES = '10';
+      // The organization routes answer Chef's 413 past CHEF_MAX_REQUEST_SIZE (MAX_BODY_BYTES is the console's own routes' limit).
+      const before = process.env.CHEF_MAX_REQUEST_SIZE;
+      process.env.CHEF_MAX_REQUEST_SIZE = '10';
       try {
         const big = await fetch(`${url}/organizations/console/policies/x/revisions`, { method: 'POST', body: 'x'.repeat(100), headers: { 'content-type': 'application/json' } });
         expect(big.status).toBe(413);
         expect(big.headers.get('x-request-id')).toBeTruthy();
       } finally {
-        if (before === undefined) delete process.env.MAX_BODY_BYTES;
-        else process.env.MAX_BODY_BYTES = before;
+        if (before === undefined) delete process.env.CHEF_MAX_REQUEST_SIZE;
+        else process.env.CHEF_MAX_REQUEST_SIZE = before;
       }
     } finally {
       server.closeAllConnections();

@@ -128,7 +128,7 @@ describe('cookbook artifacts', () => {
     const before = snapshot({ except: ['ChefKey'] });
     const r = await chef.request('PUT', `cookbook_artifacts/ghost/${ID(3)}`, { as: 'dev', body: manifest('ghost', ID(3), { 'recipes/default.rb': 'never uploaded' }) });
     expect(r.status).toBe(400);
-    expect(r.json.error).toEqual([`Manifest has checksum ${md5('never uploaded')} but it hasn't yet been uploaded`]);
+    expect(r.json.error).toEqual(["Manifest has a checksum that hasn't been uploaded."]);
     expect(snapshot({ except: ['ChefKey'] })).toBe(before);
   });
 

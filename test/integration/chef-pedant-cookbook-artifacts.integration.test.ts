@@ -131,9 +131,7 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
     it('refuses a cookbook name in the URL that does not match the payload', async () => {
       const r = await req('PUT', 'cookbook_artifacts/cookbook_name/1.2.3', newArtifact('foobar', '1.2.3'));
       expect(r.status).toBe(400);
-      // pedant: "Field 'name' invalid : cookbook_name does not match foobar". The console checks that the URL
-      // identifier is a hex digest first and answers "Identifier '1.2.3' in the URL must be a hex digest" (reported).
-      expect(r.json.error).toHaveLength(1);
+      expect(r.json).toEqual({ error: ["Field 'name' invalid : cookbook_name does not match foobar"] });
     });
 
     // pedant: spec/api/cookbook_artifacts/create_spec.rb "when uploading a cookbook artifact with a missing checksum" "specifying file not in sandbox is a 400"
@@ -289,8 +287,7 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
     it.each([ID1, 'foo@bar'])('answers 404 not_found for a cookbook that does not exist (identifier %s)', async (id) => {
       const r = await req('DELETE', `cookbook_artifacts/non_existent/${id}`);
       expect(r.status).toBe(404);
-      // pedant's exact body is {"error":["not_found"]}; the console's message names the cookbook (reported).
-      expect(r.json.error).toEqual([expect.stringContaining('Cannot find a cookbook named')]);
+      expect(r.json).toEqual({ error: ['not_found'] });
     });
 
     // pedant: spec/api/cookbook_artifacts/delete_spec.rb "when deleting non-existent version of an existing cookbook" "should respond with 404 (\"Not Found\") and not delete existing versions"
@@ -298,8 +295,7 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
       expect((await req('PUT', `cookbook_artifacts/cookbook-to-be-deleted/${ID1}`, newArtifact('cookbook-to-be-deleted', ID1))).status).toBe(201);
       const r = await req('DELETE', `cookbook_artifacts/cookbook-to-be-deleted/${'f'.repeat(40)}`);
       expect(r.status).toBe(404);
-      // pedant's exact body is {"error":["not_found"]}; the console's message names the cookbook (reported).
-      expect(r.json.error).toEqual([expect.stringContaining('Cannot find a cookbook named')]);
+      expect(r.json).toEqual({ error: ['not_found'] });
       expect((await req('GET', `cookbook_artifacts/cookbook-to-be-deleted/${ID1}`)).status).toBe(200);
     });
 

@@ -154,7 +154,8 @@ describe('every path into a protected stage opens a request and moves nothing', 
     const r = await chef.request('PUT', 'policy_groups/production/policies/webapp', { as: 'release', body: doc });
     expect(r.status).toBe(403);
     expect(r.json.error[0]).toMatch(/requires approval .*Promotion request \S+ was opened .*\/requests\//);
-    const id = r.json.request.id as string;
+    // Chef's body is exactly { error: [message] }: the request's id and URL are in the message chef push prints.
+    const id = /Promotion request (\S+) was opened/.exec(r.json.error[0])![1];
     expect(r.json.error[0]).toContain(`/requests/${id}`);
     expect((await getPromotionRequest(A.release, id)).status).toBe('pending');
     expect(await active('production', 'webapp')).toBe(before);

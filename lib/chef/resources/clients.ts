@@ -3,8 +3,31 @@ import { createClient, deleteClient, getClient, listClients, updateClient, type 
 import { chefOrg, jsonBody, ok, route, type ChefRoute } from '../context';
 import { keyBody } from './keys';
 
-function clientBody(c: ClientDto) {
-  return { name: c.name, clientname: c.name, orgname: chefOrg(), validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+/** erchef's client JSON; API v0 adds the default key's `public_key` (first, as erchef writes it). */
+function clientBody(c: ClientDto, apiVersion: number) {
+  const base = { name: c.name, clientname: c.name, orgname: chefOrg(), validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+  return apiVersion === 0 && c.publicKey ? { public_key: c.publicKey, ...base } : base;
+}
+
+/**
+ * API v0's answer to PUT /clients/:name, as erchef builds it: the body sent,
+ * with the name from the URL when absent, Chef's defaults, the key the client
+ * now has, and `private_key` (the new private key when one was generated,
+ * else false).
+ */
+function v0UpdateBody(sent: unknown, c: ClientDto, privateKey: string | undefined) {
+  const b = sent && typeof sent === 'object' && !Array.isArray(sent) ? (sent as Record<string, unknown>) : {};
+  const { id: _id, ...rest } = b;
+  return {
+    ...rest,
+    name: c.name,
+    clientname: c.name,
+    json_class: rest.json_class ?? 'Chef::ApiClient',
+    chef_type: rest.chef_type ?? 'client',
+    validator: c.validator,
+    ...(c.publicKey ? { public_key: c.publicKey } : {}),
+    private_key: privateKey ?? false,
+  };
 }
 
 export const clientRoutes: ChefRoute[] = [
@@ -20,13 +43,15 @@ export const clientRoutes: ChefRoute[] = [
     return ok(body, 201);
   }),
 
-  route('GET', 'clients/:name', async (ctx) => ok(clientBody(await getClient(ctx.actor, ctx.params.name)))),
+  route('GET', 'clients/:name', async (ctx) => ok(clientBody(await getClient(ctx.actor, ctx.params.name), ctx.apiVersion))),
 
   route('PUT', 'clients/:name', async (ctx) => {
-    const { client, renamed, privateKey } = await updateClient(ctx.actor, ctx.params.name, jsonBody(ctx), { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
+    const sent = jsonBody(ctx);
+    const { client, renamed, privateKey } = await updateClient(ctx.actor, ctx.params.name, sent, { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
     if (renamed) ctx.headers.location = `${ctx.orgUrl}/clients/${client.name}`;
-    return ok({ ...clientBody(client), ...(privateKey ? { private_key: privateKey } : {}) }, renamed ? 201 : 200);
+    if (ctx.apiVersion === 0) return ok(v0UpdateBody(sent, client, privateKey), renamed ? 201 : 200);
+    return ok({ ...clientBody(client, ctx.apiVersion), ...(privateKey ? { private_key: privateKey } : {}) }, renamed ? 201 : 200);
   }),
 
-  route('DELETE', 'clients/:name', async (ctx) => ok(clientBody(await deleteClient(ctx.actor, ctx.params.name, ctx.requestId)))),
+  route('DELETE', 'clients/:name', async (ctx) => ok(clientBody(await deleteClient(ctx.actor, ctx.params.name, ctx.requestId), ctx.apiVersion))),
 ];

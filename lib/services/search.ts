@@ -1,0 +1,180 @@
+/**
+ * Chef search (issue 25): GET /search, GET /search/INDEX and partial search
+ * (POST /search/INDEX), answered from the index the writes keep in the same
+ * transaction (lib/db/queries/search.ts), never by scanning objects here.
+ *
+ * Who sees what: the rows a GET would show, by the permission table
+ * (lib/auth/permissions.ts): a node row by `node.read` (users by the stages
+ * they may view; clients every node, only their own stage's under stage
+ * isolation), a client row by `client.read` (users all, a client itself), a
+ * data bag by `data.read`; the validator searches nothing (`search.read`).
+ */
+import { db } from '@/lib/db/client';
+import { assertCan, can, type Actor } from '@/lib/auth/permissions';
+import { searchIndex, type SearchScope } from '@/lib/db/queries/search';
+import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
+import { parseSearchQuery, SearchSyntaxError, type SearchQuery } from '@/lib/domain/search/parse';
+import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
+import { NODE_SELECT, nodeJson } from './chef-nodes';
+import { bagReadable, listDataBags } from './data-bags';
+import { bagIndex } from './internal/search-index';
+
+/** The indexes every organization has; each data bag adds one named like the bag. */
+export const BUILT_IN_INDEXES = ['client', 'node'] as const;
+
+/** Rows per page when the request names none (chef-client and knife ask for 1000). */
+export const DEFAULT_ROWS = 1000;
+export const MAX_ROWS = 10_000;
+
+export interface SearchParams {
+  q?: string | null;
+  rows?: string | null;
+  start?: string | null;
+  sort?: string | null;
+}
+
+/** One object found: its index's name for it, the JSON Chef returns as a row, and the JSON partial search reads paths from. */
+export interface SearchHit {
+  name: string;
+  /** Path below the organization URL: nodes/NAME, clients/NAME, data/BAG/ID. */
+  path: string;
+  row: Json;
+  partialSource: Json;
+}
+
+export interface SearchResult {
+  total: number;
+  start: number;
+  hits: SearchHit[];
+}
+
+/** Parses `q` (missing or empty: every object), refusing a malformed query with Chef's 400. */
+export function parseQueryParam(q: string | null | undefined): SearchQuery {
+  if (q === null || q === undefined || q.trim() === '') return { kind: 'all' };
+  try {
+    return parseSearchQuery(q);
+  } catch (e) {
+    if (e instanceof SearchSyntaxError) {
+      // Chef's message, then where and why (Chef Server gives no position).
+      throw new AppError('bad_request', `invalid search query: '${q}': ${e.reason} at position ${e.offset + 1}`, [{ path: 'q', message: e.message }]);
+    }
+    throw e;
+  }
+}
+
+function intParam(name: 'rows' | 'start', raw: string | null | undefined, dflt: number, max: number): number {
+  if (raw === null || raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw badRequest(`invalid '${name}' parameter: '${raw}' (a whole number from 0 to ${max})`, [{ path: name, message: `must be a whole number from 0 to ${max}` }]);
+  return Number(raw);
+}
+
+/** `sort=FIELD [asc|desc]`; Chef's own default (X_CHEF_id_CHEF_X) and `name` order by name. */
+function sortParam(raw: string | null | undefined): { field: string | null; descending: boolean } {
+  if (!raw || !raw.trim()) return { field: null, descending: false };
+  const m = /^\s*([^\s]+)(?:\s+(asc|desc))?\s*$/i.exec(raw);
+  if (!m) throw badRequest(`invalid 'sort' parameter: '${raw}' (FIELD, optionally followed by asc or desc)`, [{ path: 'sort', message: 'must be FIELD [asc|desc]' }]);
+  const field = m[1] === 'X_CHEF_id_CHEF_X' || m[1] === 'name' ? null : m[1];
+  return { field, descending: (m[2] ?? 'asc').toLowerCase() === 'desc' };
+}
+
+/** The nodes an actor may read, as a database filter: each stage asked of can() once. */
+async function nodeScope(actor: Actor): Promise<SearchScope> {
+  if (actor.kind === 'user' && actor.isAdmin) return { kind: 'all' };
+  const groups = await db().policyGroup.findMany({ select: { id: true, name: true } });
+  const groupIds = groups.filter((g) => can(actor, 'node.read', { stage: g.name })).map((g) => g.id);
+  const includeUnstaged = can(actor, 'node.read', { stage: null });
+  if (groupIds.length === groups.length && includeUnstaged) return { kind: 'all' };
+  // A client always reads its own node (named like it), whatever stage it is in.
+  const names = actor.kind === 'client' && can(actor, 'node.read', { node: actor.name, stage: null }) ? [actor.name] : [];
+  return { kind: 'nodes', groupIds, includeUnstaged, names };
+}
+
+type Target = { idx: string; kind: 'node' | 'client' | 'bag'; bag?: string; scope: SearchScope };
+
+/** Which index a name is, and what of it the actor sees; Chef's 404 for an unknown one. */
+async function resolveIndex(actor: Actor, index: string): Promise<Target> {
+  assertCan(actor, 'search.read');
+  if (index === 'node') return { idx: 'node', kind: 'node', scope: await nodeScope(actor) };
+  if (index === 'client') {
+    // Users read every client; a client reads only itself (Chef filters search rows by the same rights).
+    if (can(actor, 'client.read', { client: '\u0000' })) return { idx: 'client', kind: 'client', scope: { kind: 'all' } };
+    return { idx: 'client', kind: 'client', scope: { kind: 'names', names: actor.kind === 'client' && can(actor, 'client.read', { client: actor.name }) ? [actor.name] : [] } };
+  }
+  const readable = await bagReadable(actor, index);
+  if (readable === null) throw notFound(`I don't know how to search for ${index} data objects.`);
+  if (!readable) throw forbidden(`${actor.kind === 'client' ? `Client '${actor.name}'` : 'You'} may not read data bag '${index}'.`);
+  return { idx: bagIndex(index), kind: 'bag', bag: index, scope: { kind: 'all' } };
+}
+
+/** GET /search: the index names (node, client, and the data bags the actor may read). */
+export async function listSearchIndexes(actor: Actor): Promise<string[]> {
+  assertCan(actor, 'search.read');
+  const bags = can(actor, 'data.read') ? await listDataBags(actor) : [];
+  return [...BUILT_IN_INDEXES, ...bags];
+}
+
+/** GET /search/INDEX. */
+export async function search(actor: Actor, index: string, params: SearchParams, opts: { org: string }): Promise<SearchResult> {
+  const target = await resolveIndex(actor, index);
+  const query = parseQueryParam(params.q);
+  const rows = intParam('rows', params.rows, DEFAULT_ROWS, MAX_ROWS);
+  const start = intParam('start', params.start, 0, Number.MAX_SAFE_INTEGER);
+  const sort = sortParam(params.sort);
+  const page = await searchIndex(target.idx, query, target.scope, { start, rows, sortField: sort.field, descending: sort.descending });
+  const hits = await loadHits(target, page.names, opts.org);
+  return { total: page.total, start, hits };
+}
+
+async function loadHits(target: Target, names: string[], org: string): Promise<SearchHit[]> {
+  const kind = target.kind;
+  if (!names.length) return [];
+  const order = new Map(names.map((n, i) => [n, i]));
+  const byOrder = <T extends { name: string }>(xs: T[]) => xs.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+  if (kind === 'node') {
+    const nodes = await db().node.findMany({ where: { name: { in: names } }, select: NODE_SELECT });
+    // A node deleted between the query and this read is left out.
+    return byOrder(nodes).map((n) => {
+      const doc = nodeJson(n);
+      return { name: n.name, path: `nodes/${n.name}`, row: doc as Json, partialSource: nodeSearchDocument(doc) };
+    });
+  }
+  if (kind === 'bag') {
+    const bag = target.bag!;
+    const items = await db().dataBagItem.findMany({ where: { bag: { name: bag }, itemId: { in: names } }, select: { itemId: true, document: true } });
+    return byOrder(items.map((i) => ({ name: i.itemId, document: i.document }))).map((i) => {
+      const raw = JSON.parse(i.document) as Json;
+      // Chef's search row for an item: the item wrapped (pedant's search_result_databag_item).
+      const row = { name: `data_bag_item_${bag}_${i.name}`, json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: bag, raw_data: raw };
+      return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
+    });
+  }
+  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true } });
+  return byOrder(clients).map((c) => {
+    const row = { name: c.name, clientname: c.name, orgname: org, validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+    return { name: c.name, path: `clients/${c.name}`, row, partialSource: row };
+  });
+}
+
+/** A partial search body: `{ "key": ["path", "to", "attr"], … }` (an empty path gives null). */
+export function parsePartialKeys(body: unknown): Record<string, string[]> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalid partial search body: expected a JSON object of key → path (an array of strings)', [{ path: '', message: 'must be a JSON object' }]);
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+      throw badRequest(`invalid partial search body: '${k}' must be an array of strings (a path)`, [{ path: `/${k}`, message: 'must be an array of strings' }]);
+    }
+    out[k] = v as string[];
+  }
+  return out;
+}
+
+/** POST /search/INDEX: each hit reduced to the requested paths. */
+export async function partialSearch(actor: Actor, index: string, params: SearchParams, body: unknown, opts: { org: string }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
+  const keys = parsePartialKeys(body);
+  const result = await search(actor, index, params, opts);
+  return {
+    total: result.total,
+    start: result.start,
+    rows: result.hits.map((h) => ({ path: h.path, data: Object.fromEntries(Object.entries(keys).map(([k, p]) => [k, p.length ? valueAt(h.partialSource, p) : null])) })),
+  };
+}
