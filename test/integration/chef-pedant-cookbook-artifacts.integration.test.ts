@@ -106,16 +106,14 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
     it('refuses an invalid identifier in the URL (400 Field \'identifier\' invalid)', async () => {
       const r = await req('PUT', 'cookbook_artifacts/cookbook_name/foo@bar', newArtifact('cookbook_name', 'foo@bar'));
       expect(r.status).toBe(400);
-      // pedant's exact body is {"error":["Field 'identifier' invalid"]}; the console's message differs (reported).
-      expect(r.json.error).toEqual([expect.stringContaining('foo@bar')]);
+      expect(r.json).toEqual({ error: ["Field 'identifier' invalid"] });
     });
 
     // pedant: spec/api/cookbook_artifacts/create_spec.rb "when the cookbook name is invalid" "responds with a 400"
     it('refuses an invalid cookbook name (400 Field \'name\' invalid)', async () => {
       const r = await req('PUT', `cookbook_artifacts/first@second/${ID1}`, newArtifact('first@second', ID1));
       expect(r.status).toBe(400);
-      // pedant: {"error":["Field 'name' invalid"]}; the console's message differs (reported).
-      expect(r.json.error).toEqual([expect.stringContaining('first@second')]);
+      expect(r.json).toEqual({ error: ["Field 'name' invalid"] });
     });
 
     // pedant: spec/api/cookbook_artifacts/create_spec.rb "when the identifier in the URL doesn't match the payload" "responds with a 400"
@@ -142,8 +140,7 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
       payload.recipes = [{ name: 'default.rb', path: 'recipes/default.rb', checksum: '8288b67da0793b5abec709d6226e6b73', specificity: 'default' }];
       const r = await req('PUT', `cookbook_artifacts/cookbook_name/${ID1}`, payload);
       expect(r.status).toBe(400);
-      // pedant: ["Manifest has a checksum that hasn't been uploaded."]; the console names the checksum (reported).
-      expect(r.json.error).toEqual(['Manifest has checksum 8288b67da0793b5abec709d6226e6b73 but it hasn\'t yet been uploaded']);
+      expect(r.json).toEqual({ error: ["Manifest has a checksum that hasn't been uploaded."] });
       expect((await req('GET', `cookbook_artifacts/cookbook_name/${ID1}`)).status).toBe(404);
     });
 
@@ -258,9 +255,7 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
       updated.metadata.description = 'hi there';
       const r = await req('PUT', `cookbook_artifacts/${name}/${ID1}`, updated);
       expect(r.status).toBe(409);
-      // pedant's exact body is {"error":"Cookbook artifact already exists"} (a string, not a list); the console
-      // answers a list naming the artifact (reported).
-      expect(r.json.error).toEqual([expect.stringContaining('already exists')]);
+      expect(r.json).toEqual({ error: 'Cookbook artifact already exists' });
       const got = await req('GET', `cookbook_artifacts/${name}/${ID1}`);
       expect(got.status).toBe(200);
       expect(got.json).toMatchObject(withoutJsonClass(newArtifact(name, ID1, { version: '1.2.3' })));
