@@ -161,7 +161,11 @@ export function onDisconnect(close: () => void): void {
 
 /** Which database a client made by createDb talks to (else: the one DATABASE_URL names). */
 export function providerOf(client: object): DatabaseProvider {
-  return providers.get(client) ?? databaseProvider();
+  const known = providers.get(client);
+  if (known) return known;
+  // An interactive transaction's client is not in the map: it names its provider itself.
+  const active = (client as { _activeProvider?: unknown })._activeProvider;
+  return active === 'postgresql' || active === 'sqlite' ? active : databaseProvider();
 }
 
 export interface CreateDbOptions {

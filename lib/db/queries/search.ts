@@ -119,7 +119,7 @@ export async function searchIndex(
   page: { start: number; rows: number; sortField?: string | null; descending?: boolean },
   client: Tx = db(),
 ): Promise<SearchPage> {
-  const provider = providerOf(db());
+  const provider = providerOf(client);
   const count = new Sql(provider);
   const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q)} AND ${scopeSql(s, scope)}`;
   const countSql = `SELECT COUNT(*) AS "n" FROM "SearchDoc" d WHERE ${where(count)}`;
@@ -168,7 +168,7 @@ export async function indexedNames(idx: string, client: Tx = db()): Promise<stri
  * this existed) every row is rewritten.
  */
 export async function writeIndexRows(tx: Tx, idx: string, name: string, rows: readonly IndexRow[], previous: readonly IndexRow[] | null): Promise<void> {
-  const provider = providerOf(db());
+  const provider = providerOf(tx);
   const digest = rowsDigest(rows);
   const doc = await tx.searchDoc.findUnique({ where: { idx_name: { idx, name } }, select: { id: true, digest: true } });
   let docId: string;
