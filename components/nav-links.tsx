@@ -20,7 +20,7 @@ const LINKS = [
 export function NavLinks() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex items-center gap-0.5 overflow-x-auto xl:gap-1">
+    <nav aria-label="Main" className="flex min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:gap-1">
       {LINKS.map((l) => {
         const active = l.href === '/' ? pathname === '/' : pathname === l.href || pathname.startsWith(l.href + '/');
         return (
