@@ -19,7 +19,7 @@ import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { indexNode, unindexNode } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
-import { chefNodeRow } from '@/lib/db/queries/chef-read-path';
+import { chefNodeRow, type NodeRow } from '@/lib/db/queries/chef-read-path';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;
@@ -140,23 +140,8 @@ export const NODE_SELECT = {
   policy: { select: { name: true } },
 } as const;
 
-/** A stored node as NODE_SELECT reads it. */
-type StoredNode = {
-  id: string;
-  name: string;
-  groupId: string | null;
-  policyId: string | null;
-  chefDocument: string | null;
-  reportedGroup: string | null;
-  reportedPolicy: string | null;
-  revisionApplied: string | null;
-  platform: string | null;
-  platformVersion: string | null;
-  platformFamily: string | null;
-  os: string | null;
-  group: { name: string } | null;
-  policy: { name: string } | null;
-};
+/** A stored node as NODE_SELECT reads it: the same row the prepared read path returns. */
+type StoredNode = NodeRow;
 
 /** The Chef node object for a stored node (built from the console's facts when chef-client never saved one). */
 export function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
