@@ -16,7 +16,7 @@ import { listNodes } from '@/lib/db/queries/nodes';
 import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';
-import { projectScript, run, writeConfig } from './tools';
+import { projectScript, run, writeConfig, writeClientRb } from './tools';
 
 let chef: ChefHarness;
 let dir: string;
@@ -58,23 +58,7 @@ const tool = (cmd: string, args: string[], cwd = dir) => run(cmd, args, { cwd, e
 async function converge(nodeName: string, group: string) {
   const home = path.join(dir, nodeName);
   fs.mkdirSync(home, { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'client.rb'),
-    [
-      `chef_server_url ${JSON.stringify(chef.orgUrl)}`,
-      `node_name ${JSON.stringify(nodeName)}`,
-      `client_key ${JSON.stringify(path.join(home, 'client.pem'))}`,
-      `validation_client_name "${chef.org}-validator"`,
-      `validation_key ${JSON.stringify(path.join(dir, 'validator.pem'))}`,
-      'use_policyfile true',
-      `policy_group ${JSON.stringify(group)}`,
-      'policy_name "hello-app"',
-      `file_cache_path ${JSON.stringify(path.join(home, 'cache'))}`,
-      `file_backup_path ${JSON.stringify(path.join(home, 'backup'))}`,
-      'minimal_ohai true',
-      '',
-    ].join('\n'),
-  );
+  writeClientRb(home, { serverUrl: chef.orgUrl, org: chef.org, nodeName, validatorKey: path.join(dir, 'validator.pem'), group: group, policy: 'hello-app' });
   return tool('chef-client', ['-c', path.join(home, 'client.rb'), '--once', '--no-fork'], home);
 }
 

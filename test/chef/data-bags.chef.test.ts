@@ -18,7 +18,7 @@ import { db } from '@/lib/db/client';
 import { setDataBagStages } from '@/lib/services/data-bags';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor } from '../helpers';
-import { projectScript, run, writeConfig } from './tools';
+import { projectScript, run, writeConfig, writeClientRb } from './tools';
 
 let chef: ChefHarness;
 let dir: string;
@@ -149,24 +149,7 @@ describe('a chef-client node reads plain, encrypted and vault items', () => {
   async function converge(nodeName: string, group: string) {
     const home = path.join(dir, nodeName);
     fs.mkdirSync(home, { recursive: true });
-    fs.writeFileSync(
-      path.join(home, 'client.rb'),
-      [
-        `chef_server_url ${JSON.stringify(chef.orgUrl)}`,
-        `node_name ${JSON.stringify(nodeName)}`,
-        `client_key ${JSON.stringify(path.join(home, 'client.pem'))}`,
-        `validation_client_name "${chef.org}-validator"`,
-        `validation_key ${JSON.stringify(path.join(dir, 'validator.pem'))}`,
-        `encrypted_data_bag_secret ${JSON.stringify(path.join(dir, 'secret.key'))}`,
-        'use_policyfile true',
-        `policy_group ${JSON.stringify(group)}`,
-        'policy_name "bags-app"',
-        `file_cache_path ${JSON.stringify(path.join(home, 'cache'))}`,
-        `file_backup_path ${JSON.stringify(path.join(home, 'backup'))}`,
-        'minimal_ohai true',
-        '',
-      ].join('\n'),
-    );
+    writeClientRb(home, { serverUrl: chef.orgUrl, org: chef.org, nodeName, validatorKey: path.join(dir, 'validator.pem'), group: group, policy: 'bags-app', extra: [`encrypted_data_bag_secret ${JSON.stringify(path.join(dir, 'secret.key'))}`] });
     return tool('chef-client', ['-c', path.join(home, 'client.rb'), '--once', '--no-fork'], home);
   }
 

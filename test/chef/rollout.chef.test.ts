@@ -14,7 +14,7 @@ import { setStageRolloutRule, stageHealth } from '@/lib/services/rollout';
 import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';
-import { projectScript, run, writeConfig } from './tools';
+import { projectScript, run, writeConfig, writeClientRb } from './tools';
 
 let chef: ChefHarness;
 let dir: string;
@@ -54,23 +54,7 @@ async function converge(nodeName: string, fail: boolean) {
   const home = path.join(dir, nodeName);
   fs.mkdirSync(home, { recursive: true });
   fs.writeFileSync(path.join(home, 'attrs.json'), JSON.stringify({ rollout: { fail } }));
-  fs.writeFileSync(
-    path.join(home, 'client.rb'),
-    [
-      `chef_server_url ${JSON.stringify(chef.orgUrl)}`,
-      `node_name ${JSON.stringify(nodeName)}`,
-      `client_key ${JSON.stringify(path.join(home, 'client.pem'))}`,
-      `validation_client_name "${chef.org}-validator"`,
-      `validation_key ${JSON.stringify(path.join(dir, 'validator.pem'))}`,
-      'use_policyfile true',
-      'policy_group "dev"',
-      'policy_name "rollout-app"',
-      `file_cache_path ${JSON.stringify(path.join(home, 'cache'))}`,
-      `file_backup_path ${JSON.stringify(path.join(home, 'backup'))}`,
-      'minimal_ohai true',
-      '',
-    ].join('\n'),
-  );
+  writeClientRb(home, { serverUrl: chef.orgUrl, org: chef.org, nodeName, validatorKey: path.join(dir, 'validator.pem'), group: 'dev', policy: 'rollout-app' });
   return tool('chef-client', ['-c', path.join(home, 'client.rb'), '--once', '--no-fork', '-j', path.join(home, 'attrs.json')], home);
 }
 
