@@ -77,7 +77,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
             </label>
             <div className="flex flex-wrap gap-3">
               <NumberField id={id('gate-success')} label="Converged on at least (X)" suffix="% of nodes" value={gate.min_success_pct} min={0} max={100} disabled={disabled || !gate.enabled} onChange={(n) => setGate({ ...gate, min_success_pct: n })} error={err('gate.min_success_pct')} />
-              <NumberField id={id('gate-nodes')} label="Of at least (N)" suffix="nodes" value={gate.min_nodes} min={0} max={100000} disabled={disabled || !gate.enabled} onChange={(n) => setGate({ ...gate, min_nodes: n })} error={err('gate.min_nodes')} />
+              <NumberField id={id('gate-nodes')} label="Nodes at least (N)" suffix="nodes" value={gate.min_nodes} min={0} max={100000} disabled={disabled || !gate.enabled} onChange={(n) => setGate({ ...gate, min_nodes: n })} error={err('gate.min_nodes')} />
               <NumberField id={id('gate-failures')} label="Failures at most (Y)" suffix="%" value={gate.max_failure_pct} min={0} max={100} disabled={disabled || !gate.enabled} onChange={(n) => setGate({ ...gate, max_failure_pct: n })} error={err('gate.max_failure_pct')} />
               <NumberField id={id('gate-soak')} label="For at least (T)" suffix="minutes" value={gate.soak_minutes} min={0} max={43200} disabled={disabled || !gate.enabled} onChange={(n) => setGate({ ...gate, soak_minutes: n })} error={err('gate.soak_minutes')} />
             </div>
@@ -101,7 +101,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
         <div className="flex flex-wrap gap-3">
           <NumberField id={id('rb-window')} label="Within (W)" suffix="minutes of a change" value={rollback.window_minutes} min={1} max={10080} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, window_minutes: n })} error={err('rollback.window_minutes')} />
           <NumberField id={id('rb-pct')} label="At least (Y)" suffix="% of runs failed" value={rollback.failure_pct} min={1} max={100} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, failure_pct: n })} error={err('rollback.failure_pct')} />
-          <NumberField id={id('rb-runs')} label="Of at least (N)" suffix="runs" value={rollback.min_runs} min={1} max={100000} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, min_runs: n })} error={err('rollback.min_runs')} />
+          <NumberField id={id('rb-runs')} label="Runs at least (N)" suffix="runs" value={rollback.min_runs} min={1} max={100000} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, min_runs: n })} error={err('rollback.min_runs')} />
         </div>
         {rollback.enabled && (
           <p className="text-xs text-slate-600" data-testid="rollback-sentence">
