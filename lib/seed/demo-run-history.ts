@@ -128,8 +128,8 @@ const STATE_TYPES: Record<string, Kind> = { endTime: 'time', firstSuccessAt: 'ti
 
 /**
  * Multi-row INSERTs of plain rows (every row with the same keys), 100 rows a
- * statement, on SQLite or PostgreSQL: DateTime columns as ISO text (what
- * Prisma writes on SQLite; cast to timestamp(3) on PostgreSQL), ints cast there too.
+ * statement, on SQLite or PostgreSQL: DateTime columns as the text Prisma
+ * writes on SQLite (cast to timestamp(3) on PostgreSQL), ints cast there too.
  */
 async function insertRows(tx: Tx, table: string, rows: object[], types: Record<string, Kind>): Promise<void> {
   if (!rows.length) return;
@@ -141,7 +141,8 @@ async function insertRows(tx: Tx, table: string, rows: object[], types: Record<s
     const values = chunk.map((r) => {
       const cells = cols.map((c) => {
         const v = r[c];
-        params.push(v instanceof Date ? v.toISOString() : (v ?? null));
+        // Prisma's own SQLite text form of a DateTime ('…T01:02:03.456+00:00'), so text comparisons order alike.
+        params.push(v instanceof Date ? v.toISOString().replace(/Z$/, '+00:00') : (v ?? null));
         if (!pg) return '?';
         const kind = types[c] ?? 'text';
         return `$${params.length}${kind === 'time' ? '::timestamp(3)' : kind === 'int' ? '::int' : '::text'}`;
