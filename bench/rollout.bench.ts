@@ -151,10 +151,15 @@ async function ingestBench(seconds: number): Promise<BenchResult[]> {
     await ingest(app.url, [[warm[0][1]], ...warm.slice(1)]);
 
     // The same instance serves signed policy reads (2 connections) while the runs come in.
-    const reads = autocannon({ url: `${app.url}${read.path}`, connections: 2, duration: 3600, headers: read.headers });
+    let readsDone!: (r: autocannon.Result) => void;
+    const readsResult = new Promise<autocannon.Result>((r) => (readsDone = r));
+    const reads = autocannon({ url: `${app.url}${read.path}`, connections: 2, duration: 3600, headers: read.headers }, (err, r) => {
+      if (err) throw err;
+      readsDone(r);
+    });
     const ours = await ingest(app.url, runs);
     reads.stop();
-    const readResult = await reads;
+    const readResult = await readsResult;
     if (ours.non2xx) throw new Error(`data collector answered ${ours.non2xx} non-2xx responses`);
     if (readResult.non2xx) throw new Error(`policy reads answered ${readResult.non2xx} non-2xx responses during ingest`);
     const stored = createDb(app.dbUrl);
@@ -202,7 +207,7 @@ async function healthAt(nodes: number, days: number) {
   installDb(client, url);
   const user = await client.user.create({ data: { email: 'bench@example.com', name: 'Bench', passwordHash: 'x', isAdmin: true } });
   const stages = ['dev', 'qa', 'staging', 'production'];
-  const groups = [];
+  const groups: { id: string; name: string }[] = [];
   for (const [i, s] of stages.entries()) groups.push(await client.policyGroup.create({ data: { name: s, position: i } }));
   const policies = 5;
   const revs: { policyId: string; pk: string; revisionId: string; name: string }[] = [];
