@@ -191,8 +191,8 @@ test.describe('promotion path (issue 16)', () => {
     await expect(dialog.getByTestId('diff-preview')).toContainText('downgraded');
     await expect(dialog.getByTestId('blast-radius')).toContainText('8 nodes in production run webapp');
     await dialog.getByLabel('Reason (required)').fill('e2e: back');
-    await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
-    // Into protected production a rollback is a request too; approved, it moves.
+    // Into protected production a rollback is a request too (the confirm says so before the click); approved, it moves.
+    await dialog.getByRole('button', { name: /^Request \d approvals? — Roll back$/ }).click();
     await approveUntilApplied(browser, await createdRequestId(page.getByRole('dialog')));
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.reload();
