@@ -12,14 +12,14 @@ test.describe('as a release manager', () => {
 
     const box = page.getByRole('searchbox', { name: 'Search nodes' });
     await box.fill('policy_name:bastion AND policy_group:production');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/\/nodes\?q=policy_name%3Abastion/);
     await expect(page.getByTestId('node-total')).toContainText('8 nodes match');
     await expect(page.getByRole('link', { name: 'bastion-production-01.example.com' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'bastion-dev-01.example.com' })).toHaveCount(0);
 
     await page.getByRole('searchbox', { name: 'Search nodes' }).fill('policy_name:(bastion');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.getByTestId('query-error')).toContainText('position');
     await expect(page.getByRole('form', { name: 'Save this search' })).toHaveCount(0);
 
