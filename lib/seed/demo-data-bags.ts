@@ -27,7 +27,7 @@ import { createCipheriv, createHash, createPublicKey, publicEncrypt, randomBytes
 import type { Tx } from '@/lib/db/client';
 import { generateChefKeyPair } from '@/lib/services/chef-key-material';
 import { classifyItem } from '@/lib/services/data-bags';
-import { audit, indexClient, indexDataBagItem } from '@/lib/services/seed-writes';
+import { indexClient, indexDataBagItem } from '@/lib/services/seed-writes';
 
 export { DEMO_BAGS, DEMO_DATA_BAG_SECRET, demoBagCookbookFiles } from './demo-data-bags-cookbook';
 import { DEMO_BAGS, DEMO_DATA_BAG_SECRET } from './demo-data-bags-cookbook';
@@ -90,9 +90,13 @@ async function putItem(tx: Tx, bag: { id: string; name: string }, doc: Record<st
   await indexDataBagItem(tx, bag.name, doc.id, doc);
 }
 
-/** Seeds the demo's bags (called once from seedDemo, inside its transaction, after the nodes). */
-export async function seedDemoDataBags(tx: Tx): Promise<void> {
-  const pairs = await Promise.all(DEMO_VAULT_CLIENTS.map(() => generateChefKeyPair()));
+/** The demo vault clients' key pairs: generated before seedDemo's transaction opens (RSA generation takes a while on a loaded machine). */
+export function demoVaultKeyPairs(): Promise<{ publicKey: string }[]> {
+  return Promise.all(DEMO_VAULT_CLIENTS.map(() => generateChefKeyPair()));
+}
+
+/** Seeds the demo's bags (called once from seedDemo, inside its transaction and under its one `seed.demo` audit event, after the nodes), with keys from demoVaultKeyPairs. */
+export async function seedDemoDataBags(tx: Tx, pairs: { publicKey: string }[]): Promise<void> {
   const holders: { name: string; type: 'clients'; publicKey: string }[] = [];
   for (const [i, name] of DEMO_VAULT_CLIENTS.entries()) {
     await tx.chefName.create({ data: { name, kind: 'client' } });
@@ -110,5 +114,4 @@ export async function seedDemoDataBags(tx: Tx): Promise<void> {
   const { item, keys } = chefVaultItems(DEMO_VAULT_ITEM, holders, DEMO_VAULT_QUERY);
   await putItem(tx, vault, item as { id: string });
   await putItem(tx, vault, keys as { id: string });
-  await audit(tx, null, { action: 'seed.demo-data-bags', targetType: 'data-bag', target: 'demo', after: { bags: Object.values(DEMO_BAGS), vault_clients: DEMO_VAULT_CLIENTS } });
 }
