@@ -7,7 +7,8 @@ import { emitEvent } from './outbox';
 import type { PromotionRequestDto } from './request-dto';
 import { checkGate, type GateOverride } from './rollout-gate';
 
-export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
+/** `ring`: the last step of a ringed rollout (issue 30), whose start passed the gate. */
+export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed' | 'ring';
 
 export interface MovePointerInput {
   group: { id: string; name: string };
