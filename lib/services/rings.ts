@@ -25,7 +25,7 @@ import { classifyNode } from '@/lib/domain/rollout';
 import { inRing, ringSeed, ringSteps, validateRingSteps } from '@/lib/domain/rings';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
 import type { RingCellDto, RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
-import { chefName } from '@/lib/validation/fields';
+import { chefName, revisionId } from '@/lib/validation/fields';
 import { audit, type AuditActor } from './internal/audit';
 import { assertNotBad, checkFreeze, openRequestIfProtected } from './internal/guard';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -99,7 +99,7 @@ type RingRow = {
 export const ZStartRing = z.object({
   stage: chefName(),
   policy: chefName(),
-  revision_id: z.string().regex(/^[0-9a-f]{40}$/, 'is a revision id (40 hex digits)'),
+  revision_id: revisionId,
   steps: z.array(z.number()).optional(),
   /** Nodes in the ring from the first step, whatever their bucket. */
   nodes: z.array(chefName()).max(1000, 'at most 1000 named nodes').optional(),
@@ -280,6 +280,9 @@ export async function startRingRollout(access: Access, raw: StartRingInput, now 
         { revisionId: current.revision.revisionId, pk: current.revisionPk },
         now,
       );
+      if (request && request.kind !== RING_REQUEST_KIND) {
+        throw conflict(`You already asked to promote revision ${short(to.revisionId)} of '${policy.name}' into '${group.name}' (request ${request.id}, ${request.url}); withdraw it to roll the revision out in rings instead.`, { request: request.id });
+      }
       // A retried start of the same request: answer the rollout already waiting for it.
       if (request) {
         const waiting = await tx.ringRollout.findFirst({ where: { requestId: request.id, status: 'pending_approval' }, select: RING_SELECT });
