@@ -9,6 +9,7 @@ import { RelativeTime } from './relative-time';
 import { CellGuards, FreezeBanners, StageGuardBadges } from './board-guards';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
+import { RingCell } from './rings/ring-cell';
 
 async function fetchBoard(): Promise<BoardData> {
   const res = await fetch('/api/v1/board', { cache: 'no-store' });
@@ -154,6 +155,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                             <RelativeTime iso={c.since} now={data.generatedAt} /> · {c.nodesOnRevision}/{c.nodes} nodes on it
                           </div>
                           <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={data.guards} />
+                          <RingCell policy={p.name} stage={s.name} />
                           {c.differsFromPrevious === true && (
                             <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>
                               {c.relation === 'ahead' ? (
