@@ -94,23 +94,52 @@ export const getRingRoute = defineRoute({
 
 export const ringActionBody = z.object({ expected_step: z.number().int().optional(), reason, override_reason: reason, gate_override_reason: reason }).strict();
 const actionDoc = { description: 'Optional (an empty body is fine)', schema: { type: 'object', properties: { expected_step: { type: 'integer' }, reason: { type: 'string' }, override_reason: { type: 'string' }, gate_override_reason: { type: 'string' } }, additionalProperties: false } };
-const action = (verb: string, summary: string, extra: Record<number, string> = {}) =>
-  defineRoute({
-    method: 'POST',
-    path: `/rings/{id}/${verb}`,
-    summary,
-    params: { id: 'Ring id' },
-    bodyKind: 'text',
-    bodyDoc: actionDoc,
-    responses: { 200: { description: '{ ring } afterwards', schema: envelope }, 404: 'No such ring', 409: 'Not in a state that allows it, or it moved since you looked (expected_step)', ...extra },
-  });
-
-export const widenRingRoute = action('widen', "Widen the ring to its next step; the last step makes the revision the stage's (movePointer). Exactly once across instances.", {
-  423: 'The stage is frozen: freezes stop widening',
+const actionResponses = (extra: Record<number, string> = {}) => ({
+  200: { description: '{ ring } afterwards', schema: envelope },
+  404: 'No such ring',
+  409: 'Not in a state that allows it, or it moved since you looked (expected_step)',
+  ...extra,
 });
-export const pauseRingRoute = action('pause', 'Pause: the ring keeps its nodes and does not widen');
-export const resumeRingRoute = action('resume', 'Resume a paused ring');
-export const rollbackRingRoute = action('rollback', "Roll the ring back: only its nodes return to the stage's revision (the pointer never moved); answers returned_nodes");
+
+export const widenRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/widen',
+  summary: "Widen the ring to its next step; the last step makes the revision the stage's (movePointer). Exactly once across instances.",
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses({ 423: 'The stage is frozen: freezes stop widening' }),
+});
+
+export const pauseRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/pause',
+  summary: 'Pause: the ring keeps its nodes and does not widen',
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses(),
+});
+
+export const resumeRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/resume',
+  summary: 'Resume a paused ring',
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses(),
+});
+
+export const rollbackRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/rollback',
+  summary: "Roll the ring back: only its nodes return to the stage's revision (the pointer never moved); answers returned_nodes",
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses(),
+});
 
 /** The optional JSON body of a ring action (empty: no fields). */
 export function parseRingActionBody(text: string): z.output<typeof ringActionBody> {
