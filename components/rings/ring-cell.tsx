@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { shortId } from '@/lib/format';
 import type { RingRolloutDto } from '@/lib/types/rings';
 
-export const OPEN_RINGS_KEY = ['rings', 'open'] as const;
+const OPEN_RINGS_KEY = ['rings', 'open'] as const;
 
 async function fetchOpenRings(): Promise<RingRolloutDto[]> {
   const res = await fetch('/api/v1/rings?open=true', { headers: { accept: 'application/json' } });

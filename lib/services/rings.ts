@@ -24,7 +24,7 @@ import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { classifyNode } from '@/lib/domain/rollout';
 import { inRing, ringSeed, ringSteps, validateRingSteps } from '@/lib/domain/rings';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
-import type { RingCellDto, RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
+import type { RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
 import { chefName, revisionId } from '@/lib/validation/fields';
 import { audit, type AuditActor } from './internal/audit';
 import { assertNotBad, checkFreeze, openRequestIfProtected } from './internal/guard';
@@ -36,7 +36,7 @@ import { RING_REQUEST_KIND } from './internal/ring';
 import { isUniqueViolation, transaction } from './internal/retry';
 import { checkGate, loadNodeFacts, missingAfterMs, type StageNodeFacts } from './internal/rollout-gate';
 
-export type { RingRolloutDto, RingCellDto } from '@/lib/types/rings';
+export type { RingRolloutDto } from '@/lib/types/rings';
 
 const OPEN: RingStatusDto[] = ['pending_approval', 'active', 'paused'];
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
@@ -222,17 +222,6 @@ export async function listRingRollouts(access: Access, filter: { stage?: string;
   });
   const out: RingRolloutDto[] = [];
   for (const r of rows) if (can(access, 'stage.view', { stage: r.groupName })) out.push(await loadDto(db(), r, now, false));
-  return out;
-}
-
-/** The board's ringed cells, keyed `stage/policy`: the open rollout of each cell the viewer may see. */
-export async function ringsByCell(access: Access, now = new Date()): Promise<Record<string, RingCellDto>> {
-  const open = await listRingRollouts(access, { open: true }, now);
-  const out: Record<string, RingCellDto> = {};
-  for (const r of open) {
-    if (r.status === 'superseded') continue;
-    out[`${r.stage}/${r.policy}`] = { id: r.id, to_revision_id: r.to_revision_id, percent: r.percent, status: r.status, step: r.step, steps: r.steps, health: r.health, url: r.url };
-  }
   return out;
 }
 

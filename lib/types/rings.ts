@@ -62,15 +62,3 @@ export interface RingRolloutDto {
   request?: { id: string; url: string; approvals_required: number };
   url: string;
 }
-
-/** The board's ringed cell: the open rollout of a stage × policy. */
-export interface RingCellDto {
-  id: string;
-  to_revision_id: string;
-  percent: number;
-  status: RingStatusDto;
-  step: number;
-  steps: number[];
-  health: RingHealthDto;
-  url: string;
-}
