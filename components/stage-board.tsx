@@ -9,6 +9,7 @@ import { RelativeTime } from './relative-time';
 import { CellGuards, FreezeBanners, StageGuardBadges } from './board-guards';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
+import { CellRolloutHealth } from './rollout-health';
 import { RingCell } from './rings/ring-cell';
 
 async function fetchBoard(): Promise<BoardData> {
@@ -155,6 +156,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                             <RelativeTime iso={c.since} now={data.generatedAt} /> · {c.nodesOnRevision}/{c.nodes} nodes on it
                           </div>
                           <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={data.guards} />
+                          <CellRolloutHealth policy={p.name} stage={s.name} />
                           <RingCell policy={p.name} stage={s.name} />
                           {c.differsFromPrevious === true && (
                             <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>

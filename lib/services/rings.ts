@@ -27,14 +27,15 @@ import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
 import type { RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
 import { chefName, revisionId } from '@/lib/validation/fields';
 import { audit, type AuditActor } from './internal/audit';
-import { assertNotBad, checkFreeze, openRequestIfProtected } from './internal/guard';
+import { activeFreeze, badMarkOf, badRevisionError, openRequestIfProtected, resolveFreeze } from './internal/guard';
+import { judgeMove } from './internal/move-judge';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { requestUrl } from './internal/request-dto';
 import { RING_REQUEST_KIND } from './internal/ring';
 import { isUniqueViolation, transaction } from './internal/retry';
-import { checkGate, loadNodeFacts, missingAfterMs, type StageNodeFacts } from './internal/rollout-gate';
+import { loadNodeFacts, missingAfterMs, resolveGate, type StageNodeFacts } from './internal/rollout-gate';
 
 export type { RingRolloutDto } from '@/lib/types/rings';
 
@@ -256,18 +257,27 @@ export async function startRingRollout(access: Access, raw: StartRingInput, now 
       if (current.revision.revisionId === to.revisionId) throw conflict(`'${group.name}' already runs revision ${short(to.revisionId)} of '${policy.name}'.`);
       await closeStale(tx, group.id, policy.id, now);
 
-      // The guard every promotion passes (lib/services/internal/guard.ts, rollout-gate.ts).
+      // The guard every promotion passes, judged once by the same function movePointer and the dry run use
+      // (lib/services/internal/move-judge.ts): bad mark, freeze, the stage's gate, missing artifacts, approvals.
       const toRef = { pk: to.id, revisionId: to.revisionId };
-      await assertNotBad(tx, policy.name, toRef);
-      const freeze = await checkFreeze(tx, group, access, input.override_reason, now);
-      const gate = await checkGate(tx, group, policy, toRef, access, input.gate_override_reason, now);
+      const currentRef = { revisionId: current.revision.revisionId, pk: current.revisionPk };
+      const judged = await judgeMove(tx, { group, policy, current: currentRef, to: toRef, kind: 'promote', now });
+      if (judged.bad) throw badRevisionError(judged.bad);
+      const freeze = resolveFreeze(group, judged.freeze, access, input.override_reason);
+      const gate = await resolveGate(tx, group, policy, judged.gate, access, input.gate_override_reason);
+      if (judged.missingArtifacts?.length) {
+        throw conflict(`'${group.name}' requires every cookbook on the server, and ${judged.missingArtifacts.length} of revision ${short(to.revisionId)} are missing: ${judged.missingArtifacts.join(', ')}. Upload them (chef push) before rolling it out.`, {
+          missing_artifacts: judged.missingArtifacts,
+        });
+      }
       const origin = { ring: { steps, named_nodes: named }, ...(gate ? { gate_override: { reason: gate.reason, by: access.email } } : {}) };
       const request = await openRequestIfProtected(
         tx,
         access,
         { group, policy, to: toRef, kind: RING_REQUEST_KIND, reason: input.reason, freezeOverride: freeze, origin, requestId: input.requestId },
-        { revisionId: current.revision.revisionId, pk: current.revisionPk },
+        currentRef,
         now,
+        judged.approval,
       );
       if (request && request.kind !== RING_REQUEST_KIND) {
         throw conflict(`You already asked to promote revision ${short(to.revisionId)} of '${policy.name}' into '${group.name}' (request ${request.id}, ${request.url}); withdraw it to roll the revision out in rings instead.`, { request: request.id });
@@ -385,9 +395,10 @@ async function widenInTx(tx: Tx, access: Access | null, actor: AuditActor, input
   const steps = JSON.parse(row.steps) as number[];
   const next = row.step + 1;
   const toRef = { pk: row.toRevisionPk, revisionId: row.toRevisionId };
-  await assertNotBad(tx, row.policyName, toRef);
-  // Freezes stop widening (a manager may override with a reason).
-  const freeze = await checkFreeze(tx, group, actor, input.override_reason, now, access ? undefined : false);
+  const bad = await badMarkOf(tx, row.policyName, toRef);
+  if (bad) throw badRevisionError(bad);
+  // Freezes stop widening (a manager may override with a reason; the worker never does).
+  const freeze = resolveFreeze(group, await activeFreeze(tx, group, now), actor, input.override_reason, access ? undefined : false);
   let gateOverride: string | null = null;
   if (row.gateOnConvergence) {
     const dto = await loadDto(tx, row, now, false);
