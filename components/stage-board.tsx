@@ -9,6 +9,8 @@ import { RelativeTime } from './relative-time';
 import { CellGuards, FreezeBanners, StageGuardBadges } from './board-guards';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
+import { CellRolloutHealth } from './rollout-health';
+import { RingCell } from './rings/ring-cell';
 
 /** A value in Chef's query language: bare when it holds no special character, quoted otherwise. */
 const term = (v: string) => (/^[A-Za-z0-9_.-]+$/.test(v) ? v : `"${v.replace(/["\\]/g, '\\$&')}"`);
@@ -160,6 +162,8 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                             </Link>
                           </div>
                           <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={data.guards} />
+                          <CellRolloutHealth policy={p.name} stage={s.name} />
+                          <RingCell policy={p.name} stage={s.name} />
                           {c.differsFromPrevious === true && (
                             <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>
                               {c.relation === 'ahead' ? (

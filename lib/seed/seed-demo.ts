@@ -4,6 +4,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { createHash } from 'node:crypto';
 import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
 import { demoVaultKeyPairs, seedDemoDataBags } from './demo-data-bags';
+import { seedDemoRunHistory } from './demo-run-history';
 import { audit, checkRevision, indexNode, movePointer, NODE_SELECT, nodeJson, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
 
 export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
@@ -116,6 +117,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
       }
 
       await seedDemoDataBags(tx, vaultKeys);
+      await seedDemoRunHistory(tx, now); // issue 26: run reports (a failure mid-rollout, a missing node)
 
       // Issue 15: protected staging and production, their approvers, a past freeze, and one pending request.
       for (const [stage, p] of Object.entries(DEMO_PROTECTION)) {
