@@ -10,7 +10,7 @@ import type { SavedSearchDto } from '@/lib/types/nodes';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
 
-export const nodesHref = (q: string) => (q ? `/nodes?q=${encodeURIComponent(q)}` : '/nodes');
+const nodesHref = (q: string) => (q ? `/nodes?q=${encodeURIComponent(q)}` : '/nodes');
 
 /** The search box: a GET form, so every search is a deep link (and works before the page's script loads). */
 export function NodeSearchBox({ query, examples }: { query: string; examples: string[] }) {

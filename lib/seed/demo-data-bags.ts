@@ -43,7 +43,7 @@ export const DEMO_SECRET_ITEM = { id: 'graphite', api_key: 'demo-graphite-api-ke
 export const DEMO_VAULT_ITEM = { id: 'alerting', pagerduty_key: 'demo-pagerduty-routing-key', slack_webhook: 'https://hooks.slack.example/services/demo' };
 
 /** Ruby's Base64.encode64: lines of 60 characters, each ending with a newline. */
-export function rubyBase64(buf: Buffer): string {
+function rubyBase64(buf: Buffer): string {
   const s = buf.toString('base64');
   let out = '';
   for (let i = 0; i < s.length; i += 60) out += s.slice(i, i + 60) + '\n';
@@ -51,7 +51,7 @@ export function rubyBase64(buf: Buffer): string {
 }
 
 /** One value as Chef::EncryptedDataBagItem's format 3 writes it (Version3Encryptor). */
-export function encryptValueV3(value: unknown, secret: string | Buffer): { encrypted_data: string; iv: string; auth_tag: string; version: 3; cipher: 'aes-256-gcm' } {
+function encryptValueV3(value: unknown, secret: string | Buffer): { encrypted_data: string; iv: string; auth_tag: string; version: 3; cipher: 'aes-256-gcm' } {
   const key = createHash('sha256').update(secret).digest();
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -61,7 +61,7 @@ export function encryptValueV3(value: unknown, secret: string | Buffer): { encry
 }
 
 /** Chef::EncryptedDataBagItem.encrypt_data_bag_item: every value but `id` encrypted. */
-export function encryptItem(doc: { id: string } & Record<string, unknown>, secret: string | Buffer): Record<string, unknown> {
+function encryptItem(doc: { id: string } & Record<string, unknown>, secret: string | Buffer): Record<string, unknown> {
   return Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, k === 'id' ? v : encryptValueV3(v, secret)]));
 }
 
