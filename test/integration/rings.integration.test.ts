@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { inRing, ringSeed } from '@/lib/domain/rings';
 import { approvePromotionRequest } from '@/lib/services/promotion-requests';
+import { advanceRings } from '@/lib/services/rings';
 import { GET as listRings, POST as startRing } from '@/app/api/v1/rings/route';
 import { GET as getRing } from '@/app/api/v1/rings/[id]/route';
 import { POST as widen } from '@/app/api/v1/rings/[id]/widen/route';
@@ -161,6 +162,35 @@ describe('a ring in an unprotected stage', () => {
     const history = await db().pointerHistory.findFirst({ where: { groupName: 'dev', policyName: c.policy }, orderBy: { createdAt: 'desc' } });
     expect(history).toMatchObject({ fromRevisionId: c.from, toRevisionId: c.to, kind: 'ring' });
     for (const n of [...nodes.inRing, ...nodes.outRing]) expect(await served('dev', c.policy, n)).toBe(c.to);
+  });
+});
+
+describe('the rollout worker', () => {
+  it('widens a ring once its step soaked, and not a gated ring whose nodes have not converged', async () => {
+    const used = (await db().ringRollout.findMany({ select: { policyName: true } })).map((r) => r.policyName);
+    const a = await change('dev', used);
+    const b = await change('dev', [...used, a.policy]);
+    const soaked = await call(startRing, 'POST', { token: admin, body: { stage: 'dev', policy: a.policy, revision_id: a.to, steps: [10, 50, 100], soak_minutes: 30 } });
+    const gated = await call(startRing, 'POST', { token: admin, body: { stage: 'dev', policy: b.policy, revision_id: b.to, steps: [100], soak_minutes: 30, gate_on_convergence: true, nodes: ['ring-worker-node'] } });
+    expect([soaked.status, gated.status]).toEqual([201, 201]);
+    const g = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' } });
+    const p = await db().policy.findUniqueOrThrow({ where: { name: b.policy } });
+    await db().node.create({ data: { name: 'ring-worker-node', groupId: g.id, policyId: p.id, revisionApplied: b.from, lastCheckIn: new Date() } });
+
+    // Not soaked yet: nothing moves.
+    expect(await advanceRings(new Date(Date.now() + 10 * 60_000))).toEqual({ widened: [], rolledBack: [] });
+    // Soaked: the plain ring widens one step, once, even with two passes at once (two instances).
+    const later = new Date(Date.now() + 31 * 60_000);
+    const passes = await Promise.all([advanceRings(later), advanceRings(later)]);
+    expect(passes.flatMap((x) => x.widened)).toEqual([soaked.json.ring.id]);
+    const ring = (await call(getRing, 'GET', { token: admin, params: { id: soaked.json.ring.id } })).json.ring;
+    expect(ring).toMatchObject({ step: 1, percent: 50, status: 'active' });
+    // The gated ring waits for its node to converge the ring's revision.
+    expect((await call(getRing, 'GET', { token: admin, params: { id: gated.json.ring.id } })).json.ring).toMatchObject({ step: 0, status: 'active' });
+    const refused = await call(widen, 'POST', { token: admin, params: { id: gated.json.ring.id } });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('has not converged');
+    for (const id of [soaked.json.ring.id, gated.json.ring.id]) expect((await call(rollback, 'POST', { token: admin, params: { id } })).status).toBe(200);
   });
 });
 
