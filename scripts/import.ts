@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import { db } from '../lib/db/client';
 import { loadAccess } from '../lib/db/queries/access';
-import { ChefServerSource } from '../lib/services/import/chef-server-source';
+import { ChefServerSource } from '../lib/chef/import-source';
 import { DirectorySource } from '../lib/services/import/directory-source';
 import { runImport, type ImportProgress } from '../lib/services/import/run-import';
 import type { ImportSource } from '../lib/services/import/source';

@@ -17,7 +17,7 @@ import type { Access } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
 import { recentImports } from '@/lib/db/queries/imports';
 import { updateDataBagItem } from '@/lib/services/data-bags';
-import { ChefServerSource } from '@/lib/services/import/chef-server-source';
+import { ChefServerSource } from '@/lib/chef/import-source';
 import { DirectorySource } from '@/lib/services/import/directory-source';
 import { runImport } from '@/lib/services/import/run-import';
 import { fixtureText } from '../fixtures';

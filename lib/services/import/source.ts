@@ -1,6 +1,7 @@
 /**
  * Issue 27: where an import reads from. Two implementations: a live Chef
- * server (chef-server-source.ts, signed requests) and a directory written by
+ * server (lib/chef/import-source.ts: it signs with lib/chef/signing.ts, which
+ * services may not import) and a directory written by
  * knife-ec-backup or `knife download` (directory-source.ts). The importer
  * (run-import.ts) sees only this interface, so both go through the same
  * comparisons and the same write funnels.

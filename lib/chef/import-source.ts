@@ -13,8 +13,8 @@
  * the root.
  */
 import { createHash } from 'node:crypto';
-import { signRequest } from '@/lib/chef/signing';
-import { SourceError, type ImportSource, type SourceClient, type SourceFileRef, type SourceKey, type SourceUser } from './source';
+import { signRequest } from './signing';
+import { SourceError, type ImportSource, type SourceClient, type SourceFileRef, type SourceKey, type SourceUser } from '@/lib/services/import/source';
 
 export interface ChefServerSourceOptions {
   server: string;
