@@ -15,11 +15,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
-import { startChefZero } from './chef-zero';
-import { projectScript, run, writeConfig } from './tools';
+import { projectScript, run, startChefZero, writeConfig, type ChefZero } from './tools';
 
 let chef: ChefHarness;
-let zero: Awaited<ReturnType<typeof startChefZero>>;
+let zero: ChefZero;
 let dir: string;
 let zeroConfig: string;
 let adminKey: string;
@@ -91,7 +90,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  zero?.stop();
+  zero?.child.kill('SIGTERM');
   await chef?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
