@@ -77,7 +77,7 @@ if (!access?.isAdmin) fail(opt['--as'] ? `${opt['--as']} is not an active admini
 
 const tty = process.stderr.isTTY;
 let lastLine = '';
-const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+const mb = (b: number) => (b < 1048576 ? `${(b / 1024).toFixed(1)} kB` : `${(b / 1048576).toFixed(1)} MB`);
 function onProgress(p: ImportProgress) {
   const width = 24;
   const filled = p.total ? Math.round((p.done / p.total) * width) : width;

@@ -13,6 +13,7 @@
  * the root.
  */
 import { createHash } from 'node:crypto';
+import { manifestFiles } from '@/lib/domain/cookbook/manifest';
 import { signRequest } from './signing';
 import { SourceError, type ImportSource, type SourceClient, type SourceFileRef, type SourceKey, type SourceUser } from '@/lib/services/import/source';
 
@@ -147,7 +148,12 @@ export class ChefServerSource implements ImportSource {
   }
 
   async cookbookArtifact(name: string, identifier: string) {
-    const m = await this.json<Record<string, unknown>>(`cookbook_artifacts/${encodeURIComponent(name)}/${encodeURIComponent(identifier)}`);
+    // API v2: the manifest lists `all_files` (what chef-client reads); a server that answers with v0 segments gets them folded into all_files.
+    const m = await this.json<Record<string, unknown>>(`cookbook_artifacts/${encodeURIComponent(name)}/${encodeURIComponent(identifier)}`, '2');
+    if (!Array.isArray(m.all_files)) {
+      m.all_files = manifestFiles(m);
+      for (const seg of FILE_SEGMENTS) if (seg !== 'all_files') delete m[seg];
+    }
     const files: SourceFileRef[] = [];
     const seen = new Set<string>();
     const manifest: Record<string, unknown> = { ...m };
