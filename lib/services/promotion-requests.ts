@@ -19,6 +19,7 @@ import { audit } from './internal/audit';
 import { emitEvent } from './internal/outbox';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
 import { moveRequirement } from './internal/guard';
 import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
 
@@ -286,6 +287,12 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
   if (row.toRevisionId && toPk && !(await tx.policyRevision.findUnique({ where: { id: toPk }, select: { id: true } }))) {
     throw conflict(`Revision ${short(row.toRevisionId)} of '${row.policyName}' was deleted since the request was made; it cannot be applied.`);
+  }
+  if (row.kind === RING_REQUEST_KIND) {
+    // Issue 30: an approved ring start starts the ring's first step; the stage's pointer moves at its last step.
+    const ring = await activateRingForRequest(tx, { kind: 'system', userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` }, row.id, approvers, now);
+    await emitEvent(tx, 'request.applied', `The ringed rollout of ${row.policyName} ${short(row.toRevisionId)} in ${row.groupName} started (approved by ${approvers.join(', ')}). ${requestUrl(row.id)}`, { ...data, approved_by: approvers, ring: ring.rolloutId }, { at: now });
+    return;
   }
   // The freeze override: one given now by an approver who manages the stage, or the one a manager gave with the request.
   const freezeReason = overrideReason || row.freezeOverride || null;

@@ -15,7 +15,8 @@ import { activeFreeze, badMarkOf, moveRequirement, type BadMark, type FreezeWind
 import { evaluateStageGate } from './rollout-gate';
 
 /** The kinds of move a pointer change is (history `kind`). */
-export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
+/** `ring`: the last step of a ringed rollout (issue 30), whose start passed the gate (not gated again). */
+export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed' | 'ring';
 
 /** Issue 26: the kinds of move a promotion gate checks (a rollback, a removal and the seed are not promotions). */
 export const GATED_KINDS: ReadonlySet<PointerKind> = new Set(['set', 'promote', 'promote-cookbook']);
