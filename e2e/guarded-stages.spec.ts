@@ -213,10 +213,12 @@ test.describe.serial('bad revisions', () => {
       await cell(dev, 'jenkins-ci', 'dev').getByTestId('promote-button').click();
       const promote = dev.getByTestId('promote-dialog');
       await expect(promote.getByTestId('blast-radius')).toBeVisible();
-      await promote.getByRole('button', { name: 'Promote to qa' }).click();
-      await expect(promote.getByTestId('bad-revision-refusal')).toContainText('marked bad by admin@example.com');
-      await expect(promote.getByTestId('bad-revision-refusal')).toContainText('e2e: the agent leaks file handles');
-      await expect(promote.getByRole('button', { name: 'Promote to qa' })).toBeDisabled();
+      // Issue 29: refused before the click, with who and why (the guard's dry run), and the confirm says so.
+      await expect(promote.getByTestId('guard-answer')).toHaveAttribute('data-outcome', 'blocked');
+      await expect(promote.getByTestId('guard-bad')).toContainText('Marked bad by admin@example.com');
+      await expect(promote.getByTestId('guard-bad')).toContainText('e2e: the agent leaks file handles');
+      await expect(promote.getByTestId('promote-confirm')).toHaveText('Revision marked bad — Promote to qa');
+      await expect(promote.getByTestId('promote-confirm')).toBeDisabled();
       await dev.keyboard.press('Escape');
       await dev.goto('/compare?policy=jenkins-ci&from=dev&to=qa');
       await expect(dev.getByTestId('compare-bad-revisions')).toContainText('e2e: the agent leaks file handles');
