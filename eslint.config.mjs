@@ -11,4 +11,9 @@ export default [
     plugins: { layers },
     rules: { 'layers/imports': 'error' },
   },
+  {
+    // Each e2e spec file starts from the seeded demo (e2e/test.ts), never from another file's leftovers.
+    files: ['e2e/**/*.spec.ts', 'scripts/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@playwright/test', importNames: ['test'], message: "import { test } from './test' (e2e/test.ts): each spec file then starts from the seeded demo." }] }] },
+  },
 ];
