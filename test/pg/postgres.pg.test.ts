@@ -98,7 +98,7 @@ describe('PostgreSQL', () => {
       expect(keys.find((k) => k.keyId === key.id)).toMatchObject({ keyName: 'read-path-probe', lastUsedAt: at, expiresAt: at, userId: admin.id, clientId: null, validator: false });
       expect(await chefKeysFor('no-such-actor')).toEqual([]);
       const prepared = await single.$queryRaw<{ name: string }[]>`SELECT name FROM pg_prepared_statements WHERE name LIKE 'chef-read-path:%' ORDER BY name`;
-      expect(prepared.map((p) => p.name)).toEqual(['chef-read-path:access', 'chef-read-path:keys', 'chef-read-path:policy-document']);
+      expect(prepared.map((p) => p.name)).toEqual(['chef-read-path:access', 'chef-read-path:keys', 'chef-read-path:policy-pointer', 'chef-read-path:revision-document']);
     } finally {
       installDb(main);
       await single.$disconnect();
