@@ -253,13 +253,6 @@ export async function readJson(req: Request, limit?: number): Promise<unknown> {
   }
 }
 
-/** A JSON body that must be an object (every write endpoint's body). */
-export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
-  const body = await readJson(req);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
-  return body as Record<string, unknown>;
-}
-
 /**
  * A JSON object body parsed losslessly (number lexemes and key order kept, domain `parseLossless`), for
  * endpoints whose input ends up in a lock: a parent's `1.0e+15` must stay a float, `"10"` must stay after `"2"`.
