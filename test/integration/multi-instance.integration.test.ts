@@ -34,8 +34,10 @@ async function race(scenario: string, argsFor: (instance: number) => unknown): P
     for (let i = 0; i < 2; i++) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/race-worker.ts', scenario, String(PER_INSTANCE), JSON.stringify(argsFor(i))], {
         cwd: ROOT,
-        // PGAPPNAME names the workers' sessions, so deadlocks() can wait until they are gone.
-        env: { ...process.env, LOG_LEVEL: 'warn', PGAPPNAME: 'race-worker' },
+        // PGAPPNAME names the workers' sessions, so deadlocks() can wait until they are gone. A pool as large as the
+        // burst: every request holds its own connection, so on a loaded machine none waits past the pool's limit for
+        // one (a 503 "no free connection", a capacity answer, not the race under test).
+        env: { ...process.env, LOG_LEVEL: 'warn', PGAPPNAME: 'race-worker', DATABASE_POOL_SIZE: String(PER_INSTANCE + 2) },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       children.push(child);
