@@ -18,6 +18,8 @@ const SOURCE_DIRS = ['app', 'components', 'lib', 'scripts', 'test', 'e2e', 'benc
 const TOP_FILES = ['proxy.ts', 'next.config.mjs', 'playwright.config.ts', 'playwright.screenshot.config.ts', 'vitest.config.ts', 'prisma.config.ts', 'eslint.config.mjs', 'postcss.config.mjs'];
 const SKIP = /(^|\/)(generated|generated-pg|node_modules|\.next|\.auth)(\/|$)|\.d\.ts$/;
 const SOURCE = /\.(tsx?|mjs)$/;
+/** Exports kept on purpose though nothing imports them yet, each with its reason ("file name"). */
+const KEEP = new Map<string, string>([['lib/actions/rings/ring-actions.ts startRingAction', "issue 30's start-a-ring form is in progress; the API route starts rings meanwhile"]]);
 
 /** Files a tool or the framework loads by path: all of their exports are used. */
 function isEntry(file: string): boolean {
@@ -192,6 +194,7 @@ export function findDeadCode(): { unusedFiles: string[]; unusedExports: string[]
       if (u.has(name)) continue;
       // Used in its own file (knip's ignoreExportsUsedInFile): the export is redundant, the code is not dead.
       if (name !== 'default' && (m.identifiers.get(name) ?? 0) > 0) continue;
+      if (KEEP.has(`${f} ${name}`)) continue;
       unusedExports.push(`${f}:${ln} ${name}`);
     }
   }

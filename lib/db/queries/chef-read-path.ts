@@ -30,6 +30,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { db, onDisconnect, pgPoolOf } from '../client';
 import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
+import { RING_BUCKETS, ringBucket, ringSeed } from '@/lib/domain/rings';
 
 export interface ChefKeyCandidate {
   keyId: string;
@@ -157,17 +158,29 @@ const ACCESS: Sql = {
       FROM "User" u WHERE u."id" = $1`,
 };
 
-/** The revision row a stage runs for a policy (the pointer). */
+/**
+ * Which revision a node gets for a stage's policy (the pointer). Issue 30: the
+ * same query answers a node its ring's revision — the stage's open ringed
+ * rollout (found by its unique open key, and only while the stage still runs
+ * the revision the ring started from) serves its revision when the node's
+ * bucket (@p3, computed by lib/domain/rings before the query) is below the
+ * step's percent × 100, or the rollout names the node (@p4, by its primary
+ * key). No ring: the left join finds nothing and the stage's revision is read.
+ */
 const POLICY_POINTER: Sql = {
   sqlite: `
-    SELECT x."revisionPk" AS "revisionPk" FROM "GroupPolicy" x
+    SELECT CASE WHEN ro."id" IS NOT NULL AND (@p3 < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = @p4))
+                THEN ro."toRevisionPk" ELSE x."revisionPk" END AS "revisionPk" FROM "GroupPolicy" x
       JOIN "PolicyGroup" g ON g."id" = x."groupId"
       JOIN "Policy" p ON p."id" = x."policyId"
+      LEFT JOIN "RingRollout" ro ON ro."openKey" = x."groupId" || ':' || x."policyId" AND ro."fromRevisionPk" = x."revisionPk" AND ro."status" IN ('active', 'paused')
      WHERE g."name" = @p1 AND p."name" = @p2`,
   pg: `
-    SELECT x."revisionPk" AS "revisionPk" FROM "GroupPolicy" x
+    SELECT CASE WHEN ro."id" IS NOT NULL AND ($3::int < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = $4::text))
+                THEN ro."toRevisionPk" ELSE x."revisionPk" END AS "revisionPk" FROM "GroupPolicy" x
       JOIN "PolicyGroup" g ON g."id" = x."groupId"
       JOIN "Policy" p ON p."id" = x."policyId"
+      LEFT JOIN "RingRollout" ro ON ro."openKey" = x."groupId" || ':' || x."policyId" AND ro."fromRevisionPk" = x."revisionPk" AND ro."status" IN ('active', 'paused')
      WHERE g."name" = $1 AND p."name" = $2`,
 };
 
@@ -350,10 +363,15 @@ export async function userAccessRow(userId: string): Promise<UserAccessRow | nul
   return r ? userRow(r) : null;
 }
 
-/** The revision row id a stage runs for a policy (null: the stage runs no such policy). */
-export async function policyPointer(group: string, policy: string): Promise<string | null> {
+/**
+ * The revision row id a stage runs for a policy (null: the stage runs no such
+ * policy). With `node` (the name of the signing client), the revision of the
+ * node's ring when a ringed rollout holds it (issue 30); without, the stage's.
+ */
+export async function policyPointer(group: string, policy: string, node?: string | null): Promise<string | null> {
+  const bucket = node ? ringBucket(ringSeed(group, policy), node) : RING_BUCKETS;
   const r = reader();
-  return r.memo(`pointer\0${group}\0${policy}`, async () => ((await r.all('policy-pointer', POLICY_POINTER, [group, policy]))[0]?.revisionPk as string | undefined) ?? null);
+  return r.memo(`pointer\0${group}\0${policy}\0${node ?? ''}`, async () => ((await r.all('policy-pointer', POLICY_POINTER, [group, policy, bucket, node ?? '']))[0]?.revisionPk as string | undefined) ?? null);
 }
 
 /** A revision's stored document, its UTF-8 bytes as stored (null: no such revision). Revisions never change: remembered by id. */
@@ -373,9 +391,13 @@ export async function revisionDocument(revisionPk: string): Promise<Buffer | nul
   return bytes;
 }
 
-/** The stored document the stage runs for the policy, its UTF-8 bytes as stored (null: the stage runs no such policy). */
-export async function policyDocument(group: string, policy: string): Promise<Buffer | null> {
-  const pk = await policyPointer(group, policy);
+/**
+ * The stored document the stage runs for the policy, its UTF-8 bytes as
+ * stored (null: the stage runs no such policy): which revision for this node
+ * (policyPointer), then that revision's bytes (revisionDocument).
+ */
+export async function policyDocument(group: string, policy: string, node?: string | null): Promise<Buffer | null> {
+  const pk = await policyPointer(group, policy, node);
   return pk === null ? null : revisionDocument(pk);
 }
 
