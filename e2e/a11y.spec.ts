@@ -40,6 +40,7 @@ test.describe('axe: pages', () => {
     ['admin Chef clients', '/admin/clients'],
     ['admin git repositories', '/admin/git'],
     ['admin webhooks', '/admin/webhooks'],
+    ['admin import', '/admin/import'],
     ['connect Chef tools', '/connect'],
     ['node', '/nodes/webapp-production-01.example.com'],
     ['not found', '/no-such-page'],
