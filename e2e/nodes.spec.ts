@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { stateFile } from './roles';
 
 /** Issue 25's Nodes page: search with Chef's query language, saved searches, the board's deep link. Reads the demo's nodes; saves its own searches. */
