@@ -8,7 +8,7 @@
  * Own data: mysql-replica in qa → staging (no other spec moves it); staging is
  * put back as the seed had it at the end, and the request made here is withdrawn.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test';
 import { createdRequestId, pendingRequests } from './approvals';
 import { stateFile, type Role } from './roles';
 
