@@ -26,13 +26,15 @@ function ttlSeconds(): number {
   return Number.isInteger(n) && n > 0 ? n : 28_800;
 }
 
-let cached: { from: string; key: Buffer } | null = null;
+let cached: { config: string; key: Buffer } | null = null;
 
+/** The signing key, derived once per configuration (the session secret may live in a file: not read per URL). */
 function secretKey(): Buffer {
-  const from = process.env.CHEF_FILE_URL_SECRET || `derived:${authSecret()}`;
-  if (cached?.from !== from) {
-    const key = process.env.CHEF_FILE_URL_SECRET ? Buffer.from(from) : createHmac('sha256', from).update('chef-file-url/v1').digest();
-    cached = { from, key };
+  const e = process.env;
+  const config = JSON.stringify([e.CHEF_FILE_URL_SECRET, e.NEXTAUTH_SECRET, e.AUTH_SECRET, e.AUTH_SECRET_FILE]);
+  if (cached?.config !== config) {
+    const key = e.CHEF_FILE_URL_SECRET ? Buffer.from(e.CHEF_FILE_URL_SECRET) : createHmac('sha256', authSecret()).update('chef-file-url/v1').digest();
+    cached = { config, key };
   }
   return cached.key;
 }
