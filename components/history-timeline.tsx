@@ -75,7 +75,11 @@ function HistoryReason({ reason }: { reason: string }) {
   return (
     <span className="flex flex-wrap items-center gap-1.5 text-slate-600">
       {parts.map((p, i) =>
-        p.startsWith('freeze override') ? (
+        p.startsWith("allowed without approval by the stage's automatic rollback rule") ? (
+          <span key={i} className="badge bg-red-100 text-red-900" data-testid="automatic-rollback">
+            {p}
+          </span>
+        ) : p.startsWith('freeze override') ? (
           <span key={i} className="badge bg-sky-100 text-sky-900" data-testid="freeze-override">
             {p}
           </span>

@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation';
 const LINKS = [
   { href: '/', label: 'Stages' },
   { href: '/policies', label: 'Policies' },
+  { href: '/nodes', label: 'Nodes' },
   { href: '/compare', label: 'Compare' },
   { href: '/requests', label: 'Requests' },
   { href: '/compose', label: 'Compose' },

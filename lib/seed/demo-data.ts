@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { computeRevisionId, type PolicyLock } from '@/lib/domain';
+import { demoBagCookbookFiles } from './demo-data-bags-cookbook';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -26,6 +27,7 @@ export function demoCookbookFiles(name: string, version: string, deps: [string, 
     'attributes/default.rb': `default['${name}']['enabled'] = true\ndefault['${name}']['version'] = '${version}'\n`,
     'recipes/default.rb': `# ${name} ${version}\nlog '${name} ${version} converged' do\n  level :info\nend\n\ntemplate '/etc/${name}.conf' do\n  source '${name}.conf.erb'\n  variables(version: '${version}')\n  only_if { node['${name}']['enabled'] }\nend\n`,
     [`templates/${name}.conf.erb`]: `# managed by Chef\n${name}_version=<%= @version %>\n`,
+    ...demoBagCookbookFiles(name, version),
   };
 }
 

@@ -3,6 +3,8 @@ import { stableJson } from '@/lib/domain';
 import { hashPassword } from '@/lib/auth/password';
 import { createHash } from 'node:crypto';
 import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
+import { demoVaultKeyPairs, seedDemoDataBags } from './demo-data-bags';
+import { seedDemoRunHistory } from './demo-run-history';
 import { audit, checkRevision, indexNode, movePointer, NODE_SELECT, nodeJson, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
 
 export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
@@ -15,7 +17,7 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: boolean }> {
   if ((await client.user.count()) > 0) return { seeded: false };
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const [passwordHash, vaultKeys] = await Promise.all([hashPassword(DEMO_PASSWORD), demoVaultKeyPairs()]);
   const seeded = await client.$transaction(
     async (tx) => {
       // Two instances starting on one empty database: the second waits here, then finds the users and stops.
@@ -113,6 +115,9 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
           }
         }
       }
+
+      await seedDemoDataBags(tx, vaultKeys);
+      await seedDemoRunHistory(tx, now); // issue 26: run reports (a failure mid-rollout, a missing node)
 
       // Issue 15: protected staging and production, their approvers, a past freeze, and one pending request.
       for (const [stage, p] of Object.entries(DEMO_PROTECTION)) {

@@ -7,10 +7,11 @@
  */
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
-import { forbidden, notFound } from '@/lib/errors';
+import { AppError, forbidden, notFound } from '@/lib/errors';
 import { sortedBy } from '@/lib/db/order';
 import type { DataBagDetailDto, DataBagItemDetailDto, DataBagItemSummaryDto, DataBagSummaryDto, VaultInfoDto } from '@/lib/types/data-bags';
 import { classifyItem, userBagLevel } from './data-bags';
+import { MAX_ROWS, search } from './search';
 
 const BAG_SELECT = {
   id: true,
@@ -48,19 +49,12 @@ async function readableBag(access: Access, name: string): Promise<BagRow> {
 type Doc = Record<string, unknown>;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-/** `field:value` terms joined by AND (what `knife vault -S` queries usually are), or null when the query is anything else. */
-function simpleQuery(q: string): [string, string][] | null {
-  const terms = q.split(/\s+AND\s+/);
-  const out: [string, string][] = [];
-  for (const t of terms) {
-    const m = /^([A-Za-z_]+):("?)([^"\s*?]+)\2$/.exec(t.trim());
-    if (!m) return null;
-    out.push([m[1], m[3]]);
-  }
-  return out.length ? out : null;
-}
-
-async function vaultInfo(keys: Doc, bagStages: string[]): Promise<VaultInfoDto> {
+/**
+ * A vault's holders, and the nodes its search query selects (through the
+ * same search service and index as GET /search/node, so only nodes the user
+ * may see) whose client holds no key: what `knife vault refresh` would add.
+ */
+async function vaultInfo(access: Access, keys: Doc, bagStages: string[]): Promise<VaultInfoDto> {
   const clients = strings(keys.clients);
   const rawQuery = keys.search_query;
   const searchQuery = typeof rawQuery === 'string' && rawQuery.trim() ? rawQuery : null;
@@ -69,35 +63,27 @@ async function vaultInfo(keys: Doc, bagStages: string[]): Promise<VaultInfoDto> 
     info.missingNote = 'No search query: the vault is shared with the listed clients only.';
     return info;
   }
-  const terms = simpleQuery(searchQuery);
-  const fields: Record<string, (n: NodeRow) => string | null> = {
-    name: (n) => n.name,
-    policy_group: (n) => n.group?.name ?? n.reportedGroup,
-    policy_name: (n) => n.policy?.name ?? n.reportedPolicy,
-    platform: (n) => n.platform,
-    platform_family: (n) => n.platformFamily,
-    os: (n) => n.os,
-  };
-  if (!terms || terms.some(([f]) => !fields[f])) {
-    info.missingNote = `The query is evaluated only when it is field:value terms joined by AND over ${Object.keys(fields).join(', ')}.`;
-    return info;
+  let found;
+  try {
+    found = await search(access, 'node', { q: searchQuery, rows: String(MAX_ROWS) }, { org: '' });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'bad_request') {
+      info.missingNote = `The vault's search query cannot be evaluated: ${e.message}`;
+      return info;
+    }
+    throw e;
   }
-  const nodes = (await db().node.findMany({
-    select: { name: true, reportedGroup: true, reportedPolicy: true, platform: true, platformFamily: true, os: true, group: { select: { name: true } }, policy: { select: { name: true } } },
-  })) as NodeRow[];
   const have = new Set(clients);
-  info.missing = nodes
-    .filter((n) => terms.every(([f, v]) => fields[f](n) === v))
-    .filter((n) => !bagStages.length || bagStages.includes(n.group?.name ?? ''))
-    .map((n) => n.name)
+  const stageOf = (row: unknown) => ((row as { policy_group?: unknown }).policy_group as string | undefined) ?? '';
+  info.missing = found.hits
+    .filter((h) => !bagStages.length || bagStages.includes(stageOf(h.row)))
+    .map((h) => h.name)
     .filter((n) => !have.has(n))
     .sort();
   return info;
 }
 
-type NodeRow = { name: string; reportedGroup: string | null; reportedPolicy: string | null; platform: string | null; platformFamily: string | null; os: string | null; group: { name: string } | null; policy: { name: string } | null };
-
-async function itemSummaries(bag: BagRow, only?: string): Promise<{ items: DataBagItemSummaryDto[]; docs: Map<string, Doc> }> {
+async function itemSummaries(access: Access, bag: BagRow, only?: string): Promise<{ items: DataBagItemSummaryDto[]; docs: Map<string, Doc> }> {
   const rows = await db()
     .dataBagItem.findMany({ where: { bagId: bag.id, ...(only ? { itemId: { in: [only, `${only}_keys`] } } : {}) }, select: { itemId: true, document: true, updatedAt: true } })
     .then(sortedBy((r) => r.itemId));
@@ -110,7 +96,7 @@ async function itemSummaries(bag: BagRow, only?: string): Promise<{ items: DataB
     const c = classifyItem(doc);
     const keys = docs.get(`${r.itemId}_keys`);
     const isVault = c.kind === 'encrypted' && !!keys && classifyItem(keys).kind === 'vault-keys';
-    items.push({ id: r.itemId, kind: c.kind, version: c.version, encryptedKeys: c.encryptedKeys, vault: isVault ? await vaultInfo(keys, stages) : null, updatedAt: r.updatedAt.toISOString() });
+    items.push({ id: r.itemId, kind: c.kind, version: c.version, encryptedKeys: c.encryptedKeys, vault: isVault ? await vaultInfo(access, keys, stages) : null, updatedAt: r.updatedAt.toISOString() });
   }
   return { items, docs };
 }
@@ -118,7 +104,7 @@ async function itemSummaries(bag: BagRow, only?: string): Promise<{ items: DataB
 /** A bag with its items; for administrators also the stages and teams its settings can name. */
 export async function dataBagDetail(access: Access, name: string): Promise<DataBagDetailDto> {
   const bag = await readableBag(access, name);
-  const { items } = await itemSummaries(bag);
+  const { items } = await itemSummaries(access, bag);
   const admin = access.isAdmin;
   const [stages, teams] = admin
     ? await Promise.all([db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }), db().team.findMany({ select: { id: true, name: true } }).then(sortedBy((t) => t.name))])
@@ -131,7 +117,7 @@ const pretty = (text: string | null): string | null => (text === null ? null : J
 /** One item: its document (pretty), and its history from the audit log (documents only for plain items). */
 export async function dataBagItemDetail(access: Access, bagName: string, itemId: string): Promise<DataBagItemDetailDto> {
   const bag = await readableBag(access, bagName);
-  const { items, docs } = await itemSummaries(bag, itemId);
+  const { items, docs } = await itemSummaries(access, bag, itemId);
   const item = items[0];
   if (!item) throw notFound(`Data bag '${bagName}' has no item '${itemId}'.`);
   const events = await db().auditEvent.findMany({

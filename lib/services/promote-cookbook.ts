@@ -10,6 +10,7 @@ import { assertExpected, movePointer } from './internal/pointer';
 import { checkRevision, storeRevision } from './internal/store-revision';
 import { countPromotions } from '@/lib/ops/metrics';
 import { transaction } from './internal/retry';
+import { guardPreview } from './internal/move-preview';
 
 const name = chefName();
 export const ZPromoteCookbookInput = z.object({
@@ -80,7 +81,19 @@ export async function promoteCookbook(access: Access, raw: PromoteCookbookInput)
     // The derived lock meets the validator every stored revision meets (the dry run too: it never approves what saving would refuse).
     const revision = checkRevision(text, policy.name, { code: 'unprocessable', what: 'The derived lock' });
     // The preview shows exactly what the derived revision changes in `to` (not the whole policy's diff).
-    if (input.dryRun) return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, revision.lock) };
+    if (input.dryRun) {
+      // Issue 29: and what the guard would do with it (the same judgement movePointer enforces).
+      const existing = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: revision.lock.revision_id } }, select: { id: true } });
+      const guard = await guardPreview(tx, access, {
+        group: to,
+        policy,
+        to: { pk: existing?.id ?? '', revisionId: revision.lock.revision_id },
+        toDocument: revision.lock,
+        kind: 'promote-cookbook',
+        gateSubject: { revisionId: source.revision.revisionId },
+      });
+      return { ...summary, noop: false, dryRun: true, revisionId: result.lock.revision_id, baseRevisionId: current, auditId: null, diff: diffLocks(JSON.parse(target.revision.document) as PolicyLock, revision.lock), guard };
+    }
 
     const origin = { cookbook: input.cookbook, fromStage: from.name, fromRevisionId: source.revision.revisionId, baseRevisionId: current, version: result.after.version };
     const stored = await storeRevision(tx, access, policy, revision, 'cookbook-promotion', origin);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chefName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
-import { db } from '@/lib/db/client';
+import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -40,31 +40,32 @@ export interface PromotePolicyResult {
   request?: PromotionRequestDto;
 }
 
+/** What a whole-policy promotion moves: the revision `from` runs, or `rev:<id>` (a fresh upload). 404 when there is none. */
+export async function promotionSource(tx: Tx, access: Access, policy: { id: string; name: string }, from: string): Promise<{ source: { revisionPk: string; revision: { revisionId: string } }; fromName: string }> {
+  const fromRevision = from.startsWith('rev:') ? from.slice(4) : null;
+  if (fromRevision) {
+    const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: fromRevision } }, select: { id: true, revisionId: true } });
+    if (!rev) throw notFound(`Policy '${policy.name}' has no revision '${fromRevision}'`);
+    return { source: { revisionPk: rev.id, revision: { revisionId: rev.revisionId } }, fromName: from };
+  }
+  const group = await requireGroup(tx, from, access);
+  assertCan(access, 'stage.view', { stage: group.name });
+  const source = await tx.groupPolicy.findUnique({
+    where: { groupId_policyId: { groupId: group.id, policyId: policy.id } },
+    select: { revisionPk: true, revision: { select: { revisionId: true } } },
+  });
+  if (!source) throw notFound(`Stage '${group.name}' has no revision of '${policy.name}' to promote`);
+  return { source, fromName: group.name };
+}
+
 /** Points stage `to` at the revision active in `from` (no new document). 409 when `to` moved since the user looked. */
 export async function promotePolicy(access: Access, raw: PromotePolicyInput): Promise<PromotePolicyResult> {
   const input = parseInput(ZPromotePolicyInput, raw);
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   const result = await db().$transaction(async (tx) => {
-    const fromRevision = input.from.startsWith('rev:') ? input.from.slice(4) : null;
     const [to, policy] = await Promise.all([requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });
-    let source: { revisionPk: string; revision: { revisionId: string } } | null;
-    let fromName: string;
-    if (fromRevision) {
-      const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: fromRevision } }, select: { id: true, revisionId: true } });
-      if (!rev) throw notFound(`Policy '${policy.name}' has no revision '${fromRevision}'`);
-      source = { revisionPk: rev.id, revision: { revisionId: rev.revisionId } };
-      fromName = input.from;
-    } else {
-      const from = await requireGroup(tx, input.from, access);
-      assertCan(access, 'stage.view', { stage: from.name });
-      source = await tx.groupPolicy.findUnique({
-        where: { groupId_policyId: { groupId: from.id, policyId: policy.id } },
-        select: { revisionPk: true, revision: { select: { revisionId: true } } },
-      });
-      if (!source) throw notFound(`Stage '${from.name}' has no revision of '${policy.name}' to promote`);
-      fromName = from.name;
-    }
+    const { source, fromName } = await promotionSource(tx, access, policy, input.from);
     const moved = await movePointer(tx, access, {
       group: to,
       policy,

@@ -19,6 +19,7 @@ import { audit } from './internal/audit';
 import { emitEvent } from './internal/outbox';
 import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
+import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
 import { moveRequirement } from './internal/guard';
 import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
 
@@ -219,27 +220,30 @@ export async function approvePromotionRequest(access: Access, raw: ApproveReques
 
 type LockedRow = Awaited<ReturnType<typeof lockPending>>;
 
+/** The stage no longer runs what the request was made against: it is outdated, nothing moves (audited, announced). */
+async function markOutdated(tx: Tx, access: Access, row: LockedRow, currentRevisionId: string | null, requestId: string | undefined, now: Date) {
+  const data = { request_id: row.id, stage: row.groupName, policy: row.policyName, from_revision_id: row.fromRevisionId, to_revision_id: row.toRevisionId };
+  const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'outdated', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
+  if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
+  await audit(tx, access, {
+    action: 'request.outdated',
+    targetType: 'pointer',
+    target: `${row.groupName}/${row.policyName}`,
+    groupName: row.groupName,
+    policyName: row.policyName,
+    before: { revision_id: row.fromRevisionId },
+    after: { request: row.id, current_revision_id: currentRevisionId },
+    requestId,
+  });
+  await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestUrl(row.id)}`, { ...data, current_revision_id: currentRevisionId }, { at: now });
+}
+
 /** Applies an approved request through movePointer, or marks it outdated when the stage no longer runs what it was made against. */
 async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: string[], overrideReason: string | undefined, requestId: string | undefined, now: Date) {
   const current = await tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: row.groupId, policyId: row.policyId } }, select: { revisionPk: true, revision: { select: { revisionId: true } } } });
   const currentRevisionId = current?.revision.revisionId ?? null;
   const data = { request_id: row.id, stage: row.groupName, policy: row.policyName, from_revision_id: row.fromRevisionId, to_revision_id: row.toRevisionId };
-  if (currentRevisionId !== row.fromRevisionId) {
-    const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'outdated', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
-    if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
-    await audit(tx, access, {
-      action: 'request.outdated',
-      targetType: 'pointer',
-      target: `${row.groupName}/${row.policyName}`,
-      groupName: row.groupName,
-      policyName: row.policyName,
-      before: { revision_id: row.fromRevisionId },
-      after: { request: row.id, current_revision_id: currentRevisionId },
-      requestId,
-    });
-    await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestUrl(row.id)}`, { ...data, current_revision_id: currentRevisionId }, { at: now });
-    return;
-  }
+  if (currentRevisionId !== row.fromRevisionId) return markOutdated(tx, access, row, currentRevisionId, requestId, now);
   // Issue 28: the change is judged again as it applies (the stage's history or rules may have changed since it was
   // asked for); when it now needs more approvals than it has, the request says so and waits for them.
   const toPk = row.toRevisionPk;
@@ -270,6 +274,12 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   if (row.toRevisionId && toPk && !(await tx.policyRevision.findUnique({ where: { id: toPk }, select: { id: true } }))) {
     throw conflict(`Revision ${short(row.toRevisionId)} of '${row.policyName}' was deleted since the request was made; it cannot be applied.`);
   }
+  if (row.kind === RING_REQUEST_KIND) {
+    // Issue 30: an approved ring start starts the ring's first step; the stage's pointer moves at its last step.
+    const ring = await activateRingForRequest(tx, { kind: 'system', userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` }, row.id, approvers, now);
+    await emitEvent(tx, 'request.applied', `The ringed rollout of ${row.policyName} ${short(row.toRevisionId)} in ${row.groupName} started (approved by ${approvers.join(', ')}). ${requestUrl(row.id)}`, { ...data, approved_by: approvers, ring: ring.rolloutId }, { at: now });
+    return;
+  }
   // The freeze override: one given now by an approver who manages the stage, or the one a manager gave with the request.
   const freezeReason = overrideReason || row.freezeOverride || null;
   const authorised = overrideReason ? can(access, 'stage.manage', { stage: row.groupName }) : !!row.freezeOverride;
@@ -286,12 +296,27 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
       overrideReason: row.artifactsOverride,
       freezeOverrideReason: freezeReason,
       freezeOverrideAuthorised: authorised,
+      // Issue 29: the override is recorded as given by whoever gave it: this approver now, or the manager who asked.
+      freezeOverrideBy: overrideReason ? { userId: access.userId, email: access.email } : row.freezeOverride ? { userId: row.requesterId, email: row.requesterEmail } : null,
       approvedRequest: { id: row.id, approvers },
       requestId,
       at: now,
     },
   );
   await tx.promotionRequest.update({ where: { id: row.id }, data: { appliedAuditId: moved.auditId } });
+  if (moved.freezeOverride && overrideReason) {
+    // Issue 29: the approver's own audit entry for the override they gave (the move's entry names them too).
+    await audit(tx, access, {
+      action: 'freeze.override',
+      targetType: 'pointer',
+      target: `${row.groupName}/${row.policyName}`,
+      groupName: row.groupName,
+      policyName: row.policyName,
+      after: { request: row.id, freeze: moved.freezeOverride.window, applied_audit_id: moved.auditId },
+      reason: overrideReason,
+      requestId,
+    });
+  }
   await emitEvent(tx, 'request.applied', `${row.policyName} ${short(row.fromRevisionId)} → ${short(row.toRevisionId)} now runs in ${row.groupName} (approved by ${approvers.join(', ')}). ${requestUrl(row.id)}`, { ...data, approved_by: approvers, audit_id: moved.auditId }, { at: now });
 }
 

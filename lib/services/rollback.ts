@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requiredReason, chefName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, requestId as requestIdField } from '@/lib/validation/fields';
-import { db } from '@/lib/db/client';
+import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -22,19 +22,25 @@ export const ZRollbackInput = z.object({
 });
 export type RollbackInput = z.input<typeof ZRollbackInput>;
 
+/** The revision a rollback returns to: one the stage held before (per its pointer history) and still stored; else a 400. */
+export async function rollbackTarget(tx: Tx, group: { name: string }, policy: { id: string; name: string }, toRevisionId: string): Promise<{ id: string }> {
+  const held = await tx.pointerHistory.findFirst({ where: { groupName: group.name, policyName: policy.name, toRevisionId }, select: { id: true } });
+  const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: toRevisionId } }, select: { id: true } });
+  if (!held || !rev) {
+    throw badRequest(`'${group.name}' never ran revision ${toRevisionId} of '${policy.name}' (or it was deleted); a rollback can only return to a revision the stage held before`, [
+      { path: '/toRevisionId', message: 'must be a revision this stage held before' },
+    ]);
+  }
+  return rev;
+}
+
 /** Points a stage back at a revision it held before (per its pointer history). */
 export async function rollback(access: Access, raw: RollbackInput) {
   const input = parseInput(ZRollbackInput, raw);
   return db().$transaction(async (tx) => {
     const [group, policy] = await Promise.all([requireGroup(tx, input.group, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: group.name });
-    const held = await tx.pointerHistory.findFirst({ where: { groupName: group.name, policyName: policy.name, toRevisionId: input.toRevisionId }, select: { id: true } });
-    const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId: input.toRevisionId } }, select: { id: true } });
-    if (!held || !rev) {
-      throw badRequest(`'${group.name}' never ran revision ${input.toRevisionId} of '${policy.name}' (or it was deleted); a rollback can only return to a revision the stage held before`, [
-        { path: '/toRevisionId', message: 'must be a revision this stage held before' },
-      ]);
-    }
+    const rev = await rollbackTarget(tx, group, policy, input.toRevisionId);
     const moved = await movePointer(tx, access, {
       group,
       policy,

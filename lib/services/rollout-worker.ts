@@ -8,6 +8,7 @@
  */
 import { cleanupRunReports } from './data-collector';
 import { evaluateRollbacks } from './rollout';
+import { advanceRings } from './rings';
 
 export interface RunningRolloutWorker {
   stop(): Promise<void>;
@@ -20,6 +21,8 @@ export function startRolloutWorker(intervalMs = Number(process.env.ROLLOUT_WORKE
     try {
       await cleanupRunReports();
       await evaluateRollbacks();
+      // Issue 30: rings whose step soaked (and converged, when gated) widen; a gated ring whose nodes failed rolls back.
+      await advanceRings();
     } catch (e) {
       console.error('[rollout] pass failed', e);
     }

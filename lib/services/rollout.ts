@@ -335,7 +335,10 @@ export async function afterRunReported(run: ReportedRun, now = new Date()): Prom
 
   // rollout.converged: every counted node converged it. The cheap look first: any state here not yet a success on it?
   if (await client.rolloutOutcome.findUnique({ where: { key: `${change.id}:rollout.converged` }, select: { id: true } })) return;
-  const notYet = await client.nodeRunState.count({ where: { groupName: run.group, policyName: run.policy, OR: [{ status: { not: 'success' } }, { revisionId: { not: run.revisionId } }, { revisionId: null }] } });
+  // Nodes that stopped reporting (missing) do not hold the announcement back: the health below does not count them either.
+  const notYet = await client.nodeRunState.count({
+    where: { groupName: run.group, policyName: run.policy, receivedAt: { gte: new Date(now.getTime() - missingAfterMs()) }, OR: [{ status: { not: 'success' } }, { revisionId: { not: run.revisionId } }, { revisionId: null }] },
+  });
   if (notYet > 0) return;
   const facts = (await loadNodeFacts(client, { groupNames: [run.group], policyName: run.policy })).filter((f) => f.groupName === run.group && f.policyName === run.policy);
   const health = summarizeHealth(facts, run.revisionId, now, missingAfterMs());

@@ -12,4 +12,7 @@ export { openRequestIfProtected } from './internal/guard';
 export { requestTtlMs } from './internal/request-dto';
 /** Issue 25: demo nodes enter the search index as every node does. */
 export { indexNode } from './internal/search-index';
+/** Issue 24: the demo's data bags and vault clients enter the search index as every item and client does. */
+export { indexClient } from './internal/search-index';
+export { indexDataBagItem } from './internal/data-bag-index';
 export { NODE_SELECT, nodeJson } from './chef-nodes';

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { setDataBagStages } from '@/lib/services/data-bags';
+import { chefVaultItems, DEMO_BAGS, DEMO_DATA_BAG_SECRET, DEMO_SECRET_ITEM, DEMO_SETTINGS_ITEM, DEMO_VAULT_CLIENTS, DEMO_VAULT_QUERY } from '@/lib/seed/demo-data-bags';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor } from '../helpers';
 import { projectScript, run, writeConfig, writeClientRb } from './tools';
@@ -205,6 +206,83 @@ describe('a chef-client node reads plain, encrypted and vault items', () => {
       expect(r.stdout + r.stderr).toMatch(/403 "Forbidden"/);
     } finally {
       await setDataBagStages(await accessFor('admin@example.com'), 'app', []);
+    }
+  });
+});
+
+// ------------------------------------------------------------------------------------------
+// The demo (lib/seed/demo-data-bags.ts): its monitoring policy's recipe reads the demo's three bags.
+
+describe("the demo: real nodes converge the monitoring policy, which reads the demo's plain, encrypted and vault items", () => {
+  const nodes = ['demo-mon-1', 'demo-mon-2'];
+  const home = (n: string) => path.join(dir, 'demo', n);
+  const asClient = (n: string) => ['-u', n, '-k', path.join(home(n), 'client.pem')];
+
+  /** What `chef-client` does on its first run, done by the node's own client: its node, in the monitoring policy's dev stage. */
+  async function registerNode(n: string) {
+    const json = write(`demo/${n}.node.json`, JSON.stringify({ name: n, chef_type: 'node', json_class: 'Chef::Node', policy_name: 'monitoring', policy_group: 'dev', normal: {}, default: {}, override: {}, automatic: {} }));
+    const r = await knife('node', 'from', 'file', json, ...asClient(n));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  }
+
+  beforeAll(async () => {
+    write('demo.secret', DEMO_DATA_BAG_SECRET);
+    for (const n of nodes) {
+      fs.mkdirSync(home(n), { recursive: true });
+      const r = await knife('client', 'create', n, '-f', path.join(home(n), 'client.pem'), '-d');
+      expect(r.code, r.stderr).toBe(0);
+    }
+    await registerNode('demo-mon-1');
+  });
+
+  it("as seeded: the encrypted item opens with the demo secret; the vault is shared with the seeded clients; the seed's vault code is chef-vault's", async () => {
+    const enc = await knife('data', 'bag', 'show', DEMO_BAGS.secrets, 'graphite', '--secret-file', path.join(dir, 'demo.secret'), '-F', 'json');
+    expect(enc.code, enc.stderr).toBe(0);
+    expect(JSON.parse(enc.stdout)).toEqual(DEMO_SECRET_ITEM);
+    const keys = JSON.parse((await knife('data', 'bag', 'show', DEMO_BAGS.vault, 'alerting_keys', '-F', 'json')).stdout);
+    expect(keys).toMatchObject({ clients: DEMO_VAULT_CLIENTS, admins: [], search_query: DEMO_VAULT_QUERY, mode: 'default' });
+    // The admin holds no key of the seeded vault (the seed knows nobody's private key): chef-vault says so.
+    const refused = await knife('vault', 'show', DEMO_BAGS.vault, 'alerting');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain('is not encrypted with your public key');
+    // The seed's vault builder, for a key whose private half this test holds: real chef-vault decrypts it.
+    const key = await db().chefKey.findFirstOrThrow({ where: { client: { name: 'demo-mon-1' } }, select: { publicKey: true } });
+    const probe = chefVaultItems({ id: 'probe', secret: 'built-by-the-seed-code', nested: { n: 1 } }, [{ name: 'demo-mon-1', type: 'clients', publicKey: key.publicKey }]);
+    for (const doc of [probe.item, probe.keys]) expect((await chef.request('POST', `data/${DEMO_BAGS.vault}`, { body: doc })).status).toBe(201);
+    const shown = await knife('vault', 'show', DEMO_BAGS.vault, 'probe', '-F', 'json', ...asClient('demo-mon-1'));
+    expect(shown.code, shown.stdout + shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual({ id: 'probe', secret: 'built-by-the-seed-code', nested: { n: 1 } });
+  });
+
+  it('the documented knife vault step (re-create with -S as the admin), refresh by the stored search for a node that came later, and both nodes converge', async () => {
+    // knife vault delete decrypts first (it cannot here): the two items go with knife data bag delete.
+    for (const item of ['alerting', 'alerting_keys']) expect((await knife('data', 'bag', 'delete', DEMO_BAGS.vault, item, '-y')).code).toBe(0);
+    const created = await knife('vault', 'create', DEMO_BAGS.vault, 'alerting', JSON.stringify({ pagerduty_key: 'pd-from-knife', slack_webhook: 'https://hooks.example/x' }), '-S', DEMO_VAULT_QUERY);
+    expect(created.code, created.stdout + created.stderr).toBe(0);
+    const keysNow = async () => JSON.parse((await knife('data', 'bag', 'show', DEMO_BAGS.vault, 'alerting_keys', '-F', 'json')).stdout) as { clients: string[]; admins: string[] };
+    // The search finds every monitoring node; those with a client key are added (the seeded two and demo-mon-1).
+    expect((await keysNow()).clients.sort()).toEqual([...DEMO_VAULT_CLIENTS, 'demo-mon-1'].sort());
+
+    await registerNode('demo-mon-2');
+    const refreshed = await knife('vault', 'refresh', DEMO_BAGS.vault, 'alerting');
+    expect(refreshed.code, refreshed.stdout + refreshed.stderr).toBe(0);
+    expect((await keysNow()).clients.sort()).toEqual([...DEMO_VAULT_CLIENTS, 'demo-mon-1', 'demo-mon-2'].sort());
+
+    const converge = (n: string) => {
+      writeClientRb(home(n), { serverUrl: chef.orgUrl, org: chef.org, nodeName: n, validatorKey: path.join(dir, 'validator.pem'), group: 'dev', policy: 'monitoring', extra: [`encrypted_data_bag_secret ${JSON.stringify(path.join(dir, 'demo.secret'))}`] });
+      const attrs = write(`demo/${n}/attrs.json`, JSON.stringify({ monitoring: { conf_dir: path.join(home(n), 'etc') }, collectd: { enabled: false } }));
+      return tool('chef-client', ['-c', path.join(home(n), 'client.rb'), '--once', '--no-fork', '-j', attrs], home(n));
+    };
+    const runs = await Promise.all(nodes.map(converge));
+    for (const [i, r] of runs.entries()) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain("Using Policyfile 'monitoring'");
+      expect(JSON.parse(fs.readFileSync(path.join(home(nodes[i]), 'etc', 'monitoring.json'), 'utf8'))).toEqual({
+        graphite_host: DEMO_SETTINGS_ITEM.graphite_host,
+        graphite_port: DEMO_SETTINGS_ITEM.graphite_port,
+        graphite_api_key: DEMO_SECRET_ITEM.api_key,
+        pagerduty_key: 'pd-from-knife',
+      });
     }
   });
 });

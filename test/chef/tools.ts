@@ -1,6 +1,7 @@
 /** Running the real Chef tools (chef-cli, knife, chef-client) from tests. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 export interface RunResult {
@@ -72,4 +73,37 @@ export function writeClientRb(home: string, o: { serverUrl: string; org: string;
     ].join('\n'),
   );
   return p;
+}
+
+export interface ChefZero {
+  url: string;
+  child: ChildProcess;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** chef-zero (Chef's own in-memory server) on a free loopback port, resolved once it listens; kill `child` when done. */
+export async function startChefZero(): Promise<ChefZero> {
+  const port = await freePort();
+  const child = spawn('chef-zero', ['--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      if (/is listening at http/.test(out)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`chef-zero exited (${code}): ${out}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
 }

@@ -400,7 +400,10 @@ describe('freezes', () => {
       await approvePromotionRequest(A.admin, { id: r.id, overrideReason: 'customer outage fix' });
     }
     expect((await getPromotionRequest(A.admin, r.id)).status).toBe('applied');
-    expect((await pointerHistory('production', r.policy))[0].reason).toMatch(/freeze override \(Black Friday\): customer outage fix/);
+    // Issue 29: the override is the approver's (admin), not the requester's (release): history and audit name admin.
+    expect((await pointerHistory('production', r.policy))[0].reason).toMatch(/freeze override by admin@example\.com \(Black Friday\): customer outage fix/);
+    const overrideEvent = await db().auditEvent.findFirstOrThrow({ where: { action: 'freeze.override', after: { contains: r.id } } });
+    expect(overrideEvent.actorEmail).toBe('admin@example.com');
     await deleteFreezeWindow(A.admin, { stage: 'production', id: w.id });
   });
 

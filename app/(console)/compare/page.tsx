@@ -9,6 +9,8 @@ import { isAppError } from '@/lib/errors';
 import { ComparePicker } from '@/components/compare-picker';
 import { CompareView } from '@/components/compare-view';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { CompareRolloutNotes } from '@/components/rollout-attribution';
+import { changeAttributions } from '@/lib/services/rollout-views';
 
 export const metadata: Metadata = { title: 'Compare' };
 export const dynamic = 'force-dynamic';
@@ -23,9 +25,14 @@ export default async function ComparePage({ searchParams }: Props) {
   if (policy && from && to) {
     try {
       const [c, bad] = await Promise.all([compare(access, policy, from, to), badRevisionsOf(policy)]);
+      // Issue 26: where the failures of each compared stage's last promotion fall.
+      const rollout = await Promise.all(
+        [c.from.stage, c.to.stage].filter((st): st is string => !!st).map(async (st) => ({ stage: st, attribution: (await changeAttributions(access, st, policy, 1))[0] })),
+      );
       body = (
         <Suspense>
           <BadRevisionNotes sides={[c.from, c.to]} bad={bad} />
+          <CompareRolloutNotes items={rollout.filter((r) => !!r.attribution)} />
           <CompareView
             c={c}
             canPromote={!!c.from.stage && !!c.to.stage && can(access, 'stage.promote', { stage: c.to.stage })}

@@ -5,6 +5,7 @@ import { dataBagsPage } from '@/lib/services/data-bag-pages';
 import { userMayCreateBags } from '@/lib/services/data-bags';
 import { CreateDataBagForm } from '@/components/data-bags';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { DEMO_BAGS, DEMO_DATA_BAG_SECRET } from '@/lib/seed/demo-data-bags-cookbook';
 
 export const metadata: Metadata = { title: 'Data bags' };
 export const dynamic = 'force-dynamic';
@@ -19,6 +20,13 @@ export default async function DataBagsPage() {
         title="Data bags"
         description="What recipes read with data_bag_item, Chef::EncryptedDataBagItem and chef_vault_item. Encrypted and vault items are stored as sent: the console never holds their secrets."
       />
+      {bags.some((b) => b.name === DEMO_BAGS.secrets) && (
+        <p className="card mb-4 p-3 text-sm text-slate-700" data-testid="demo-secret">
+          Demo organisation only: the items of <span className="font-mono">{DEMO_BAGS.secrets}</span> were encrypted by the demo seed with the public demo secret{' '}
+          <code className="mono select-all rounded bg-slate-100 px-1">{DEMO_DATA_BAG_SECRET}</code>. Save it as a node&apos;s <code className="mono">encrypted_data_bag_secret</code> file to converge the demo&apos;s monitoring policy.
+          Real secrets never reach the console.
+        </p>
+      )}
       {userMayCreateBags(access) && <CreateDataBagForm />}
       {bags.length === 0 ? (
         <EmptyState title="No data bags">Create one here, or with knife data bag create.</EmptyState>

@@ -8,6 +8,8 @@ import { badRevisionsOf } from '@/lib/services/bad-revision-marks';
 import { activeRevisionId, policyNames, stageNames, viewableStageNames } from '@/lib/db/queries/policies';
 import { HistoryTimeline } from '@/components/history-timeline';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { RolloutHistoryPanel } from '@/components/rollout-attribution';
+import { changeAttributions, rolloutOutcomes } from '@/lib/services/rollout-views';
 
 export const metadata: Metadata = { title: 'History' };
 export const dynamic = 'force-dynamic';
@@ -61,7 +63,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const [entries, current, bad] = await Promise.all([pointerHistory(stage, policy), activeRevisionId(stage, policy), badRevisionsOf(policy)]);
+  const [entries, current, bad, outcomes, attributions] = await Promise.all([pointerHistory(stage, policy), activeRevisionId(stage, policy), badRevisionsOf(policy), rolloutOutcomes(access, stage, policy), changeAttributions(access, stage, policy)]);
   return (
     <>
       <PageHeader
@@ -76,6 +78,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         }
         description="Every change of the revision this stage runs: who, when, from, to and why."
       />
+      <RolloutHistoryPanel stage={stage} outcomes={outcomes} attributions={attributions} />
       <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} canRollback={can(access, 'stage.promote', { stage })} canManage={can(access, 'stage.manage', { stage })} />
     </>
   );

@@ -22,7 +22,7 @@ export const promotionRequestSchema = {
     status: { enum: ['pending', 'applied', 'rejected', 'withdrawn', 'outdated', 'expired'] },
     stage: { type: 'string' },
     policy: { type: 'string' },
-    kind: { enum: ['promote', 'promote-cookbook', 'rollback', 'set', 'remove'] },
+    kind: { enum: ['promote', 'promote-cookbook', 'rollback', 'set', 'remove', 'ring'], description: 'ring: the start of a ringed rollout (issue 30); approving it starts the ring instead of moving the stage' },
     from_revision_id: { type: ['string', 'null'], description: 'What the stage ran when the request was made: the apply is a compare-and-swap against it' },
     to_revision_id: { type: ['string', 'null'] },
     approvals_required: { type: 'integer' },

@@ -8,13 +8,15 @@ import type { RouteContract } from '../contract';
 import * as admin from './admin';
 import * as consoleRoutes from './console';
 import * as guarded from './guarded';
+import * as movePreview from './move-preview';
 import * as nodes from './nodes';
 import * as policies from './policies';
 import * as promotion from './promotion';
 import * as promoteCookbookPreview from './promote-cookbook-preview';
 import * as rollout from './rollout';
+import * as rings from './rings';
 import * as stages from './stages';
 
 const contracts = (mod: Record<string, unknown>) => Object.values(mod).filter((v): v is RouteContract => !!v && typeof v === 'object' && 'method' in v && 'path' in v && 'responses' in v);
 
-export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, nodes, policies, promotion, promoteCookbookPreview, rollout, stages].flatMap(contracts);
+export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, movePreview, nodes, policies, promotion, promoteCookbookPreview, rollout, rings, stages].flatMap(contracts);

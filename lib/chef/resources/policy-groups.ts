@@ -56,7 +56,8 @@ export const policyGroupRoutes: ChefRoute[] = [
     // The validator is told it may not read, others see nothing.
     const reader = policyReader(ctx, 'read policies');
     if (!can(reader, 'stage.view', { stage: ctx.params.group })) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
-    return { status: 200, bytes: await groupPolicyBytes(ctx.params.group, ctx.params.name) };
+    // Issue 30: a node (the signing client) is answered its ring's revision when a ringed rollout holds it.
+    return { status: 200, bytes: await groupPolicyBytes(ctx.params.group, ctx.params.name, reader.kind === 'client' && !reader.validator ? reader.name : null) };
   }),
 
   route('PUT', 'policy_groups/:group/policies/:name', async (ctx) => {

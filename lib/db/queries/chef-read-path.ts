@@ -21,6 +21,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { db, onDisconnect, pgPoolOf } from '../client';
 import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
+import { RING_BUCKETS, ringBucket, ringSeed } from '@/lib/domain/rings';
 
 export interface ChefKeyCandidate {
   keyId: string;
@@ -134,19 +135,34 @@ const ACCESS: Sql = {
       FROM "User" u WHERE u."id" = $1`,
 };
 
-/** The document's bytes: a BLOB from SQLite is handed over as is (no UTF-8 decoding and encoding again). */
+/**
+ * The document's bytes: a BLOB from SQLite is handed over as is (no UTF-8
+ * decoding and encoding again). Issue 30: the same query answers a node its
+ * ring's revision — the stage's open ringed rollout (found by its unique
+ * open key, and only while the stage still runs the revision the ring started
+ * from) serves its revision when the node's bucket (@p3, computed by
+ * lib/domain/rings before the query) is below the step's percent × 100, or
+ * the rollout names the node (@p4, by its primary key). No ring: the left
+ * joins find nothing and the stage's document is read as before.
+ */
 const POLICY_DOCUMENT: Sql = {
   sqlite: `
-    SELECT CAST(r."document" AS BLOB) AS "document" FROM "GroupPolicy" x
+    SELECT CAST(CASE WHEN ro."id" IS NOT NULL AND (@p3 < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = @p4))
+                     THEN rr."document" ELSE r."document" END AS BLOB) AS "document" FROM "GroupPolicy" x
       JOIN "PolicyGroup" g ON g."id" = x."groupId"
       JOIN "Policy" p ON p."id" = x."policyId"
       JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
+      LEFT JOIN "RingRollout" ro ON ro."openKey" = x."groupId" || ':' || x."policyId" AND ro."fromRevisionPk" = x."revisionPk" AND ro."status" IN ('active', 'paused')
+      LEFT JOIN "PolicyRevision" rr ON rr."id" = ro."toRevisionPk"
      WHERE g."name" = @p1 AND p."name" = @p2`,
   pg: `
-    SELECT r."document" AS "document" FROM "GroupPolicy" x
+    SELECT CASE WHEN ro."id" IS NOT NULL AND ($3::int < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = $4::text))
+                THEN rr."document" ELSE r."document" END AS "document" FROM "GroupPolicy" x
       JOIN "PolicyGroup" g ON g."id" = x."groupId"
       JOIN "Policy" p ON p."id" = x."policyId"
       JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
+      LEFT JOIN "RingRollout" ro ON ro."openKey" = x."groupId" || ':' || x."policyId" AND ro."fromRevisionPk" = x."revisionPk" AND ro."status" IN ('active', 'paused')
+      LEFT JOIN "PolicyRevision" rr ON rr."id" = ro."toRevisionPk"
      WHERE g."name" = $1 AND p."name" = $2`,
 };
 
@@ -265,9 +281,15 @@ export async function userAccessRow(userId: string): Promise<UserAccessRow | nul
   return r ? userRow(r) : null;
 }
 
-/** The stored document the stage runs for the policy, its UTF-8 bytes as stored (null: the stage runs no such policy). */
-export async function policyDocument(group: string, policy: string): Promise<Buffer | null> {
-  const r = (await reader().all('policy-document', POLICY_DOCUMENT, [group, policy]))[0];
+/**
+ * The stored document the stage runs for the policy, its UTF-8 bytes as
+ * stored (null: the stage runs no such policy). With `node` (the name of the
+ * signing client), the document of the node's ring when a ringed rollout
+ * holds it (issue 30); without, the stage's.
+ */
+export async function policyDocument(group: string, policy: string, node?: string | null): Promise<Buffer | null> {
+  const bucket = node ? ringBucket(ringSeed(group, policy), node) : RING_BUCKETS;
+  const r = (await reader().all('policy-document', POLICY_DOCUMENT, [group, policy, bucket, node ?? '']))[0];
   if (!r) return null;
   return typeof r.document === 'string' ? Buffer.from(r.document) : (r.document as Buffer);
 }

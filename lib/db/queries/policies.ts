@@ -67,9 +67,9 @@ export async function orphanRevisions(policy: string) {
   return revs;
 }
 
-/** The stored document a group runs for a policy: the bytes nodes fetch. */
-export async function groupPolicyBytes(group: string, policy: string): Promise<Buffer> {
-  const document = await policyDocument(group, policy);
+/** The stored document a group runs for a policy: the bytes nodes fetch (with `node`: the node's ring's revision, issue 30). */
+export async function groupPolicyBytes(group: string, policy: string, node?: string | null): Promise<Buffer> {
+  const document = await policyDocument(group, policy, node);
   if (document === null) throw notFound(`Cannot load policy ${policy} in policy group ${group}`);
   return document;
 }

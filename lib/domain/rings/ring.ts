@@ -108,13 +108,6 @@ export function validateRingSteps(steps: unknown): string[] {
   return out;
 }
 
-export type RingStatus = 'pending_approval' | 'active' | 'paused' | 'completed' | 'rolled_back' | 'superseded';
-
-/** What may happen to a rollout in each status. */
-export function ringActions(status: RingStatus, step: number, steps: readonly number[]): { widen: boolean; pause: boolean; resume: boolean; rollBack: boolean } {
-  const open = status === 'active' || status === 'paused';
-  return { widen: status === 'active' && step < steps.length, pause: status === 'active', resume: status === 'paused', rollBack: open || status === 'pending_approval' };
-}
 
 /**
  * Which of the stage's nodes each step reaches: for every step, the nodes it

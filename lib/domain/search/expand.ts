@@ -94,6 +94,8 @@ export function dataBagItemSearchDocument(bag: string, item: Record<string, unkn
 
 /** Solr's view of a value: lowercased, whitespace runs collapsed, cut at MAX_TOKEN. */
 export function normaliseValue(v: string): string {
+  // Most values hold no whitespace: then trimming and collapsing change nothing (`trim` and `\s` know the same characters).
+  if (!/\s/.test(v)) return v.toLowerCase().slice(0, MAX_TOKEN);
   return v.trim().replace(/\s+/g, ' ').toLowerCase().slice(0, MAX_TOKEN);
 }
 
@@ -111,38 +113,45 @@ function scalarText(v: Json): string {
 /**
  * Flattens an indexed document into rows (deduplicated). Keys whose path is
  * empty (a top-level scalar document) are not indexed, as in Chef.
+ *
+ * Each key's path is built once from its parent's (not re-joined for every
+ * value below it): a node of 30 KB of Ohai flattens to a few thousand rows on
+ * every save, so this runs in the node write's transaction.
  */
 export function flattenForIndex(doc: Json): IndexRow[] {
-  const seen = new Set<string>();
+  // Seen rows by path, then leaf, then value: no key strings to build and hash for each of thousands of rows.
+  const seen = new Map<string, Map<string, Set<string>>>();
   const rows: IndexRow[] = [];
-  const add = (keys: string[], raw: string) => {
-    if (!keys.length) return;
-    const path = normaliseField(keys.join('_'));
-    const leaf = normaliseField(keys[keys.length - 1]);
+  const push = (path: string, leaf: string, value: string) => {
+    let byLeaf = seen.get(path);
+    if (!byLeaf) seen.set(path, (byLeaf = new Map()));
+    let values = byLeaf.get(leaf);
+    if (!values) byLeaf.set(leaf, (values = new Set()));
+    if (values.has(value)) return;
+    values.add(value);
+    rows.push({ path, leaf, value });
+  };
+  const add = (path: string, leaf: string, raw: string) => {
     const full = normaliseValue(raw);
-    const values = [full];
+    push(path, leaf, full);
     const space = full.indexOf(' ');
-    if (space > 0) values.push(full.slice(0, space));
-    for (const value of values) {
-      const k = `${path}\u0000${leaf}\u0000${value}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      rows.push({ path, leaf, value });
-    }
+    if (space > 0) push(path, leaf, full.slice(0, space));
   };
-  const walk = (keys: string[], v: Json) => {
+  // `raw` is the key path joined with `_` as written (null at the top); `path` and `leaf` are its stored forms.
+  const walk = (raw: string | null, path: string, leaf: string, v: Json) => {
     if (Array.isArray(v)) {
-      for (const x of v) walk(keys, x);
+      for (const x of v) walk(raw, path, leaf, x);
     } else if (isObject(v)) {
-      for (const [k, child] of Object.entries(v)) {
-        add(keys, k);
-        walk([...keys, k], child);
+      for (const k of Object.keys(v)) {
+        if (raw !== null) add(path, leaf, k);
+        const childRaw = raw === null ? k : `${raw}_${k}`;
+        walk(childRaw, normaliseField(childRaw), normaliseField(k), v[k]);
       }
-    } else {
-      add(keys, scalarText(v));
+    } else if (raw !== null) {
+      add(path, leaf, scalarText(v));
     }
   };
-  walk([], doc);
+  walk(null, '', '', doc);
   return rows;
 }
 

@@ -15,7 +15,7 @@ export type AuditActor = Actor | SystemActor;
 
 export interface AuditInput {
   action: string;
-  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client' | 'artifact' | 'git-repository' | 'login' | 'webhook' | 'data-bag' | 'data-bag-item' | 'organization';
+  targetType: 'policy' | 'revision' | 'stage' | 'pointer' | 'node' | 'user' | 'team' | 'token' | 'permission' | 'scenario' | 'chef-key' | 'client' | 'artifact' | 'git-repository' | 'login' | 'webhook' | 'data-bag' | 'data-bag-item' | 'organization' | 'saved-search';
   target: string;
   groupName?: string | null;
   policyName?: string | null;

@@ -1,6 +1,7 @@
 /**
- * Issue 15: the one check every pointer move into a stage passes, called by
- * `movePointer` (and nothing else), so no route can skip it: bad revisions
+ * Issue 15: the one check every pointer move into a stage passes, read by
+ * judgeMove (issue 29: movePointer enforces its answer, the dry run reports it),
+ * so no route can skip it: bad revisions
  * (409), freeze windows (423 unless a manager overrides with a reason), and
  * protected stages (the move becomes a promotion request instead).
  */
@@ -17,42 +18,71 @@ export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.fil
 
 const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
-/** 409 when the revision is marked bad (naming who and why). */
-export async function assertNotBad(tx: Tx, policyName: string, to: { pk: string; revisionId: string } | null): Promise<void> {
-  if (!to) return;
-  // Issue 28: by (policy, revision id), not the row id: a mark survives the revision's deletion and re-upload.
+export interface BadMark {
+  policy: string;
+  revision_id: string;
+  reason: string;
+  marked_by: string;
+  marked_at: string;
+}
+
+/** The bad mark of a revision, if any (issue 28: by (policy, revision id), not the row id: a mark survives the revision's deletion and re-upload). */
+export async function badMarkOf(tx: Tx, policyName: string, to: { revisionId: string } | null): Promise<BadMark | null> {
+  if (!to) return null;
   const bad = await tx.badRevision.findFirst({ where: { policyName, revisionId: to.revisionId }, select: { reason: true, markedByEmail: true, createdAt: true } });
-  if (!bad) return;
-  throw conflict(`Revision ${shortRev(to.revisionId)} of '${policyName}' is marked bad by ${bad.markedByEmail} on ${bad.createdAt.toISOString().slice(0, 10)}: ${bad.reason}. It cannot be promoted or rolled back to anywhere until it is unmarked.`, {
-    bad_revision: { policy: policyName, revision_id: to.revisionId, reason: bad.reason, marked_by: bad.markedByEmail, marked_at: bad.createdAt.toISOString() },
+  return bad ? { policy: policyName, revision_id: to.revisionId, reason: bad.reason, marked_by: bad.markedByEmail, marked_at: bad.createdAt.toISOString() } : null;
+}
+
+/** The 409 of a move to a revision marked bad (naming who and why). */
+export function badRevisionError(bad: BadMark): AppError {
+  return conflict(`Revision ${shortRev(bad.revision_id)} of '${bad.policy}' is marked bad by ${bad.marked_by} on ${bad.marked_at.slice(0, 10)}: ${bad.reason}. It cannot be promoted or rolled back to anywhere until it is unmarked.`, {
+    bad_revision: bad,
   });
 }
 
 export interface FreezeOverride {
   reason: string;
-  window: { id: string; reason: string; ends_at: string };
+  window: FreezeWindowNow;
+  /** Issue 29: who gave the override (an approver applying a request, not its requester); null: the mover. */
+  by?: { userId: string | null; email: string } | null;
 }
 
-/**
- * 423 while a freeze window covers `now`, with the window's reason and end;
- * with an override reason, only someone who manages the stage (or an
- * explicitly authorised apply) passes, and the override is returned for the
- * audit event and the history.
- */
-export async function checkFreeze(
-  tx: Tx,
-  group: { id: string; name: string },
-  actor: AuditActor | null,
-  overrideReason: string | null | undefined,
-  now: Date,
-  authorised?: boolean,
-): Promise<FreezeOverride | null> {
+/** The freeze window covering `now` in a stage, with the end of the freeze (null: not frozen). */
+export interface FreezeWindowNow {
+  id: string;
+  reason: string;
+  ends_at: string;
+}
+
+export async function activeFreeze(tx: Tx, group: { id: string }, now: Date): Promise<FreezeWindowNow | null> {
   const windows = await tx.freezeWindow.findMany({ where: { groupId: group.id, startsAt: { lte: now } }, select: { id: true, startsAt: true, endsAt: true, weekly: true, reason: true } });
   if (!windows.length) return null;
   const status = freezeStatus(windows, now);
   if (!status.active.length) return null;
   const w = status.active[0];
-  const window = { id: w.window.id, reason: w.window.reason, ends_at: status.opensAt!.toISOString() };
+  return { id: w.window.id, reason: w.window.reason, ends_at: status.opensAt!.toISOString() };
+}
+
+/** Whether this actor may override a freeze (or a promotion gate) of the stage: those who manage it. */
+export function mayOverrideGuards(actor: AuditActor | null, stage: string): boolean {
+  return !!actor && actor.kind !== 'system' && can(actor, 'stage.manage', { stage });
+}
+
+/**
+ * 423 while a freeze window covers the move (`window`, from activeFreeze);
+ * with an override reason, only someone who manages the stage (or an
+ * explicitly authorised apply) passes, and the override is returned for the
+ * audit event and the history.
+ */
+export function resolveFreeze(
+  group: { name: string },
+  window: FreezeWindowNow | null,
+  actor: AuditActor | null,
+  overrideReason: string | null | undefined,
+  authorised?: boolean,
+  by?: { userId: string | null; email: string } | null,
+): FreezeOverride | null {
+  if (!window) return null;
   const reason = overrideReason?.trim();
   if (!reason) {
     throw new AppError(
@@ -63,9 +93,9 @@ export async function checkFreeze(
     );
   }
   // The system overrides only when explicitly authorised (an approved request applied).
-  const mayOverride = authorised ?? (!!actor && actor.kind !== 'system' && can(actor, 'stage.manage', { stage: group.name }));
+  const mayOverride = authorised ?? mayOverrideGuards(actor, group.name);
   if (!mayOverride) throw forbidden(`'${group.name}' is frozen until ${window.ends_at} (${window.reason}); only those who manage stage '${group.name}' may override the freeze.`);
-  return { reason, window };
+  return { reason, window, ...(by ? { by } : {}) };
 }
 
 function summarize(diff: LockDiff): RequestDiffSummary {
@@ -126,6 +156,12 @@ async function historyRevisionIds(tx: Tx, groupName: string, policyName: string,
   return out;
 }
 
+/** The approvals a move needs and the diff they judged (baseline → target). */
+export interface MoveJudged {
+  requirement: MoveApproval;
+  diff: LockDiff;
+}
+
 /**
  * Issue 28: the approvals a move into a protected stage needs, judged against
  * the stage's history (lib/domain/approval/move.ts states the invariant);
@@ -137,7 +173,9 @@ export async function moveRequirement(
   policy: { id: string; name: string },
   current: { revisionId: string; pk: string } | null,
   to: { pk: string; revisionId: string } | null,
-): Promise<{ requirement: MoveApproval; diff: LockDiff } | null> {
+  /** Issue 29: the target's document when it is not stored yet (the dry run of a cookbook promotion). */
+  toDocument?: PolicyLock,
+): Promise<MoveJudged | null> {
   const protection = await tx.stageProtection.findUnique({ where: { groupId: group.id }, select: { approvalsRequired: true, rules: true } });
   if (!protection) return null;
   const docs = await tx.policyRevision.findMany({ where: { id: { in: [current?.pk, to?.pk].filter((x): x is string => !!x) } }, select: { id: true, document: true } });
@@ -146,7 +184,7 @@ export async function moveRequirement(
     return d ? (JSON.parse(d.document) as PolicyLock) : null;
   };
   const fromLock = doc(current?.pk);
-  const toLock = doc(to?.pk);
+  const toLock = toDocument ?? doc(to?.pk);
   const ids = await historyRevisionIds(tx, group.name, policy.name, current?.revisionId ?? null);
   const history: HistoryLock[] = [];
   let loaded = 0;
@@ -190,8 +228,10 @@ export async function openRequestIfProtected(
   move: GuardedMove,
   current: { revisionId: string; pk: string } | null,
   now: Date,
+  /** Issue 29: the requirement judgeMove already computed (else it is judged here). */
+  prejudged?: MoveJudged | null,
 ): Promise<PromotionRequestDto | null> {
-  const judged = await moveRequirement(tx, move.group, move.policy, current, move.to);
+  const judged = prejudged !== undefined ? prejudged : await moveRequirement(tx, move.group, move.policy, current, move.to);
   if (!judged) return null;
   const { requirement, diff } = judged;
   if (requirement.approvalsRequired <= 0) return null;

@@ -1,13 +1,13 @@
 import type { Tx } from '@/lib/db/client';
-import { missingArtifacts, revisionPins } from '@/lib/db/queries/missing-artifacts';
 import { conflict } from '@/lib/errors';
 import { audit, type AuditActor } from './audit';
-import { assertNotBad, checkFreeze, openRequestIfProtected, type FreezeOverride } from './guard';
+import { badRevisionError, openRequestIfProtected, resolveFreeze, type FreezeOverride } from './guard';
+import { judgeMove, type PointerKind } from './move-judge';
 import { emitEvent } from './outbox';
 import type { PromotionRequestDto } from './request-dto';
-import { checkGate, type GateOverride } from './rollout-gate';
+import { resolveGate, type GateOverride } from './rollout-gate';
 
-export type PointerKind = 'set' | 'promote' | 'promote-cookbook' | 'rollback' | 'remove' | 'seed';
+export type { PointerKind } from './move-judge';
 
 export interface MovePointerInput {
   group: { id: string; name: string };
@@ -32,6 +32,8 @@ export interface MovePointerInput {
   freezeOverrideReason?: string | null;
   /** Set by the apply of a promotion request: whether its freeze override is authorised (else: the actor must manage the stage). */
   freezeOverrideAuthorised?: boolean;
+  /** Issue 29, set by the apply of a promotion request: who gave the freeze override (the approver, or the manager who asked), recorded as such. */
+  freezeOverrideBy?: { userId: string | null; email: string } | null;
   /** Set only by the apply of an approved promotion request: the approvals are in, move. */
   approvedRequest?: { id: string; approvers: string[] };
   /** Where the change comes from, kept on a promotion request (from stage, cookbook…). */
@@ -48,9 +50,6 @@ export interface MovePointerInput {
   automaticRollback?: { rule: string; evidence: Record<string, unknown> };
 }
 
-/** Issue 26: the kinds of move a promotion gate checks (a rollback, a removal and the seed are not promotions). */
-const GATED_KINDS: ReadonlySet<PointerKind> = new Set(['set', 'promote', 'promote-cookbook']);
-
 export interface MovePointerResult {
   fromRevisionId: string | null;
   toRevisionId: string | null;
@@ -60,6 +59,8 @@ export interface MovePointerResult {
   auditId: string | null;
   /** Issue 15: the stage is protected and the change needs approvals: this request was opened instead and nothing moved. */
   request?: PromotionRequestDto;
+  /** Issue 29: the freeze this move overrode (with who overrode it). */
+  freezeOverride?: FreezeOverride;
 }
 
 /** 409 unless the stage still runs what the caller saw (`expected`: a revision id, or null for nothing). */
@@ -98,31 +99,38 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   const toRevisionId = to?.revisionId ?? null;
   if (fromRevisionId === toRevisionId) return { fromRevisionId, toRevisionId, created: false, changed: false, auditId: null };
   const now = input.at ?? new Date();
-  const guarded = input.kind !== 'seed';
+  const automatic = input.automaticRollback;
+  // Issue 29: what the guard decides on, read by the same function the dry run (move-preview.ts) calls.
+  const judged = await judgeMove(tx, {
+    group,
+    policy,
+    current: current ? { revisionId: current.revision.revisionId, pk: current.revisionPk } : null,
+    to,
+    kind: input.kind,
+    gateSubject: input.gateSubject,
+    approvedRequest: !!input.approvedRequest,
+    automatic: !!automatic,
+    now,
+  });
+  const guarded = judged.guarded;
   let freezeOverride: FreezeOverride | null = null;
   let gateOverride: GateOverride | null = null;
-  const automatic = input.automaticRollback;
   if (guarded) {
-    await assertNotBad(tx, policy.name, to);
-    freezeOverride = await checkFreeze(tx, group, actor, automatic ? (input.freezeOverrideReason ?? automatic.rule) : input.freezeOverrideReason, now, automatic ? true : input.freezeOverrideAuthorised);
-    if (to && GATED_KINDS.has(input.kind) && !automatic) gateOverride = await checkGate(tx, group, policy, input.gateSubject ?? to, actor, input.gateOverrideReason, now, input.approvedRequest?.id);
+    if (judged.bad) throw badRevisionError(judged.bad);
+    freezeOverride = resolveFreeze(group, judged.freeze, actor, automatic ? (input.freezeOverrideReason ?? automatic.rule) : input.freezeOverrideReason, automatic ? true : input.freezeOverrideAuthorised, input.freezeOverrideBy);
+    gateOverride = await resolveGate(tx, group, policy, judged.gate, actor, input.gateOverrideReason, input.approvedRequest?.id);
   }
 
   let artifactOverride: { reason: string; missing: string[] } | null = null;
-  if (to) {
-    const setting = await tx.policyGroup.findUnique({ where: { id: group.id }, select: { requireArtifacts: true } });
-    if (setting?.requireArtifacts) {
-      const missing = await missingArtifacts(await revisionPins(tx, to.pk), tx);
-      if (missing.length) {
-        const reason = input.overrideReason?.trim();
-        if (!reason) {
-          throw conflict(`'${group.name}' requires every cookbook on the server, and ${missing.length} of revision ${to.revisionId.slice(0, 10)} are missing: ${missing.join(', ')}. Upload them (chef push), or give an override reason.`, {
-            missing_artifacts: missing,
-          });
-        }
-        artifactOverride = { reason, missing };
-      }
+  if (to && judged.missingArtifacts?.length) {
+    const missing = judged.missingArtifacts;
+    const reason = input.overrideReason?.trim();
+    if (!reason) {
+      throw conflict(`'${group.name}' requires every cookbook on the server, and ${missing.length} of revision ${to.revisionId.slice(0, 10)} are missing: ${missing.join(', ')}. Upload them (chef push), or give an override reason.`, {
+        missing_artifacts: missing,
+      });
     }
+    artifactOverride = { reason, missing };
   }
 
   if (guarded && !input.approvedRequest && !automatic) {
@@ -133,6 +141,7 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
       { group, policy, to, kind: input.kind, reason: input.reason, overrideReason: input.overrideReason, freezeOverride, origin, requestId: input.requestId },
       current ? { revisionId: current.revision.revisionId, pk: current.revisionPk } : null,
       now,
+      judged.approval,
     );
     if (request) return { fromRevisionId, toRevisionId: fromRevisionId, created: false, changed: false, auditId: null, request };
   }
@@ -183,7 +192,7 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
     after: {
       revision_id: toRevisionId,
       ...(artifactOverride ? { artifacts_override: artifactOverride } : {}),
-      ...(freezeOverride ? { freeze_override: freezeOverride } : {}),
+      ...(freezeOverride ? { freeze_override: { reason: freezeOverride.reason, window: freezeOverride.window, by: freezeOverride.by?.email ?? actor?.email ?? 'system' } } : {}),
       ...(input.approvedRequest ? { promotion_request: input.approvedRequest.id, approved_by: input.approvedRequest.approvers } : {}),
       ...(gateOverride ? { gate_override: { reason: gateOverride.reason, gate: gateOverride.gate } } : {}),
       ...(automatic ? { automatic_rollback: { rule: automatic.rule, evidence: automatic.evidence } } : {}),
@@ -196,10 +205,12 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
     const data = { stage: group.name, policy: policy.name, kind: input.kind, from_revision_id: fromRevisionId, to_revision_id: toRevisionId, actor: actor?.email ?? 'system', reason: input.reason ?? null, promotion_request: input.approvedRequest?.id ?? null, audit_id: event.id };
     await emitEvent(tx, 'promotion.applied', `${actor?.email ?? 'system'} moved ${what}`, data, { at: now });
     if (freezeOverride) {
-      await emitEvent(tx, 'freeze.overridden', `${actor?.email ?? 'system'} overrode the freeze of ${group.name} (${freezeOverride.window.reason}, until ${freezeOverride.window.ends_at}): ${freezeOverride.reason}`, { ...data, freeze: freezeOverride.window, override_reason: freezeOverride.reason }, { at: now });
+      // Issue 29: the one who overrode (the approver who applied a request with an override), not the mover of record.
+      const by = freezeOverride.by?.email ?? actor?.email ?? 'system';
+      await emitEvent(tx, 'freeze.overridden', `${by} overrode the freeze of ${group.name} (${freezeOverride.window.reason}, until ${freezeOverride.window.ends_at}): ${freezeOverride.reason}`, { ...data, freeze: freezeOverride.window, override_reason: freezeOverride.reason, overridden_by: by }, { at: now });
     }
   }
-  return { fromRevisionId, toRevisionId, created: !current, changed: true, auditId: event.id };
+  return { fromRevisionId, toRevisionId, created: !current, changed: true, auditId: event.id, ...(freezeOverride ? { freezeOverride } : {}) };
 }
 
 /** The history line's reason: the given one, plus a freeze override, the approved request, a gate override and the automatic rollback rule when there are. */
@@ -212,7 +223,7 @@ function historyReason(
 ): string | null {
   const parts = [reason?.trim() || null];
   if (automatic) parts.push(`allowed without approval by the stage's automatic rollback rule (${automatic.rule})`);
-  if (freeze && !automatic) parts.push(`freeze override (${freeze.window.reason}): ${freeze.reason}`);
+  if (freeze && !automatic) parts.push(`freeze override${freeze.by ? ` by ${freeze.by.email}` : ''} (${freeze.window.reason}): ${freeze.reason}`);
   if (gate) parts.push(`gate override (${gate.gate.unmet.join('; ')}): ${gate.reason}`);
   if (approved) parts.push(`approved request ${approved.id} (${approved.approvers.join(', ')})`);
   const out = parts.filter(Boolean).join(' — ');

@@ -90,21 +90,20 @@ export async function evaluateStageGate(tx: Tx, group: { id: string; name: strin
 }
 
 /**
- * The gate check of a move into `group`: null when there is no gate or it is
+ * The gate check of a move into `group`, given the gate's evaluation (from
+ * evaluateStageGate, through judgeMove): null when there is no gate or it is
  * met; the override when a manager gave a reason (or an approved request
  * carried one); else a 409 with the gate's numbers.
  */
-export async function checkGate(
+export async function resolveGate(
   tx: Tx,
   group: { id: string; name: string },
   policy: { name: string },
-  to: { revisionId: string },
+  gate: GateEvaluation | null,
   actor: AuditActor | null,
   overrideReason: string | null | undefined,
-  now: Date,
   approvedRequestId?: string,
 ): Promise<GateOverride | null> {
-  const gate = await evaluateStageGate(tx, group, policy.name, to.revisionId, now);
   if (!gate || gate.met) return null;
   let reason = overrideReason?.trim() || null;
   let authorised = false;
@@ -120,7 +119,7 @@ export async function checkGate(
   if (!reason) {
     throw new AppError(
       'conflict',
-      `The promotion gate of '${group.name}' is not met for revision ${to.revisionId.slice(0, 10)} of '${policy.name}': ${gate.unmet.join('; ')}. Someone who manages '${group.name}' may override with a written reason (gate_override_reason).`,
+      `The promotion gate of '${group.name}' is not met for revision ${gate.revisionId.slice(0, 10)} of '${policy.name}': ${gate.unmet.join('; ')}. Someone who manages '${group.name}' may override with a written reason (gate_override_reason).`,
       [],
       { gate },
     );

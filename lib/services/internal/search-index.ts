@@ -4,7 +4,7 @@
  * writing the object's row, so the index is never behind the database.
  */
 import type { Tx } from '@/lib/db/client';
-import { removeFromIndex, renameInIndex, dropIndex, writeIndexRows } from '@/lib/db/queries/search';
+import { removeFromIndex, renameInIndex, dropIndex, writeIndexRows, writeNewIndexRowsMany } from '@/lib/db/queries/search';
 import { clientSearchDocument, dataBagItemSearchDocument, flattenForIndex, nodeSearchDocument } from '@/lib/domain/search/expand';
 
 /** The index a data bag's items are searched in (GET /search/BAG). */
@@ -15,6 +15,15 @@ const nodeRows = (node: Record<string, unknown>) => flattenForIndex(nodeSearchDo
 /** Indexes a node as GET /nodes/NAME answers it; `previous` is the node as it was before this write (null: new). */
 export async function indexNode(tx: Tx, node: Record<string, unknown> & { name: string }, previous: Record<string, unknown> | null): Promise<void> {
   await writeIndexRows(tx, 'node', node.name, nodeRows(node), previous ? nodeRows(previous) : null);
+}
+
+/** Indexes many nodes none of which is indexed yet (bulk loads), in fewer statements than one indexNode each. */
+export async function indexNewNodes(tx: Tx, nodes: readonly (Record<string, unknown> & { name: string })[]): Promise<void> {
+  await writeNewIndexRowsMany(
+    tx,
+    'node',
+    nodes.map((n) => ({ name: n.name, rows: nodeRows(n) })),
+  );
 }
 
 export async function unindexNode(tx: Tx, name: string): Promise<void> {

@@ -4,6 +4,8 @@ import { stagesForAdmin } from '@/lib/db/queries/admin';
 import { stageGuardsForAdmin } from '@/lib/db/queries/stage-guards-admin';
 import { StageGuardsAdmin } from '@/components/stage-guards-admin';
 import { AdminStages } from '@/components/admin-stages';
+import { AdminRolloutRules } from '@/components/admin-rollout-rules';
+import { rolloutRulesForAdmin } from '@/lib/services/rollout-views';
 import { PageHeader } from '@/components/page-header';
 
 export const metadata: Metadata = { title: 'Stages' };
@@ -11,12 +13,13 @@ export const dynamic = 'force-dynamic';
 
 export default async function StagesAdminPage() {
   const access = await requireAccess();
-  const [data, guards] = await Promise.all([stagesForAdmin(access), stageGuardsForAdmin(access)]);
+  const [data, guards, rolloutRules] = await Promise.all([stagesForAdmin(access), stageGuardsForAdmin(access), rolloutRulesForAdmin(access)]);
   return (
     <>
       <PageHeader title="Stages" description="The promotion order, left to right on the board. Admins create stages; those who manage a stage edit or delete it." />
       <AdminStages {...data} />
       <StageGuardsAdmin {...guards} />
+      <AdminRolloutRules rows={rolloutRules} />
     </>
   );
 }

@@ -4,7 +4,10 @@ import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
 import { nodePage } from '@/lib/db/queries/chef-pages';
 import { dateTime, shortId } from '@/lib/format';
+import { isAppError } from '@/lib/errors';
 import { PageHeader } from '@/components/page-header';
+import { NodeRunHistory } from '@/components/node-run-history';
+import { missingAfterMs, nodeRunHistory } from '@/lib/services/rollout';
 
 export const dynamic = 'force-dynamic';
 
@@ -27,6 +30,14 @@ export default async function NodePage({ params }: { params: Promise<{ name: str
   const name = decodeURIComponent((await params).name);
   const n = await nodePage(access, name);
   if (!n) notFound();
+  const runs = await nodeRunHistory(access, name).catch((e: unknown) => {
+    if (isAppError(e)) return []; // a node saved but never reported: no run history yet
+    throw e;
+  });
+  // Missing (issue 26): no run report and no save for NODE_MISSING_AFTER_MINUTES.
+  const now = Date.now();
+  const lastSeen = [n.lastCheckIn, runs[0]?.end_time ?? runs[0]?.start_time ?? null].filter((t): t is string => !!t).sort().at(-1) ?? null;
+  const missing = !lastSeen || now - Date.parse(lastSeen) > missingAfterMs();
   const converged = n.revisionApplied && n.activeRevisionId ? n.revisionApplied === n.activeRevisionId : null;
   return (
     <>
@@ -54,6 +65,7 @@ export default async function NodePage({ params }: { params: Promise<{ name: str
         {n.ipaddress && <Row label="IP address">{n.ipaddress}</Row>}
         {n.runList.length > 0 && <Row label="Node run list">{n.runList.join(', ')}</Row>}
       </dl>
+      <NodeRunHistory runs={runs} missing={missing} missingAfterMinutes={Math.round(missingAfterMs() / 60_000)} lastSeen={lastSeen} now={now} />
     </>
   );
 }

@@ -1,0 +1,12 @@
+import { NextResponse } from 'next/server';
+import { apiRoute } from '@/lib/api/route';
+import { parseRingActionBody, pauseRingRoute } from '@/lib/api/contracts/rings';
+import { pauseRingRollout } from '@/lib/services/rings';
+
+export const dynamic = 'force-dynamic';
+
+/** POST { expected_step?, reason?, override_reason?, gate_override_reason? } (the body is optional). */
+export const POST = apiRoute(pauseRingRoute, async (_req, { access, params, text, requestId }) => {
+  const b = parseRingActionBody(text);
+  return NextResponse.json({ ring: await pauseRingRollout(access, { id: params.id, ...b, requestId }) });
+});

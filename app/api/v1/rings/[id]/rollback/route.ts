@@ -1,0 +1,12 @@
+import { NextResponse } from 'next/server';
+import { apiRoute } from '@/lib/api/route';
+import { parseRingActionBody, rollbackRingRoute } from '@/lib/api/contracts/rings';
+import { rollBackRingRollout } from '@/lib/services/rings';
+
+export const dynamic = 'force-dynamic';
+
+/** POST { expected_step?, reason?, override_reason?, gate_override_reason? } (the body is optional). */
+export const POST = apiRoute(rollbackRingRoute, async (_req, { access, params, text, requestId }) => {
+  const b = parseRingActionBody(text);
+  return NextResponse.json({ ring: await rollBackRingRollout(access, { id: params.id, ...b, requestId }) });
+});

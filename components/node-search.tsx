@@ -1,0 +1,139 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useRef, useState } from 'react';
+import { runAction } from '@/lib/actions/client';
+import { useActionMutation } from '@/lib/actions/use-action-mutation';
+import { deleteSavedSearchAction, saveSearchAction } from '@/lib/actions/nodes/saved-search-actions';
+import type { SavedSearchDto } from '@/lib/types/nodes';
+import { Field, FormAlert } from './form-field';
+import { ConfirmDialog } from './modal';
+
+const nodesHref = (q: string) => (q ? `/nodes?q=${encodeURIComponent(q)}` : '/nodes');
+
+/** The search box: a GET form, so every search is a deep link (and works before the page's script loads). */
+export function NodeSearchBox({ query, examples }: { query: string; examples: string[] }) {
+  const router = useRouter();
+  const [value, setValue] = useState(query);
+  return (
+    <div className="card p-4">
+      <form
+        role="search"
+        action="/nodes"
+        method="get"
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          router.push(nodesHref(value.trim()));
+        }}
+      >
+        <label className="min-w-0 flex-1 text-sm font-medium text-slate-700">
+          Search nodes
+          <input
+            name="q"
+            type="search"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            placeholder="policy_name:webapp AND policy_group:production"
+            className="input mt-1 w-full font-mono"
+            aria-describedby="node-search-help"
+            spellCheck={false}
+            autoComplete="off"
+          />
+        </label>
+        <button type="submit" className="btn btn-primary">
+          Search
+        </button>
+        {query && (
+          <Link href="/nodes" className="btn" onClick={() => setValue('')}>
+            Clear
+          </Link>
+        )}
+      </form>
+      <p id="node-search-help" className="mt-2 text-xs text-slate-600">
+        Chef&apos;s query language, as <code className="mono">knife search node</code> and recipes&apos; <code className="mono">search(:node, …)</code> use it: <code className="mono">field:value</code>, <code className="mono">*</code> and{' '}
+        <code className="mono">?</code>, <code className="mono">AND</code> / <code className="mono">OR</code> / <code className="mono">NOT</code>, parentheses, quotes, <code className="mono">[a TO b]</code>. Examples:{' '}
+        {examples.map((ex, i) => (
+          <span key={ex}>
+            {i > 0 && ', '}
+            <Link href={nodesHref(ex)} className="mono text-indigo-800 underline" onClick={() => setValue(ex)}>
+              {ex}
+            </Link>
+          </span>
+        ))}
+      </p>
+    </div>
+  );
+}
+
+/** The user's saved searches: open one, save the current query under a name, delete one (with confirmation). */
+export function SavedSearches({ saved, query, queryValid }: { saved: SavedSearchDto[]; query: string; queryValid: boolean }) {
+  const form = useRef<HTMLFormElement>(null);
+  const router = useRouter();
+  const [deleting, setDeleting] = useState<SavedSearchDto | null>(null);
+  const save = useActionMutation((v: { name: string; query: string }) => runAction(saveSearchAction, v), {
+    success: (r) => `Saved search ${r.name}`,
+    then: () => {
+      form.current?.reset();
+      router.refresh();
+    },
+    errors: 'inline',
+  });
+  const remove = useActionMutation((v: { id: string }) => runAction(deleteSavedSearchAction, v), {
+    success: () => 'Saved search deleted',
+    then: () => {
+      setDeleting(null);
+      router.refresh();
+    },
+  });
+  return (
+    <section aria-labelledby="saved-searches" className="card p-4">
+      <h2 id="saved-searches" className="text-sm font-semibold text-slate-900">
+        Your saved searches
+      </h2>
+      {saved.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600">None yet. Search, then save the query under a name.</p>
+      ) : (
+        <ul className="mt-2 space-y-1 text-sm">
+          {saved.map((s) => (
+            <li key={s.id} className="flex items-center gap-2">
+              <Link href={nodesHref(s.query)} className="font-medium text-indigo-800 underline" title={s.query}>
+                {s.name}
+              </Link>
+              <code className="mono truncate text-xs text-slate-600">{s.query}</code>
+              <button type="button" className="ml-auto text-xs text-red-700 hover:underline" onClick={() => setDeleting(s)}>
+                Delete<span className="sr-only"> saved search {s.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {query && queryValid && (
+        <form
+          ref={form}
+          aria-label="Save this search"
+          className="mt-3 flex flex-wrap items-start gap-2 border-t border-slate-100 pt-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate({ name: String(new FormData(e.currentTarget).get('name') ?? ''), query });
+          }}
+        >
+          <Field label="Save this search as" name="name" errors={save.formErrors}>
+            {(c) => <input {...c} required maxLength={80} className="input mt-1 w-56" />}
+          </Field>
+          <button type="submit" className="btn mt-5" disabled={save.isPending}>
+            Save
+          </button>
+          <FormAlert errors={save.formErrors} fields={['name', 'query']} />
+        </form>
+      )}
+      {deleting && (
+        <ConfirmDialog title={`Delete saved search ${deleting.name}?`} confirmLabel="Delete" danger pending={remove.isPending} onConfirm={() => remove.mutate({ id: deleting.id })} onClose={() => setDeleting(null)}>
+          Only the saved query goes; the nodes are not touched.
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+'use client';
+
+import Link from 'next/link';
+import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { StageHealthDto } from '@/lib/services/rollout';
+
+/**
+ * Issue 26: rollout health on the board, per stage × policy, from
+ * GET /api/v1/rollout/health (rolloutHealth: a fixed number of SQL statements
+ * whatever the number of nodes). The page passes the first answer; every cell
+ * shares one React Query entry, refreshed with the board.
+ */
+export type RolloutHealthMap = Record<string, StageHealthDto>;
+
+const Initial = createContext<RolloutHealthMap | null>(null);
+
+async function fetchHealth(): Promise<RolloutHealthMap> {
+  const res = await fetch('/api/v1/rollout/health', { cache: 'no-store' });
+  if (!res.ok) throw new Error(`Could not refresh rollout health (${res.status})`);
+  return ((await res.json()) as { health: RolloutHealthMap }).health;
+}
+
+export function RolloutHealthProvider({ initial, children }: { initial: RolloutHealthMap; children: ReactNode }) {
+  return <Initial.Provider value={initial}>{children}</Initial.Provider>;
+}
+
+function useRolloutHealth(): RolloutHealthMap | undefined {
+  const initial = useContext(Initial);
+  const { data } = useQuery({ queryKey: ['rollout-health'], queryFn: fetchHealth, initialData: initial ?? undefined, refetchInterval: 15_000, enabled: initial !== null });
+  return data;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One board cell's rollout: converged / failed (top failure by cookbook and resource) / not yet run / missing, of the nodes that should run the stage's revision. */
+export function CellRolloutHealth({ policy, stage }: { policy: string; stage: string }) {
+  const h = useRolloutHealth()?.[`${stage}/${policy}`];
+  if (!h || h.nodes === 0) return null;
+  const total = h.nodes;
+  const seg = (n: number, cls: string) => (n > 0 ? <span className={cls} style={{ width: `${(n / total) * 100}%` }} /> : null);
+  const top = h.failures[0];
+  const label = `Rollout in ${stage}: ${h.converged} of ${total} nodes converged, ${h.failed} failed, ${h.pending} not yet run, ${h.missing} missing`;
+  return (
+    <div className="space-y-0.5 text-xs" data-testid="rollout-health" data-converged={h.converged} data-failed={h.failed} data-pending={h.pending} data-missing={h.missing}>
+      <div className="flex h-1.5 w-full max-w-[10rem] overflow-hidden rounded bg-slate-100" role="img" aria-label={label} title={label}>
+        {seg(h.converged, 'bg-emerald-500')}
+        {seg(h.failed, 'bg-red-500')}
+        {seg(h.pending, 'bg-slate-300')}
+        {seg(h.missing, 'bg-amber-400')}
+      </div>
+      <div className="flex flex-wrap gap-x-1.5 text-slate-600">
+        <span className="text-emerald-800">{h.converged} converged</span>
+        {h.failed > 0 && <span className="font-medium text-red-700">· {h.failed} failed</span>}
+        {h.pending > 0 && <span>· {h.pending} not yet run</span>}
+        {h.missing > 0 && <span className="text-amber-800">· {h.missing} missing</span>}
+      </div>
+      {top && (
+        <Link
+          href={`/history?policy=${encodeURIComponent(policy)}&stage=${encodeURIComponent(stage)}#rollout`}
+          className="block truncate text-red-800 hover:underline"
+          title={`${top.cookbook ?? 'unknown cookbook'} · ${top.resource ?? 'unknown resource'}`}
+          data-testid="rollout-top-failure"
+        >
+          ✗ {top.cookbook ?? '?'} · {top.resource ?? '?'} ({plural(top.nodes, 'node')})
+        </Link>
+      )}
+    </div>
+  );
+}

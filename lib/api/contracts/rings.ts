@@ -1,0 +1,159 @@
+/** Contracts of the ringed rollout routes (issue 30): canary rings inside a stage. */
+import { z } from 'zod';
+import { AppError } from '@/lib/errors';
+import { zodErrors } from '@/lib/validation/zod-errors';
+import { defineRoute } from '../contract';
+
+const nodeSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    revision_id: { type: ['string', 'null'], description: "The revision the node's last saved run applied (automatic.policy_revision)" },
+    serves: { enum: ['ring', 'stage'], description: 'What the Chef policy read answers this node now' },
+    named: { type: 'boolean' },
+    standing: { enum: ['converged', 'failed', 'pending', 'missing'] },
+  },
+};
+const health = { type: 'object', properties: { ring_nodes: { type: 'integer' }, converged: { type: 'integer' }, failed: { type: 'integer' }, pending: { type: 'integer' }, missing: { type: 'integer' } } };
+export const ringSchema = {
+  type: 'object',
+  required: ['id', 'stage', 'policy', 'from_revision_id', 'to_revision_id', 'steps', 'step', 'percent', 'status'],
+  properties: {
+    id: { type: 'string' },
+    stage: { type: 'string' },
+    policy: { type: 'string' },
+    from_revision_id: { type: 'string', description: 'What the stage runs, and what nodes outside the ring keep' },
+    to_revision_id: { type: 'string', description: "The ring's revision" },
+    steps: { type: 'array', items: { type: 'number' }, examples: [[5, 25, 100]] },
+    step: { type: 'integer', description: 'Index of the current step (-1 while waiting for approval)' },
+    percent: { type: 'number' },
+    status: { enum: ['pending_approval', 'active', 'paused', 'completed', 'rolled_back', 'superseded'] },
+    named_nodes: { type: 'array', items: { type: 'string' } },
+    gate_on_convergence: { type: 'boolean' },
+    soak_minutes: { type: ['integer', 'null'] },
+    next_widen_at: { type: ['string', 'null'] },
+    request_id: { type: ['string', 'null'] },
+    health,
+    step_nodes: { type: 'array', items: { type: 'object', properties: { percent: { type: 'number' }, state: { enum: ['done', 'current', 'next'] }, nodes: { type: 'array', items: nodeSchema } } } },
+    returned_nodes: { type: 'array', items: { type: 'string' } },
+    request: { type: 'object', properties: { id: { type: 'string' }, url: { type: 'string' }, approvals_required: { type: 'integer' } } },
+    url: { type: 'string' },
+  },
+};
+const envelope = { type: 'object', properties: { ring: ringSchema } };
+const reason = z.string().trim().max(1000, 'is at most 1000 characters').optional();
+
+export const listRingsRoute = defineRoute({
+  method: 'GET',
+  path: '/rings',
+  summary: 'Ringed rollouts the caller may view, newest first',
+  query: z.object({ stage: z.string().max(255).optional(), policy: z.string().max(255).optional(), open: z.enum(['true', 'false'], { error: "is 'true' or 'false'" }).optional() }),
+  responses: { 200: { description: '{ rings }', schema: { type: 'object', properties: { rings: { type: 'array', items: ringSchema } } } } },
+});
+
+export const startRingBody = z
+  .object({
+    stage: z.string(),
+    policy: z.string(),
+    revision_id: z.string(),
+    steps: z.array(z.number()).optional(),
+    nodes: z.array(z.string()).optional(),
+    gate_on_convergence: z.boolean().optional(),
+    soak_minutes: z.number().nullable().optional(),
+    reason,
+    expected_revision_id: z.string().nullable().optional(),
+    override_reason: reason,
+    gate_override_reason: reason,
+  })
+  .strict();
+
+export const startRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings',
+  summary: 'Start a ringed rollout of a revision on a stage (promote on the stage)',
+  description:
+    'Nodes in the ring (a stable hashed percentage of the stage, plus named nodes) are answered the new revision by the Chef policy read; the others keep the stage\'s revision. Passes the same guard as every promotion: a bad revision (409), a freeze (423, override_reason from a manager), the stage\'s promotion gate (409, gate_override_reason), and on a protected stage a promotion request sized by the diff (202 with `ring.request`; the ring starts when it is approved).',
+  body: startRingBody,
+  responses: {
+    201: { description: '{ ring } (active at its first step)', schema: envelope },
+    202: { description: '{ ring } waiting for approval, with its promotion request', schema: envelope },
+    400: 'A field is invalid (named)',
+    404: 'No such stage, policy or revision',
+    409: 'The stage runs no revision yet, already runs this one, has an open ring, changed since you looked, the revision is bad, or the gate is unmet',
+    423: 'The stage is frozen',
+  },
+});
+
+export const getRingRoute = defineRoute({
+  method: 'GET',
+  path: '/rings/{id}',
+  summary: "A ringed rollout with each step's nodes, their revision and convergence",
+  params: { id: 'Ring id' },
+  responses: { 200: { description: '{ ring }', schema: envelope }, 404: 'No such ring (or not visible)' },
+});
+
+export const ringActionBody = z.object({ expected_step: z.number().int().optional(), reason, override_reason: reason, gate_override_reason: reason }).strict();
+const actionDoc = { description: 'Optional (an empty body is fine)', schema: { type: 'object', properties: { expected_step: { type: 'integer' }, reason: { type: 'string' }, override_reason: { type: 'string' }, gate_override_reason: { type: 'string' } }, additionalProperties: false } };
+const actionResponses = (extra: Record<number, string> = {}) => ({
+  200: { description: '{ ring } afterwards', schema: envelope },
+  404: 'No such ring',
+  409: 'Not in a state that allows it, or it moved since you looked (expected_step)',
+  ...extra,
+});
+
+export const widenRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/widen',
+  summary: "Widen the ring to its next step; the last step makes the revision the stage's (movePointer). Exactly once across instances.",
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses({ 423: 'The stage is frozen: freezes stop widening' }),
+});
+
+export const pauseRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/pause',
+  summary: 'Pause: the ring keeps its nodes and does not widen',
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses(),
+});
+
+export const resumeRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/resume',
+  summary: 'Resume a paused ring',
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses(),
+});
+
+export const rollbackRingRoute = defineRoute({
+  method: 'POST',
+  path: '/rings/{id}/rollback',
+  summary: "Roll the ring back: only its nodes return to the stage's revision (the pointer never moved); answers returned_nodes",
+  params: { id: 'Ring id' },
+  bodyKind: 'text',
+  bodyDoc: actionDoc,
+  responses: actionResponses(),
+});
+
+/** The optional JSON body of a ring action (empty: no fields). */
+export function parseRingActionBody(text: string): z.output<typeof ringActionBody> {
+  if (!text.trim()) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
+  }
+  const parsed = ringActionBody.safeParse(raw);
+  if (!parsed.success) {
+    const errors = zodErrors(parsed.error);
+    throw new AppError('bad_request', errors[0].message, errors);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,64 @@
+/** Issue 30: ringed rollouts as the API and the console see them. */
+
+export type RingStatusDto = 'pending_approval' | 'active' | 'paused' | 'completed' | 'rolled_back' | 'superseded';
+
+export interface RingNodeDto {
+  name: string;
+  /** The revision the node's last saved run applied (its `automatic.policy_revision`). */
+  revision_id: string | null;
+  /** What the node is served now: the ring's revision or the stage's. */
+  serves: 'ring' | 'stage';
+  /** Named into the ring rather than by its bucket. */
+  named: boolean;
+  /** The node's standing on the ring revision (issue 26 health): converged, failed, pending, missing. */
+  standing: 'converged' | 'failed' | 'pending' | 'missing';
+}
+
+export interface RingStepDto {
+  percent: number;
+  /** The nodes this step adds to the ring. */
+  nodes: RingNodeDto[];
+  state: 'done' | 'current' | 'next';
+}
+
+export interface RingHealthDto {
+  ring_nodes: number;
+  converged: number;
+  failed: number;
+  pending: number;
+  missing: number;
+}
+
+export interface RingRolloutDto {
+  id: string;
+  stage: string;
+  policy: string;
+  from_revision_id: string;
+  to_revision_id: string;
+  steps: number[];
+  /** Index of the current step (-1 while waiting for approval). */
+  step: number;
+  percent: number;
+  status: RingStatusDto;
+  named_nodes: string[];
+  gate_on_convergence: boolean;
+  soak_minutes: number | null;
+  /** When the next automatic widening is due (soak time set, active), ISO. */
+  next_widen_at: string | null;
+  request_id: string | null;
+  approved_by: string | null;
+  reason: string | null;
+  created_by: string;
+  created_at: string;
+  step_started_at: string;
+  ended_at: string | null;
+  end_reason: string | null;
+  health: RingHealthDto;
+  /** Present on the detail view: each step's nodes. */
+  step_nodes?: RingStepDto[];
+  /** Present after a rollback: the nodes that ran the ring and now return to the stage's revision. */
+  returned_nodes?: string[];
+  /** Present when starting opened a promotion request on a protected stage. */
+  request?: { id: string; url: string; approvals_required: number };
+  url: string;
+}

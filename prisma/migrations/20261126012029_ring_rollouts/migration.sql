@@ -1,0 +1,47 @@
+-- CreateTable
+CREATE TABLE "RingRollout" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "groupId" TEXT NOT NULL,
+    "policyId" TEXT NOT NULL,
+    "groupName" TEXT NOT NULL,
+    "policyName" TEXT NOT NULL,
+    "fromRevisionPk" TEXT NOT NULL,
+    "fromRevisionId" TEXT NOT NULL,
+    "toRevisionPk" TEXT NOT NULL,
+    "toRevisionId" TEXT NOT NULL,
+    "steps" TEXT NOT NULL,
+    "step" INTEGER NOT NULL DEFAULT -1,
+    "percent" REAL NOT NULL DEFAULT 0,
+    "status" TEXT NOT NULL,
+    "openKey" TEXT,
+    "gateOnConvergence" BOOLEAN NOT NULL DEFAULT false,
+    "soakMinutes" INTEGER,
+    "requestId" TEXT,
+    "approvedBy" TEXT,
+    "reason" TEXT,
+    "stepStartedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdById" TEXT,
+    "createdByEmail" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "endedAt" DATETIME,
+    "endReason" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "RingNode" (
+    "rolloutId" TEXT NOT NULL,
+    "nodeName" TEXT NOT NULL,
+
+    PRIMARY KEY ("rolloutId", "nodeName"),
+    CONSTRAINT "RingNode_rolloutId_fkey" FOREIGN KEY ("rolloutId") REFERENCES "RingRollout" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "RingRollout_openKey_key" ON "RingRollout"("openKey");
+
+-- CreateIndex
+CREATE INDEX "RingRollout_groupId_policyId_status_idx" ON "RingRollout"("groupId", "policyId", "status");
+
+-- CreateIndex
+CREATE INDEX "RingRollout_status_idx" ON "RingRollout"("status");

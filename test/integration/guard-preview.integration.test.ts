@@ -1,0 +1,138 @@
+/**
+ * Issue 29: the guard's dry run (POST /api/v1/policy_groups/:g/policies/:p/preview)
+ * answers what movePointer then does — moves now, a request with N approvals,
+ * a freeze with and without the right to override, a bad revision, an unmet
+ * gate — and writes nothing; a freeze override given by the last approver is
+ * recorded as the approver's (history, audit, the freeze.overridden webhook);
+ * an approval of a request whose stage has moved is refused, not recorded.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { db } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+import { isAppError } from '@/lib/errors';
+import { promotePolicy } from '@/lib/services/promote-policy';
+import { previewMove } from '@/lib/services/move-preview';
+import { approvePromotionRequest, getPromotionRequest } from '@/lib/services/promotion-requests';
+import { addFreezeWindow, deleteFreezeWindow } from '@/lib/services/stage-guards';
+import { markRevisionBad, unmarkRevisionBad } from '@/lib/services/bad-revisions';
+import { setStageRolloutRule } from '@/lib/services/rollout';
+import { createWebhook } from '@/lib/services/webhooks';
+import { pointerHistory } from '@/lib/db/queries/history';
+import * as previewRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/preview/route';
+
+const A: Record<string, Access> = {};
+let releaseToken = '';
+
+async function active(stage: string, policy: string): Promise<string | null> {
+  const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
+  return row?.revision.revisionId ?? null;
+}
+async function failure(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    if (isAppError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+/** A policy whose revision in `from` differs from `to`'s. */
+async function differing(from: string, to: string, skip: string[] = []): Promise<string> {
+  const rows = await db().groupPolicy.findMany({ where: { group: { name: { in: [from, to] } } }, select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } });
+  const by = new Map<string, Record<string, string>>();
+  for (const r of rows) by.set(r.policy.name, { ...by.get(r.policy.name), [r.group.name]: r.revision.revisionId });
+  const name = [...by.entries()].find(([n, v]) => !skip.includes(n) && v[from] && v[to] && v[from] !== v[to])?.[0];
+  if (!name) throw new Error(`no policy differs between ${from} and ${to}`);
+  return name;
+}
+
+beforeAll(async () => {
+  await seed();
+  for (const u of ['admin', 'release', 'lead', 'viewer', 'dev']) A[u] = await accessFor(`${u}@example.com`);
+  releaseToken = await tokenFor('release@example.com');
+});
+
+describe('the guard dry run', () => {
+  it('into a protected stage: a request with the approvals the real move then asks for, and nothing is written', async () => {
+    const policy = await differing('staging', 'production');
+    const before = await db().auditEvent.count();
+    const res = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'promote', from: 'staging' } });
+    expect(res.status).toBe(200);
+    const p = res.json;
+    expect(p).toMatchObject({ stage: 'production', policy, outcome: 'request', protected: true, from_revision_id: await active('production', policy), to_revision_id: await active('staging', policy) });
+    expect(p.approvals_required).toBeGreaterThan(0);
+    expect(p.action).toBe(`Request ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'}`);
+    expect(p.reasons.length).toBeGreaterThan(0);
+    expect(await db().auditEvent.count()).toBe(before);
+    const real = await promotePolicy(A.release, { policy, from: 'staging', to: 'production', expectedRevisionId: p.from_revision_id });
+    expect(real.request?.approvals_required).toBe(p.approvals_required);
+    expect(real.request?.reasons.map((r) => r.message)).toEqual(p.reasons.map((r: { message: string }) => r.message));
+    // A bad field is a 400 naming it.
+    const bad = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'sideways' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors[0].path).toBe('/kind');
+  });
+
+  it('into an unprotected stage: moves now, and it does', async () => {
+    const policy = await differing('qa', 'dev');
+    const p = await previewMove(A.dev, { policy, stage: 'dev', kind: 'promote', from: 'qa' });
+    expect(p).toMatchObject({ outcome: 'move', action: 'Move now', protected: false, approvals_required: 0, blocked_by: [] });
+    const real = await promotePolicy(A.dev, { policy, from: 'qa', to: 'dev', expectedRevisionId: p.from_revision_id });
+    expect(real.changed).toBe(true);
+    expect(await previewMove(A.dev, { policy, stage: 'dev', kind: 'promote', from: 'qa' })).toMatchObject({ outcome: 'unchanged' });
+  });
+
+  it('a freeze: refused for those who may not override, an override for a manager; a bad revision; an unmet gate', async () => {
+    const policy = await differing('qa', 'staging');
+    const w = await addFreezeWindow(A.admin, { stage: 'staging', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Preview freeze' });
+    const release = await previewMove(A.release, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
+    expect(release).toMatchObject({ outcome: 'blocked', action: 'Frozen', freeze: { reason: 'Preview freeze', may_override: false } });
+    const admin = await previewMove(A.admin, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
+    expect(admin).toMatchObject({ needs: ['freeze_override_reason'], freeze: { may_override: true } });
+    expect(admin.action).toMatch(/^Override the freeze/);
+    // The real guard agrees: refused without a reason (423), moves with one.
+    expect((await failure(promotePolicy(A.admin, { policy, from: 'qa', to: 'staging', expectedRevisionId: admin.from_revision_id }))).status).toBe(423);
+    await deleteFreezeWindow(A.admin, { stage: 'staging', id: w.id });
+
+    await markRevisionBad(A.admin, { policy, revisionId: admin.to_revision_id!, reason: 'leaks memory' });
+    const bad = await previewMove(A.release, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
+    expect(bad).toMatchObject({ outcome: 'blocked', bad_revision: { reason: 'leaks memory', marked_by: 'admin@example.com' } });
+    await unmarkRevisionBad(A.admin, { policy, revisionId: admin.to_revision_id! });
+
+    await setStageRolloutRule(A.admin, { stage: 'staging', gate: { enabled: true, min_success_pct: 100, min_nodes: 3, max_failure_pct: 0, soak_minutes: 0 } });
+    const gated = await previewMove(A.release, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
+    expect(gated.outcome).toBe('blocked');
+    expect(gated.gate).toMatchObject({ met: false, from_stage: 'qa', may_override: false });
+    expect(gated.gate!.unmet.length).toBeGreaterThan(0);
+    const managed = await previewMove(A.admin, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
+    expect(managed).toMatchObject({ needs: ['gate_override_reason'] });
+    expect(managed.action).toMatch(/^Override the gate/);
+    expect((await failure(promotePolicy(A.admin, { policy, from: 'qa', to: 'staging', expectedRevisionId: managed.from_revision_id }))).status).toBe(409);
+    await setStageRolloutRule(A.admin, { stage: 'staging', gate: { enabled: false } });
+  });
+});
+
+describe('requests that cannot mislead', () => {
+  it('a freeze override given by the last approver is recorded as the approver’s: history, audit and the freeze.overridden webhook', async () => {
+    const { webhook } = await createWebhook(A.admin, { name: 'freeze-watch', url: 'http://127.0.0.1:9/hook', events: ['freeze.overridden'], allow_private_targets: true });
+    const policy = await differing('staging', 'production', ['api-gateway']);
+    const r = (await promotePolicy(A.release, { policy, from: 'staging', to: 'production', expectedRevisionId: await active('production', policy) })).request!;
+    const w = await addFreezeWindow(A.admin, { stage: 'production', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Attribution freeze' });
+    if (r.approvals_required > 1) await approvePromotionRequest(A.lead, { id: r.id });
+    await approvePromotionRequest(A.admin, { id: r.id, overrideReason: 'hotfix approved by admin' });
+    expect((await getPromotionRequest(A.admin, r.id)).status).toBe('applied');
+    const h = (await pointerHistory('production', policy))[0];
+    expect(h.reason).toContain('freeze override by admin@example.com (Attribution freeze): hotfix approved by admin');
+    const overrideAudit = await db().auditEvent.findFirstOrThrow({ where: { action: 'freeze.override', after: { contains: r.id } } });
+    expect(overrideAudit.actorEmail).toBe('admin@example.com');
+    const moveAudit = await db().auditEvent.findFirstOrThrow({ where: { action: 'pointer.promote', policyName: policy, groupName: 'production' }, orderBy: { createdAt: 'desc' } });
+    expect(JSON.parse(moveAudit.after!).freeze_override.by).toBe('admin@example.com');
+    const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { subscriptionId: webhook.id, event: 'freeze.overridden' } });
+    const body = JSON.parse(delivery.payload);
+    expect(body.summary).toMatch(/^admin@example\.com overrode the freeze of production/);
+    expect(body.data.overridden_by).toBe('admin@example.com');
+    await deleteFreezeWindow(A.admin, { stage: 'production', id: w.id });
+  });
+
+});

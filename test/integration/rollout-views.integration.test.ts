@@ -1,0 +1,142 @@
+/**
+ * Issue 26, what the console shows of rollouts: the demo's run history in the
+ * board's health (and its statement count as nodes grow), the Admin → Stages
+ * server action (same service and audit as /api/v1, field errors, managers
+ * only), and which cookbook changes of a promotion its failures fall in, with
+ * the automatic rollback's evidence.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDb, db, installDb } from '@/lib/db/client';
+import { databaseUrl } from '@/lib/db/url';
+import { runAction } from '@/lib/actions/client';
+import type { ActionServerError } from '@/lib/actions/safe-action';
+import { ingestRunMessage } from '@/lib/services/data-collector';
+import { rolloutHealth } from '@/lib/services/rollout';
+import { changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/rollout-views';
+import { accessFor, call, NOW, seed, snapshot, tokenFor } from '@/test/helpers';
+import * as putStagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+
+const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
+vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
+const { setStageRolloutRuleAction } = await import('@/lib/actions/admin/rollout-rule-actions');
+
+async function signIn(email: string) {
+  const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, sessionVersion: true } });
+  session.current = { user: { id: u.id }, sid: randomUUID(), sv: u.sessionVersion };
+}
+
+let statements = 0;
+beforeAll(async () => {
+  await db().$disconnect();
+  installDb(createDb(databaseUrl(), { onQuery: () => statements++ }));
+  await seed();
+});
+
+describe('the demo run history on the board', () => {
+  it('webapp is mid-rollout in qa (converged, failed in nginx, not yet run) and a base node in production is missing', async () => {
+    const health = await rolloutHealth(await accessFor('viewer@example.com'), new Date(NOW.getTime() + 5 * 60_000));
+    expect(health['qa/webapp']).toMatchObject({ nodes: 3, converged: 1, failed: 1, pending: 1, missing: 0, failures: [{ cookbook: 'nginx', resource: 'template[/etc/nginx/nginx.conf]', nodes: 1 }] });
+    expect(health['production/base']).toMatchObject({ nodes: 8, missing: 1, failed: 0 });
+    expect(await db().runReport.count()).toBeGreaterThan(1000);
+  });
+
+  it('costs the same number of SQL statements with 300 more reporting nodes', async () => {
+    const viewer = await accessFor('viewer@example.com');
+    statements = 0;
+    await rolloutHealth(viewer, NOW);
+    const small = statements;
+    const now = new Date();
+    await db().nodeRunState.createMany({
+      data: Array.from({ length: 300 }, (_, i) => ({ nodeName: `extra-${i}`, groupName: 'dev', policyName: 'webapp', revisionId: null, status: i % 3 ? 'success' : 'failure', runId: `extra-${i}`, endTime: now, receivedAt: now, failedCookbook: i % 3 ? null : 'x', failedResource: i % 3 ? null : 'y[z]' })),
+    });
+    statements = 0;
+    const h = await rolloutHealth(viewer, NOW);
+    expect(statements).toBe(small);
+    expect(h['dev/webapp'].nodes).toBe(303);
+    await db().nodeRunState.deleteMany({ where: { nodeName: { startsWith: 'extra-' } } });
+  });
+});
+
+describe('Admin → Stages: the rollout rule action', () => {
+  it('a manager saves a gate (audited like the API); a bad number is a field error; a non-manager is refused; nothing stored on refusal', async () => {
+    await signIn('admin@example.com');
+    const before = snapshot();
+    const bad = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { enabled: true, min_success_pct: 120 } }).catch((e: ActionServerError) => e);
+    expect(bad).toMatchObject({ code: 'bad_request', fieldErrors: { 'gate.min_success_pct': ['min_success_pct must be a whole number from 0 to 100'] } });
+    await signIn('dev@example.com');
+    const refused = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { enabled: true } }).catch((e: ActionServerError) => e);
+    expect(refused).toMatchObject({ code: 'forbidden' });
+    expect(snapshot()).toBe(before);
+
+    await signIn('admin@example.com');
+    const saved = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { enabled: true, min_success_pct: 80, min_nodes: 2, max_failure_pct: 5, soak_minutes: 30 }, rollback: { enabled: true, window_minutes: 45, failure_pct: 40, min_runs: 4 } });
+    expect(saved).toMatchObject({ stage: 'staging', gate_from_stage: 'qa', gate: { enabled: true, min_success_pct: 80, min_nodes: 2, max_failure_pct: 5, soak_minutes: 30 }, rollback: { enabled: true, window_minutes: 45, failure_pct: 40, min_runs: 4 }, updated_by: 'admin@example.com' });
+    const ev = await db().auditEvent.findFirstOrThrow({ where: { action: 'stage.rollout_rule', target: 'staging' }, orderBy: { createdAt: 'asc' } });
+    expect(JSON.parse(ev.after!).gate).toEqual(saved.gate);
+    const rows = await rolloutRulesForAdmin(await accessFor('dev@example.com'));
+    expect(rows.find((r) => r.stage === 'staging')).toMatchObject({ canManage: false, gate: saved.gate });
+    expect(rows.find((r) => r.stage === 'dev')).toMatchObject({ gate_from_stage: null, gate: { enabled: false } });
+    await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { enabled: false }, rollback: { enabled: false } });
+  });
+});
+
+const FIXTURES = path.resolve('test/fixtures/data-collector');
+const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const [, failTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-failure.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+let seq = 0;
+function report(node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure', cookbook = 'rollout') {
+  const t = status === 'success' ? okTemplate : failTemplate;
+  const runId = `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`;
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const resources = (t.resources as { status: string }[]).map((r) => (r.status === 'failed' ? { ...r, cookbook_name: cookbook } : r));
+  return ingestRunMessage({ kind: 'token' }, {
+    ...t,
+    id: runId,
+    run_id: runId,
+    node_name: node,
+    policy_name: policy,
+    policy_group: stage,
+    start_time: now,
+    end_time: now,
+    resources,
+    node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
+  });
+}
+
+describe('compare and history: where a promotion’s failures fall', () => {
+  it('marks failures in a cookbook the promotion changed apart from the others, and keeps the rollback’s evidence', async () => {
+    // webapp: dev runs revision 2 (nginx 12.1.0, webapp 1.5.2); put revision 1 (nginx 12.0.1) in dev, then move back to 2: a change of nginx and webapp.
+    const revs = await db().policyRevision.findMany({ where: { policy: { name: 'webapp' } }, orderBy: { createdAt: 'asc' }, select: { revisionId: true, document: true } });
+    const token = await tokenFor('admin@example.com');
+    const admin = await accessFor('admin@example.com');
+    const moved1 = await call(putStagePolicy.PUT, 'PUT', { token, params: { group: 'dev', name: 'webapp' }, body: revs[1].document });
+    expect(moved1.status, moved1.text).toBe(200);
+    await signIn('admin@example.com');
+    await runAction(setStageRolloutRuleAction, { stage: 'dev', rollback: { enabled: true, window_minutes: 60, failure_pct: 60, min_runs: 3 } });
+    const moved2 = await call(putStagePolicy.PUT, 'PUT', { token, params: { group: 'dev', name: 'webapp' }, body: revs[2].document });
+    expect(moved2.status, moved2.text).toBe(200);
+    await report('rv-1', 'dev', 'webapp', revs[2].revisionId, 'failure', 'nginx');
+    await report('rv-2', 'dev', 'webapp', revs[2].revisionId, 'failure', 'nginx');
+    await report('rv-3', 'dev', 'webapp', revs[2].revisionId, 'failure', 'base');
+
+    const [latest] = await changeAttributions(admin, 'dev', 'webapp', 1);
+    expect(latest).toMatchObject({ kind: 'set', fromRevisionId: revs[1].revisionId, toRevisionId: revs[2].revisionId, failedRuns: 3, finishedRuns: 3 });
+    expect(latest.changed.map((c) => c.cookbook)).toEqual(['nginx', 'webapp']);
+    expect(latest.failures).toEqual([
+      { cookbook: 'nginx', resource: 'ruby_block[check release]', runs: 2, nodes: 2, inChange: true },
+      { cookbook: 'base', resource: 'ruby_block[check release]', runs: 1, nodes: 1, inChange: false },
+    ]);
+    // 3 of 3 failed: the rule moved dev back, and says so with its evidence.
+    const outcomes = await rolloutOutcomes(admin, 'dev', 'webapp');
+    const rolled = outcomes.find((o) => o.event === 'rollout.rolled_back');
+    expect(rolled).toMatchObject({ changeId: latest.changeId, revisionId: revs[2].revisionId, evidence: { runs: 3, failed: 3, rule: '≥ 60% of at least 3 run(s) failed within 60 minute(s)', failed_nodes: ['rv-1', 'rv-2', 'rv-3'] } });
+    expect(outcomes.some((o) => o.event === 'rollout.failed' && o.changeId === latest.changeId)).toBe(true);
+    // A viewer of dev reads it; the rule itself is left off for the files after this one.
+    await expect(changeAttributions(await accessFor('viewer@example.com'), 'dev', 'webapp')).resolves.toHaveLength(3);
+    await runAction(setStageRolloutRuleAction, { stage: 'dev', rollback: { enabled: false } });
+  });
+});
