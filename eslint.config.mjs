@@ -11,4 +11,10 @@ export default [
     plugins: { layers },
     rules: { 'layers/imports': 'error' },
   },
+  {
+    // Each e2e spec file starts from the seeded demo (e2e/test.ts), never from another file's leftovers. A warning:
+    // a spec that forgets only misses its reset (the next file resets anyway).
+    files: ['e2e/**/*.spec.ts', 'scripts/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['warn', { paths: [{ name: '@playwright/test', importNames: ['test'], message: "import { test } from './test' (e2e/test.ts): each spec file then starts from the seeded demo." }] }] },
+  },
 ];

@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { chromium, defineConfig, devices } from '@playwright/test';
+import { E2E_DB } from './e2e/seed-state';
 
 /**
  * Playwright's own Chromium when it is installed (`npx playwright install chromium`),
@@ -18,7 +20,22 @@ function chromiumExecutable(): string | undefined {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+/**
+ * The e2e server's port: E2E_PORT when set, else a port the kernel says is free now (so two `npm test` runs on one
+ * machine never meet). The choice goes into process.env, which Playwright's worker processes inherit: they read this
+ * file again and must agree on the port.
+ */
+function e2ePort(): number {
+  if (!process.env.E2E_PORT) {
+    const probe = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+    process.env.E2E_PORT = execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).trim();
+  }
+  const port = Number(process.env.E2E_PORT);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`E2E_PORT must be a TCP port, got '${process.env.E2E_PORT}'`);
+  return port;
+}
+
+const PORT = e2ePort();
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
@@ -46,7 +63,7 @@ export default defineConfig({
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), DATABASE_URL: 'file:./data/e2e.db', SEED_DEMO: 'true', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { PORT: String(PORT), DATABASE_URL: `file:./${E2E_DB}`, SEED_DEMO: 'true', NEXT_TELEMETRY_DISABLED: '1' },
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -12,6 +12,7 @@ const TABS = [
   ['/admin/clients', 'Chef clients'],
   ['/admin/git', 'Git repositories'],
   ['/admin/webhooks', 'Webhooks'],
+  ['/admin/import', 'Import'],
 ] as const;
 
 export function AdminTabs() {

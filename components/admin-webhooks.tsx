@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { WebhookRow } from '@/lib/types/guards';
+import type { WebhookDto } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
 import { ConfirmDialog, Modal } from './modal';
 import { useWebhookMutations } from './webhook-mutations';
@@ -22,9 +22,9 @@ const EVENT_LABEL: Record<string, string> = {
 export const eventLabel = (e: string) => EVENT_LABEL[e] ?? e;
 
 /** Webhook subscriptions: list, create (secret shown once), delete with confirmation; each links to its delivery log. */
-export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookRow[]; events: string[] }) {
+export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookDto[]; events: string[] }) {
   const [secret, setSecret] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<WebhookRow | null>(null);
+  const [deleting, setDeleting] = useState<WebhookDto | null>(null);
   const { create, remove, test } = useWebhookMutations({ onCreated: (s) => setSecret(s), onDeleted: () => setDeleting(null) });
   return (
     <div className="space-y-4">
@@ -109,16 +109,16 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookRow[]; ev
                 </td>
                 <td className="text-xs text-slate-700">{w.events.map(eventLabel).join(', ')}</td>
                 <td className="text-xs text-slate-700">
-                  {w.last ? (
+                  {w.last_delivery ? (
                     <>
-                      {w.last.status}
-                      {w.last.statusCode !== null && ` (HTTP ${w.last.statusCode})`} · {eventLabel(w.last.event)} · {dateTime(w.last.at)}
+                      {w.last_delivery.status}
+                      {w.last_delivery.status_code !== null && ` (HTTP ${w.last_delivery.status_code})`} · {eventLabel(w.last_delivery.event)} · {dateTime(w.last_delivery.at)}
                     </>
                   ) : (
                     'none yet'
                   )}
-                  {w.pending > 0 && <div>{w.pending} waiting to be sent</div>}
-                  {w.failed > 0 && <div className="text-red-700">{w.failed} gave up after retries</div>}
+                  {w.counts.pending > 0 && <div>{w.counts.pending} waiting to be sent</div>}
+                  {w.counts.failed > 0 && <div className="text-red-700">{w.counts.failed} gave up after retries</div>}
                 </td>
                 <td className="whitespace-nowrap text-right">
                   <button type="button" className="btn py-0.5 text-xs" disabled={test.isPending} onClick={() => test.mutate(w.id)}>

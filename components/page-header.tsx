@@ -20,12 +20,3 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
-
-export function Placeholder({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <>
-      <PageHeader title={title} />
-      <EmptyState title="Coming in a later release">{children}</EmptyState>
-    </>
-  );
-}

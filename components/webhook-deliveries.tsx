@@ -1,4 +1,4 @@
-import type { DeliveryRow } from '@/lib/types/guards';
+import type { WebhookDeliveryDto } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
 
 const STATUS_STYLE: Record<string, string> = {
@@ -8,7 +8,7 @@ const STATUS_STYLE: Record<string, string> = {
 };
 
 /** A subscription's delivery log: each event, its status, and every attempt with its HTTP status or error. */
-export function WebhookDeliveries({ deliveries }: { deliveries: DeliveryRow[] }) {
+export function WebhookDeliveries({ deliveries }: { deliveries: WebhookDeliveryDto[] }) {
   if (deliveries.length === 0) return <p className="card p-6 text-center text-slate-600">Nothing sent yet. “Send test event” queues one now.</p>;
   return (
     <div className="card overflow-x-auto">
@@ -24,12 +24,12 @@ export function WebhookDeliveries({ deliveries }: { deliveries: DeliveryRow[] })
         <tbody>
           {deliveries.map((d) => (
             <tr key={d.id} data-event={d.event} data-status={d.status}>
-              <td className="whitespace-nowrap text-xs">{dateTime(d.createdAt)}</td>
+              <td className="whitespace-nowrap text-xs">{dateTime(d.created_at)}</td>
               <td className="mono text-xs">{d.event}</td>
               <td>
                 <span className={`badge ${STATUS_STYLE[d.status] ?? 'bg-slate-100 text-slate-700'}`}>{d.status}</span>
-                {d.deliveredAt && <div className="text-xs text-slate-600">at {dateTime(d.deliveredAt)}</div>}
-                {d.nextAttemptAt && d.attempts > 0 && <div className="text-xs text-slate-600">next try {dateTime(d.nextAttemptAt)}</div>}
+                {d.delivered_at && <div className="text-xs text-slate-600">at {dateTime(d.delivered_at)}</div>}
+                {d.next_attempt_at && d.attempts > 0 && <div className="text-xs text-slate-600">next try {dateTime(d.next_attempt_at)}</div>}
               </td>
               <td className="text-xs">
                 {d.log.length === 0 ? (
@@ -38,8 +38,8 @@ export function WebhookDeliveries({ deliveries }: { deliveries: DeliveryRow[] })
                   <ol className="space-y-0.5">
                     {d.log.map((l) => (
                       <li key={l.attempt}>
-                        #{l.attempt} {dateTime(l.at)}: {l.statusCode !== null ? `HTTP ${l.statusCode}` : 'no response'}
-                        {l.error && <span className="text-red-700"> · {l.error}</span>} <span className="text-slate-600">({l.durationMs} ms)</span>
+                        #{l.attempt} {dateTime(l.at)}: {l.status_code !== null ? `HTTP ${l.status_code}` : 'no response'}
+                        {l.error && <span className="text-red-700"> · {l.error}</span>} <span className="text-slate-600">({l.duration_ms} ms)</span>
                       </li>
                     ))}
                   </ol>

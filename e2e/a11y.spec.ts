@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { stateFile } from './roles';
 
 /** WCAG 2.0/2.1 A and AA: the suite fails on any violation of these rules, on every main page and dialog. */
@@ -40,6 +40,7 @@ test.describe('axe: pages', () => {
     ['admin Chef clients', '/admin/clients'],
     ['admin git repositories', '/admin/git'],
     ['admin webhooks', '/admin/webhooks'],
+    ['admin import', '/admin/import'],
     ['connect Chef tools', '/connect'],
     ['node', '/nodes/webapp-production-01.example.com'],
     ['not found', '/no-such-page'],

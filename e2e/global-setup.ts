@@ -1,7 +1,8 @@
-/** Signs in each demo role once through next-auth's credentials callback and keeps its storageState. */
+/** Signs in each demo role once through next-auth's credentials callback and keeps its storageState; then keeps the seeded database for e2e/test.ts. */
 import fs from 'node:fs';
 import { request, type FullConfig } from '@playwright/test';
 import { DEMO_PASSWORD, ROLES, stateFile, type Role } from './roles';
+import { saveSeedState } from './seed-state';
 
 export default async function globalSetup(config: FullConfig) {
   const baseURL = config.projects[0].use.baseURL!;
@@ -18,4 +19,6 @@ export default async function globalSetup(config: FullConfig) {
     await ctx.storageState({ path: stateFile(role) });
     await ctx.dispose();
   }
+  // Every spec file starts from this state (e2e/test.ts).
+  await saveSeedState();
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { stateFile } from './roles';
 
 test.use({ storageState: stateFile('admin') });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { stateFile } from './roles';
 
 test.use({ storageState: stateFile('viewer') });

@@ -3,7 +3,7 @@
  * One test per numbered defect; each failed on the behaviour before the fix.
  * Runs after promotion.spec.ts (files run in name order) and leaves what it needs itself.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test';
 import { approveUntilApplied, createdRequestId, pendingRequests } from './approvals';
 import { stateFile, type Role } from './roles';
 

@@ -1,5 +1,5 @@
 /** Issue 16's "other defects": each screen says what the next click will do. Leaves the data as it found it. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { stateFile } from './roles';
 
 test.describe('as a viewer', () => {

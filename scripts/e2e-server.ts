@@ -11,7 +11,7 @@ const run = (cmd: string, args: string[]) =>
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))));
   });
 await run('npx', ['tsx', 'scripts/prepare.ts']);
-const server = spawn('npx', ['tsx', 'scripts/serve.ts'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '3100', HOST: '127.0.0.1', NODE_ENV: 'production' } });
+const server = spawn('npx', ['tsx', 'scripts/serve.ts'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '0', HOST: '127.0.0.1', NODE_ENV: 'production' } });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -1,5 +1,5 @@
 /** The README's screenshot: the stage board as the admin sees it (run by `npm run screenshot`, not by the e2e suite). */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../e2e/test';
 import { stateFile } from '../e2e/roles';
 
 test.use({ storageState: stateFile('admin') });

@@ -64,16 +64,25 @@ export async function call(handler: RouteHandler, method: string, opts: CallOpti
 }
 
 /**
+ * Bookkeeping columns an authenticated read may update (a token's or key's
+ * last use, recorded at most once a minute): not a change the caller made,
+ * so a "nothing changed" snapshot leaves them out.
+ */
+const BOOKKEEPING: Record<string, string[]> = { ApiToken: ['lastUsedAt'], ChefKey: ['lastUsedAt'] };
+
+/**
  * Every row of every table, as text: equal snapshots mean the database did
- * not change. Synchronous on both databases (psql on PostgreSQL, where rows
- * are listed in the order of their text, as there is no rowid).
+ * not change (apart from the BOOKKEEPING columns). Synchronous on both
+ * databases (psql on PostgreSQL, where rows are listed in the order of their
+ * text, as there is no rowid).
  */
 export function snapshot(opts: { except?: string[] } = {}): string {
   const skip = (t: string) => (opts.except ?? []).includes(t);
   if (isPostgresUrl()) {
     const tables = psql(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`).split('\n').filter((t) => t && !skip(t));
     if (!tables.length) return '';
-    const q = tables.map((t) => `SELECT '${t}' || ':' || COALESCE((SELECT json_agg(x ORDER BY x::text)::text FROM "${t}" x), '[]')`).join(' UNION ALL ');
+    const row = (t: string) => (BOOKKEEPING[t] ? `(to_jsonb(x) - ${BOOKKEEPING[t].map((c) => `'${c}'`).join(' - ')})` : 'x');
+    const q = tables.map((t) => `SELECT '${t}' || ':' || COALESCE((SELECT json_agg(${row(t)} ORDER BY ${row(t)}::text)::text FROM "${t}" x), '[]')`).join(' UNION ALL ');
     return psql(`SELECT string_agg(line, E'\\n' ORDER BY line) FROM (${q}) AS s(line)`);
   }
   const raw = new Database(databaseFile(), { readonly: true });
@@ -83,7 +92,12 @@ export function snapshot(opts: { except?: string[] } = {}): string {
       .all()
       .map((r: any) => r.name as string)
       .filter((t) => !skip(t));
-    return tables.map((t) => `${t}:${JSON.stringify(raw.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all())}`).join('\n');
+    const rows = (t: string) => {
+      const all = raw.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Record<string, unknown>[];
+      for (const r of all) for (const c of BOOKKEEPING[t] ?? []) delete r[c];
+      return all;
+    };
+    return tables.map((t) => `${t}:${JSON.stringify(rows(t))}`).join('\n');
   } finally {
     raw.close();
   }

@@ -52,7 +52,7 @@ describe('the OpenAPI document (generated from lib/api/contracts)', () => {
       for (const m of r.methods) {
         const contract = API_CONTRACTS.find((c) => c.method === m && c.path === r.path)!;
         const name = contractName(contract);
-        const call = new RegExp(`export\\s+const\\s+${m}\\s*=\\s*(?:apiRoute|publicRoute|customAuthRoute)\\(\\s*${name}\\b`);
+        const call = new RegExp(`export\\s+const\\s+${m}\\s*=\\s*(?:apiRoute|publicRoute)\\(\\s*${name}\\b`);
         if (!name || !call.test(source)) unbound.push(`${m} ${r.path} (${r.file}) should be apiRoute(${name ?? '<contract>'}, …)`);
       }
     }

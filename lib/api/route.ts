@@ -208,18 +208,6 @@ export function publicRoute<C extends RouteContract>(contract: C, handler: (req:
 }
 
 /**
- * A route that authenticates the caller itself before anything else (the node read path: one query
- * for the token, the stage grant and the document). `authenticateCaller` answers the caller, or
- * null for 401; errors it throws are answered like any handler's.
- */
-export function customAuthRoute<C extends RouteContract, A extends { access: Access }>(contract: C, authenticateCaller: (req: Request, params: () => Promise<Record<string, string>>) => Promise<A | null>, handler: (req: Request, ctx: PublicContext<C> & { caller: A }) => Promise<Response>) {
-  return async (req: Request, routeCtx: RouteCtx) => {
-    const decoded = async () => Object.fromEntries(Object.entries((await routeCtx?.params) ?? {}).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
-    return wrap((r) => authenticateCaller(r, decoded), (caller) => caller.access, async (r, caller, requestId, params) => handler(r, { requestId, params, caller, ...(await parseRequest(contract, r)) }))(req, routeCtx);
-  };
-}
-
-/**
  * Reads a request body as text, refusing bodies over the limit (413). Counted
  * while streaming, so a chunked body without Content-Length is cut off at the
  * limit instead of being read whole first (issue 17, item 12).
@@ -263,13 +251,6 @@ export async function readJson(req: Request, limit?: number): Promise<unknown> {
   } catch (e) {
     throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
   }
-}
-
-/** A JSON body that must be an object (every write endpoint's body). */
-export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
-  const body = await readJson(req);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('bad_request', 'Body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
-  return body as Record<string, unknown>;
 }
 
 /**

@@ -179,6 +179,7 @@ export const PERMISSIONS = {
   'user.read': { label: "read this user's account", user: { kind: 'self', admins: true } },
   // The console's administration.
   'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
+  'admin.import': { label: 'import an organization from a Chef server and read the import reports', user: ADMIN },
   'org.settings': { label: "change the organization's settings", user: ADMIN },
   'audit.read': { label: 'read the audit log', user: SIGNED_IN },
   'git.manage': { label: 'register git repositories for compose', user: ADMIN },

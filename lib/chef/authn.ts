@@ -5,10 +5,10 @@
  */
 import type { Actor } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
-import { accessOf, loadAccess } from '@/lib/db/queries/access';
+import { accessOf } from '@/lib/db/queries/access';
 import { touchChefKey } from '@/lib/db/queries/chef-auth';
 import { chefKeysFor, type ChefKeyCandidate } from '@/lib/db/queries/chef-read-path';
-import { userIdForToken } from '@/lib/db/queries/tokens';
+import { tokenUser } from '@/lib/db/queries/tokens';
 import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
 import { countChefSigned } from '@/lib/ops/metrics';
 import { noteActor } from '@/lib/ops/request-context';
@@ -79,8 +79,7 @@ export async function authenticateBearer(req: AuthRequest): Promise<AuthResult> 
   const header = req.header('authorization');
   if (!header) return { ok: false, status: 0 };
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  const userId = m ? await userIdForToken(hashToken(m[1])) : null;
-  const access = userId ? await loadAccess(userId) : null;
+  const access = m ? accessOf(await tokenUser(hashToken(m[1]))) : null;
   if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
   noteActor(access.userId, 'token', req.header);
   return { ok: true, protocol: 'bearer', actor: { ...access, via: 'token' } };

@@ -19,8 +19,6 @@ import { databaseFile, databaseProvider, databaseUrl, type DatabaseProvider } fr
 
 export const MIGRATIONS_DIR = layout('sqlite').migrationsDir;
 export const SCHEMA_PATH = layout('sqlite').schemaPath;
-export const PG_MIGRATIONS_DIR = layout('postgresql').migrationsDir;
-export const PG_SCHEMA_PATH = layout('postgresql').schemaPath;
 export const LOCKFILE = 'migration_lock.toml';
 export const FILTERS = { externalTables: [] as string[], externalEnums: [] as string[] };
 

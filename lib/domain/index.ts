@@ -7,3 +7,4 @@ export * from './ordering';
 export * from './resource-map';
 export * from './merge';
 export * from './approval';
+export * from './import';

@@ -10,12 +10,23 @@
  * (its current one and, for a move, the one it moves to; a node in no known
  * stage: admins write it); a client reads every node (within its own stage
  * under stage isolation) and writes only its own node (named like it).
+ *
+ * One write for every entry point: Chef's POST/PUT (the node object as
+ * chef-client saves it) and the console API's check-in (`reportNode`, PUT
+ * /api/v1/nodes/:name, whose facts are set on the stored node object) both
+ * store through `write`, with the same permission checks, search index and
+ * audit events.
  */
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, refusal, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
+import { chefName } from '@/lib/validation/fields';
+import { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
+import type { Access } from '@/lib/auth/permissions';
 import { audit } from './internal/audit';
+import { requireGroup } from './internal/lookup';
+import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { indexNode, unindexNode } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
@@ -119,6 +130,10 @@ async function resolve(tx: Tx, groupName: string | null, policyName: string | nu
 function assertWrite(actor: Actor, node: string, stages: [string | null, string | null][]) {
   for (const [stage, reported] of stages) {
     if (can(actor, 'node.report', { node, stage })) continue;
+    // The stage a node is in now, when the caller may not even view it: not named (no stage-name oracle).
+    if (stage && reported === null && actor.kind === 'user' && !can(actor, 'stage.view', { stage })) {
+      throw forbidden(`You may not report node '${node}': a node of that name belongs to a stage you may not report nodes in.`);
+    }
     throw forbidden(refusal('node.report', { node, stage: stage ?? reported }, actor));
   }
 }
@@ -204,7 +219,8 @@ export async function listChefNodesInEnvironment(actor: Actor, env: string): Pro
   return inEnv.filter((n) => can(actor, 'node.read', { node: n.name, stage: stageOf(n) })).map((n) => n.name);
 }
 
-async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode | null, requestId?: string) {
+/** Stores a node object (new, or replacing `existing`): the one write of every node entry point. `checkIn`: the write is the node's own check-in (a client saving itself, or a check-in report). */
+async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode | null, requestId?: string, checkIn = actor.kind === 'client') {
   const f = facts(node);
   const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy, existing);
   const from = existing ? stageOf(existing) : null;
@@ -215,8 +231,7 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
     groupId: group?.id ?? null,
     policyId: policy?.id ?? null,
     chefDocument: JSON.stringify(node),
-    // A node saving itself is a check-in.
-    ...(actor.kind === 'client' ? { lastCheckIn: new Date() } : {}),
+    ...(checkIn ? { lastCheckIn: new Date() } : {}),
   };
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });
@@ -277,5 +292,47 @@ export async function deleteChefNode(actor: Actor, name: string, requestId?: str
     await unindexNode(tx, name);
     await audit(tx, actor, { action: 'node.delete', targetType: 'node', target: name, groupName: existing.group?.name ?? existing.reportedGroup, policyName: existing.policy?.name ?? existing.reportedPolicy, requestId });
     return nodeJson(existing);
+  });
+}
+
+const nodeName = chefName();
+
+/** A check-in report (PUT /api/v1/nodes/:name; the route's contract validated the body, the path gives the name). */
+export interface ReportNodeInput {
+  name: string;
+  policy_group: string;
+  policy_name: string;
+  revision_id?: string;
+  platform?: string;
+  platform_version?: string;
+  platform_family?: string;
+  os?: string;
+}
+
+const FACT_KEYS = { platform: 'platform', platform_version: 'platform_version', platform_family: 'platform_family', os: 'os', revision_id: 'policy_revision' } as const;
+
+/**
+ * PUT /api/v1/nodes/:name — registers a node or records a check-in, through
+ * the same write as Chef's node saves. The stage and the policy must exist
+ * (404; a stage the caller may not view is a 403 either way); the reported
+ * facts replace the stored ones in the node object (absent ones are
+ * cleared). Check-ins are not audited; registering and moving are.
+ */
+export async function reportNode(access: Access, input: ReportNodeInput): Promise<{ status: 200 | 201 }> {
+  const name = parseInput(z.object({ name: nodeName }), { name: input.name }).name;
+  return transaction(async (tx) => {
+    await requireGroup(tx, input.policy_group, access);
+    assertCan(access, 'node.report', { node: name, stage: input.policy_group });
+    if (!(await tx.policy.findUnique({ where: { name: input.policy_name }, select: { id: true } }))) throw notFound(`Cannot find policy '${input.policy_name}'`);
+    const existing = await tx.node.findUnique({ where: { name }, select: NODE_SELECT });
+    const node = existing ? nodeJson(existing) : normaliseNode({ name });
+    const automatic = { ...((node.automatic ?? {}) as Record<string, unknown>) };
+    for (const [field, key] of Object.entries(FACT_KEYS)) {
+      const v = input[field as keyof typeof FACT_KEYS];
+      if (v === undefined) delete automatic[key];
+      else automatic[key] = v;
+    }
+    await write(tx, access, { ...node, policy_group: input.policy_group, policy_name: input.policy_name, automatic }, existing, undefined, true);
+    return { status: existing ? 200 : 201 };
   });
 }

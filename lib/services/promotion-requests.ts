@@ -367,10 +367,3 @@ export async function pendingRequestsByCell(access: Access): Promise<Record<stri
   }
   return out;
 }
-
-/** 202 body of a promotion that became a request: `{ request: {...} }` (the issue's contract). */
-export function requestAccepted(request: PromotionRequestDto) {
-  return { request };
-}
-
-

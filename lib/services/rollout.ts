@@ -269,13 +269,6 @@ export async function gateState(access: Access, input: { stage: string; policy: 
   return gate ? { ...gate, stage: group.name, policy: policy.name, can_override: can(access, 'stage.manage', { stage: group.name }) } : null;
 }
 
-/** Gate states for several (stage, policy, revision) at once (bulk dialog). */
-export async function gateStates(access: Access, items: { stage: string; policy: string; revisionId?: string; fromStage?: string }[], now = new Date()) {
-  const out = [];
-  for (const i of items.slice(0, 200)) out.push(await gateState(access, i, now));
-  return out;
-}
-
 // ------------------------------------------------------------------ after each run
 
 export interface ReportedRun {

@@ -20,36 +20,9 @@ import { parseInput } from './internal/parse';
 export { WEBHOOK_EVENTS } from './internal/outbox';
 export type { WebhookEvent } from './internal/outbox';
 
-export interface WebhookDto {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  slack: boolean;
-  /** Issue 28: an admin allowed loopback/link-local/private targets for this subscription. */
-  allow_private_targets: boolean;
-  active: boolean;
-  created_by: string | null;
-  created_at: string;
-  /** Deliveries waiting (pending), delivered and given up, for the list. */
-  counts: { pending: number; delivered: number; failed: number };
-  /** The most recent attempt, if any. */
-  last_attempt: { at: string; status_code: number | null; error: string | null } | null;
-}
+import type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 
-export interface WebhookDeliveryDto {
-  id: string;
-  event: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  /** Every attempt, oldest first. */
-  log: { attempt: number; status_code: number | null; error: string | null; duration_ms: number; at: string }[];
-}
+export type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 
 export const ZCreateWebhook = z
   .object({
@@ -93,13 +66,15 @@ async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
   if (!rows.length) return [];
   const client = db();
   const ids = rows.map((r) => r.id);
-  const [counts, last] = await Promise.all([
+  const [counts, last, newest] = await Promise.all([
     client.webhookDelivery.groupBy({ by: ['subscriptionId', 'status'], where: { subscriptionId: { in: ids } }, _count: { _all: true } }),
     Promise.all(ids.map((id) => client.webhookAttempt.findFirst({ where: { subscriptionId: id }, orderBy: { createdAt: 'desc' }, select: { createdAt: true, statusCode: true, error: true } }))),
+    Promise.all(ids.map((id) => client.webhookDelivery.findFirst({ where: { subscriptionId: id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { event: true, status: true, lastStatusCode: true, createdAt: true } }))),
   ]);
   return rows.map((r, i) => {
     const c = (s: string) => counts.find((x) => x.subscriptionId === r.id && x.status === s)?._count._all ?? 0;
     const l = last[i];
+    const d = newest[i];
     return {
       id: r.id,
       name: r.name,
@@ -112,6 +87,7 @@ async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
       created_at: r.createdAt.toISOString(),
       counts: { pending: c('pending'), delivered: c('delivered'), failed: c('failed') },
       last_attempt: l ? { at: l.createdAt.toISOString(), status_code: l.statusCode, error: l.error } : null,
+      last_delivery: d ? { event: d.event, status: d.status, status_code: d.lastStatusCode, at: d.createdAt.toISOString() } : null,
     };
   });
 }

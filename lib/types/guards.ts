@@ -24,30 +24,37 @@ export interface StageGuardsRow {
   freezes: FreezeRow[];
 }
 
-export interface WebhookRow {
+/** A webhook subscription, as /api/v1/webhooks and the admin page show it (one read model: lib/services/webhooks.ts). */
+export interface WebhookDto {
   id: string;
   name: string;
   url: string;
   events: string[];
   slack: boolean;
+  /** Issue 28: an admin allowed loopback/link-local/private targets for this subscription. */
+  allow_private_targets: boolean;
   active: boolean;
-  createdBy: string | null;
-  createdAt: string;
-  /** The newest delivery: what happened last. */
-  last: { event: string; status: string; statusCode: number | null; at: string } | null;
-  pending: number;
-  failed: number;
+  created_by: string | null;
+  created_at: string;
+  /** Deliveries waiting (pending), delivered and given up, for the list. */
+  counts: { pending: number; delivered: number; failed: number };
+  /** The most recent attempt, if any. */
+  last_attempt: { at: string; status_code: number | null; error: string | null } | null;
+  /** The newest delivery (what happened last), if any. */
+  last_delivery: { event: string; status: string; status_code: number | null; at: string } | null;
 }
 
-export interface DeliveryRow {
+/** One delivery of a subscription, with every attempt. */
+export interface WebhookDeliveryDto {
   id: string;
   event: string;
-  status: string;
+  status: 'pending' | 'delivered' | 'failed';
   attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-  log: { attempt: number; statusCode: number | null; error: string | null; durationMs: number; at: string }[];
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  /** Every attempt, oldest first. */
+  log: { attempt: number; status_code: number | null; error: string | null; duration_ms: number; at: string }[];
 }

@@ -16,7 +16,6 @@ export const chefName = () => z.string().regex(NAME_PATTERN, NAME_RULE);
 export const policyName = chefName().describe('Policy name');
 export const stageName = chefName().describe('Stage (policy group) name');
 export const revisionId = chefName().describe('Revision id');
-export const nodeName = chefName().describe('Node name');
 export const repositoryName = chefName().describe('The name of a git repository an administrator registered');
 
 /** What the caller saw in the target stage: a revision id, or null for "the stage ran no revision". Required: null is an answer, absence is not. */

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@/lib/db/client';
@@ -41,7 +42,7 @@ afterAll(() => {
 const WRITER = `
 const Database = require('better-sqlite3');
 const db = new Database(process.argv[1]);
-db.pragma('busy_timeout = 10000');
+db.pragma('busy_timeout = 60000');
 const insert = db.prepare('INSERT INTO backup_probe (payload) VALUES (?)');
 let n = 0;
 const tick = () => {
@@ -62,15 +63,22 @@ describe('SQLite backup', () => {
     const raw = new Database(file);
     raw.exec('CREATE TABLE IF NOT EXISTS backup_probe (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL)');
     raw.close();
-    const writer = spawn(process.execPath, ['-e', WRITER, file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const writer = spawn(process.execPath, ['-e', WRITER, file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    writer.stderr!.on('data', (d) => (stderr += d));
     try {
-      // Let the writer get going (a few thousand rows, some MB), then back up under its load.
-      await new Promise<void>((resolve) => writer.stdout!.on('data', (d) => Number(String(d).trim().split('\n').pop()) >= 2000 && resolve()));
+      // Let the writer get going (a few thousand rows, some MB), then back up under its load. A writer that dies first
+      // fails the test with its error (waiting for a line that never comes would only time out).
+      await new Promise<void>((resolve, reject) => {
+        readline.createInterface({ input: writer.stdout! }).on('line', (l) => Number(l) >= 2000 && resolve());
+        writer.on('error', reject);
+        writer.on('exit', (code, signal) => reject(new Error(`the writer exited (${code ?? signal}) before it wrote 2000 rows: ${stderr}`)));
+      });
       const target = path.join(dir, 'live.db');
       const result = await backupSqlite(file, target);
       expect(result.file).toBe(target);
       // The writer was still running after the copy finished.
-      expect(writer.exitCode).toBeNull();
+      expect(writer.exitCode, stderr).toBeNull();
       const copy = new Database(target, { readonly: true });
       try {
         expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');

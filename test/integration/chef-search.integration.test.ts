@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import { accessFor } from '@/test/helpers';
-import { reportNode } from '@/lib/services/report-node';
+import { reportNode } from '@/lib/services/chef-nodes';
 import { flattenForIndex, matchesRows, nodeSearchDocument, parseSearchQuery, type SearchQuery } from '@/lib/domain/search';
 import { searchIndex } from '@/lib/db/queries/search';
 

@@ -72,6 +72,10 @@ function signed(method: string, path: string, protocol: '1.0' | '1.1' | '1.3' = 
 }
 
 const lastLog = () => JSON.parse(logged[logged.length - 1]);
+/** The request line is written when the server finishes the response, which may come after the client has it: wait for it. */
+async function loggedAtLeast(n: number) {
+  while (logged.length < n) await new Promise((res) => setTimeout(res, 5));
+}
 
 describe('request ids and the request log', () => {
   it("keeps the caller's X-Request-Id, logs one JSON line with the route pattern and the actor, and no secrets", async () => {
@@ -80,7 +84,7 @@ describe('request ids and the request log', () => {
     const r = await fetch(`${base}/organizations/console/nodes/no-such-node`, { headers: { ...headers, 'x-request-id': 'trace-42.a' } });
     expect(r.status).toBe(404);
     expect(r.headers.get('x-request-id')).toBe('trace-42.a');
-    await new Promise((res) => setTimeout(res, 20));
+    await loggedAtLeast(before + 1);
     expect(logged.length).toBe(before + 1);
     const line = lastLog();
     expect(line).toMatchObject({ level: 'info', msg: 'request', request_id: 'trace-42.a', method: 'GET', route: '/organizations/:org/nodes/:name', status: 404, surface: 'chef', actor_id: adminId, via: 'chef-key:admin/default' });
@@ -92,18 +96,21 @@ describe('request ids and the request log', () => {
   });
 
   it('replaces an unacceptable X-Request-Id with a fresh one, used by the router too', async () => {
+    const before = logged.length;
     const r = await signed('GET', '/organizations/console/policy_groups', '1.3', { 'x-request-id': 'has spaces and "quotes"' });
     expect(r.status).toBe(200);
     const id = r.headers.get('x-request-id')!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    await new Promise((res) => setTimeout(res, 20));
+    await loggedAtLeast(before + 1);
     expect(lastLog().request_id).toBe(id);
   });
 
   it('labels paths by pattern, so raw paths never become label values', async () => {
+    const before = logged.length;
     await fetch(`${base}/organizations/console/nodes/random-${Math.random()}`);
+    await loggedAtLeast(before + 1);
     await fetch(`${base}/policies/random-${Math.random()}`);
-    await new Promise((res) => setTimeout(res, 20));
+    await loggedAtLeast(before + 2);
     const [a, b] = logged.slice(-2).map((l) => JSON.parse(l));
     expect(a).toMatchObject({ route: '/organizations/:org/nodes/:name', status: 401, surface: 'chef' });
     expect(a.actor_id).toBeUndefined();

@@ -37,27 +37,73 @@ beforeAll(async () => {
   for (const r of ROLES) access[r] = await accessFor(`${r}@example.com`);
 });
 
-/** One use case per row; `allowed` lists the roles the permission table lets through. */
-const CASES: { name: string; allowed: Role[]; run: (a: Access) => Promise<unknown> }[] = [
+/** The revision row a stage runs for a policy (the pointer), or null. */
+async function pointer(stage: string, policy: string): Promise<string | null> {
+  const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revisionPk: true } });
+  return row?.revisionPk ?? null;
+}
+
+/** Test set-up (not a use case): points `stage` at revision row `revisionPk` for `policy`. */
+async function pointAt(stage: string, policy: string, revisionPk: string): Promise<void> {
+  const [group, pol] = [await db().policyGroup.findUniqueOrThrow({ where: { name: stage } }), await db().policy.findUniqueOrThrow({ where: { name: policy } })];
+  await db().groupPolicy.update({ where: { groupId_policyId: { groupId: group.id, policyId: pol.id } }, data: { revisionPk } });
+}
+
+/** The cookbook → "version|identifier" a stage's revision of a policy pins. */
+async function cookbooks(stage: string, policy: string): Promise<Record<string, string>> {
+  const row = await db().groupPolicy.findFirstOrThrow({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { cookbookDigest: true } } } });
+  return JSON.parse(row.revision.cookbookDigest || '{}');
+}
+
+/** The seed's pointers, read once: each allowed row starts from them, so every allowed role makes the move itself. */
+const seedPointers = new Map<string, string>();
+const SEEDED = [
+  ['production', 'webapp'],
+  ['staging', 'webapp'],
+  ['qa', 'jenkins-ci'],
+  ['production', 'logstash-shipper'],
+  ['production', 'haproxy-lb'],
+] as const;
+beforeAll(async () => {
+  for (const [stage, policy] of SEEDED) seedPointers.set(`${stage}/${policy}`, (await pointer(stage, policy))!);
+});
+const restore = (stage: string, policy: string) => pointAt(stage, policy, seedPointers.get(`${stage}/${policy}`)!);
+
+/**
+ * One use case per row; `allowed` lists the roles the permission table lets through. For an allowed role,
+ * `prepare` puts the state back where the move is still to be made, and `moved` asserts the move happened.
+ */
+const CASES: { name: string; allowed: Role[]; run: (a: Access) => Promise<unknown>; prepare: () => Promise<unknown>; moved: () => Promise<void> }[] = [
   {
     name: 'promotePolicy staging → production',
     allowed: ['admin', 'release'],
     run: async (a) => promotePolicy(a, { policy: 'webapp', from: 'staging', to: 'production', expectedRevisionId: await active('production', 'webapp') }),
+    prepare: () => restore('production', 'webapp'),
+    moved: async () => expect(await pointer('production', 'webapp')).toBe(await pointer('staging', 'webapp')),
   },
   {
     name: 'promotePolicy dev → qa',
     allowed: ['admin', 'dev'],
     run: async (a) => promotePolicy(a, { policy: 'jenkins-ci', from: 'dev', to: 'qa', expectedRevisionId: await active('qa', 'jenkins-ci') }),
+    prepare: () => restore('qa', 'jenkins-ci'),
+    moved: async () => expect(await pointer('qa', 'jenkins-ci')).toBe(await pointer('dev', 'jenkins-ci')),
   },
   {
     name: 'promoteCookbook ntp staging → production',
     allowed: ['admin', 'release'],
     run: async (a) => promoteCookbook(a, { policy: 'logstash-shipper', cookbook: 'ntp', from: 'qa', to: 'production', expectedRevisionId: await active('production', 'logstash-shipper') }),
+    prepare: () => restore('production', 'logstash-shipper'),
+    moved: async () => {
+      expect(await pointer('production', 'logstash-shipper')).not.toBe(seedPointers.get('production/logstash-shipper'));
+      expect((await cookbooks('production', 'logstash-shipper')).ntp).toBe((await cookbooks('qa', 'logstash-shipper')).ntp);
+    },
   },
   {
     name: 'promotePolicies staging → production',
     allowed: ['admin', 'release'],
     run: async (a) => promotePolicies(a, { from: 'staging', to: 'production', policies: ['haproxy-lb'], expected: { 'haproxy-lb': await active('production', 'haproxy-lb') } }),
+    prepare: () => restore('production', 'haproxy-lb'),
+    moved: async () => expect(await pointer('production', 'haproxy-lb')).toBe(await pointer('staging', 'haproxy-lb')),
   },
   {
     name: 'rollback production',
@@ -67,19 +113,32 @@ const CASES: { name: string; allowed: Role[]; run: (a: Access) => Promise<unknow
       const target = history.find((h) => h.kind === 'seed')!.toRevisionId!;
       return rollback(a, { policy: 'webapp', group: 'production', toRevisionId: target, expectedRevisionId: await active('production', 'webapp'), reason: 'matrix' });
     },
+    // Production runs staging's webapp, so there is something to roll back to the seed's revision.
+    prepare: () => pointAt('production', 'webapp', seedPointers.get('staging/webapp')!),
+    moved: async () => expect(await pointer('production', 'webapp')).toBe(seedPointers.get('production/webapp')),
   },
   {
     name: 'setStageGrant on production',
     allowed: ['admin'],
     run: (a) => setStageGrant(a, { stage: 'production', subject: { type: 'team', name: 'web' }, level: 'view' }),
+    prepare: async () => db().groupPermission.deleteMany({ where: { group: { name: 'production' }, team: { name: 'web' } } }),
+    moved: async () => expect((await db().groupPermission.findMany({ where: { group: { name: 'production' }, team: { name: 'web' } }, select: { level: true } })).map((g) => g.level)).toEqual(['view']),
   },
 ];
 
 describe('authorization matrix', () => {
+  it('each allowed row starts with its move still to make', async () => {
+    expect(seedPointers.get('production/webapp')).not.toBe(seedPointers.get('staging/webapp'));
+    expect(seedPointers.get('qa/jenkins-ci')).not.toBe(await pointer('dev', 'jenkins-ci'));
+    expect((await cookbooks('production', 'logstash-shipper')).ntp).not.toBe((await cookbooks('qa', 'logstash-shipper')).ntp);
+    expect(seedPointers.get('production/haproxy-lb')).not.toBe(await pointer('staging', 'haproxy-lb'));
+  });
+
   for (const c of CASES) {
     for (const role of ROLES) {
       const allowed = c.allowed.includes(role);
-      it(`${c.name} × ${role}: ${allowed ? 'allowed' : 'refused'}`, async () => {
+      it(`${c.name} × ${role}: ${allowed ? 'allowed, and the move happens' : 'refused'}`, async () => {
+        if (allowed) await c.prepare();
         const before = snapshot();
         let error: unknown = null;
         try {
@@ -89,6 +148,7 @@ describe('authorization matrix', () => {
         }
         if (allowed) {
           expect(error).toBeNull();
+          await c.moved();
         } else {
           expect(isAppError(error) && error.status).toBe(403);
           expect(snapshot()).toBe(before);

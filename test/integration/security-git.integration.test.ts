@@ -154,11 +154,10 @@ describe('item 10: fetch limits', () => {
     behaviour = () => {
       /* never answers */
     };
-    const t0 = Date.now();
+    // The server never answers: the answer names the limit that fired (the test's own timeout would say nothing).
     const res = await composeWith(viewer, { type: 'git', repository: 'policies', path: 'a.json', ref: 'main' });
     expect(res.status).toBe(400);
     expect(res.json.error[0]).toMatch(/no answer within 400 ms/);
-    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('limits the number of git includes per request', async () => {

@@ -19,7 +19,7 @@ import { approvePromotionRequest, getPromotionRequest } from '@/lib/services/pro
 import { requestDetailForPage } from '@/lib/services/requests-page';
 import { setGroupPolicy } from '@/lib/services/set-group-policy';
 import { uploadRevision } from '@/lib/services/upload-revision';
-import { reportNode } from '@/lib/services/report-node';
+import { reportNode } from '@/lib/services/chef-nodes';
 import { createChefNode } from '@/lib/services/chef-nodes';
 import { badRevisions, markRevisionBad } from '@/lib/services/bad-revisions';
 import { deleteRevision } from '@/lib/services/delete-policy';

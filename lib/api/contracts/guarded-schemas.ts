@@ -88,5 +88,6 @@ export const webhookSchema = {
     active: { type: 'boolean' },
     counts: { type: 'object', properties: { pending: { type: 'integer' }, delivered: { type: 'integer' }, failed: { type: 'integer' } } },
     last_attempt: { type: ['object', 'null'] },
+    last_delivery: { type: ['object', 'null'], description: 'The newest delivery: { event, status, status_code, at }' },
   },
 };

@@ -16,6 +16,15 @@
  * Timestamps are read as epoch milliseconds on PostgreSQL (pg would read a
  * `timestamp without time zone` in the process's local time zone) and as
  * the ISO text Prisma stores on SQLite.
+ *
+ * Memos, so an unchanged database is not asked the same question again:
+ * - a revision's document by its row id, on both databases (revisions are
+ *   immutable: a promotion or an edit makes a new row);
+ * - on SQLite, the answers of the key and pointer reads while the database
+ *   has not changed: `PRAGMA data_version` on the read-only connection
+ *   changes with every commit by any other connection (Prisma's, another
+ *   process's), and the memo is dropped then. A key revoked, a grant changed
+ *   or a pointer moved is seen by the next request, as without the memo.
  */
 import Database from 'better-sqlite3';
 import type pg from 'pg';
@@ -126,6 +135,20 @@ const KEYS: Sql = {
      WHERE c."name" = $1`,
 };
 
+/** A live-looking API token (not revoked) and its user's access, by the token's hash: one query for a bearer request. */
+const TOKEN: Sql = {
+  sqlite: `
+    SELECT t."id" AS "tokenId", t."lastUsedAt" AS "lastUsedAt", t."expiresAt" AS "expiresAt",
+           u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
+      FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
+     WHERE t."secretHash" = @p1 AND t."revokedAt" IS NULL`,
+  pg: `
+    SELECT t."id" AS "tokenId", (EXTRACT(EPOCH FROM t."lastUsedAt") * 1000)::float8 AS "lastUsedAt", (EXTRACT(EPOCH FROM t."expiresAt") * 1000)::float8 AS "expiresAt",
+           u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS}
+      FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
+     WHERE t."secretHash" = $1 AND t."revokedAt" IS NULL`,
+};
+
 const ACCESS: Sql = {
   sqlite: `
     SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
@@ -136,34 +159,35 @@ const ACCESS: Sql = {
 };
 
 /**
- * The document's bytes: a BLOB from SQLite is handed over as is (no UTF-8
- * decoding and encoding again). Issue 30: the same query answers a node its
- * ring's revision — the stage's open ringed rollout (found by its unique
- * open key, and only while the stage still runs the revision the ring started
- * from) serves its revision when the node's bucket (@p3, computed by
- * lib/domain/rings before the query) is below the step's percent × 100, or
- * the rollout names the node (@p4, by its primary key). No ring: the left
- * joins find nothing and the stage's document is read as before.
+ * Which revision a node gets for a stage's policy (the pointer). Issue 30: the
+ * same query answers a node its ring's revision — the stage's open ringed
+ * rollout (found by its unique open key, and only while the stage still runs
+ * the revision the ring started from) serves its revision when the node's
+ * bucket (@p3, computed by lib/domain/rings before the query) is below the
+ * step's percent × 100, or the rollout names the node (@p4, by its primary
+ * key). No ring: the left join finds nothing and the stage's revision is read.
  */
-const POLICY_DOCUMENT: Sql = {
+const POLICY_POINTER: Sql = {
   sqlite: `
-    SELECT CAST(CASE WHEN ro."id" IS NOT NULL AND (@p3 < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = @p4))
-                     THEN rr."document" ELSE r."document" END AS BLOB) AS "document" FROM "GroupPolicy" x
+    SELECT CASE WHEN ro."id" IS NOT NULL AND (@p3 < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = @p4))
+                THEN ro."toRevisionPk" ELSE x."revisionPk" END AS "revisionPk" FROM "GroupPolicy" x
       JOIN "PolicyGroup" g ON g."id" = x."groupId"
       JOIN "Policy" p ON p."id" = x."policyId"
-      JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
       LEFT JOIN "RingRollout" ro ON ro."openKey" = x."groupId" || ':' || x."policyId" AND ro."fromRevisionPk" = x."revisionPk" AND ro."status" IN ('active', 'paused')
-      LEFT JOIN "PolicyRevision" rr ON rr."id" = ro."toRevisionPk"
      WHERE g."name" = @p1 AND p."name" = @p2`,
   pg: `
     SELECT CASE WHEN ro."id" IS NOT NULL AND ($3::int < ro."percent" * 100 OR EXISTS (SELECT 1 FROM "RingNode" rn WHERE rn."rolloutId" = ro."id" AND rn."nodeName" = $4::text))
-                THEN rr."document" ELSE r."document" END AS "document" FROM "GroupPolicy" x
+                THEN ro."toRevisionPk" ELSE x."revisionPk" END AS "revisionPk" FROM "GroupPolicy" x
       JOIN "PolicyGroup" g ON g."id" = x."groupId"
       JOIN "Policy" p ON p."id" = x."policyId"
-      JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
       LEFT JOIN "RingRollout" ro ON ro."openKey" = x."groupId" || ':' || x."policyId" AND ro."fromRevisionPk" = x."revisionPk" AND ro."status" IN ('active', 'paused')
-      LEFT JOIN "PolicyRevision" rr ON rr."id" = ro."toRevisionPk"
      WHERE g."name" = $1 AND p."name" = $2`,
+};
+
+/** A revision's document bytes: a BLOB from SQLite is handed over as is (no UTF-8 decoding and encoding again). */
+const REVISION_DOCUMENT: Sql = {
+  sqlite: `SELECT CAST(r."document" AS BLOB) AS "document" FROM "PolicyRevision" r WHERE r."id" = @p1`,
+  pg: `SELECT r."document" AS "document" FROM "PolicyRevision" r WHERE r."id" = $1`,
 };
 
 const NODE_COLUMNS = `n."id" AS "id", n."name" AS "name", n."groupId" AS "groupId", n."policyId" AS "policyId", n."chefDocument" AS "chefDocument", n."reportedGroup" AS "reportedGroup", n."reportedPolicy" AS "reportedPolicy",
@@ -180,30 +204,62 @@ type Row = Record<string, unknown>;
 interface Reader {
   /** Every row of a statement. */
   all(name: string, sql: Sql, values: unknown[]): Promise<Row[]>;
+  /**
+   * Answers of `load` remembered under `key` while the database is unchanged (SQLite's data_version);
+   * on PostgreSQL (no such counter for other sessions' commits) `load` runs every time.
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
   close(): void;
 }
+
+/** At most this many remembered answers (then all are dropped: a new version drops them anyway). */
+const MEMO_ENTRIES = 10_000;
 
 /** SQLite: one read-only connection per database file, its statements prepared on first use. */
 function sqliteReader(url: string): Reader {
   let conn: Database.Database | null = null;
+  let dataVersion: Database.Statement | null = null;
   const statements = new Map<string, Database.Statement>();
+  const memo = { version: -1, entries: new Map<string, unknown>() };
+  const connection = () => {
+    if (!conn) {
+      conn = new Database(databaseFile(url), { readonly: true, fileMustExist: true });
+      conn.pragma('busy_timeout = 10000');
+      dataVersion = conn.prepare('PRAGMA data_version').pluck();
+    }
+    return conn;
+  };
   return {
     async all(name, sql, values) {
       let stmt = statements.get(name);
       if (!stmt) {
-        if (!conn) {
-          conn = new Database(databaseFile(url), { readonly: true, fileMustExist: true });
-          conn.pragma('busy_timeout = 10000');
-        }
-        stmt = conn.prepare(sql.sqlite);
+        stmt = connection().prepare(sql.sqlite);
         statements.set(name, stmt);
       }
-      return stmt.all(Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]))) as Row[];
+      const params: Record<string, unknown> = {};
+      for (let i = 0; i < values.length; i++) params[`p${i + 1}`] = values[i];
+      return stmt.all(params) as Row[];
+    },
+    async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+      connection();
+      // Read before the load: a commit between the two makes the next call load again (never an old answer kept).
+      const version = dataVersion!.get() as number;
+      if (version !== memo.version || memo.entries.size >= MEMO_ENTRIES) {
+        memo.version = version;
+        memo.entries.clear();
+      }
+      if (memo.entries.has(key)) return memo.entries.get(key) as T;
+      const value = await load();
+      if (memo.version === version) memo.entries.set(key, value);
+      return value;
     },
     close() {
       conn?.close();
       conn = null;
+      dataVersion = null;
       statements.clear();
+      memo.entries.clear();
+      memo.version = -1;
     },
   };
 }
@@ -215,21 +271,29 @@ function pgReader(): Reader {
       const pool = pgPoolOf(db()) as pg.Pool;
       return (await pool.query({ name: `chef-read-path:${name}`, text: sql.pg, values })).rows as Row[];
     },
+    memo: (_key, load) => load(),
     close() {
       /* the pool belongs to the client */
     },
   };
 }
 
-const g = globalThis as unknown as { __chefReadPath?: { url: string; reader: Reader } };
+/** Immutable documents by revision row id, both databases; dropped whole past MAX_DOCUMENT_BYTES. */
+const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-function reader(): Reader {
+const g = globalThis as unknown as { __chefReadPath?: { url: string; reader: Reader; documents: Map<string, Buffer>; documentBytes: number } };
+
+function readPath() {
   const url = databaseUrl();
   if (g.__chefReadPath?.url !== url) {
     g.__chefReadPath?.reader.close();
-    g.__chefReadPath = { url, reader: isPostgresUrl(url) ? pgReader() : sqliteReader(url) };
+    g.__chefReadPath = { url, reader: isPostgresUrl(url) ? pgReader() : sqliteReader(url), documents: new Map(), documentBytes: 0 };
   }
-  return g.__chefReadPath.reader;
+  return g.__chefReadPath;
+}
+
+function reader(): Reader {
+  return readPath().reader;
 }
 
 onDisconnect(() => {
@@ -244,10 +308,15 @@ const date = (v: unknown): Date | null => (v === null || v === undefined ? null 
  * Chef-signed request may have been signed with. Users and clients share one
  * namespace (ChefName), so at most one of them matches.
  */
-export async function chefKeysFor(name: string): Promise<ChefKeyCandidate[]> {
-  const rows = await reader().all('keys', KEYS, [name]);
+export async function chefKeysFor(name: string): Promise<readonly ChefKeyCandidate[]> {
+  const r = reader();
+  return r.memo(`keys\0${name}`, async () => Object.freeze((await r.all('keys', KEYS, [name])).map(keyCandidate())));
+}
+
+/** Maps the KEYS rows of one name (a user's rows share one access row). */
+function keyCandidate(): (r: Row) => ChefKeyCandidate {
   let user: UserAccessRow | null = null;
-  return rows.map((r) => ({
+  return (r) => ({
     keyId: r.keyId as string,
     keyName: r.keyName as string,
     publicKey: r.publicKey as string,
@@ -259,7 +328,7 @@ export async function chefKeysFor(name: string): Promise<ChefKeyCandidate[]> {
     validator: !!r.validator,
     user: r.userId ? (user ??= userRow({ ...r, id: r.userId })) : null,
     client: r.clientId ? { stage: (r.clientStage as string | null) ?? null, stageIsolation: !!r.stageIsolation } : null,
-  }));
+  });
 }
 
 function userRow(r: Row): UserAccessRow {
@@ -275,6 +344,19 @@ function userRow(r: Row): UserAccessRow {
   };
 }
 
+export interface TokenRow {
+  tokenId: string;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  user: UserAccessRow;
+}
+
+/** The unrevoked API token with this secret hash and its user's access row (one query); null: no such token. */
+export async function tokenRow(secretHash: string): Promise<TokenRow | null> {
+  const r = (await reader().all('token', TOKEN, [secretHash]))[0];
+  return r ? { tokenId: r.tokenId as string, lastUsedAt: date(r.lastUsedAt), expiresAt: date(r.expiresAt), user: userRow(r) } : null;
+}
+
 /** A user's flags, teams and stage grants (one query); null when there is no such user. */
 export async function userAccessRow(userId: string): Promise<UserAccessRow | null> {
   const r = (await reader().all('access', ACCESS, [userId]))[0];
@@ -282,16 +364,41 @@ export async function userAccessRow(userId: string): Promise<UserAccessRow | nul
 }
 
 /**
+ * The revision row id a stage runs for a policy (null: the stage runs no such
+ * policy). With `node` (the name of the signing client), the revision of the
+ * node's ring when a ringed rollout holds it (issue 30); without, the stage's.
+ */
+export async function policyPointer(group: string, policy: string, node?: string | null): Promise<string | null> {
+  const bucket = node ? ringBucket(ringSeed(group, policy), node) : RING_BUCKETS;
+  const r = reader();
+  return r.memo(`pointer\0${group}\0${policy}\0${node ?? ''}`, async () => ((await r.all('policy-pointer', POLICY_POINTER, [group, policy, bucket, node ?? '']))[0]?.revisionPk as string | undefined) ?? null);
+}
+
+/** A revision's stored document, its UTF-8 bytes as stored (null: no such revision). Revisions never change: remembered by id. */
+export async function revisionDocument(revisionPk: string): Promise<Buffer | null> {
+  const path = readPath();
+  const known = path.documents.get(revisionPk);
+  if (known) return known;
+  const r = (await path.reader.all('revision-document', REVISION_DOCUMENT, [revisionPk]))[0];
+  if (!r) return null;
+  const bytes = typeof r.document === 'string' ? Buffer.from(r.document) : (r.document as Buffer);
+  if (path.documentBytes + bytes.length > MAX_DOCUMENT_BYTES) {
+    path.documents.clear();
+    path.documentBytes = 0;
+  }
+  path.documents.set(revisionPk, bytes);
+  path.documentBytes += bytes.length;
+  return bytes;
+}
+
+/**
  * The stored document the stage runs for the policy, its UTF-8 bytes as
- * stored (null: the stage runs no such policy). With `node` (the name of the
- * signing client), the document of the node's ring when a ringed rollout
- * holds it (issue 30); without, the stage's.
+ * stored (null: the stage runs no such policy): which revision for this node
+ * (policyPointer), then that revision's bytes (revisionDocument).
  */
 export async function policyDocument(group: string, policy: string, node?: string | null): Promise<Buffer | null> {
-  const bucket = node ? ringBucket(ringSeed(group, policy), node) : RING_BUCKETS;
-  const r = (await reader().all('policy-document', POLICY_DOCUMENT, [group, policy, bucket, node ?? '']))[0];
-  if (!r) return null;
-  return typeof r.document === 'string' ? Buffer.from(r.document) : (r.document as Buffer);
+  const pk = await policyPointer(group, policy, node);
+  return pk === null ? null : revisionDocument(pk);
 }
 
 /** A node with the names of its stage and policy (null: no such node). */

@@ -174,12 +174,6 @@ function rowsDigest(rows: readonly IndexRow[]): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
-/** The names of an index's documents (e.g. every item of a data bag). */
-export async function indexedNames(idx: string, client: Tx = db()): Promise<string[]> {
-  const rows = await client.searchDoc.findMany({ where: { idx }, select: { name: true }, orderBy: { name: 'asc' } });
-  return rows.map((r) => r.name);
-}
-
 /**
  * Replaces the rows object `name` of index `idx` is found by, inside the
  * caller's transaction. Call it after writing the object's own row, which

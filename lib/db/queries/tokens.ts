@@ -1,16 +1,14 @@
 import { db } from '../client';
+import { tokenRow, type UserAccessRow } from './chef-read-path';
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** The user id behind a live token (not revoked, not expired, user active), or null. */
-export async function userIdForToken(secretHash: string, now = new Date()): Promise<string | null> {
-  const token = await db().apiToken.findUnique({
-    where: { secretHash },
-    select: { id: true, userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { active: true } } },
-  });
-  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now) || !token.user.active) return null;
-  await touchToken(token.id, token.lastUsedAt, now);
-  return token.userId;
+/** The user behind a live token (not revoked, not expired, user active), as the access row the read path reads; or null. */
+export async function tokenUser(secretHash: string, now = new Date()): Promise<UserAccessRow | null> {
+  const token = await tokenRow(secretHash);
+  if (!token || (token.expiresAt && token.expiresAt <= now) || !token.user.active) return null;
+  await touchToken(token.tokenId, token.lastUsedAt, now);
+  return token.user;
 }
 
 /**

@@ -25,8 +25,23 @@ export interface AuditInput {
   requestId?: string | null;
 }
 
-/** Writes one audit event inside the caller's transaction (append-only: nothing updates these rows). */
+/** The `via` of an actor the importer (issue 27) acts as: `import:<run id>`. */
+export const IMPORT_VIA_PREFIX = 'import:';
+
+/**
+ * Writes one audit event inside the caller's transaction (append-only: nothing updates these rows).
+ * Issue 27: a change the importer makes (its actor comes `via` "import:<run>") is also audited as
+ * `import`, in the same transaction, naming the change it made and the run.
+ */
 export async function audit(tx: Tx, actor: AuditActor | null, e: AuditInput) {
+  const via = actor?.via;
+  if (via?.startsWith(IMPORT_VIA_PREFIX) && e.action !== 'import') {
+    await write(tx, actor, { ...e, action: 'import', after: { change: e.action, run: via.slice(IMPORT_VIA_PREFIX.length), ...(e.after && typeof e.after === 'object' ? { details: e.after } : {}) } });
+  }
+  return write(tx, actor, e);
+}
+
+function write(tx: Tx, actor: AuditActor | null, e: AuditInput) {
   return tx.auditEvent.create({
     data: {
       actorId: actor?.userId ?? null,

@@ -21,14 +21,6 @@ export async function requirePolicy(tx: Tx, name: string) {
   return policy;
 }
 
-/** The active revision of a policy in a group, or null. */
-export async function activePointer(tx: Tx, groupId: string, policyId: string) {
-  return tx.groupPolicy.findUnique({
-    where: { groupId_policyId: { groupId, policyId } },
-    select: { id: true, revisionPk: true, revision: { select: { revisionId: true, document: true } } },
-  });
-}
-
 /** The position after the last stage: new stages go to the end of the promotion order. */
 export async function nextStagePosition(tx: Tx): Promise<number> {
   return ((await tx.policyGroup.aggregate({ _max: { position: true } }))._max.position ?? -1) + 1;

@@ -50,7 +50,3 @@ export async function unindexDataBagItem(tx: Tx, bag: string, id: string): Promi
   await removeFromIndex(tx, bagIndex(bag), id);
 }
 
-/** Drops a deleted data bag's index. */
-export async function unindexDataBag(tx: Tx, bag: string): Promise<void> {
-  await dropIndex(tx, bagIndex(bag));
-}

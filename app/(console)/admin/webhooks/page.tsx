@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { webhooksForAdmin } from '@/lib/db/queries/webhooks-admin';
-import { WEBHOOK_EVENTS } from '@/lib/services/webhooks';
+import { listWebhooks, WEBHOOK_EVENTS } from '@/lib/services/webhooks';
 import { AdminWebhooks } from '@/components/admin-webhooks';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
@@ -17,7 +16,7 @@ export default async function WebhooksPage() {
         title="Webhooks"
         description="Events are queued in the same transaction as the change and delivered in the background, signed, with retries and growing pauses between them; each is sent once even with several console instances."
       />
-      <AdminWebhooks webhooks={await webhooksForAdmin()} events={[...WEBHOOK_EVENTS]} />
+      <AdminWebhooks webhooks={await listWebhooks(access)} events={[...WEBHOOK_EVENTS]} />
     </>
   );
 }

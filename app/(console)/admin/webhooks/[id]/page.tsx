@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
-import { webhookDeliveries } from '@/lib/db/queries/webhooks-admin';
+import { isAppError } from '@/lib/errors';
+import { getWebhook, listWebhookDeliveries } from '@/lib/services/webhooks';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { WebhookDeliveries } from '@/components/webhook-deliveries';
 import { SendTestEvent } from '@/components/webhook-mutations';
@@ -14,9 +15,10 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
   const access = await requireAccess();
   if (!access.isAdmin) return <EmptyState title="Admins only">Only admins see webhook deliveries.</EmptyState>;
   const { id } = await params;
-  const data = await webhookDeliveries(decodeURIComponent(id));
-  if (!data) notFound();
-  const w = data.webhook;
+  const webhookId = decodeURIComponent(id);
+  const w = await getWebhook(access, webhookId).catch((e) => (isAppError(e) && e.status === 404 ? null : Promise.reject(e)));
+  if (!w) notFound();
+  const deliveries = await listWebhookDeliveries(access, webhookId);
   return (
     <>
       <PageHeader
@@ -31,7 +33,7 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
         }
         actions={<SendTestEvent id={w.id} />}
       />
-      <WebhookDeliveries deliveries={data.deliveries} />
+      <WebhookDeliveries deliveries={deliveries} />
     </>
   );
 }

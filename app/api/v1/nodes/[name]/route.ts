@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { reportNodeRoute } from '@/lib/api/contracts/nodes';
 import { listNodes } from '@/lib/db/queries/nodes';
-import { reportNode } from '@/lib/services/report-node';
+import { reportNode } from '@/lib/services/chef-nodes';
 
 export const dynamic = 'force-dynamic';
 

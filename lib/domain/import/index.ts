@@ -1,0 +1,1 @@
+export { orderImportedStages, stageRank } from './stage-order';

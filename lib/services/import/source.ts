@@ -1,0 +1,94 @@
+/**
+ * Issue 27: where an import reads from. Two implementations: a live Chef
+ * server (lib/chef/import-source.ts: it signs with lib/chef/signing.ts, which
+ * services may not import) and a directory written by
+ * knife-ec-backup or `knife download` (directory-source.ts). The importer
+ * (run-import.ts) sees only this interface, so both go through the same
+ * comparisons and the same write funnels.
+ *
+ * Every method reads one object (or one list) so the importer holds one
+ * object per worker in memory, never the organization. A source that cannot
+ * give an object throws a SourceError naming where it looked (a URL or a file
+ * path): the importer reports that object as skipped and goes on.
+ */
+
+/** A source object that could not be read: `where` is its URL or file path. */
+export class SourceError extends Error {
+  constructor(
+    readonly where: string,
+    message: string,
+  ) {
+    super(`${where}: ${message}`);
+    this.name = 'SourceError';
+  }
+}
+
+/** A public key of a client or user, as Chef's keys endpoints show it. */
+export interface SourceKey {
+  name: string;
+  publicKey: string;
+  /** ISO date, or null for "infinity". */
+  expirationDate: string | null;
+}
+
+export interface SourceClient {
+  name: string;
+  validator: boolean;
+  keys: SourceKey[];
+}
+
+export interface SourceUser {
+  username: string;
+  email: string | null;
+  displayName: string;
+  keys: SourceKey[];
+}
+
+/** One file a cookbook artifact's manifest lists. */
+export interface SourceFileRef {
+  /** The manifest's path (e.g. recipes/default.rb). */
+  path: string;
+  checksum: string;
+  /** Where the server said the bytes are (live servers only). */
+  url?: string;
+}
+
+export interface ImportSource {
+  /** e.g. "server https://chef.example.com/organizations/acme" or "dir /backups/chef". */
+  readonly label: string;
+  /** True when artifact manifests are rebuilt from files (a directory): then only the files are compared. */
+  readonly rebuildsManifests?: boolean;
+  /** Policy name → its revision ids. */
+  policies(): Promise<Map<string, string[]>>;
+  /** A revision's document as the source stores it (bytes kept). */
+  policyRevision(name: string, revisionId: string): Promise<string>;
+  /** Policy group → (policy → revision id). */
+  policyGroups(): Promise<Map<string, Map<string, string>>>;
+  /** Cookbook name → its artifact identifiers. */
+  cookbookArtifacts(): Promise<Map<string, string[]>>;
+  /** An artifact's manifest (without the servers' download URLs) and its files. */
+  cookbookArtifact(name: string, identifier: string): Promise<{ manifest: Record<string, unknown>; files: SourceFileRef[] }>;
+  /** One file's bytes. */
+  cookbookFile(name: string, identifier: string, file: SourceFileRef): Promise<Buffer>;
+  dataBags(): Promise<string[]>;
+  dataBagItems(bag: string): Promise<string[]>;
+  /** An item's document as the source has it (encrypted items stay encrypted). */
+  dataBagItem(bag: string, id: string): Promise<string>;
+  nodes(): Promise<string[]>;
+  node(name: string): Promise<Record<string, unknown>>;
+  clients(): Promise<string[]>;
+  client(name: string): Promise<SourceClient>;
+  users(): Promise<string[]>;
+  user(name: string): Promise<SourceUser>;
+  /** What the console does not import, listed in the report. */
+  notImported(): Promise<{ kind: 'cookbooks' | 'roles' | 'environments'; names: string[] }[]>;
+}
+
+/** `name-<hex id>` (a knife download file or directory name) split at the last dash. */
+export function splitNameId(base: string, idPattern: RegExp): { name: string; id: string } | null {
+  const i = base.lastIndexOf('-');
+  if (i <= 0) return null;
+  const name = base.slice(0, i);
+  const id = base.slice(i + 1);
+  return idPattern.test(id) ? { name, id } : null;
+}
