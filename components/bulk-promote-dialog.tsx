@@ -11,6 +11,7 @@ import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { getJson, type DiffResponse } from './change-preview';
 import { Field, FormAlert } from './form-field';
+import { movePreviewQuery, outcomeLine } from './guard-answer';
 import { Modal } from './modal';
 
 const q = encodeURIComponent;
@@ -39,6 +40,26 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
   const nodes = useQueries({
     queries: candidates.map((c) => ({ queryKey: ['nodes', to, c.name], retry: false, queryFn: () => getJson<{ nodes: NodeRow[] }>(`/api/v1/nodes?group=${q(to)}&policy=${q(c.name)}`) })),
   });
+  // Issue 29: the guard's answer for each policy, before the click.
+  const guards = useQueries({ queries: candidates.map((c) => movePreviewQuery({ policy: c.name, stage: to, kind: 'promote', from })) });
+  const [freezeOverride, setFreezeOverride] = useState('');
+  const [gateOverride, setGateOverride] = useState('');
+  const chosen = candidates.map((c, i) => ({ c, g: guards[i].data })).filter(({ c }) => selected.has(c.name));
+  const needsFreeze = chosen.some(({ g }) => g?.needs.includes('freeze_override_reason'));
+  const needsGate = chosen.some(({ g }) => g?.needs.includes('gate_override_reason'));
+  const refused = chosen.filter(({ g }) => g?.outcome === 'blocked');
+  const requesting = chosen.filter(({ g }) => g?.outcome === 'request');
+  const moving = chosen.filter(({ g }) => g?.outcome === 'move');
+  const guardsReady = chosen.every(({ g }) => !!g) && (!needsFreeze || !!freezeOverride.trim()) && (!needsGate || !!gateOverride.trim()) && refused.length === 0;
+  const frozenWindow = chosen.find(({ g }) => g?.freeze)?.g?.freeze ?? null;
+  const guardLabel = [
+    needsFreeze ? 'Override the freeze' : null,
+    needsGate ? 'Override the gate' : null,
+    moving.length ? `Move ${moving.length} now` : null,
+    requesting.length ? `Request approvals for ${requesting.length}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const ready = candidates.every((c, i) => !selected.has(c.name) || ((c.toRev === null || diffs[i].isSuccess) && nodes[i].isSuccess));
   const failed = candidates.some((c, i) => selected.has(c.name) && (diffs[i].isError || nodes[i].isError));
   const mutation = useActionMutation(
@@ -49,9 +70,11 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
         policies: [...selected],
         expected: Object.fromEntries(candidates.filter((c) => selected.has(c.name)).map((c) => [c.name, c.toRev])),
         reason: reason || undefined,
+        freezeOverrideReason: (needsFreeze && freezeOverride.trim()) || undefined,
+        gateOverrideReason: (needsGate && gateOverride.trim()) || undefined,
       }),
     {
-      invalidate: [['board'], ['requests']],
+      invalidate: [['board'], ['requests'], ['move-preview']],
       then: () => onClose(),
       success: (r) => {
         const first = r.promoted.find((p) => p.auditId)?.auditId;
@@ -131,6 +154,9 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
                       {' · '}
                       {nodes[i].isError ? <span className="text-red-700">nodes could not be counted</span> : n ? `${n.length} node${n.length === 1 ? '' : 's'} in ${to}` : 'counting nodes…'}
                     </div>
+                    <p className={`mt-0.5 pl-7 text-xs ${guards[i].data?.outcome === 'blocked' ? 'text-red-700' : guards[i].data?.outcome === 'request' ? 'text-amber-900' : 'text-slate-700'}`} data-testid="bulk-guard" data-outcome={guards[i].data?.outcome ?? 'pending'}>
+                      {guards[i].isError ? `The guard could not be asked: ${(guards[i].error as Error).message}` : guards[i].data ? `On confirm: ${outcomeLine(guards[i].data)}` : 'Asking the guard…'}
+                    </p>
                     {d && d.takeovers.length > 0 && (
                       <p className="mt-1 pl-7 text-xs text-amber-900" data-testid="bulk-takeover">
                         ⚠ Takes over core resources:{' '}
@@ -147,6 +173,35 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
             <p className="text-slate-700" data-testid="bulk-blast-radius">
               Blast radius: {ready ? `${totalNodes} node${totalNodes === 1 ? '' : 's'} in ${to} run the selected policies.` : 'counting…'}
             </p>
+            {frozenWindow && (
+              <div className="rounded-md border border-sky-300 bg-sky-50 p-3 text-sky-950" data-testid="bulk-freeze">
+                <p>
+                  {to} is frozen until {frozenWindow.ends_at.slice(0, 16).replace('T', ' ')} UTC: {frozenWindow.reason}.{' '}
+                  {frozenWindow.may_override ? 'You manage it and may override with a written reason.' : 'Only someone who manages it may override.'}
+                </p>
+                {needsFreeze && (
+                  <>
+                    <label htmlFor="bulk-freeze-override" className="mb-1 mt-1 block text-xs font-semibold uppercase">
+                      Override the freeze: reason (required, audited)
+                    </label>
+                    <textarea id="bulk-freeze-override" className="input h-14" value={freezeOverride} onChange={(e) => setFreezeOverride(e.target.value)} maxLength={1000} />
+                  </>
+                )}
+              </div>
+            )}
+            {needsGate && (
+              <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
+                <label htmlFor="bulk-gate-override" className="mb-1 block text-xs font-semibold uppercase">
+                  Override the promotion gate: reason (required, audited)
+                </label>
+                <textarea id="bulk-gate-override" className="input h-14" value={gateOverride} onChange={(e) => setGateOverride(e.target.value)} maxLength={1000} />
+              </div>
+            )}
+            {refused.length > 0 && (
+              <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" data-testid="bulk-refused">
+                The guard refuses {refused.map(({ c }) => c.name).join(', ')}: untick {refused.length === 1 ? 'it' : 'them'} to promote the rest (all or nothing).
+              </p>
+            )}
             {failed && (
               <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
                 <p>Some diffs could not be loaded: untick those policies or retry.</p>
@@ -174,8 +229,8 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn btn-primary" disabled={!selected.size || !ready || stale || mutation.isPending} onClick={() => mutation.mutate()}>
-            {mutation.isPending ? 'Promoting…' : `Promote ${selected.size} to ${to}`}
+          <button type="button" className="btn btn-primary" disabled={!selected.size || !ready || !guardsReady || stale || mutation.isPending} onClick={() => mutation.mutate()} data-testid="bulk-confirm">
+            {mutation.isPending ? 'Promoting…' : `${guardLabel || 'Checking'} — Promote ${selected.size} to ${to}`}
           </button>
         </div>
       </div>

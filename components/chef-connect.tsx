@@ -43,7 +43,7 @@ export function ChefConnect({ serverUrl, org, userName, keys, validatorName }: {
   const expire = useActionMutation((name: string) => runAction(expireOwnKeyAction, { name }), { success: (_r, name) => `Key '${name}' expired` });
   const remove = useActionMutation((name: string) => runAction(deleteOwnKeyAction, { name }), { success: (_r, name) => `Key '${name}' deleted`, then: () => setDeleting(null) });
 
-  const configRb = [`chef_server_url "${orgUrl}"`, `node_name "${userName}"`, `client_key "~/.chef/${userName}.pem"`, '# optional: authentication_protocol_version "1.3"'].join('\n');
+  const configRb = [`chef_server_url "${orgUrl}"`, `node_name "${userName}"`, `client_key File.join(__dir__, "${userName}.pem")`, '# optional: authentication_protocol_version "1.3"'].join('\n');
   const clientRb = [`chef_server_url "${orgUrl}"`, `validation_client_name "${validatorName}"`, `validation_key "/etc/chef/validator.pem"`, 'use_policyfile true', 'policy_group "dev"', 'policy_name "webapp"'].join('\n');
 
   return (
@@ -146,7 +146,7 @@ export function ChefConnect({ serverUrl, org, userName, keys, validatorName }: {
       {secret && (
         <SecretDialog title={`Private key '${secret.name}'`} secret={secret.key} filename={`${userName}.pem`} onDone={() => setSecret(null)}>
           <p className="mt-2 text-xs text-slate-600">
-            Save it as <span className="mono">~/.chef/{userName}.pem</span> (mode 0600), matching <span className="mono">client_key</span> in config.rb.
+            Save it as <span className="mono">~/.chef/{userName}.pem</span> (mode 0600), next to config.rb: its <span className="mono">client_key</span> names the file beside it (chef-cli does not expand <span className="mono">~</span> in key paths).
           </p>
         </SecretDialog>
       )}

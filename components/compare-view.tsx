@@ -66,7 +66,7 @@ function Section({ title, count, children, id }: { title: string; count: number;
 const rowClass = 'grid items-center gap-3 border-b border-slate-100 px-4 text-sm outline-none focus:bg-indigo-50 focus:ring-2 focus:ring-inset focus:ring-indigo-400';
 
 /** `canPromote`: both sides are stages and the viewer may promote into `to` (the server checks again). */
-export function CompareView({ c, canPromote = false, canManage = false }: { c: Comparison; canPromote?: boolean; canManage?: boolean }) {
+export function CompareView({ c, canPromote = false, canManage = false, changeHeader }: { c: Comparison; canPromote?: boolean; canManage?: boolean; changeHeader?: { before: string; after: string } }) {
   useChangeNavigation();
   const [promoting, setPromoting] = useState<PromoteTarget | null>(null);
   const target = (cookbook?: string): PromoteTarget => ({ policy: c.policy, from: c.from.stage!, to: c.to.stage!, expectedRevisionId: c.to.revisionId, cookbook, canManage });
@@ -92,6 +92,29 @@ export function CompareView({ c, canPromote = false, canManage = false }: { c: C
   return (
     <div className="space-y-4" data-testid="compare-view">
       <div className="card flex flex-wrap items-center gap-x-6 gap-y-2 p-4">
+        {changeHeader ? (
+          // Issue 29: a change reads before → after (what the stage ran → what it would run), not incoming → target.
+          <>
+            <div data-testid="change-before">
+              <div className="text-xs uppercase text-slate-600">Before</div>
+              <div className="font-semibold">{changeHeader.before}</div>
+              <div className="mono text-slate-600" title={c.to.revisionId}>
+                {shortId(c.to.revisionId, 12)} · <RelativeTime iso={c.to.createdAt} />
+              </div>
+            </div>
+            <div aria-hidden className="text-xl text-slate-300">
+              →
+            </div>
+            <div data-testid="change-after">
+              <div className="text-xs uppercase text-slate-600">After</div>
+              <div className="font-semibold">{changeHeader.after}</div>
+              <div className="mono text-slate-600" title={c.from.revisionId}>
+                {shortId(c.from.revisionId, 12)} · <RelativeTime iso={c.from.createdAt} />
+              </div>
+            </div>
+          </>
+        ) : (
+          <>
         <div>
           <div className="text-xs uppercase text-slate-600">From</div>
           <div className="font-semibold">{c.from.label}</div>
@@ -109,6 +132,8 @@ export function CompareView({ c, canPromote = false, canManage = false }: { c: C
             {shortId(c.to.revisionId, 12)} · <RelativeTime iso={c.to.createdAt} />
           </div>
         </div>
+          </>
+        )}
         <div className="flex flex-wrap gap-1.5" data-testid="diff-summary">
           {d.identical ? (
             <span className="badge bg-emerald-50 text-emerald-700 text-sm">Identical: both sides are the same revision</span>

@@ -15,6 +15,7 @@ import type { promoteCookbook } from '@/lib/services/promote-cookbook';
 import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
 import { Field, FormAlert } from './form-field';
+import { GuardAnswer, guardAction, guardAllows, useMovePreview, type GuardOverrides } from './guard-answer';
 import { Modal } from './modal';
 import { PromotionRefusal, RequestCreatedPanel, freezeOf, isBadRevisionError, requestOf, type CreatedRequest } from './promotion-outcome';
 
@@ -33,6 +34,8 @@ export interface PromoteTarget {
   cookbook?: string;
   /** The viewer manages `to`: a freeze refusal then offers the override field (the server checks again). */
   canManage?: boolean;
+  /** Issue 29: asking again for a closed request (the change is recomputed from what `to` runs now). */
+  rerequest?: boolean;
 }
 
 /**
@@ -48,6 +51,10 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const [reason, setReason] = useState('');
   const [overrideReason, setOverrideReason] = useState('');
   const [freezeOverride, setFreezeOverride] = useState('');
+  // Issue 29: the guard's answer before the click, and the overrides it asks for.
+  const [overrides, setOverrides] = useState<GuardOverrides>({ freeze: '', gate: '' });
+  const guard = useMovePreview(cookbook ? { policy, stage: to, kind: 'promote-cookbook', from, cookbook, expectedRevisionId: target.expectedRevisionId } : { policy, stage: to, kind: 'promote', from });
+  const answer = guard.data;
   const [created, setCreated] = useState<CreatedRequest | null>(null);
   // The last freeze refusal stays in view (with its override field) while the user writes a reason.
   const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
@@ -74,14 +81,15 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
         expectedRevisionId: target.expectedRevisionId,
         reason: reason || undefined,
         overrideReason: (needsOverride && overrideReason.trim()) || undefined,
-        freezeOverrideReason: (frozen?.canOverride && freezeOverride.trim()) || undefined,
+        freezeOverrideReason: (answer?.needs.includes('freeze_override_reason') && overrides.freeze.trim()) || (frozen?.canOverride && freezeOverride.trim()) || undefined,
+        gateOverrideReason: (answer?.needs.includes('gate_override_reason') && overrides.gate.trim()) || undefined,
       };
       const r = cookbook ? await runAction(promoteCookbookAction, { ...common, cookbook }) : await runAction(promotePolicyAction, common);
       const auditId = (r as { auditId?: string | null }).auditId ?? null;
       return { auditId, revisionId: 'revisionId' in r ? (r as { revisionId: string }).revisionId : null, request: requestOf(r) };
     },
     {
-      invalidate: [['board'], ['requests']],
+      invalidate: [['board'], ['requests'], ['move-preview']],
       then: (r) => {
         setFrozenError(null);
         // Into a protected stage the answer is a request: the dialog says so (with its link) instead of closing.
@@ -112,12 +120,12 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const ready = preview.ready && !cookbookBlocked;
   // The artifact check must have answered, and a stage that requires artifacts needs a reason to go without them.
   const disabled =
-    !ready || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || bad || (!cookbook && preview.identical) || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()));
+    !ready || !guardAllows(answer, overrides) || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || bad || (!cookbook && preview.identical) || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()));
   const fromLabel = sideLabel(from);
 
   return (
     <Modal
-      title={cookbook ? `Promote cookbook ${cookbook}: ${fromLabel} → ${to}` : from.startsWith('rev:') ? `Run ${policy} ${fromLabel} in ${to}` : `Promote ${policy}: ${fromLabel} → ${to}`}
+      title={target.rerequest ? `Ask again: ${cookbook ? `cookbook ${cookbook} of ` : ''}${policy} → ${to}` : cookbook ? `Promote cookbook ${cookbook}: ${fromLabel} → ${to}` : from.startsWith('rev:') ? `Run ${policy} ${fromLabel} in ${to}` : `Promote ${policy}: ${fromLabel} → ${to}`}
       onClose={onClose}
       wide
     >
@@ -178,6 +186,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             )}
           </section>
         )}
+        <GuardAnswer preview={guard} overrides={overrides} onOverrides={setOverrides} />
         <Field label={<span className="mb-1 block font-semibold uppercase">Reason (optional, kept in the audit log)</span>} name="reason" errors={mutation.formErrors}>
           {(c) => <textarea {...c} className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />}
         </Field>
@@ -202,12 +211,12 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
           </button>
         )}
         <div className="flex items-center justify-end gap-2">
-          {!ready && !preview.failed && !checkError && <span className="text-xs text-slate-600">Waiting for the diff and the blast radius…</span>}
+          {(!ready || !answer) && !preview.failed && !checkError && !guard.isError && <span className="text-xs text-slate-600">Waiting for the diff and the blast radius…</span>}
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
           <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => mutation.mutate()} data-testid="promote-confirm">
-            {mutation.isPending ? 'Promoting…' : frozen?.canOverride ? 'Override the freeze and promote' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}
+            {mutation.isPending ? 'Promoting…' : `${frozen?.canOverride ? 'Override the freeze' : guardAction(answer)} — ${target.rerequest ? 'Ask again' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}`}
           </button>
         </div>
       </div>

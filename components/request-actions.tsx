@@ -2,15 +2,15 @@
 
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { errorMessage, runAction } from '@/lib/actions/client';
-import { promotePolicyAction } from '@/lib/actions/promotion/promote-policy-action';
 import { approveRequestAction, rejectRequestAction, withdrawRequestAction } from '@/lib/actions/requests/request-actions';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import { shortId } from '@/lib/format';
 import { Modal } from './modal';
-import { PromotionRefusal, freezeOf, requestOf } from './promotion-outcome';
+import { PromoteDialog } from './promote-dialog';
+import { PromotionRefusal, freezeOf } from './promotion-outcome';
 
 type Kind = 'approve' | 'reject' | 'withdraw' | 'rerequest';
 
@@ -28,6 +28,12 @@ export interface RequestActionsProps {
   canRerequest: boolean;
   /** Why the viewer may not approve, when that is worth saying (e.g. "you asked for it"). */
   approveHint?: string | null;
+  /** Issue 29: the request's kind and origin, so asking again recomputes the same change from what the stage runs now. */
+  kind?: string;
+  origin?: { from_stage?: string; cookbook?: string };
+  /** Approvals so far and required: the approve dialog says what this approval does. */
+  approvals?: number;
+  approvalsRequired?: number;
 }
 
 type Result = { status: string; approvals: unknown[]; approvals_required: number };
@@ -45,10 +51,7 @@ function runner(kind: Kind, p: RequestActionsProps, comment: string, override: s
     case 'withdraw':
       return runAction(withdrawRequestAction, { id: p.id }).then(() => ({ message: 'Request withdrawn' }));
     case 'rerequest':
-      return runAction(promotePolicyAction, { policy: p.policy, from: `rev:${p.toRevisionId}`, to: p.stage, expectedRevisionId: p.currentRevisionId, reason: c }).then((r) => {
-        const req = requestOf(r);
-        return req ? { message: `New request created: needs ${req.approvals_required} approval${req.approvals_required === 1 ? '' : 's'}`, next: `/requests/${encodeURIComponent(req.id)}` } : { message: `${p.stage} now runs ${shortId(p.toRevisionId)}: no approval was needed` };
-      });
+      throw new Error('Asking again goes through the promotion dialog');
   }
 }
 
@@ -58,7 +61,13 @@ const COPY: Record<Kind, { button: string; title: (p: RequestActionsProps) => st
     title: (p) => `Approve ${p.policy} → ${p.stage}?`,
     confirm: 'Approve',
     comment: 'optional',
-    body: (p) => `Your approval counts towards the ones required. When the last one arrives, ${p.stage} moves to the requested revision at once (unless it changed meanwhile or is frozen).`,
+    body: (p) => {
+      const have = p.approvals ?? 0;
+      const need = p.approvalsRequired ?? 1;
+      return have + 1 >= need
+        ? `Yours is approval ${have + 1} of ${need}: it is the last one needed, so approving applies the change — ${p.stage} moves to ${shortId(p.toRevisionId)} of ${p.policy} at once.`
+        : `Yours is approval ${have + 1} of ${need}: nothing moves yet; ${need - have - 1} more approval${need - have - 1 === 1 ? ' is' : 's are'} needed after yours.`;
+    },
   },
   reject: {
     button: 'Reject…',
@@ -88,6 +97,13 @@ const COPY: Record<Kind, { button: string; title: (p: RequestActionsProps) => st
 /** Approve / reject / withdraw / re-request: each only where the server said it is allowed, each behind a confirmation. */
 export function RequestActions(props: RequestActionsProps) {
   const [open, setOpen] = useState<Kind | null>(null);
+  // Issue 29: after an action, focus goes to what changed (the request's status) once the refreshed page arrives, not to the page body.
+  const focusStatus = useRef(false);
+  useEffect(() => {
+    if (!focusStatus.current) return;
+    focusStatus.current = false;
+    document.querySelector<HTMLElement>('[data-testid="request-status-line"]')?.focus();
+  }, [props.canApprove, props.canReject, props.canWithdraw, props.canRerequest, props.approvals]);
   const shown = (['approve', 'reject', 'withdraw', 'rerequest'] as Kind[]).filter(
     (k) => (k === 'approve' && props.canApprove) || (k === 'reject' && props.canReject) || (k === 'withdraw' && props.canWithdraw) || (k === 'rerequest' && props.canRerequest),
   );
@@ -99,12 +115,12 @@ export function RequestActions(props: RequestActionsProps) {
         </button>
       ))}
       {props.approveHint && <p className="text-sm text-slate-600" data-testid="approve-hint">{props.approveHint}</p>}
-      {open && <ActionDialog kind={open} props={props} onClose={() => setOpen(null)} />}
+      {open === 'rerequest' ? <RerequestDialog props={props} onClose={() => setOpen(null)} /> : open && <ActionDialog kind={open} props={props} onClose={() => setOpen(null)} onDone={() => (focusStatus.current = true)} />}
     </div>
   );
 }
 
-function ActionDialog({ kind, props, onClose }: { kind: Kind; props: RequestActionsProps; onClose: () => void }) {
+function ActionDialog({ kind, props, onClose, onDone }: { kind: Kind; props: RequestActionsProps; onClose: () => void; onDone: () => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
@@ -117,7 +133,10 @@ function ActionDialog({ kind, props, onClose }: { kind: Kind; props: RequestActi
       toast.success(message);
       onClose();
       if (next) router.push(next);
-      else router.refresh();
+      else {
+        onDone();
+        router.refresh();
+      }
     },
   });
   const error = mutation.error as unknown as ActionServerError | null;
@@ -154,4 +173,16 @@ function ActionDialog({ kind, props, onClose }: { kind: Kind; props: RequestActi
       </form>
     </Modal>
   );
+}
+
+/**
+ * Issue 29: asking again recomputes the change from what the stage runs now —
+ * a single-cookbook request derives a new revision from the stage's current
+ * lock (not the stale derived one) — and shows its diff and the guard's answer
+ * before the click, in the promotion dialog itself.
+ */
+function RerequestDialog({ props, onClose }: { props: RequestActionsProps; onClose: () => void }) {
+  const cookbook = props.kind === 'promote-cookbook' && props.origin?.cookbook && props.origin.from_stage ? props.origin.cookbook : undefined;
+  const from = cookbook ? props.origin!.from_stage! : `rev:${props.toRevisionId}`;
+  return <PromoteDialog target={{ policy: props.policy, from, to: props.stage, expectedRevisionId: props.currentRevisionId, cookbook, canManage: props.canManage, rerequest: true }} onClose={onClose} />;
 }

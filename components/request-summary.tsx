@@ -75,7 +75,7 @@ export function RequestSummary({ r }: { r: RequestDetailView }) {
             </>
           )}
         </dl>
-        <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="request-status-line">
+        <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500" data-testid="request-status-line" tabIndex={-1}>
           <RequestStatusBadge status={r.status} /> {statusExplanation(r.status, r.stage)}
         </p>
       </section>

@@ -10,6 +10,7 @@ import { rollbackAction } from '@/lib/actions/promotion/rollback-action';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import { shortId } from '@/lib/format';
 import { ChangePreview, useChangePreview } from './change-preview';
+import { GuardAnswer, guardAction, guardAllows, useMovePreview, type GuardOverrides } from './guard-answer';
 import { Modal } from './modal';
 import { PromotionRefusal, RequestCreatedPanel, freezeOf, requestOf, type CreatedRequest } from './promotion-outcome';
 
@@ -27,19 +28,24 @@ export function RollbackDialog({ policy, stage, toRevisionId, current, canManage
   const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
   const frozen = freezeOf(frozenError, canManage);
   const from = `rev:${toRevisionId}`;
+  // Issue 29: the guard's answer before the click.
+  const guard = useMovePreview({ policy, stage, kind: 'rollback', toRevisionId });
+  const [overrides, setOverrides] = useState<GuardOverrides>({ freeze: '', gate: '' });
+  const answer = guard.data;
   const preview = useChangePreview({ policy, from, to: stage, toHasPolicy: current !== null });
   // Returning to a revision newer than the current one moves the stage forward, not back: say so.
   const d = preview.diff.data;
   const forward = !!d && Date.parse(d.from.createdAt) > Date.parse(d.to.createdAt);
   const verb = forward ? 'Roll forward' : 'Roll back';
   const mutation = useMutation({
-    mutationFn: () => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason, freezeOverrideReason: (frozen?.canOverride && freezeOverride.trim()) || undefined }),
+    mutationFn: () => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason, freezeOverrideReason: (answer?.needs.includes('freeze_override_reason') && overrides.freeze.trim()) || (frozen?.canOverride && freezeOverride.trim()) || undefined }),
     onError: (e) => {
       const err = e as unknown as ActionServerError;
       if (freezeOf(err)) setFrozenError(err);
     },
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: ['board'] });
+      await queryClient.invalidateQueries({ queryKey: ['move-preview'] });
       router.refresh();
       const request = requestOf(r);
       if (request) return setCreated(request);
@@ -73,6 +79,7 @@ export function RollbackDialog({ policy, stage, toRevisionId, current, canManage
               : `${shortId(toRevisionId)} is older: nodes return to it on their next run.`}
         </p>
         <ChangePreview preview={preview} policy={policy} from={from} to={stage} toHasPolicy={current !== null} />
+        <GuardAnswer preview={guard} overrides={overrides} onOverrides={setOverrides} />
         <div>
           <label htmlFor="rollback-reason" className="mb-1 block text-xs font-semibold uppercase text-slate-600">
             Reason (required)
@@ -101,8 +108,8 @@ export function RollbackDialog({ policy, stage, toRevisionId, current, canManage
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-danger" disabled={!reason.trim() || !preview.ready || stale || mutation.isPending || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()))}>
-            {mutation.isPending ? 'Working…' : frozen?.canOverride ? `Override the freeze: ${verb.toLowerCase()}` : verb}
+          <button type="submit" className="btn btn-danger" disabled={!reason.trim() || !preview.ready || !guardAllows(answer, overrides) || stale || mutation.isPending || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()))}>
+            {mutation.isPending ? 'Working…' : `${frozen?.canOverride ? 'Override the freeze' : guardAction(answer)} — ${verb}`}
           </button>
         </div>
       </form>

@@ -107,7 +107,7 @@ test.describe.serial('guarded stages', () => {
     await release.getByTestId('history').locator('li[data-kind="seed"]').getByTestId('rollback').click();
     const dialog = release.getByRole('dialog');
     await dialog.getByLabel('Reason (required)').fill('e2e: back to the seed');
-    await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
+    await dialog.getByRole('button', { name: /^Request \d approvals? — Roll back$/ }).click();
     await expect(dialog.getByTestId('request-created').getByRole('heading')).toHaveText(/^Request created: needs \d approvals?$/);
     const id = await createdRequestId(dialog);
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -138,12 +138,14 @@ test.describe.serial('guarded stages', () => {
       await cell(dev, 'jenkins-ci', 'dev').getByTestId('promote-button').click();
       let dialog = dev.getByTestId('promote-dialog');
       await expect(dialog.getByTestId('blast-radius')).toBeVisible();
-      await dialog.getByRole('button', { name: 'Promote to qa' }).click();
-      await expect(dialog.getByTestId('freeze-refusal')).toContainText('The stage is frozen until');
-      await expect(dialog.getByTestId('freeze-refusal')).toContainText('e2e: load test in progress');
-      await expect(dialog.getByTestId('freeze-refusal')).toContainText('Only someone who manages this stage can override');
+      // Issue 29: the freeze is said before the click (the guard's dry run), with no override for dev.
+      await expect(dialog.getByTestId('guard-answer')).toHaveAttribute('data-outcome', 'blocked');
+      await expect(dialog.getByTestId('guard-freeze')).toContainText('qa is frozen until');
+      await expect(dialog.getByTestId('guard-freeze')).toContainText('e2e: load test in progress');
+      await expect(dialog.getByTestId('guard-freeze')).toContainText('Only someone who manages this stage may override it');
       await expect(dialog.getByLabel(/Override the freeze/)).toHaveCount(0);
-      await expect(dialog.getByRole('button', { name: /Promote to qa|Override/ })).toBeDisabled();
+      await expect(dialog.getByTestId('promote-confirm')).toHaveText('Frozen — Promote to qa');
+      await expect(dialog.getByTestId('promote-confirm')).toBeDisabled();
       await dev.keyboard.press('Escape');
       await dev.reload();
       expect(await revOf(dev, 'jenkins-ci', 'qa')).toBe(before);
@@ -154,9 +156,8 @@ test.describe.serial('guarded stages', () => {
       await cell(admin, 'jenkins-ci', 'dev').getByTestId('promote-button').click();
       dialog = admin.getByTestId('promote-dialog');
       await expect(dialog.getByTestId('blast-radius')).toBeVisible();
-      await dialog.getByRole('button', { name: 'Promote to qa' }).click();
-      await expect(dialog.getByTestId('freeze-refusal')).toContainText('e2e: load test in progress');
-      const override = dialog.getByRole('button', { name: 'Override the freeze and promote' });
+      await expect(dialog.getByTestId('guard-freeze')).toContainText('e2e: load test in progress');
+      const override = dialog.getByRole('button', { name: 'Override the freeze — Promote to qa' });
       await expect(override).toBeDisabled();
       await dialog.getByLabel(/Override the freeze: reason/).fill('e2e: hotfix for the CI agents');
       await override.click();
@@ -212,10 +213,12 @@ test.describe.serial('bad revisions', () => {
       await cell(dev, 'jenkins-ci', 'dev').getByTestId('promote-button').click();
       const promote = dev.getByTestId('promote-dialog');
       await expect(promote.getByTestId('blast-radius')).toBeVisible();
-      await promote.getByRole('button', { name: 'Promote to qa' }).click();
-      await expect(promote.getByTestId('bad-revision-refusal')).toContainText('marked bad by admin@example.com');
-      await expect(promote.getByTestId('bad-revision-refusal')).toContainText('e2e: the agent leaks file handles');
-      await expect(promote.getByRole('button', { name: 'Promote to qa' })).toBeDisabled();
+      // Issue 29: refused before the click, with who and why (the guard's dry run), and the confirm says so.
+      await expect(promote.getByTestId('guard-answer')).toHaveAttribute('data-outcome', 'blocked');
+      await expect(promote.getByTestId('guard-bad')).toContainText('Marked bad by admin@example.com');
+      await expect(promote.getByTestId('guard-bad')).toContainText('e2e: the agent leaks file handles');
+      await expect(promote.getByTestId('promote-confirm')).toHaveText('Revision marked bad — Promote to qa');
+      await expect(promote.getByTestId('promote-confirm')).toBeDisabled();
       await dev.keyboard.press('Escape');
       await dev.goto('/compare?policy=jenkins-ci&from=dev&to=qa');
       await expect(dev.getByTestId('compare-bad-revisions')).toContainText('e2e: the agent leaks file handles');
@@ -256,19 +259,22 @@ test('a request made outdated by another change never applies, and its requester
   await dialog.getByTestId('promote-confirm').click();
   await approveUntilApplied(browser, await createdRequestId(release));
 
-  // The first request's last approval finds production changed: outdated, nothing moves.
+  // Issue 29: production changed under the first request: it is outdated and offers no approval (nothing can move).
   const lead = await pageAs(browser, 'lead');
   await lead.goto(`/requests/${first}`);
-  await lead.getByTestId('request-approve').click();
-  await lead.getByRole('dialog').getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(lead.getByTestId('request-status-line')).toContainText('outdated');
+  await expect(lead.getByTestId('approve-hint')).toContainText('can no longer be approved');
+  await expect(lead.getByTestId('request-approve')).toHaveCount(0);
   await release.goto('/');
   expect(await revOf(release, 'logstash-shipper', 'production')).not.toBe(staging);
 
   await release.goto(`/requests/${first}`);
   await expect(release.getByTestId('request-status-line')).toContainText('changed after this request was made');
   await release.getByTestId('request-rerequest').click();
-  await release.getByRole('dialog').getByRole('button', { name: 'Create a new request' }).click();
+  // Asking again shows the change against what production runs now and the guard's answer before the click.
+  await expect(release.getByTestId('guard-answer')).toHaveAttribute('data-outcome', 'request');
+  await release.getByRole('dialog').getByRole('button', { name: /^Request \d approvals? — Ask again$/ }).click();
+  await release.getByTestId('request-link').click();
   await expect(release).not.toHaveURL(new RegExp(`/requests/${first}$`));
   await expect(release.getByTestId('request-status-line')).toContainText('pending');
   await expect(release.getByTestId('request-to-revision')).toContainText(staging.slice(0, 12));

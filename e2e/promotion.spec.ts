@@ -123,7 +123,7 @@ test.describe('promotion', () => {
     await first.getByTestId('rollback').click();
     await page.getByLabel('Reason (required)').fill(`e2e: roll back ${policy}`);
     // dev is not protected: the rollback applies at once (rollbacks into protected stages: guarded-stages.spec.ts).
-    await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Move now — Roll back' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.reload();
     await expect(page.locator('[data-testid="history"] li').first()).toHaveAttribute('data-kind', 'rollback');

@@ -74,7 +74,9 @@ test.describe('promotion path (issue 16)', () => {
     // Promote only monitoring: the other policies are left for the tests below.
     for (const box of await dialog.getByRole('checkbox').all()) if ((await box.getAttribute('id')) !== 'bulk-monitoring') await box.uncheck();
     await expect(dialog.getByTestId('bulk-blast-radius')).toContainText('8 nodes in production run the selected policies');
-    await dialog.getByRole('button', { name: /^Promote \d+ to production$/ }).click();
+    // Issue 29: each row says what the guard will do on confirm, and the confirm says it too.
+    await expect(dialog.locator('li[data-policy="monitoring"]').getByTestId('bulk-guard')).toContainText(/On confirm: needs \d approvals?/);
+    await dialog.getByRole('button', { name: /^Request approvals for 1 — Promote 1 to production$/ }).click();
     // Production is protected (issue 15): one request per policy, nothing moved yet.
     await expect(page.getByText(/production is protected: 1 request created \(monitoring needs \d\)/)).toBeVisible();
     await page.getByRole('link', { name: 'Open your pending requests' }).click();
@@ -191,8 +193,8 @@ test.describe('promotion path (issue 16)', () => {
     await expect(dialog.getByTestId('diff-preview')).toContainText('downgraded');
     await expect(dialog.getByTestId('blast-radius')).toContainText('8 nodes in production run webapp');
     await dialog.getByLabel('Reason (required)').fill('e2e: back');
-    await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
-    // Into protected production a rollback is a request too; approved, it moves.
+    // Into protected production a rollback is a request too (the confirm says so before the click); approved, it moves.
+    await dialog.getByRole('button', { name: /^Request \d approvals? — Roll back$/ }).click();
     await approveUntilApplied(browser, await createdRequestId(page.getByRole('dialog')));
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.reload();

@@ -194,9 +194,16 @@ export async function approvePromotionRequest(access: Access, raw: ApproveReques
   const input = parseInput(ZDecision, raw);
   const now = new Date();
   await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
-  await db().$transaction(async (tx) => {
+  const outdated = await db().$transaction(async (tx) => {
     const row = await lockPending(tx, access, input.id, now);
     await assertMayDecide(tx, access, row);
+    // Issue 29: a request whose stage has moved can no longer apply: it is outdated, and this approval is not recorded.
+    const current = await tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: row.groupId, policyId: row.policyId } }, select: { revision: { select: { revisionId: true } } } });
+    const currentRevisionId = current?.revision.revisionId ?? null;
+    if (currentRevisionId !== row.fromRevisionId) {
+      await markOutdated(tx, access, row, currentRevisionId, input.requestId, now);
+      return { current: currentRevisionId, from: row.fromRevisionId, stage: row.groupName };
+    }
     await recordDecision(tx, access, row.id, 'approve', input.comment, now);
     const all = await tx.promotionApproval.findMany({ where: { requestId: row.id, decision: 'approve' }, orderBy: { createdAt: 'asc' }, select: { userId: true, userEmail: true } });
     // Issue 28: only approvals of people still active and still approvers of the stage count.
@@ -214,7 +221,14 @@ export async function approvePromotionRequest(access: Access, raw: ApproveReques
     });
     await emitEvent(tx, 'request.approved', `${access.email} approved ${row.policyName} into ${row.groupName} (${approvals.length} of ${row.approvalsRequired}). ${requestUrl(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, approver: access.email, comment: input.comment ?? null, approvals: approvals.length, approvals_required: row.approvalsRequired }, { at: now });
     if (approvals.length >= row.approvalsRequired) await applyRequest(tx, access, row, approvals.map((a) => a.userEmail), input.overrideReason, input.requestId, now);
+    return null;
   });
+  if (outdated) {
+    throw conflict(`'${outdated.stage}' has changed since this request was made (it now runs ${short(outdated.current)}, not ${short(outdated.from)}): the request is outdated and your approval was not recorded; nothing moved. Ask again to judge the change against what runs now.`, {
+      status: 'outdated',
+      current_revision_id: outdated.current,
+    });
+  }
   return getPromotionRequest(access, input.id);
 }
 

@@ -55,6 +55,8 @@ export interface RequestDetailView extends RequestRow {
   decidedBy: string | null;
   freezeOverride: string | null;
   blastRadius: { nodes: number; stale: number };
+  /** Where the change came from (a single-cookbook request: its source stage and cookbook). */
+  origin: { from_stage?: string; cookbook?: string };
 }
 
 /** DTO → a row of the list. */
@@ -107,12 +109,18 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
   }
   const current = await activeRevisionId(d.stage, d.policy);
   const v = d.viewer;
-  const open = d.status === 'pending';
-  const approveHint = !open || !v ? null : v.is_requester ? 'You asked for this change: someone else has to approve it.' : v.already_decided ? 'You have already given your decision on this request.' : !v.is_approver ? `Only approvers of ${d.stage} can approve or reject.` : null;
+  // Issue 29: a pending request whose stage has moved is outdated: it can no longer apply, so it invites no approval.
+  const moved = d.status === 'pending' && current !== d.from_revision_id;
+  const open = d.status === 'pending' && !moved;
+  const approveHint = moved
+    ? `${d.stage} has changed since this request was made (it now runs ${current ? current.slice(0, 10) : 'nothing'}): the request is outdated and can no longer be approved; ask again to judge the change against what runs now.`
+    : !open || !v ? null : v.is_requester ? 'You asked for this change: someone else has to approve it.' : v.already_decided ? 'You have already given your decision on this request.' : !v.is_approver ? `Only approvers of ${d.stage} can approve or reject.` : null;
   const decisions = [...d.approvals.map((a) => ({ ...a, decision: 'approved' as const })), ...d.rejections.map((a) => ({ ...a, decision: 'rejected' as const }))].sort((a, b) => a.at.localeCompare(b.at));
   return {
     request: {
       ...row(d),
+      // The page says what the request is now: a pending one whose stage moved is outdated (the server refuses its approval).
+      ...(moved ? { status: 'outdated' as const } : {}),
       currentRevisionId: current,
       approvals: decisions.map((a) => ({ user: a.email, decision: a.decision, comment: a.comment, at: a.at, notCounted: a.decision === 'approved' ? a.not_counted_reason : null })),
       reason: d.reason,
@@ -122,13 +130,15 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
       decidedBy: d.decided_by,
       freezeOverride: d.freeze_override,
       blastRadius: d.blast_radius,
+      origin: { from_stage: typeof d.origin.from_stage === 'string' ? d.origin.from_stage : undefined, cookbook: typeof d.origin.cookbook === 'string' ? d.origin.cookbook : undefined },
     },
     can: {
-      approve: !!v?.can_approve,
-      reject: !!v?.can_reject,
+      approve: open && !!v?.can_approve,
+      reject: open && !!v?.can_reject,
       withdraw: !!v?.can_withdraw,
       // Asking again needs promote on the stage (the server checks it again); a removal is asked again from the board.
-      rerequest: d.status === 'outdated' && !!d.to_revision_id && can(access, 'stage.promote', { stage: d.stage }),
+      // Issue 29: a rejected, expired or withdrawn change may be asked for again too (judged anew from what the stage runs now).
+      rerequest: (moved || ['outdated', 'rejected', 'expired', 'withdrawn'].includes(d.status)) && !!d.to_revision_id && can(access, 'stage.promote', { stage: d.stage }),
       manage: can(access, 'stage.manage', { stage: d.stage }),
       approveHint,
     },

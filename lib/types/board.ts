@@ -41,7 +41,7 @@ export interface BoardGuards {
 export interface BoardData {
   /** `canManage`: may override a freeze (issue 15); the server checks again. */
   stages: { name: string; description: string; position: number; canPromote: boolean; canManage?: boolean }[];
-  /** `latestRevisionId`: the policy's newest revision, wherever it runs (a fresh upload may run nowhere yet). */
+  /** `latestRevisionId`: the policy's newest uploaded (or composed) revision, wherever it runs (a fresh upload may run nowhere yet); derived single-cookbook revisions are not uploads. */
   policies: { name: string; team: string | null; latestRevisionId: string | null; cells: Record<string, BoardCell | null> }[];
   teams: string[];
   generatedAt: string;

@@ -135,4 +135,17 @@ describe('requests that cannot mislead', () => {
     await deleteFreezeWindow(A.admin, { stage: 'production', id: w.id });
   });
 
+  it('an approval of a request whose stage has moved is refused (409) and not recorded; the request is outdated', async () => {
+    const policy = 'api-gateway';
+    const pending = await db().promotionRequest.findFirstOrThrow({ where: { policyName: policy, groupName: 'production', status: 'pending' }, select: { id: true, fromRevisionId: true } });
+    // Production moves under it: a rollback-free change through the unprotected path (protection off for a moment is not needed: set the pointer directly as another writer would).
+    const other = await db().policyRevision.findFirstOrThrow({ where: { policy: { name: policy }, revisionId: { not: pending.fromRevisionId! } }, select: { id: true } });
+    await db().groupPolicy.updateMany({ where: { group: { name: 'production' }, policy: { name: policy } }, data: { revisionPk: other.id } });
+    const e = await failure(approvePromotionRequest(A.lead, { id: pending.id }));
+    expect(e.status).toBe(409);
+    expect(e.message).toMatch(/outdated/);
+    const after = await getPromotionRequest(A.admin, pending.id);
+    expect(after.status).toBe('outdated');
+    expect(after.approvals).toHaveLength(0);
+  });
 });

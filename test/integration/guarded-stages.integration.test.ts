@@ -236,9 +236,11 @@ describe('approvals', () => {
     expect(b.id).not.toBe(a.id);
     for (const u of ['lead', 'admin'].slice(0, b.approvals_required)) await approvePromotionRequest(A[u], { id: b.id });
     expect(await active('production', 'base')).toBe(rev0);
-    for (const u of ['lead', 'admin'].slice(0, a.approvals_required)) await approvePromotionRequest(A[u], { id: a.id });
+    // Issue 29: the first approval finds production moved: refused (409), not recorded, the request outdated.
+    expect((await failure(approvePromotionRequest(A.lead, { id: a.id }))).status).toBe(409);
     const after = await getPromotionRequest(A.release, a.id);
     expect(after.status).toBe('outdated');
+    expect(after.approvals).toHaveLength(0);
     expect(await active('production', 'base')).toBe(rev0);
     expect(await pointerEvents(a.id)).toHaveLength(0);
     expect(await db().auditEvent.count({ where: { action: 'request.outdated', after: { contains: a.id } } })).toBe(1);

@@ -15,7 +15,7 @@ const nodeSchema = {
   },
 };
 const health = { type: 'object', properties: { ring_nodes: { type: 'integer' }, converged: { type: 'integer' }, failed: { type: 'integer' }, pending: { type: 'integer' }, missing: { type: 'integer' } } };
-export const ringSchema = {
+const ringSchema = {
   type: 'object',
   required: ['id', 'stage', 'policy', 'from_revision_id', 'to_revision_id', 'steps', 'step', 'percent', 'status'],
   properties: {
@@ -51,7 +51,7 @@ export const listRingsRoute = defineRoute({
   responses: { 200: { description: '{ rings }', schema: { type: 'object', properties: { rings: { type: 'array', items: ringSchema } } } } },
 });
 
-export const startRingBody = z
+const startRingBody = z
   .object({
     stage: z.string(),
     policy: z.string(),
@@ -92,7 +92,7 @@ export const getRingRoute = defineRoute({
   responses: { 200: { description: '{ ring }', schema: envelope }, 404: 'No such ring (or not visible)' },
 });
 
-export const ringActionBody = z.object({ expected_step: z.number().int().optional(), reason, override_reason: reason, gate_override_reason: reason }).strict();
+const ringActionBody = z.object({ expected_step: z.number().int().optional(), reason, override_reason: reason, gate_override_reason: reason }).strict();
 const actionDoc = { description: 'Optional (an empty body is fine)', schema: { type: 'object', properties: { expected_step: { type: 'integer' }, reason: { type: 'string' }, override_reason: { type: 'string' }, gate_override_reason: { type: 'string' } }, additionalProperties: false } };
 const actionResponses = (extra: Record<number, string> = {}) => ({
   200: { description: '{ ring } afterwards', schema: envelope },

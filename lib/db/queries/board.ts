@@ -28,10 +28,13 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, createdAt: true },
   });
   // The newest revision per policy (one grouped query, then one lookup by the (policy, time) pairs).
-  const newest = await client.policyRevision.groupBy({ by: ['policyId'], _max: { createdAt: true } });
+  // Issue 29: an upload, not a revision the console derived from a stage's older lock (a single-cookbook promotion):
+  // offering such an orphan as "the newest upload" would run an old lock again.
+  const uploaded = { origin: { not: 'cookbook-promotion' } };
+  const newest = await client.policyRevision.groupBy({ by: ['policyId'], where: uploaded, _max: { createdAt: true } });
   const newestRows = newest.length
     ? await client.policyRevision.findMany({
-        where: { OR: newest.map((n) => ({ policyId: n.policyId, createdAt: n._max.createdAt! })) },
+        where: { ...uploaded, OR: newest.map((n) => ({ policyId: n.policyId, createdAt: n._max.createdAt! })) },
         select: { policyId: true, revisionId: true, createdAt: true },
       })
     : [];

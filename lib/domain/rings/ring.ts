@@ -75,11 +75,11 @@ export function ringBucket(seed: string, nodeName: string): number {
 }
 
 /** The buckets a step's percent covers: [0, percent × 100). */
-export function ringLimit(percent: number): number {
+function ringLimit(percent: number): number {
   return Math.round(percent * 100);
 }
 
-export interface RingSpec {
+interface RingSpec {
   /** ringSeed(stage, policy). */
   seed: string;
   /** The current step's percent of the stage (0–100). */

@@ -52,6 +52,10 @@ export default async function RequestPage({ params }: Props) {
             canWithdraw={can.withdraw}
             canRerequest={can.rerequest}
             approveHint={can.approveHint}
+            kind={r.kind}
+            origin={r.origin}
+            approvals={r.approvalCount}
+            approvalsRequired={r.approvalsRequired}
           />
         }
       />
@@ -63,7 +67,7 @@ export default async function RequestPage({ params }: Props) {
           </h2>
           {comparison ? (
             <Suspense>
-              <CompareView c={comparison} />
+              <CompareView c={comparison} changeHeader={{ before: `${r.stage} when asked`, after: `requested${r.origin.from_stage ? ` (from ${r.origin.from_stage})` : ''}` }} />
             </Suspense>
           ) : (
             <EmptyState title={r.fromRevisionId ? 'No difference' : `New in ${r.stage}`}>

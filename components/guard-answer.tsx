@@ -1,0 +1,211 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, fetchJson } from '@/lib/api/client';
+import { dateTime, shortId } from '@/lib/format';
+import type { MovePreviewDto } from '@/lib/types/move-preview';
+
+const q = encodeURIComponent;
+
+export type MovePreviewRequest =
+  | { policy: string; stage: string; kind: 'promote'; from: string }
+  | { policy: string; stage: string; kind: 'promote-cookbook'; from: string; cookbook: string; expectedRevisionId: string | null }
+  | { policy: string; stage: string; kind: 'rollback'; toRevisionId: string };
+
+/**
+ * Issue 29: the guard's answer before the click — POST …/preview, the dry run
+ * of the same judgement movePointer enforces. `null` disables the query.
+ */
+export function useMovePreview(req: MovePreviewRequest | null) {
+  return useQuery(movePreviewQuery(req));
+}
+
+/** The query options of one preview (for useQueries: the bulk dialog asks once per policy). */
+export function movePreviewQuery(req: MovePreviewRequest | null) {
+  return {
+    queryKey: ['move-preview', req],
+    enabled: !!req,
+    retry: false,
+    queryFn: ({ signal }: { signal: AbortSignal }) => {
+      const r = req!;
+      const body =
+        r.kind === 'promote'
+          ? { kind: r.kind, from: r.from }
+          : r.kind === 'promote-cookbook'
+            ? { kind: r.kind, from: r.from, cookbook: r.cookbook, expected_revision_id: r.expectedRevisionId }
+            : { kind: r.kind, to_revision_id: r.toRevisionId };
+      return fetchJson<MovePreviewDto>(`/api/v1/policy_groups/${q(r.stage)}/policies/${q(r.policy)}/preview`, { method: 'POST', body, signal });
+    },
+  };
+}
+
+/** One line per outcome, for lists (the bulk dialog's rows). */
+export function outcomeLine(p: MovePreviewDto): string {
+  if (p.outcome === 'request') return `needs ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'} (${p.reasons[0]?.message ?? 'the stage asks'})`;
+  if (p.outcome === 'blocked') return `refused: ${p.blocked_by[0] ?? p.action}`;
+  if (p.outcome === 'unchanged') return 'nothing to move';
+  return p.needs.includes('freeze_override_reason') ? 'moves now with your freeze override' : p.needs.includes('gate_override_reason') ? 'moves now with your gate override' : 'moves now';
+}
+
+export type MovePreviewState = ReturnType<typeof useMovePreview>;
+
+export interface GuardOverrides {
+  freeze: string;
+  gate: string;
+}
+
+/** Whether the answer lets the confirm go: loaded, not refused, and every override it needs written. */
+export function guardAllows(p: MovePreviewDto | undefined, o: GuardOverrides): boolean {
+  if (!p || p.outcome === 'blocked' || p.outcome === 'unchanged') return false;
+  if (p.needs.includes('freeze_override_reason') && !o.freeze.trim()) return false;
+  if (p.needs.includes('gate_override_reason') && !o.gate.trim()) return false;
+  return true;
+}
+
+/** The confirm button's words: the guard's own ("Move now", "Request 2 approvals", "Override the freeze"). */
+export function guardAction(p: MovePreviewDto | undefined, fallback = 'Checking'): string {
+  return p?.action ?? fallback;
+}
+
+const TONE: Record<MovePreviewDto['outcome'], string> = {
+  move: 'border-emerald-300 bg-emerald-50 text-emerald-950',
+  request: 'border-amber-300 bg-amber-50 text-amber-950',
+  blocked: 'border-red-300 bg-red-50 text-red-900',
+  unchanged: 'border-slate-300 bg-slate-50 text-slate-900',
+};
+
+const HEAD: Record<MovePreviewDto['outcome'], (p: MovePreviewDto) => string> = {
+  move: (p) => (p.needs.includes('freeze_override_reason') || p.needs.includes('gate_override_reason') ? 'Moves now, with your override' : 'Moves now: no approval needed'),
+  request: (p) => `Needs ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'}: opens a request`,
+  blocked: () => 'Refused',
+  unchanged: () => 'Nothing to move',
+};
+
+/**
+ * What confirming will do, from the guard itself: moves now or opens a request
+ * (how many approvals, which rules), a freeze (reason, end, whether you may
+ * override), a bad revision, the promotion gate, downgrades and reverted
+ * attributes. The override fields it needs are asked for here, before the click.
+ */
+export function GuardAnswer({ preview, overrides, onOverrides }: { preview: MovePreviewState; overrides: GuardOverrides; onOverrides: (o: GuardOverrides) => void }) {
+  if (preview.isPending && preview.fetchStatus !== 'idle') {
+    return (
+      <section aria-labelledby="guard-answer-h" data-testid="guard-answer" data-outcome="pending">
+        <h3 id="guard-answer-h" className="mb-1 text-xs font-semibold uppercase text-slate-600">
+          What confirming does
+        </h3>
+        <p className="text-slate-600">Asking the guard…</p>
+      </section>
+    );
+  }
+  if (preview.isError) {
+    const e = preview.error;
+    return (
+      <section aria-labelledby="guard-answer-h" data-testid="guard-answer" data-outcome="error">
+        <h3 id="guard-answer-h" className="mb-1 text-xs font-semibold uppercase text-slate-600">
+          What confirming does
+        </h3>
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
+          <p>The guard could not be asked, so this change cannot be confirmed yet: {e instanceof ApiError ? e.message : (e as Error).message}</p>
+          {!(e instanceof ApiError && e.status < 500) && (
+            <button type="button" className="btn mt-2" onClick={() => preview.refetch()}>
+              Retry
+            </button>
+          )}
+        </div>
+      </section>
+    );
+  }
+  const p = preview.data;
+  if (!p) return null;
+  return (
+    <section aria-labelledby="guard-answer-h" data-testid="guard-answer" data-outcome={p.outcome}>
+      <h3 id="guard-answer-h" className="mb-1 text-xs font-semibold uppercase text-slate-600">
+        What confirming does
+      </h3>
+      <div className={`space-y-2 rounded-md border p-3 ${TONE[p.outcome]}`}>
+        <p className="font-semibold" data-testid="guard-headline">
+          {HEAD[p.outcome](p)}
+        </p>
+        <p data-testid="guard-summary">{p.summary}</p>
+        {p.outcome === 'request' && p.reasons.length > 0 && (
+          <ul className="list-disc pl-5" data-testid="guard-reasons">
+            {p.reasons.map((r, i) => (
+              <li key={i}>{r.message}</li>
+            ))}
+          </ul>
+        )}
+        {p.bad_revision && (
+          <p data-testid="guard-bad">
+            Marked bad by {p.bad_revision.marked_by} on {dateTime(p.bad_revision.marked_at)}: {p.bad_revision.reason}
+          </p>
+        )}
+        {p.freeze && (
+          <div data-testid="guard-freeze">
+            <p>
+              {p.stage} is frozen until {dateTime(p.freeze.ends_at)}: {p.freeze.reason}.{' '}
+              {p.freeze.may_override ? 'You manage this stage and may override the freeze with a written reason.' : 'Only someone who manages this stage may override it.'}
+            </p>
+            {p.freeze.may_override && (
+              <div className="mt-1">
+                <label htmlFor="guard-freeze-override" className="mb-1 block text-xs font-semibold uppercase">
+                  Override the freeze: reason (required, kept in the audit log and the history)
+                </label>
+                <textarea id="guard-freeze-override" className="input h-16 text-slate-900" value={overrides.freeze} onChange={(e) => onOverrides({ ...overrides, freeze: e.target.value })} maxLength={1000} />
+              </div>
+            )}
+          </div>
+        )}
+        {p.gate && (
+          <div data-testid="guard-gate" data-met={p.gate.met ? 'true' : 'false'}>
+            {p.gate.met ? (
+              <p>
+                The promotion gate is met{p.gate.from_stage ? ` in ${p.gate.from_stage}` : ''}: {p.gate.converged} of {p.gate.nodes} nodes converged (needs {p.gate.required}).
+              </p>
+            ) : (
+              <>
+                <p>The promotion gate is not met{p.gate.from_stage ? ` in ${p.gate.from_stage}` : ''}:</p>
+                <ul className="list-disc pl-5">
+                  {p.gate.unmet.map((u) => (
+                    <li key={u}>{u}</li>
+                  ))}
+                </ul>
+                {p.gate.may_override ? (
+                  <div className="mt-1">
+                    <label htmlFor="guard-gate-override" className="mb-1 block text-xs font-semibold uppercase">
+                      Override the gate: reason (required, audited)
+                    </label>
+                    <textarea id="guard-gate-override" className="input h-16 text-slate-900" value={overrides.gate} onChange={(e) => onOverrides({ ...overrides, gate: e.target.value })} maxLength={1000} />
+                  </div>
+                ) : (
+                  <p>Only someone who manages {p.stage} may override the gate.</p>
+                )}
+              </>
+            )}
+          </div>
+        )}
+        {(p.downgrades.length > 0 || p.removed_cookbooks.length > 0 || p.attribute_changes.length > 0) && (
+          <div data-testid="guard-risks">
+            {p.downgrades.length > 0 && (
+              <p>
+                Downgrades {p.downgrades.length} cookbook{p.downgrades.length === 1 ? '' : 's'}: {p.downgrades.map((d) => `${d.name} ${d.from} → ${d.to}`).join(', ')}.
+              </p>
+            )}
+            {p.removed_cookbooks.length > 0 && <p>Removes {p.removed_cookbooks.join(', ')}.</p>}
+            {p.attribute_changes.length > 0 && (
+              <p>
+                Changes {p.attribute_changes.length} attribute{p.attribute_changes.length === 1 ? '' : 's'}: {p.attribute_changes.slice(0, 8).map((a) => `${a.precedence} ${a.path} (${a.kind})`).join(', ')}
+                {p.attribute_changes.length > 8 ? ', …' : ''}.
+              </p>
+            )}
+          </div>
+        )}
+        {p.outcome !== 'unchanged' && (
+          <p className="text-xs">
+            {shortId(p.from_revision_id)} → {shortId(p.to_revision_id)}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
