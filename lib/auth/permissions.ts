@@ -168,7 +168,8 @@ export const PERMISSIONS = {
   // Chef's public_key_read_access: every member of the organization, clients included, reads public keys.
   'key.read': { label: 'read keys', user: SIGNED_IN, client: 'all' },
   'client-key.write': { label: "change clients' keys", user: ADMIN, client: 'self' },
-  'user-key.write': { label: "change this user's keys", user: { kind: 'self' } },
+  // A user's keys: the user, and the console's admins as Chef's superuser (pivotal) writes any user's keys (issue 23).
+  'user-key.write': { label: "change this user's keys", user: { kind: 'self', admins: true } },
   // Data bags (issue 24: per-bag stage restrictions and team grants) and search (issue 25): clients read by stage.
   'data.read': { label: 'read data bags', user: { kind: 'bag', level: 'read' }, client: 'stage' },
   'data.write': { label: 'change data bags', user: { kind: 'bag', level: 'write' } },

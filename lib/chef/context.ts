@@ -56,10 +56,20 @@ export interface ChefRoute {
   method: string;
   path: string;
   handler: Handler;
+  /**
+   * For a request without a Chef signature whose URL carries a valid
+   * pre-signature (file-url.ts): served by this handler, which has no actor
+   * (the URL was handed out to one that `can()` read it). Absent: every
+   * request is authenticated.
+   */
+  presigned?: (ctx: PresignedCtx) => Promise<Result>;
 }
 
-export function route(method: string, path: string, handler: Handler): ChefRoute {
-  return { method, path, handler };
+/** What a pre-signed request's handler works with: no actor. */
+export type PresignedCtx = Omit<Ctx, 'actor'>;
+
+export function route(method: string, path: string, handler: Handler, presigned?: ChefRoute['presigned']): ChefRoute {
+  return presigned ? { method, path, handler, presigned } : { method, path, handler };
 }
 
 export const ok = (json: unknown, status = 200): Result => ({ status, json });

@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
 import { authenticateRequest } from './authn';
+import { isPresigned, verifyPresigned } from './file-url';
+import { hasChefSignature } from './signing';
 import { noteRoute } from '@/lib/ops/request-context';
 import { API_MAX_VERSION, API_MIN_VERSION, chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx } from './context';
 import { chefRoutes } from './routes';
@@ -143,6 +145,23 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   if (!hit) {
     headers.allow = [...new Set(candidates.map((c) => c.r.route.method))].join(', ');
     return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));
+  }
+
+  // A pre-signed URL (a cookbook file, as Chef hands out bookshelf/S3 URLs): served unsigned until it expires.
+  const presigned = hit.r.route.presigned;
+  if (presigned && isPresigned(req.query) && !hasChefSignature(req.header)) {
+    const check = verifyPresigned(req.rawPath, req.query);
+    if (check !== 'ok') return reply(403, errorBody(check === 'expired' ? 'This file URL has expired: read the cookbook artifact again for a fresh one.' : 'This file URL is not valid: its signature does not match.'));
+    try {
+      const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped: segs[0] === 'organizations' });
+      if (!result) return reply(204);
+      return reply(result.status, result.bytes ?? result.raw ?? (result.json === undefined ? '' : JSON.stringify(result.json)));
+    } catch (e) {
+      const known = asAppError(e);
+      if (known) return reply(known.status, errorBody(known.message));
+      console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
+      return reply(500, errorBody('internal service error'));
+    }
   }
 
   const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });

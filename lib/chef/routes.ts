@@ -12,6 +12,7 @@ import { dataBagRoutes } from './resources/data-bags';
 import { dataCollectorRoutes } from './resources/data-collector';
 import { clientKeyRoutes, userKeyRoutes } from './resources/keys';
 import { nodeRoutes } from './resources/nodes';
+import { environmentRoutes } from './resources/environments';
 import { policyRoutes } from './resources/policies';
 import { policyGroupRoutes } from './resources/policy-groups';
 import { sandboxRoutes } from './resources/sandboxes';
@@ -25,6 +26,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...policyRoutes,
   ...policyGroupRoutes,
   ...nodeRoutes,
+  ...environmentRoutes,
   ...clientRoutes,
   ...clientKeyRoutes,
   ...userKeyRoutes,

@@ -82,8 +82,9 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
  * Who may see and change a key set (pedant's rules, as the permission table's
  * `key.read`, `client-key.write` and `user-key.write` rows): public keys are
  * readable by every member of the organization, clients included; a user's
- * keys are changed only by that user (not even by an admin, as Chef's org
- * admins cannot), a client's keys by admins and the client itself. Refused:
+ * keys are changed by that user and by the console's admins (Chef's
+ * superuser: the console has no org admin apart from its admins), a
+ * client's keys by admins and the client itself. Refused:
  * Chef's "missing read/update permission". Whose a user's key set is, is
  * known once the owner row is loaded: the write functions check again with `ref`.
  */

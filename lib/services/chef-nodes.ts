@@ -200,6 +200,25 @@ export async function listChefNodes(actor: Actor): Promise<string[]> {
   return rows.filter((n) => can(actor, 'node.read', { node: n.name, stage: stageOf(n) })).map((n) => n.name);
 }
 
+/**
+ * GET /environments/:env/nodes: the nodes of one Chef environment, as the
+ * node list filters them. The console keeps no environment objects (policy
+ * groups are its stages): `_default` always exists, another environment
+ * exists while a node names it (else Chef's 404).
+ */
+export async function listChefNodesInEnvironment(actor: Actor, env: string): Promise<string[]> {
+  assertCan(actor, 'node.list');
+  const rows = await db().node.findMany({ orderBy: { name: 'asc' }, select: { name: true, chefDocument: true, group: { select: { name: true } } } }).then(sortedBy((n) => n.name));
+  const envOf = (doc: string | null) => {
+    if (!doc) return '_default';
+    const e = (JSON.parse(doc) as { chef_environment?: unknown }).chef_environment;
+    return typeof e === 'string' ? e : '_default';
+  };
+  const inEnv = rows.filter((n) => envOf(n.chefDocument) === env);
+  if (env !== '_default' && !inEnv.length) throw notFound(`Cannot load environment ${env}`);
+  return inEnv.filter((n) => can(actor, 'node.read', { node: n.name, stage: stageOf(n) })).map((n) => n.name);
+}
+
 /** Stores a node object (new, or replacing `existing`): the one write of every node entry point. `checkIn`: the write is the node's own check-in (a client saving itself, or a check-in report). */
 async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode | null, requestId?: string, checkIn = actor.kind === 'client') {
   const f = facts(node);

@@ -261,6 +261,15 @@ export async function deleteArtifact(r: Actor, name: string, identifier: string)
 /** A stored file's bytes, for callers that may read cookbooks. */
 export async function readCookbookFile(r: Actor, checksum: string): Promise<Buffer> {
   assertCookbookRead(r);
+  return readPresignedCookbookFile(checksum);
+}
+
+/**
+ * A cookbook file by a pre-signed URL (lib/chef/file-url.ts): the URL is the
+ * capability, handed out only with a manifest to an actor `cookbook.read`
+ * allowed; 404 once no artifact keeps the file.
+ */
+export async function readPresignedCookbookFile(checksum: string): Promise<Buffer> {
   if (!MD5.test(checksum)) throw notFound(`No file with checksum ${checksum}`);
   const f = await db().cookbookFile.findUnique({ where: { checksum }, select: { content: true } });
   if (!f) throw notFound(`No file with checksum ${checksum}`);

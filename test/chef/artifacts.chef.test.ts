@@ -126,4 +126,22 @@ describe('chef push, chef-client, promotion', () => {
     expect(await db().cookbookFile.count()).toBe(files);
     expect(await db().sandbox.count()).toBe(sandboxes);
   });
+
+  // Issue 23: chef-cli writes any named run list name and Chef Server takes it (erchef validates no named_run_lists).
+  it('chef push takes a lock whose named run lists are called défaut, 🚀 and ""', async () => {
+    write('named.rb', `name 'named-lists'\nrun_list 'hello::default'\nnamed_run_list 'défaut', 'greet::default'\nnamed_run_list '🚀', 'hello::default'\nnamed_run_list '', 'greet::default'\ncookbook 'hello', path: 'cookbooks/hello'\ncookbook 'greet', path: 'cookbooks/greet'\n`);
+    const install = await tool('chef', ['install', 'named.rb']);
+    expect(install.code, install.stdout + install.stderr).toBe(0);
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, 'named.lock.json'), 'utf8')) as { revision_id: string; named_run_lists: Record<string, string[]> };
+    expect(Object.keys(lock.named_run_lists).sort()).toEqual(['', 'défaut', '🚀'].sort());
+    const push = await tool('chef', ['push', 'dev', 'named.rb', '-c', config]);
+    expect(push.code, push.stdout + push.stderr).toBe(0);
+    const rev = await db().policyRevision.findFirstOrThrow({ where: { revisionId: lock.revision_id, policy: { name: 'named-lists' } }, select: { computedRevisionId: true, groups: { select: { group: { select: { name: true } } } } } });
+    expect(rev.computedRevisionId).toBe(lock.revision_id);
+    expect(rev.groups.map((g) => g.group.name)).toEqual(['dev']);
+    // And Chef's API serves it back with the same names.
+    const served = await chef.request('GET', `policies/named-lists/revisions/${lock.revision_id}`, { as: 'dev' });
+    expect(served.status).toBe(200);
+    expect(served.json.named_run_lists).toEqual(lock.named_run_lists);
+  });
 });

@@ -96,6 +96,9 @@ describe('cookbook artifacts', () => {
     expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'dev', body: { is_completed: true } })).status).toBe(200);
   }
 
+  /** A pre-signed file URL (lib/chef/file-url.ts). */
+  const fileUrl = (checksum: string) => new RegExp(`^${chef.orgUrl.replace(/[.]/g, '\\.')}/file_store/checksums/${checksum}\\?expires=\\d+&signature=[0-9a-f]{64}$`);
+
   it('stores a v2 manifest once, serves it with absolute file URLs, and is immutable', async () => {
     const files = { 'recipes/default.rb': 'log "hi"', 'metadata.rb': "name 'art'" };
     await stored(files);
@@ -109,7 +112,7 @@ describe('cookbook artifacts', () => {
 
     const got = await chef.request('GET', `cookbook_artifacts/art/${ID(1)}`, { as: 'client:node-b' });
     expect(got.status).toBe(200);
-    for (const f of got.json.all_files) expect(f.url).toBe(`${chef.orgUrl}/file_store/checksums/${f.checksum}`);
+    for (const f of got.json.all_files) expect(f.url).toMatch(fileUrl(f.checksum));
     const list = await chef.request('GET', 'cookbook_artifacts?num_versions=all', { as: 'dev' });
     expect(list.json.art).toEqual({ url: `${chef.orgUrl}/cookbook_artifacts/art`, versions: [{ url: `${chef.orgUrl}/cookbook_artifacts/art/${ID(1)}`, identifier: ID(1) }] });
   });
@@ -121,7 +124,7 @@ describe('cookbook artifacts', () => {
     const put = await chef.request('PUT', `cookbook_artifacts/old/${ID(2)}`, { as: 'dev', body: m, apiVersion: 0 });
     expect(put.status, put.text).toBe(201);
     const got = await chef.request('GET', `cookbook_artifacts/old/${ID(2)}`, { as: 'dev' });
-    expect(got.json.recipes[0].url).toBe(`${chef.orgUrl}/file_store/checksums/${md5('log "v0"')}`);
+    expect(got.json.recipes[0].url).toMatch(fileUrl(md5('log "v0"')));
   });
 
   it('refuses a manifest naming a file that was never uploaded, storing nothing', async () => {
@@ -142,6 +145,24 @@ describe('cookbook artifacts', () => {
     expect((await chef.request('GET', `file_store/checksums/${c}`, { as: 'client:node-c', headers: { 'if-none-match': `"${c}"` } })).status).toBe(304);
     expect((await chef.request('GET', `file_store/checksums/${c}`, { as: 'anonymous' })).status).toBe(401);
     expect((await chef.request('GET', `file_store/checksums/${c}`, { as: 'validator' })).status).toBe(403);
+  });
+
+  // Issue 23: Chef hands out file URLs that work unsigned until they expire (bookshelf/S3); tampering breaks them.
+  it('file URLs are pre-signed: fetched unsigned they answer the file; another path or expiry under the same signature is refused', async () => {
+    const got = await chef.request('GET', `cookbook_artifacts/art/${ID(1)}`, { as: 'dev' });
+    const f = (got.json.all_files as { path: string; checksum: string; url: string }[]).find((x) => x.path === 'recipes/default.rb')!;
+    const plain = await fetch(f.url);
+    expect(plain.status).toBe(200);
+    expect(await plain.text()).toBe('log "hi"');
+    const u = new URL(f.url);
+    const other = new URL(u);
+    other.pathname = u.pathname.replace(f.checksum, md5("name 'art'"));
+    expect((await fetch(other)).status).toBe(403);
+    const later = new URL(u);
+    later.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 900));
+    expect((await fetch(later)).status).toBe(403);
+    u.search = '';
+    expect((await fetch(u)).status).toBe(401);
   });
 
   it('deleting an artifact a stage runs is refused; an unpinned one can go', async () => {

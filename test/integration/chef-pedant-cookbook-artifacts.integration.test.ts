@@ -310,6 +310,8 @@ describe.each([0, 2])('cookbook_artifacts, API v%i', (apiVersion) => {
       expect((await req('GET', `cookbook_artifacts/cookbook-to-be-deleted/${ID1}`)).status).toBe(404);
       // pedant then expects the file URL to answer 404: the file no other artifact names is gone.
       expect((await req('GET', `file_store/checksums/${md5(content)}`)).status).toBe(404);
+      // ... fetched as pedant does, unsigned, by the pre-signed URL the manifest gave.
+      expect((await fetch(recipe.url)).status).toBe(404);
     });
 
     // pedant: spec/api/cookbook_artifacts/delete_spec.rb "as admin user" "should respond with 200 (\"OK\") and be deleted"

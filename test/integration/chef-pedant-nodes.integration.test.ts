@@ -3,7 +3,7 @@
  * Source: chef/chef-server oc-chef-pedant/spec/api/nodes/complete_endpoint_spec.rb ("Testing the Nodes API endpoint"),
  * spec/api/nodes_spec.rb ("Private Chef Nodes API endpoint"), helpers lib/pedant/rspec/node_util.rb and validations.rb.
  * Pedant assumes an empty organization and acts as the org admin: `seed: false`, as 'admin'.
- * Left out: GET /environments/:env/nodes (environments are not part of the console), respects_maximum_payload_size,
+ * Left out: respects_maximum_payload_size,
  * and most of the attribute / run-list value permutations (a representative subset is kept).
  * Expectations: docs/pedant-notes.md.
  */
@@ -60,6 +60,30 @@ describe('GET /nodes', () => {
     const res = await chef.request('GET', 'nodes', { as });
     expect(res.status).toBe(200);
     expect(res.json).toStrictEqual(Object.fromEntries(names.map((n) => [n, `${chef.orgUrl}/nodes/${n}`])));
+  });
+});
+
+describe('GET /environments/<environment_name>/nodes', () => {
+  beforeEach(resetNodes);
+
+  // pedant: spec/api/nodes/complete_endpoint_spec.rb "GET /environments/<environment_name>/nodes" "with no nodes on the server"
+  it('_default with no nodes: 200 {}', async () => {
+    const res = await chef.request('GET', 'environments/_default/nodes', { as });
+    expect(res.status).toBe(200);
+    expect(res.json).toStrictEqual({});
+  });
+
+  // The console keeps no environment objects: an environment exists while a node names it (_default always).
+  it('lists the nodes of one environment; an environment no node names is 404', async () => {
+    const inDefault = uniq('env_node_default');
+    const inStaging = uniq('env_node_staging');
+    expect((await post(newNode(inDefault))).status).toBe(201);
+    expect((await post({ ...newNode(inStaging), chef_environment: 'staging' })).status).toBe(201);
+    expect((await chef.request('GET', 'environments/_default/nodes', { as })).json).toStrictEqual({ [inDefault]: `${chef.orgUrl}/nodes/${inDefault}` });
+    expect((await chef.request('GET', 'environments/staging/nodes', { as })).json).toStrictEqual({ [inStaging]: `${chef.orgUrl}/nodes/${inStaging}` });
+    const none = await chef.request('GET', 'environments/nowhere/nodes', { as });
+    expect(none.status).toBe(404);
+    expect(none.json.error).toEqual(['Cannot load environment nowhere']);
   });
 });
 

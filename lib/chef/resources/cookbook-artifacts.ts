@@ -1,6 +1,7 @@
 /** Chef's cookbook artifacts resource and their files: /cookbook_artifacts[/:name[/:identifier]], /file_store/checksums/:checksum. */
-import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile } from '@/lib/services/cookbook-artifacts';
-import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
+import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, readPresignedCookbookFile } from '@/lib/services/cookbook-artifacts';
+import { chefOrg, jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
+import { presignQuery } from '../file-url';
 
 function artifactList(ctx: Ctx, lists: Map<string, string[]>) {
   const n = ctx.req.query.get('num_versions');
@@ -13,26 +14,38 @@ function artifactList(ctx: Ctx, lists: Map<string, string[]>) {
   );
 }
 
+/** Each file's URL: pre-signed and expiring (file-url.ts), as Chef hands out bookshelf/S3 URLs. */
 function withUrls(ctx: Ctx, manifest: Record<string, unknown>) {
-  const url = (c: unknown) => `${ctx.orgUrl}/file_store/checksums/${c}`;
+  const now = Date.now();
+  // Signed over the path this server receives (a proxy may serve PUBLIC_URL under a prefix).
+  const url = (c: unknown) => `${ctx.orgUrl}/file_store/checksums/${c}?${presignQuery(`/organizations/${chefOrg()}/file_store/checksums/${c}`, now)}`;
   const addUrls = (list: unknown) => (Array.isArray(list) ? list.map((f) => (f && typeof f === 'object' ? { ...f, url: url((f as { checksum?: unknown }).checksum) } : f)) : list);
   const out: Record<string, unknown> = { ...manifest };
   for (const k of ['all_files', 'recipes', 'attributes', 'files', 'templates', 'libraries', 'definitions', 'resources', 'providers', 'root_files']) if (k in out) out[k] = addUrls(out[k]);
   return out;
 }
 
+/** A cookbook file (content-addressed: cached for good; 304 for the ETag the caller has). */
+async function fileAnswer(ctx: PresignedCtx, assertRead: () => void, read: () => Promise<Buffer>) {
+  const etag = `"${ctx.params.checksum}"`;
+  if (ctx.req.header('if-none-match') === etag) {
+    assertRead();
+    Object.assign(ctx.headers, { etag, 'cache-control': 'private, max-age=31536000, immutable' });
+    return { status: 304 };
+  }
+  const bytes = await read();
+  Object.assign(ctx.headers, { 'content-type': 'application/octet-stream', etag, 'cache-control': 'private, max-age=31536000, immutable', 'content-length': String(bytes.length) });
+  return { status: 200, bytes };
+}
+
 export const cookbookArtifactRoutes: ChefRoute[] = [
-  route('GET', 'file_store/checksums/:checksum', async (ctx) => {
-    const etag = `"${ctx.params.checksum}"`;
-    if (ctx.req.header('if-none-match') === etag) {
-      assertCookbookRead(ctx.actor);
-      Object.assign(ctx.headers, { etag, 'cache-control': 'private, max-age=31536000, immutable' });
-      return { status: 304 };
-    }
-    const bytes = await readCookbookFile(ctx.actor, ctx.params.checksum);
-    Object.assign(ctx.headers, { 'content-type': 'application/octet-stream', etag, 'cache-control': 'private, max-age=31536000, immutable', 'content-length': String(bytes.length) });
-    return { status: 200, bytes };
-  }),
+  route(
+    'GET',
+    'file_store/checksums/:checksum',
+    async (ctx) => fileAnswer(ctx, () => assertCookbookRead(ctx.actor), () => readCookbookFile(ctx.actor, ctx.params.checksum)),
+    // The same file by its pre-signed URL (no Chef signature needed until it expires).
+    async (ctx) => fileAnswer(ctx, () => undefined, () => readPresignedCookbookFile(ctx.params.checksum)),
+  ),
 
   route('GET', 'cookbook_artifacts', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.actor)))),
   route('GET', 'cookbook_artifacts/:name', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.actor, ctx.params.name)))),

@@ -111,6 +111,12 @@ describe('validateLock', () => {
     },
   );
 
+  // Issue 23: chef-cli writes any named run list name and Chef Server takes it (erchef validates no named_run_lists).
+  it.each(['défaut', '🚀', '', 'deploy/now~x', 'with space'])('accepts the named run list name %j', (name) => {
+    const lock = { name: 'p', revision_id: 'r1', run_list: ['recipe[a::b]'], named_run_lists: { [name]: ['recipe[a::b]'] }, cookbook_locks: { a: { version: '1.0.0', identifier: 'a1' } } };
+    expect(validateLock(lock).ok).toBe(true);
+  });
+
   it('rejects non-objects at the root', () => {
     for (const v of [[], null, 'x', 3]) {
       const r = validateLock(v);
@@ -202,8 +208,8 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   'cookbook_locks missing': (l) => (delete l.cookbook_locks, '/cookbook_locks'),
   'named run list with a slash and a tilde in its name': (l) => {
-    l.named_run_lists['deploy/now~x'] = ['recipe[a::b]'];
-    return '/named_run_lists/deploy~1now~0x';
+    l.named_run_lists['deploy/now~x'] = ['recipe[a::b]', 'not-a-recipe'];
+    return '/named_run_lists/deploy~1now~0x/1';
   },
   'attributes not an object': (l, pick) => ((l[pick % 2 ? 'default_attributes' : 'override_attributes'] = [1]), pick % 2 ? '/default_attributes' : '/override_attributes'),
   'included policy without revision_id': (l) => ((l.included_policy_locks = [{ name: 'base', source_options: {} }]), '/included_policy_locks/0/revision_id'),

@@ -83,11 +83,9 @@ export function validateLock(input: unknown): ValidateLockResult {
     if (!isObject(input.named_run_lists)) {
       errors.push({ path: '/named_run_lists', message: `Field 'named_run_lists' must be an object, got ${describe(input.named_run_lists)}` });
     } else {
+      // Any name, as Chef Server takes it (erchef validates no named_run_lists) and chef-cli writes it: 'défaut', '🚀', ''.
       for (const [list, items] of Object.entries(input.named_run_lists)) {
         const path = pointer('named_run_lists', list);
-        if (!COOKBOOK_NAME_PATTERN.test(list)) {
-          errors.push({ path, message: `Named run list name ${describe(list)} may contain only letters, digits, '.', '_' and '-'` });
-        }
         checkRunList(errors, `named_run_lists.${list}`, items, path);
       }
     }
