@@ -16,6 +16,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // A hang guard, not a speed check: property tests are CPU-bound and a loaded machine
+          // (two npm test at once on 2 cores) ran one past vitest's 5 s default.
+          testTimeout: 60_000,
           sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', '**/*.pg.test.ts', 'node_modules/**'],
