@@ -32,16 +32,28 @@ export interface StageNodeFacts extends NodeRunFacts {
  */
 export async function loadNodeFacts(tx: Tx, where: { groupNames?: string[]; policyName?: string } = {}): Promise<StageNodeFacts[]> {
   const stateWhere = { ...(where.groupNames ? { groupName: { in: where.groupNames } } : {}), ...(where.policyName ? { policyName: where.policyName } : {}) };
-  const [states, nodes] = await Promise.all([
+  // Scalar ids, and the (few) stages and policies by id: a relation select would load them with IN lists that
+  // Prisma splits into chunks of parent rows, one more statement per thousand nodes.
+  const [states, rawNodes, groupRows, policyRows] = await Promise.all([
     tx.nodeRunState.findMany({
       where: stateWhere,
       select: { nodeName: true, groupName: true, policyName: true, revisionId: true, status: true, endTime: true, failedResource: true, failedCookbook: true, firstSuccessAt: true, receivedAt: true },
     }),
     tx.node.findMany({
       where: { ...(where.groupNames ? { group: { name: { in: where.groupNames } } } : {}), ...(where.policyName ? { policy: { name: where.policyName } } : {}) },
-      select: { name: true, lastCheckIn: true, group: { select: { name: true } }, policy: { select: { name: true } } },
+      select: { name: true, lastCheckIn: true, groupId: true, policyId: true },
     }),
+    tx.policyGroup.findMany({ select: { id: true, name: true } }),
+    tx.policy.findMany({ select: { id: true, name: true } }),
   ]);
+  const groupName = new Map(groupRows.map((g) => [g.id, g.name]));
+  const policyName = new Map(policyRows.map((p) => [p.id, p.name]));
+  const nodes = rawNodes.map((n) => ({
+    name: n.name,
+    lastCheckIn: n.lastCheckIn,
+    group: n.groupId && groupName.has(n.groupId) ? { name: groupName.get(n.groupId)! } : null,
+    policy: n.policyId && policyName.has(n.policyId) ? { name: policyName.get(n.policyId)! } : null,
+  }));
   const byName = new Map(states.map((s) => [s.nodeName, s]));
   // Saved in a stage but reporting runs elsewhere (or nowhere yet): where did its latest run say it is?
   const unmatched = nodes.filter((n) => !byName.has(n.name)).map((n) => n.name);
