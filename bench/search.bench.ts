@@ -24,23 +24,12 @@ import { searchIndex } from '@/lib/db/queries/search';
 import { parseSearchQuery } from '@/lib/domain/search/parse';
 import { indexNewNodes, indexNode } from '@/lib/services/internal/search-index';
 import { createDatabase, startPgServer, type PgServer } from '@/test/pg-server';
+import { rng as prng } from './lib/generate';
 import { round, type BenchResult } from './lib/harness';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NODES = Number(process.env.SEARCH_BENCH_NODES ?? 10_000);
 const BATCH = 50;
-
-/** mulberry32 */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLATFORMS = [
   ['ubuntu', 'debian', '22.04', '5.15.0-91-generic'],

@@ -8,9 +8,7 @@
  * knife commands against chef-zero (Chef's own server) and the console give
  * the same documents and status codes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +17,7 @@ import { setDataBagStages } from '@/lib/services/data-bags';
 import { chefVaultItems, DEMO_BAGS, DEMO_DATA_BAG_SECRET, DEMO_SECRET_ITEM, DEMO_SETTINGS_ITEM, DEMO_VAULT_CLIENTS, DEMO_VAULT_QUERY } from '@/lib/seed/demo-data-bags';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor } from '../helpers';
-import { projectScript, run, writeConfig, writeClientRb } from './tools';
+import { projectScript, run, startChefZero, writeConfig, writeClientRb, type ChefZero } from './tools';
 
 let chef: ChefHarness;
 let dir: string;
@@ -290,35 +288,8 @@ describe("the demo: real nodes converge the monitoring policy, which reads the d
 // ------------------------------------------------------------------------------------------
 // Differential: chef-zero and the console answer the same knife commands alike.
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startChefZero(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn('chef-zero', ['--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      if (/is listening at http/.test(out)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`chef-zero exited (${code}): ${out}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
 describe('differential: the same knife commands against chef-zero and the console', () => {
-  let zero: { url: string; child: ChildProcess };
+  let zero: ChefZero;
   let zeroConfig: string;
 
   beforeAll(async () => {

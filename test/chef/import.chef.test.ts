@@ -18,7 +18,7 @@ import { ChefServerSource } from '@/lib/chef/import-source';
 import { runImport } from '@/lib/services/import/run-import';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor } from '../helpers';
-import { projectScript, run, startChefZero, writeConfig, type ChefZero } from './tools';
+import { projectScript, run, startChefZero, writeClientRb, writeConfig, type ChefZero } from './tools';
 
 let chef: ChefHarness;
 let zero: ChefZero;
@@ -49,28 +49,9 @@ async function fromConsole(p: string): Promise<{ status: number; text: string }>
 }
 const j = (s: { text: string }) => JSON.parse(s.text);
 
-function clientRb(home: string, serverUrl: string) {
-  fs.mkdirSync(home, { recursive: true });
-  const p = path.join(home, 'client.rb');
-  fs.writeFileSync(
-    p,
-    [
-      `chef_server_url ${JSON.stringify(serverUrl)}`,
-      'node_name "moved-node"',
-      `client_key ${JSON.stringify(path.join(home, 'client.pem'))}`,
-      'validation_client_name "chef-validator"',
-      `validation_key ${JSON.stringify(adminKey)}`,
-      'use_policyfile true',
-      'policy_group "staging"',
-      'policy_name "web"',
-      `file_cache_path ${JSON.stringify(path.join(home, 'cache'))}`,
-      `file_backup_path ${JSON.stringify(path.join(home, 'backup'))}`,
-      'minimal_ohai true',
-      '',
-    ].join('\n'),
-  );
-  return p;
-}
+/** The moved node's client.rb (chef-zero's org is `chef`, so its validator is `chef-validator`). */
+const clientRb = (home: string, serverUrl: string) =>
+  writeClientRb(home, { serverUrl, org: 'chef', nodeName: 'moved-node', validatorKey: adminKey, group: 'staging', policy: 'web' });
 
 async function importFromZero(...extra: string[]) {
   const r = await projectScript('import.ts', ['--server', zero.url, '--org', 'chef', '--user', 'admin', '--key', adminKey, '--json', ...extra]);

@@ -4,6 +4,7 @@
  * into chef-zero, and 100+ queries (hand-written, plus generated from the
  * query grammar with a seeded generator) asked of both.
  */
+import { rng } from '../differential/generate';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -189,18 +190,6 @@ export function handWrittenCases(): SearchCase[] {
   ];
 }
 
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Field → values seen in the fixtures (plus misses), for the generator. */
 const NODE_VOCAB: Record<string, string[]> = {
   name: ['s25-web1', 's25-db2', 's25-cache3', 's25-web4', 's25-nothere'],
@@ -231,8 +220,8 @@ const NODE_VOCAB: Record<string, string[]> = {
  * nothing.
  */
 export function generatedCases(seed: number, count: number): SearchCase[] {
-  const r = prng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  // A seeded generator (mulberry32), so that a failure can be replayed.
+  const { next: r, pick } = rng(seed);
   const fields = Object.keys(NODE_VOCAB);
   const leaf = (): string => {
     const f = pick(fields);
