@@ -1,8 +1,7 @@
 /** Contracts of the ringed rollout routes (issue 30): canary rings inside a stage. */
 import { z } from 'zod';
-import { AppError } from '@/lib/errors';
-import { zodErrors } from '@/lib/validation/zod-errors';
 import { defineRoute } from '../contract';
+import { parseOptionalJsonBody } from '../optional-body';
 
 const nodeSchema = {
   type: 'object',
@@ -143,17 +142,5 @@ export const rollbackRingRoute = defineRoute({
 
 /** The optional JSON body of a ring action (empty: no fields). */
 export function parseRingActionBody(text: string): z.output<typeof ringActionBody> {
-  if (!text.trim()) return {};
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new AppError('bad_request', `Request body is not valid JSON: ${(e as Error).message}`, [{ path: '', message: 'Body must be valid JSON' }]);
-  }
-  const parsed = ringActionBody.safeParse(raw);
-  if (!parsed.success) {
-    const errors = zodErrors(parsed.error);
-    throw new AppError('bad_request', errors[0].message, errors);
-  }
-  return parsed.data;
+  return parseOptionalJsonBody(ringActionBody, text);
 }
