@@ -270,11 +270,11 @@ export class ChefServerSource implements ImportSource {
  * received) is refused as soon as it is known, without holding the rest.
  */
 async function readCapped(res: Response, limit: number, where: string): Promise<Buffer> {
-  const tooBig = (n: number | string) => new SourceError(where, `${n} bytes, more than the console's file limit of ${limit} bytes (MAX_BODY_BYTES): not imported`);
+  const tooBig = (what: string) => new SourceError(where, `${what}, more than the console's file limit of ${limit} bytes (MAX_BODY_BYTES): not imported`);
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await res.body?.cancel();
-    throw tooBig(declared);
+    throw tooBig(`${declared} bytes`);
   }
   if (!res.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
@@ -284,7 +284,7 @@ async function readCapped(res: Response, limit: number, where: string): Promise<
     size += r.value.length;
     if (size > limit) {
       await reader.cancel();
-      throw tooBig(`more than ${limit}`);
+      throw tooBig(`over ${limit} bytes received`);
     }
     chunks.push(r.value);
   }
