@@ -101,7 +101,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-}, 120_000);
+}, 300_000); // a hang guard: seeding the source console in a child process, on a loaded machine
 
 afterAll(async () => {
   proxy?.closeAllConnections();
@@ -236,5 +236,5 @@ describe('console → console, killed with SIGKILL mid-import', () => {
     }
     expect([...perChange].filter(([, n]) => n > 1)).toEqual([]);
     expect(events.filter((e) => e.targetType === 'node')).toHaveLength(EXTRA_NODES + 8);
-  }, 120_000); // a hang guard: two child processes on a loaded machine
+  }, 300_000); // a hang guard: two child processes on a loaded machine
 });
