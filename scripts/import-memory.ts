@@ -1,7 +1,7 @@
 /**
  * Issue 27: the importer's memory, measured (not part of CI: a large run takes minutes).
  *
- *   npx tsx scripts/import-memory.ts [--nodes N] [--files-mb M] [--file-kb K] [--keep]
+ *   npx tsx scripts/import-memory.ts [--nodes N] [--files-mb M] [--file-kb K] [--concurrency C] [--no-large] [--keep]
  *
  * Generates a `knife download` tree in a fresh temp directory: N nodes (default
  * 5000; each a ~3 kB document with automatic attributes), cookbook artifacts
@@ -31,6 +31,7 @@ const num = (flag: string, dflt: number) => {
 const NODES = num('--nodes', 5000);
 const FILES_MB = num('--files-mb', 300);
 const FILE_KB = num('--file-kb', 256);
+const CONCURRENCY = num('--concurrency', 4);
 const keep = args.includes('--keep');
 const LARGE = !args.includes('--no-large');
 
@@ -86,7 +87,7 @@ const rssFile = path.join(root, 'max-rss');
 const preload = path.join(root, 'max-rss.mjs');
 fs.writeFileSync(preload, `import fs from 'node:fs';\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
 const started = process.hrtime.bigint();
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, 'scripts/import.ts', '--dir', tree, '--json'], {
+const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, 'scripts/import.ts', '--dir', tree, '--concurrency', String(CONCURRENCY), '--json'], {
   env: { ...process.env, DATABASE_URL: url },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -98,6 +99,7 @@ const report = out ? (JSON.parse(out) as { imported: unknown[]; skipped: { name:
 console.log(
   JSON.stringify({
     nodes: NODES,
+    concurrency: CONCURRENCY,
     artifacts,
     files: count + (LARGE ? 5 : 0),
     file_mb: Math.round(fileBytes / 1048576),
