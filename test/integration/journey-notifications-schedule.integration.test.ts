@@ -366,6 +366,8 @@ describe('scheduled promotion', () => {
     const id = created.json.id as string;
     const listed = await call(scheduledListRoute.GET, 'GET', { token, query: `policy=${SCHED}&status=pending` });
     expect(listed.json.scheduled_promotions.map((x: { id: string }) => x.id)).toEqual([id]);
+    // The revision's journey shows what is scheduled for it.
+    expect((await revisionJourney(dev, SCHED, s2.lock.revision_id)).scheduled).toEqual([{ id, stage: 'dev', when: 'at', run_at: new Date(at).toISOString(), scheduled_by: 'dev@example.com' }]);
     await expect(cancelScheduledPromotion(A.release, { id })).rejects.toMatchObject({ status: 403 });
     const cancelled = await call(scheduledRoute.DELETE, 'DELETE', { token, params: { id } });
     expect(cancelled.status).toBe(200);
