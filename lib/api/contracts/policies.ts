@@ -80,8 +80,8 @@ export const revisionJourneyRoute = defineRoute({
   params: { name: 'Policy name', rev: 'Revision id' },
   responses: {
     200: {
-      description: '{ policy, revision_id, created: { at, by, origin, tool, tool_label, via }, steps: [{ stage, entered_at, by, kind, tool, from_revision_id, reason, request: { id, requester, approvals_required, approvals: [{ by, at, decision, comment }] } | null, overrides: { freeze?, gate?, artifacts? }, automatic_rollback, left_at, left, soak_ms, current }], convergence: [{ stage, nodes_converged, nodes_failed, successful_runs, failed_runs, first_success_at, last_first_success_at, converged_after_ms }], pending_requests, current_stages }',
-      schema: { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, created: { type: 'object' }, steps: { type: 'array', items: { type: 'object' } }, convergence: { type: 'array', items: { type: 'object' } }, pending_requests: { type: 'array', items: { type: 'object' } }, current_stages: { type: 'array', items: { type: 'string' } } } },
+      description: '{ policy, revision_id, created: { at, by, origin, tool, tool_label, via }, steps: [{ stage, entered_at, by, kind, tool, from_revision_id, reason, request: { id, requester, approvals_required, approvals: [{ by, at, decision, comment }] } | null, overrides: { freeze?, gate?, artifacts? }, automatic_rollback, left_at, left, soak_ms, current }], convergence: [{ stage, nodes_converged, nodes_failed, successful_runs, failed_runs, first_success_at, last_first_success_at, converged_after_ms }], pending_requests, current_stages, scheduled: [{ id, stage, when, run_at, scheduled_by }] }',
+      schema: { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, created: { type: 'object' }, steps: { type: 'array', items: { type: 'object' } }, convergence: { type: 'array', items: { type: 'object' } }, pending_requests: { type: 'array', items: { type: 'object' } }, scheduled: { type: 'array', items: { type: 'object' } }, current_stages: { type: 'array', items: { type: 'string' } } } },
     },
     404: 'No such revision',
   },
