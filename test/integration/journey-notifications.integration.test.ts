@@ -99,7 +99,7 @@ beforeAll(async () => {
   await setGroupPolicy(pushed, { group: 'dev', policy: POLICY, text: v1.text, requestId: 'journey-push-1' });
   await uploadRevision({ ...A.admin, via: 'token' }, { policyName: POLICY, text: v2.text });
   // dev → qa (during a freeze, overridden by the admin) → staging → production (a request two approvers approve).
-  const freeze = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Journey freeze' });
+  const freeze = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(Date.now() - 60_000), endsAt: new Date(Date.now() + 3_600_000), reason: 'Journey freeze' });
   await promotePolicy(A.admin, { policy: POLICY, from: 'dev', to: 'qa', expectedRevisionId: null, freezeOverrideReason: 'hotfix for the journey' });
   await deleteFreezeWindow(A.admin, { stage: 'qa', id: freeze.id });
   await promotePolicy(A.admin, { policy: POLICY, from: 'qa', to: 'staging', expectedRevisionId: null });
