@@ -185,8 +185,10 @@ const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpper
 
 /**
  * Services name their input fields in camelCase; a contract's body names them as the client sent
- * them (snake_case). An error a service reports at `/expectedRevisionId` is answered at
- * `/expected_revision_id`, so the pointer always names a field of the request.
+ * them (snake_case). Input rules are checked at the edge under the client's names (`wireBody`); what
+ * remains here is for the rules that need the database (a rollback target the stage never held:
+ * `/toRevisionId`, answered at `/to_revision_id`) and for bodies not yet derived from their service's
+ * schema (compose), so the pointer always names a field of the request.
  */
 function clientFieldNames(contract: RouteContract): (e: unknown) => unknown {
   const map = new Map(objectKeys(contract.body).filter((k) => camel(k) !== k).map((k) => [camel(k), k]));
