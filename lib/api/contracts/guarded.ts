@@ -4,11 +4,8 @@ import { defineRoute, pathInput, wireBody } from '../contract';
 import { ZMarkBad, ZUnmarkBad } from '@/lib/validation/bad-revisions';
 import { ZApproveRequest, ZRejectRequest, ZWithdrawRequest } from '@/lib/validation/promotion-requests';
 import { ZAddFreeze, ZDeleteFreeze, ZSetStageProtection } from '@/lib/validation/stage-guards';
-import { WEBHOOK_EVENT_NAMES as GUARDED_EVENT_NAMES } from '@/lib/domain/approval/events';
-import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
-
-const WEBHOOK_EVENT_NAMES = [...GUARDED_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
-import { overrideReason, policyName, stageName } from '@/lib/validation/fields';
+import { ZCreateWebhook } from '@/lib/validation/webhooks';
+import { policyName, stageName } from '@/lib/validation/fields';
 import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageProtectionSchema, webhookSchema } from './guarded-schemas';
 
 const groupParam = { group: 'Stage name' };
@@ -168,17 +165,7 @@ export const createWebhookRoute = defineRoute({
   summary: 'Subscribe a URL to events (admin)',
   description:
     'Each event is written to an outbox in the transaction of the change and POSTed by a worker with X-Policy-Console-Signature: sha256=<hex HMAC-SHA256 of the raw body with the secret>, X-Policy-Console-Event and X-Policy-Console-Delivery; retried with exponential backoff; redirects are not followed; several instances never send one delivery twice.',
-  body: z
-    .object({
-      name: z.string().trim().min(1, 'is required').max(100, 'is at most 100 characters'),
-      url: z.string().trim().min(1, 'is required').max(2000, 'is at most 2000 characters').describe('http:// or https://, no credentials'),
-      events: z.array(z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` })).min(1, 'must name at least one event'),
-      secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional().describe('Generated when absent; returned once'),
-      slack: z.boolean().optional().describe('Send Slack bodies (same as format: slack)'),
-      format: z.enum(['json', 'slack', 'teams'], { error: 'must be one of json, slack, teams' }).optional().describe("Issue 29: json (the signed envelope with an absolute `url` to the request and its `changes`), slack (`text` + `blocks`: facts, change summary, a button to the request) or teams (a message with an Adaptive Card: FactSet, changes, Action.OpenUrl)"),
-      allow_private_targets: z.boolean().optional().describe('Deliver even to loopback, link-local, private or unspecified addresses (refused otherwise, at registration and on every delivery)'),
-    })
-    .strict(),
+  body: ZCreateWebhook,
   responses: { 201: { description: '{ webhook, secret }: the secret is returned only here', schema: { type: 'object', properties: { webhook: webhookSchema, secret: { type: 'string' } } } }, 400: 'A field is invalid' },
 });
 
