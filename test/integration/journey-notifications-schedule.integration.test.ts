@@ -313,11 +313,11 @@ describe('scheduled promotion', () => {
   it('"when the freeze ends": runs at the end of the freeze, and waits again when the stage is frozen anew', async () => {
     const now = new Date();
     const end = new Date(now.getTime() + HOUR);
-    const first = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(now.getTime() - 60_000).toISOString(), endsAt: end.toISOString(), reason: 'Schedule freeze' });
+    const first = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(now.getTime() - 60_000), endsAt: end, reason: 'Schedule freeze' });
     const s = await schedulePromotion(dev, { stage: 'qa', policy: SCHED, from: 'dev', when: 'freeze_end', expectedRevisionId: null }, now);
     expect(s).toMatchObject({ when: 'freeze_end', status: 'pending', from_stage: 'dev', run_at: end.toISOString() });
     // Frozen anew by the time it is due: it waits for that freeze's end.
-    const anew = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(end.getTime() - 60_000).toISOString(), endsAt: new Date(end.getTime() + HOUR).toISOString(), reason: 'Frozen anew' });
+    const anew = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(end.getTime() - 60_000), endsAt: new Date(end.getTime() + HOUR), reason: 'Frozen anew' });
     await deleteFreezeWindow(A.admin, { stage: 'qa', id: first.id });
     const waited = await applyDueScheduledPromotions(new Date(end.getTime() + 1000));
     expect(waited.waiting).toContain(s.id);
