@@ -6,10 +6,19 @@ import { ZApproveRequest, ZRejectRequest, ZWithdrawRequest } from '@/lib/validat
 import { ZAddFreeze, ZDeleteFreeze, ZSetStageProtection } from '@/lib/validation/stage-guards';
 import { ZCreateWebhook } from '@/lib/validation/webhooks';
 import { policyName, stageName } from '@/lib/validation/fields';
-import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageProtectionSchema, webhookSchema } from './guarded-schemas';
+import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageGuardStateSchema, stageProtectionSchema, webhookSchema } from './guarded-schemas';
 
 const groupParam = { group: 'Stage name' };
 const requestParam = { id: 'Promotion request id' };
+
+export const getGuardStateRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/guard',
+  summary: 'The stage’s guard state: protection, approvers, freezes (now and next), pending requests and what the caller may do (view)',
+  description: 'The same shape the board and Admin → Stages show. Whether one given change would move at once or open a request is answered by POST /policy_groups/{group}/policies/{name}/preview.',
+  params: groupParam,
+  responses: { 200: { description: 'The guard state', schema: stageGuardStateSchema }, 403: 'You may not view the stage', 404: 'No such stage' },
+});
 
 export const getProtectionRoute = defineRoute({
   method: 'GET',
