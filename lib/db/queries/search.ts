@@ -168,7 +168,7 @@ export type DocumentChunks = Map<string, JsonObject>;
  * Cuts an indexed document at its top level: each attribute whose value is a
  * non-empty object is a chunk, the other attributes together are one more.
  * The id hashes the index and the part's JSON: equal parts of two documents of
- * one index are one chunk. No row is computed here: a save flattens only the
+ * one index are one chunk. No row is computed here: a write flattens only the
  * chunks that are new to the index.
  */
 export function documentChunks(idx: string, doc: JsonObject): DocumentChunks {
@@ -263,21 +263,30 @@ async function acquireChunks(tx: Tx, idx: string, chunks: Map<string, { part: Js
 }
 
 /**
- * Takes one reference from each chunk and deletes the chunks no document uses
- * any more, with their rows. The decrement locks each chunk row: a concurrent
- * acquireChunks of the same chunk waits for this transaction and then either
- * finds it (still referenced) or creates it again with its rows.
+ * Takes one reference from each chunk of document `docId` in `ids` and
+ * unlinks it, deleting the chunks no document uses any more (their rows and
+ * links go with them: ON DELETE CASCADE). The decrement locks each chunk row:
+ * a concurrent acquireChunks of the same chunk waits for this transaction and
+ * then either finds it (still referenced) or creates it again with its rows.
  */
-async function releaseChunks(tx: Tx, ids: readonly string[]): Promise<void> {
+async function releaseChunks(tx: Tx, docId: string, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
   const provider = providerOf(tx);
-  const sorted = [...ids].sort();
   const dec = new Sql(provider);
-  await tx.$executeRawUnsafe(`UPDATE "SearchChunk" SET "refs" = "refs" - 1 WHERE "id" IN ${inJson(dec, provider, sorted)}`, ...dec.params);
-  const ent = new Sql(provider);
-  await tx.$executeRawUnsafe(`DELETE FROM "SearchEntry" WHERE "chunkId" IN (SELECT c."id" FROM "SearchChunk" c WHERE c."id" IN ${inJson(ent, provider, sorted)} AND c."refs" <= 0)`, ...ent.params);
-  const del = new Sql(provider);
-  await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE "id" IN ${inJson(del, provider, sorted)} AND "refs" <= 0`, ...del.params);
+  const left = await tx.$queryRawUnsafe<{ id: string; refs: number | bigint }[]>(
+    `UPDATE "SearchChunk" SET "refs" = "refs" - 1 WHERE "id" IN ${inJson(dec, provider, [...ids].sort())} RETURNING "id", "refs"`,
+    ...dec.params,
+  );
+  const gone = left.filter((r) => Number(r.refs) <= 0).map((r) => r.id);
+  const kept = left.filter((r) => Number(r.refs) > 0).map((r) => r.id);
+  if (gone.length) {
+    const del = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE "id" IN ${inJson(del, provider, gone)}`, ...del.params);
+  }
+  if (kept.length) {
+    const unlink = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${unlink.p(docId)} AND "chunkId" IN ${inJson(unlink, provider, kept)}`, ...unlink.params);
+  }
 }
 
 /** The document's id and its chunks, or null when it is not indexed. */
@@ -313,11 +322,7 @@ export async function writeIndexDoc(tx: Tx, idx: string, name: string, doc: Json
   }
   const removed = [...old].filter((id) => !chunks.has(id));
   const added = [...chunks.keys()].filter((id) => !old.has(id));
-  if (removed.length) {
-    const s = new Sql(provider);
-    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(docId)} AND "chunkId" IN ${inJson(s, provider, removed)}`, ...s.params);
-    await releaseChunks(tx, removed);
-  }
+  await releaseChunks(tx, docId, removed);
   if (added.length) {
     await acquireChunks(tx, idx, new Map(added.map((id) => [id, { part: chunks.get(id)!, n: 1 }])));
     await insertJsonRows(
@@ -364,9 +369,7 @@ export async function removeFromIndex(tx: Tx, idx: string, name: string): Promis
   const stored = await storedDoc(tx, idx, name);
   if (!stored) return;
   const provider = providerOf(tx);
-  const s = new Sql(provider);
-  await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(stored.id)}`, ...s.params);
-  await releaseChunks(tx, stored.chunks);
+  await releaseChunks(tx, stored.id, stored.chunks);
   const d = new Sql(provider);
   await tx.$executeRawUnsafe(`DELETE FROM "SearchDoc" WHERE "id" = ${d.p(stored.id)}`, ...d.params);
 }
