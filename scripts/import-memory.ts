@@ -10,7 +10,7 @@
  * (MAX_BODY_BYTES, 8 MiB by default: the largest a transfer may hold) and one
  * file over it (reported as skipped, never read; --no-large leaves these out). Then migrates a fresh SQLite
  * database next to it, adds an administrator, and runs the real importer
- * (`node --import tsx scripts/import.ts --dir …`, as `npm run import` does)
+ * (`node --max-old-space-size=256 --import tsx scripts/import.ts --dir …`, as `npm run import` does: the heap cap keeps V8 from growing the heap before it collects)
  * as a child process whose peak resident set (getrusage's ru_maxrss) a preload
  * records on exit. Prints one JSON line: {nodes, files, file_mb, seconds,
  * peak_rss_mb, exit}. The temp directory is removed unless --keep.
@@ -87,7 +87,7 @@ const rssFile = path.join(root, 'max-rss');
 const preload = path.join(root, 'max-rss.mjs');
 fs.writeFileSync(preload, `import fs from 'node:fs';\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
 const started = process.hrtime.bigint();
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, 'scripts/import.ts', '--dir', tree, '--concurrency', String(CONCURRENCY), '--json'], {
+const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', '--import', preload, 'scripts/import.ts', '--dir', tree, '--concurrency', String(CONCURRENCY), '--json'], {
   env: { ...process.env, DATABASE_URL: url },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
