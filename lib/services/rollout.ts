@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
+import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
 import { evaluateRollback, summarizeHealth, validateGateRule, validateRollbackRule, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
 import { AppError, badRequest, notFound } from '@/lib/errors';
@@ -381,6 +382,21 @@ export function evaluateAfterRun(run: ReportedRun, now = new Date()): Promise<vo
   return done;
 }
 
+/**
+ * Whether afterRunReported could do anything for this run: one read of what
+ * it looks at first (rolloutPrecheck). No when the stage does not run the
+ * revision; for a failure, when rollout.failed was announced and there is no
+ * rollback to make (rule off, made already, or nothing to go back to); for a
+ * success, when rollout.converged was announced or a counted node has not
+ * converged the revision yet. Otherwise afterRunReported decides, as always.
+ */
+async function mayHaveWork(run: ReportedRun, now: Date): Promise<boolean> {
+  const c = await rolloutPrecheck(run.group, run.policy, run.revisionId!, new Date(now.getTime() - missingAfterMs()));
+  if (!c) return false;
+  if (run.status === 'failure') return !c.failedAnnounced || (c.rollbackEnabled && !c.rolledBack && !!c.fromRevisionId);
+  return !c.convergedAnnounced && c.notYet === 0;
+}
+
 async function drainEvaluations(key: string, slot: { pending: PendingEvaluation | null }): Promise<void> {
   while (slot.pending) {
     const p = slot.pending;
@@ -388,7 +404,7 @@ async function drainEvaluations(key: string, slot: { pending: PendingEvaluation 
     for (const run of [p.failure, p.success]) {
       if (!run) continue;
       try {
-        await afterRunReported(run, p.now);
+        if (await mayHaveWork(run, p.now)) await afterRunReported(run, p.now);
       } catch (e) {
         // The runs are stored; the rollout's evaluation runs again with the next report (and the worker's pass).
         if (!(e instanceof AppError)) console.error('[rollout] evaluation after a run failed', e);

@@ -136,6 +136,60 @@ function statements(d: Dialect) {
                                       ELSE excluded."endTime" END
             WHERE "NodeRunState"."endTime" <= excluded."endTime"`,
     owner: `SELECT "nodeName" FROM "RunReport" WHERE "runId" = ${ph(d, 1, 'runId')}`,
+    precheck: precheckSql(d),
+  };
+}
+
+/**
+ * What the evaluation after a run (lib/services/rollout.ts afterRunReported)
+ * would look at first, in one read: the latest change that moved the stage to
+ * the run's revision (none: the stage runs another revision, nothing to do),
+ * which of its announcements were made, whether the stage's rollback rule is
+ * on, and how many recently reporting nodes have not converged the revision.
+ * Parameters: stage, policy, revision, the "missing" cutoff.
+ */
+function precheckSql(d: Dialect): string {
+  const [g, p, r, cutoff] = d === 'sqlite' ? ['@g', '@p', '@r', '@cutoff'] : ['$1::text', '$2::text', '$3::text', '$4::timestamp(3)'];
+  const announced = (event: string) => `EXISTS (SELECT 1 FROM "RolloutOutcome" o WHERE o."key" = ph."id" || ':${event}')`;
+  const int = d === 'pg' ? '::int' : '';
+  return `SELECT ph."id" AS "changeId", ph."fromRevisionId" AS "fromRevisionId",
+            ${announced('rollout.failed')} AS "failedAnnounced",
+            ${announced('rollout.converged')} AS "convergedAnnounced",
+            ${announced('rollout.rolled_back')} AS "rolledBack",
+            COALESCE((SELECT rr."rollbackEnabled" FROM "StageRolloutRule" rr WHERE rr."groupName" = ${g}), ${d === 'pg' ? 'false' : '0'}) AS "rollbackEnabled",
+            (SELECT COUNT(*)${int} FROM "NodeRunState" s WHERE s."groupName" = ${g} AND s."policyName" = ${p} AND s."receivedAt" >= ${cutoff}
+               AND (s."status" <> 'success' OR s."revisionId" IS NULL OR s."revisionId" <> ${r})) AS "notYet"
+       FROM "GroupPolicy" x
+       JOIN "PolicyGroup" g ON g."id" = x."groupId"
+       JOIN "Policy" p ON p."id" = x."policyId"
+       JOIN "PolicyRevision" r ON r."id" = x."revisionPk"
+       JOIN "PointerHistory" ph ON ph."groupName" = g."name" AND ph."policyName" = p."name" AND ph."toRevisionId" = r."revisionId"
+      WHERE g."name" = ${g} AND p."name" = ${p} AND r."revisionId" = ${r}
+      ORDER BY ph."createdAt" DESC, ph."id" DESC
+      LIMIT 1`;
+}
+
+/** The precheck's answer (null: the stage does not run the revision, or no change moved it there). */
+export interface RolloutPrecheck {
+  changeId: string;
+  fromRevisionId: string | null;
+  failedAnnounced: boolean;
+  convergedAnnounced: boolean;
+  rolledBack: boolean;
+  rollbackEnabled: boolean;
+  notYet: number;
+}
+
+function precheckRow(row: Record<string, unknown> | undefined): RolloutPrecheck | null {
+  if (!row) return null;
+  return {
+    changeId: row.changeId as string,
+    fromRevisionId: (row.fromRevisionId as string | null) ?? null,
+    failedAnnounced: !!row.failedAnnounced,
+    convergedAnnounced: !!row.convergedAnnounced,
+    rolledBack: !!row.rolledBack,
+    rollbackEnabled: !!row.rollbackEnabled,
+    notYet: Number(row.notYet),
   };
 }
 
@@ -169,6 +223,7 @@ function params(d: Dialect, w: RunWrite, kind: 'start' | 'converge' | 'state'): 
 
 interface Writer {
   write(batch: readonly RunWrite[]): Promise<RunWriteOutcome[]>;
+  precheck(values: [string, string, string, Date]): Promise<RolloutPrecheck | null>;
   close(): void;
 }
 
@@ -177,7 +232,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** SQLite: one write connection per database file; each batch is synchronous between BEGIN IMMEDIATE and COMMIT. */
 function sqliteWriter(url: string): Writer {
   let conn: Database.Database | null = null;
-  let st: Record<'begin' | 'commit' | 'rollback' | 'start' | 'converge' | 'state' | 'owner', Database.Statement> | null = null;
+  let st: Record<'begin' | 'commit' | 'rollback' | 'start' | 'converge' | 'state' | 'owner' | 'precheck', Database.Statement> | null = null;
   const open = () => {
     if (!conn || !st) {
       // No busy timeout of its own: waiting inside better-sqlite3 would hold the event loop (see begin below).
@@ -192,6 +247,7 @@ function sqliteWriter(url: string): Writer {
         converge: conn.prepare(s.converge),
         state: conn.prepare(s.state),
         owner: conn.prepare(s.owner).pluck(),
+        precheck: conn.prepare(s.precheck),
       };
     }
     return { conn, st };
@@ -226,6 +282,11 @@ function sqliteWriter(url: string): Writer {
         throw e;
       }
     },
+    async precheck(values) {
+      // Outside any transaction: reads the last committed state (this connection's and every other's).
+      const [g, p, r, cutoff] = values;
+      return precheckRow(open().st.precheck.get({ g, p, r, cutoff: value('sqlite', cutoff) }) as Record<string, unknown> | undefined);
+    },
     close() {
       conn?.close();
       conn = null;
@@ -237,7 +298,7 @@ function sqliteWriter(url: string): Writer {
 /** PostgreSQL: one pooled connection per batch, BEGIN … COMMIT, named prepared statements. */
 function pgWriter(): Writer {
   const s = statements('pg');
-  const run = async (client: pg.PoolClient, name: keyof typeof s, values: unknown[]) => client.query({ name: `run-ingest:${name}`, text: s[name], values });
+  const run = async (client: pg.PoolClient, name: 'start' | 'converge' | 'state' | 'owner', values: unknown[]) => client.query({ name: `run-ingest:${name}`, text: s[name], values });
   return {
     async write(batch) {
       for (let attempt = 1; ; attempt++) {
@@ -265,6 +326,9 @@ function pgWriter(): Writer {
         }
         await sleep(5 + Math.random() * 20 * attempt);
       }
+    },
+    async precheck(values) {
+      return precheckRow((await (pgPoolOf(db()) as pg.Pool).query({ name: 'run-ingest:precheck', text: s.precheck, values: values.map((v) => value('pg', v)) })).rows[0]);
     },
     close() {
       /* the pool belongs to the client */
@@ -296,4 +360,9 @@ onDisconnect(() => {
  */
 export function writeRunMessages(batch: readonly RunWrite[]): Promise<RunWriteOutcome[]> {
   return writer().write(batch);
+}
+
+/** One read of what the evaluation after a run of `revisionId` in `stage` × `policy` would find first (see precheckSql). */
+export function rolloutPrecheck(stage: string, policy: string, revisionId: string, missingSince: Date): Promise<RolloutPrecheck | null> {
+  return writer().precheck([stage, policy, revisionId, missingSince]);
 }
