@@ -17,7 +17,7 @@ import { db } from '@/lib/db/client';
 import { writeRunMessages, type RunWrite, type RunWriteOutcome } from '@/lib/db/queries/run-ingest';
 import { can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { badRequest, conflict, forbidden } from '@/lib/errors';
+import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { groupCommit } from './internal/group-commit';
 import { evaluateAfterRun } from './rollout';
 
@@ -185,8 +185,11 @@ export interface IngestResult {
  * Messages are written by group commit (lib/services/internal/group-commit.ts):
  * those that arrive together share one transaction of prepared statements
  * (lib/db/queries/run-ingest.ts), and each is answered after that commit.
+ * A batch the database refused for a reason of its own (busy, a write
+ * conflict, no connection: a 503 or 409 to retry) fails whole; any other
+ * failure is retried message by message, so a bad message fails alone.
  */
-const writeRun = groupCommit(writeRunMessages);
+const writeRun = groupCommit(writeRunMessages, { split: (e) => !asAppError(e) });
 
 /** The outcome of one write: a run_id that is another node's run is a 409 (nothing was stored). */
 async function store(w: RunWrite): Promise<RunWriteOutcome> {

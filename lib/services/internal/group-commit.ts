@@ -9,13 +9,17 @@
  * When a whole batch fails (the database refused the transaction), its items
  * are written again one by one, so an item that cannot be written fails alone
  * and the others still commit (each at most once: a failed transaction
- * changed nothing).
+ * changed nothing) — unless `split` says the failure is not the items' (the
+ * database busy or unreachable: every item gets that error at once, rather
+ * than each waiting for it again).
  */
 export interface GroupCommit<I, R> {
   (item: I): Promise<R>;
 }
 
-export function groupCommit<I, R>(write: (batch: I[]) => Promise<R[]>, maxBatch = 256): GroupCommit<I, R> {
+export function groupCommit<I, R>(write: (batch: I[]) => Promise<R[]>, opts: { maxBatch?: number; split?: (e: unknown) => boolean } = {}): GroupCommit<I, R> {
+  const maxBatch = opts.maxBatch ?? 256;
+  const split = opts.split ?? (() => true);
   type Entry = { item: I; resolve: (r: R) => void; reject: (e: unknown) => void };
   let queue: Entry[] = [];
   let flushing = false;
@@ -25,7 +29,7 @@ export function groupCommit<I, R>(write: (batch: I[]) => Promise<R[]>, maxBatch 
       const out = await write(batch.map((e) => e.item));
       batch.forEach((e, i) => e.resolve(out[i]));
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
+      if (batch.length === 1 || !split(err)) return batch.forEach((e) => e.reject(err));
       for (const e of batch) {
         try {
           e.resolve((await write([e.item]))[0]);
