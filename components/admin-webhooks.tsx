@@ -37,7 +37,7 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookDto[]; ev
           const f = new FormData(form);
           const chosen = events.filter((ev) => f.get(`event:${ev}`) === 'on');
           if (chosen.length === 0) return void toast.error('Choose at least one event.');
-          create.mutateAsync({ name: String(f.get('name') ?? '').trim(), url: String(f.get('url')), events: chosen, secret: String(f.get('secret') ?? '') || undefined, slack: f.get('slack') === 'on', allow_private_targets: f.get('allow_private_targets') === 'on' }).then(
+          create.mutateAsync({ name: String(f.get('name') ?? '').trim(), url: String(f.get('url')), events: chosen, secret: String(f.get('secret') ?? '') || undefined, format: (String(f.get('format') ?? 'json') as 'json' | 'slack' | 'teams'), allow_private_targets: f.get('allow_private_targets') === 'on' }).then(
             () => form.reset(),
             () => undefined,
           );
@@ -68,8 +68,13 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookDto[]; ev
             ))}
           </div>
         </fieldset>
-        <label className="flex items-center gap-1.5 text-sm">
-          <input type="checkbox" name="slack" /> Slack-compatible payload (<span className="mono">{'{ "text": … }'}</span>, for an incoming-webhook URL)
+        <label className="flex flex-col text-xs font-medium text-slate-600">
+          Body format
+          <select name="format" defaultValue="json" className="input mt-1 w-96 max-w-full">
+            <option value="json">JSON envelope (signed; with the request&apos;s absolute link and change summary)</option>
+            <option value="slack">Slack (incoming webhook: text and blocks)</option>
+            <option value="teams">Microsoft Teams (Workflows webhook: an Adaptive Card)</option>
+          </select>
         </label>
         <label className="flex items-center gap-1.5 text-sm">
           <input type="checkbox" name="allow_private_targets" /> Allow a loopback, link-local or private-network target (refused otherwise)
@@ -105,7 +110,7 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookDto[]; ev
                     {w.name || w.url}
                   </Link>
                   <div className="mono break-all text-xs text-slate-600">{w.url}</div>
-                  {w.slack && <span className="badge bg-slate-100 text-slate-700">Slack format</span>}
+                  {w.format !== 'json' && <span className="badge bg-slate-100 text-slate-700">{w.format === 'slack' ? 'Slack' : 'Teams'} format</span>}
                 </td>
                 <td className="text-xs text-slate-700">{w.events.map(eventLabel).join(', ')}</td>
                 <td className="text-xs text-slate-700">

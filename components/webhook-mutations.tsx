@@ -9,7 +9,9 @@ export interface NewWebhook {
   url: string;
   events: string[];
   secret?: string;
-  slack: boolean;
+  slack?: boolean;
+  /** Issue 29: json | slack | teams. */
+  format?: 'json' | 'slack' | 'teams';
   allow_private_targets?: boolean;
 }
 

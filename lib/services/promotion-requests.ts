@@ -21,10 +21,10 @@ import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
 import { moveRequirement } from './internal/guard';
-import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
+import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestLink, requestMessage, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
 
 export type { PromotionRequestDto, PromotionDecisionDto, PromotionRequestStatus, RequestDiffSummary } from './internal/request-dto';
-export { REQUEST_STATUSES, requestPath, requestUrl } from './internal/request-dto';
+export { REQUEST_STATUSES, requestLink, requestPath, requestUrl } from './internal/request-dto';
 
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
@@ -219,7 +219,10 @@ export async function approvePromotionRequest(access: Access, raw: ApproveReques
       reason: input.comment,
       requestId: input.requestId,
     });
-    await emitEvent(tx, 'request.approved', `${access.email} approved ${row.policyName} into ${row.groupName} (${approvals.length} of ${row.approvalsRequired}). ${requestUrl(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, approver: access.email, comment: input.comment ?? null, approvals: approvals.length, approvals_required: row.approvalsRequired }, { at: now });
+    await emitEvent(tx, 'request.approved', `${access.email} approved ${row.policyName} into ${row.groupName} (${approvals.length} of ${row.approvalsRequired}). ${requestLink(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, approver: access.email, comment: input.comment ?? null, approvals: approvals.length, approvals_required: row.approvalsRequired }, {
+      at: now,
+      message: requestMessage(row, `Approved (${approvals.length} of ${row.approvalsRequired}): ${row.policyName} into ${row.groupName}`, [['Approved by', access.email], ...(input.comment ? ([['Comment', input.comment]] as [string, string][]) : [])]),
+    });
     if (approvals.length >= row.approvalsRequired) await applyRequest(tx, access, row, approvals.map((a) => a.userEmail), input.overrideReason, input.requestId, now);
     return null;
   });
@@ -249,7 +252,10 @@ async function markOutdated(tx: Tx, access: Access, row: LockedRow, currentRevis
     after: { request: row.id, current_revision_id: currentRevisionId },
     requestId,
   });
-  await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestUrl(row.id)}`, { ...data, current_revision_id: currentRevisionId }, { at: now });
+  await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestLink(row.id)}`, { ...data, current_revision_id: currentRevisionId }, {
+    at: now,
+    message: requestMessage(row, `Outdated: ${row.policyName} into ${row.groupName}`, [['Stage now runs', short(currentRevisionId)]]),
+  });
 }
 
 /** Applies an approved request through movePointer, or marks it outdated when the stage no longer runs what it was made against. */
@@ -291,7 +297,10 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   if (row.kind === RING_REQUEST_KIND) {
     // Issue 30: an approved ring start starts the ring's first step; the stage's pointer moves at its last step.
     const ring = await activateRingForRequest(tx, { kind: 'system', userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` }, row.id, approvers, now);
-    await emitEvent(tx, 'request.applied', `The ringed rollout of ${row.policyName} ${short(row.toRevisionId)} in ${row.groupName} started (approved by ${approvers.join(', ')}). ${requestUrl(row.id)}`, { ...data, approved_by: approvers, ring: ring.rolloutId }, { at: now });
+    await emitEvent(tx, 'request.applied', `The ringed rollout of ${row.policyName} ${short(row.toRevisionId)} in ${row.groupName} started (approved by ${approvers.join(', ')}). ${requestLink(row.id)}`, { ...data, approved_by: approvers, ring: ring.rolloutId }, {
+      at: now,
+      message: requestMessage(row, `Ringed rollout started: ${row.policyName} in ${row.groupName}`, [['Approved by', approvers.join(', ')]]),
+    });
     return;
   }
   // The freeze override: one given now by an approver who manages the stage, or the one a manager gave with the request.
@@ -331,7 +340,10 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
       requestId,
     });
   }
-  await emitEvent(tx, 'request.applied', `${row.policyName} ${short(row.fromRevisionId)} → ${short(row.toRevisionId)} now runs in ${row.groupName} (approved by ${approvers.join(', ')}). ${requestUrl(row.id)}`, { ...data, approved_by: approvers, audit_id: moved.auditId }, { at: now });
+  await emitEvent(tx, 'request.applied', `${row.policyName} ${short(row.fromRevisionId)} → ${short(row.toRevisionId)} now runs in ${row.groupName} (approved by ${approvers.join(', ')}). ${requestLink(row.id)}`, { ...data, approved_by: approvers, audit_id: moved.auditId }, {
+    at: now,
+    message: requestMessage(row, `Applied: ${row.policyName} now runs ${short(row.toRevisionId)} in ${row.groupName}`, [['Approved by', approvers.join(', ')]]),
+  });
 }
 
 /** Rejects (with a comment): the request is closed, nothing moves. */
@@ -346,7 +358,10 @@ export async function rejectPromotionRequest(access: Access, raw: RejectRequestI
     const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'rejected', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
     if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
     await audit(tx, access, { action: 'request.reject', targetType: 'pointer', target: `${row.groupName}/${row.policyName}`, groupName: row.groupName, policyName: row.policyName, after: { request: row.id }, reason: input.comment, requestId: input.requestId });
-    await emitEvent(tx, 'request.rejected', `${access.email} rejected ${row.policyName} into ${row.groupName}: ${input.comment}. ${requestUrl(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, rejected_by: access.email, comment: input.comment }, { at: now });
+    await emitEvent(tx, 'request.rejected', `${access.email} rejected ${row.policyName} into ${row.groupName}: ${input.comment}. ${requestLink(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, rejected_by: access.email, comment: input.comment }, {
+      at: now,
+      message: requestMessage(row, `Rejected: ${row.policyName} into ${row.groupName}`, [['Rejected by', access.email], ['Comment', input.comment]]),
+    });
   });
   return getPromotionRequest(access, input.id);
 }

@@ -13,12 +13,13 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret } from './internal/git-source';
-import { emitEvent, WEBHOOK_EVENTS } from './internal/outbox';
+import { emitEvent, formatOf, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from './internal/outbox';
 import { literalTargetRefused } from './internal/net-guard';
 import { parseInput } from './internal/parse';
 
 export { WEBHOOK_EVENTS } from './internal/outbox';
-export type { WebhookEvent } from './internal/outbox';
+export type { WebhookEvent, WebhookFormat } from './internal/outbox';
+export { WEBHOOK_FORMATS } from './internal/outbox';
 
 import type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 
@@ -32,6 +33,8 @@ export const ZCreateWebhook = z
     /** The signing secret; generated (and returned once) when not given. */
     secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional(),
     slack: z.boolean().optional(),
+    /** Issue 29: json (the signed envelope, default), slack (`text` + `blocks`) or teams (an Adaptive Card message). `slack: true` means slack. */
+    format: z.enum(WEBHOOK_FORMATS, { error: `must be one of ${WEBHOOK_FORMATS.join(', ')}` }).optional(),
     /**
      * Issue 28: deliver even to loopback, link-local, private or unspecified addresses (an explicit admin choice,
      * e.g. a receiver on the same network). Without it such targets are refused, at registration (literal
@@ -39,7 +42,8 @@ export const ZCreateWebhook = z
      */
     allow_private_targets: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => !(b.slack && b.format && b.format !== 'slack'), { path: ['format'], message: 'must be slack (or left out) when slack is true' });
 export type CreateWebhookInput = z.input<typeof ZCreateWebhook>;
 
 /** http(s) only, no credentials in the URL, a host; a literal private address or localhost only when allowed. */
@@ -60,7 +64,7 @@ function checkUrl(raw: string, allowPrivate = false): string {
   return u.toString();
 }
 
-type Row = { id: string; name: string; url: string; events: string; slack: boolean; allowPrivateTargets: boolean; active: boolean; createdByEmail: string | null; createdAt: Date };
+type Row = { id: string; name: string; url: string; events: string; slack: boolean; format: string; allowPrivateTargets: boolean; active: boolean; createdByEmail: string | null; createdAt: Date };
 
 async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
   if (!rows.length) return [];
@@ -80,7 +84,8 @@ async function toDtos(rows: Row[]): Promise<WebhookDto[]> {
       name: r.name,
       url: r.url,
       events: JSON.parse(r.events) as string[],
-      slack: r.slack,
+      slack: formatOf(r) === 'slack',
+      format: formatOf(r),
       allow_private_targets: r.allowPrivateTargets,
       active: r.active,
       created_by: r.createdByEmail,
@@ -110,12 +115,13 @@ export async function createWebhook(access: Access, raw: CreateWebhookInput, req
   const input = parseInput(ZCreateWebhook, raw);
   const url = checkUrl(input.url, !!input.allow_private_targets);
   const secret = input.secret ?? randomBytes(24).toString('base64url');
+  const format = input.format ?? (input.slack ? 'slack' : 'json');
   const row = await db().$transaction(async (tx) => {
     const created = await tx.webhookSubscription.create({
-      data: { name: input.name, url, events: JSON.stringify([...new Set(input.events)]), secretEnc: encryptSecret(secret), slack: !!input.slack, allowPrivateTargets: !!input.allow_private_targets, createdById: access.userId, createdByEmail: access.email },
+      data: { name: input.name, url, events: JSON.stringify([...new Set(input.events)]), secretEnc: encryptSecret(secret), slack: format === 'slack', format, allowPrivateTargets: !!input.allow_private_targets, createdById: access.userId, createdByEmail: access.email },
     });
     // The audit event records where and what, never the secret.
-    await audit(tx, access, { action: 'webhook.create', targetType: 'webhook', target: created.id, after: { name: input.name, url, events: input.events, slack: !!input.slack, allow_private_targets: !!input.allow_private_targets }, requestId });
+    await audit(tx, access, { action: 'webhook.create', targetType: 'webhook', target: created.id, after: { name: input.name, url, events: input.events, format, allow_private_targets: !!input.allow_private_targets }, requestId });
     return created;
   });
   return { webhook: (await toDtos([row]))[0], secret };

@@ -31,6 +31,8 @@ export interface WebhookDto {
   url: string;
   events: string[];
   slack: boolean;
+  /** Issue 29: the body format: json | slack | teams. */
+  format: 'json' | 'slack' | 'teams';
   /** Issue 28: an admin allowed loopback/link-local/private targets for this subscription. */
   allow_private_targets: boolean;
   active: boolean;

@@ -208,13 +208,14 @@ describe('delivery', () => {
     expect(await db().webhookAttempt.count({ where: { deliveryId: { in: ids } } })).toBe(30);
   });
 
-  it('Slack-compatible subscriptions get { text }; delete removes the subscription', async () => {
+  it('Slack subscriptions get { text, blocks } (issue 29); delete removes the subscription', async () => {
     const { webhook } = await createWebhook(A.admin, { name: 'slack', url: `${base}/slack`, events: ['revision.marked_bad'], slack: true, allow_private_targets: true });
     await sendTestWebhook(A.admin, webhook.id);
     await drain(fast, async () => received.some((r) => r.path === '/slack'));
     const body = JSON.parse(received.find((r) => r.path === '/slack')!.body);
-    expect(Object.keys(body)).toEqual(['text']);
+    expect(Object.keys(body)).toEqual(['text', 'blocks']);
     expect(body.text).toMatch(/Test event/);
+    expect(body.blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
     const del = await call(webhookRoute.DELETE, 'DELETE', { token: await tokenFor('admin@example.com'), params: { id: webhook.id } });
     expect(del.status).toBe(200);
     expect(await db().webhookSubscription.count({ where: { id: webhook.id } })).toBe(0);

@@ -84,6 +84,7 @@ export const webhookSchema = {
     url: { type: 'string' },
     events: { type: 'array', items: { type: 'string' } },
     slack: { type: 'boolean' },
+    format: { type: 'string', enum: ['json', 'slack', 'teams'] },
     allow_private_targets: { type: 'boolean' },
     active: { type: 'boolean' },
     counts: { type: 'object', properties: { pending: { type: 'integer' }, delivered: { type: 'integer' }, failed: { type: 'integer' } } },

@@ -186,7 +186,8 @@ export const createWebhookRoute = defineRoute({
       url: z.string().trim().min(1, 'is required').max(2000, 'is at most 2000 characters').describe('http:// or https://, no credentials'),
       events: z.array(z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` })).min(1, 'must name at least one event'),
       secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional().describe('Generated when absent; returned once'),
-      slack: z.boolean().optional().describe('Send Slack-compatible { text } bodies'),
+      slack: z.boolean().optional().describe('Send Slack bodies (same as format: slack)'),
+      format: z.enum(['json', 'slack', 'teams'], { error: 'must be one of json, slack, teams' }).optional().describe("Issue 29: json (the signed envelope with an absolute `url` to the request and its `changes`), slack (`text` + `blocks`: facts, change summary, a button to the request) or teams (a message with an Adaptive Card: FactSet, changes, Action.OpenUrl)"),
       allow_private_targets: z.boolean().optional().describe('Deliver even to loopback, link-local, private or unspecified addresses (refused otherwise, at registration and on every delivery)'),
     })
     .strict(),

@@ -71,6 +71,22 @@ export const getRevisionRoute = defineRoute({
   responses: { 200: lockResponse('The document'), 404: 'No such revision' },
 });
 
+export const revisionJourneyRoute = defineRoute({
+  method: 'GET',
+  path: '/policies/{name}/revisions/{rev}/journey',
+  summary: "Issue 29: the revision's journey across stages",
+  description:
+    'Where it was first stored (by whom, through which tool: console, API token, chef push / Chef API, import), each move of a stage onto it and off it (who, when, kind, the promotion request with its approvals, freeze / gate / artifact overrides, automatic rollback), the time spent in each stage (soak_ms), and from run reports how each stage\'s nodes converged it. Only stages the reader may view.',
+  params: { name: 'Policy name', rev: 'Revision id' },
+  responses: {
+    200: {
+      description: '{ policy, revision_id, created: { at, by, origin, tool, tool_label, via }, steps: [{ stage, entered_at, by, kind, tool, from_revision_id, reason, request: { id, requester, approvals_required, approvals: [{ by, at, decision, comment }] } | null, overrides: { freeze?, gate?, artifacts? }, automatic_rollback, left_at, left, soak_ms, current }], convergence: [{ stage, nodes_converged, nodes_failed, successful_runs, failed_runs, first_success_at, last_first_success_at, converged_after_ms }], pending_requests, current_stages }',
+      schema: { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, created: { type: 'object' }, steps: { type: 'array', items: { type: 'object' } }, convergence: { type: 'array', items: { type: 'object' } }, pending_requests: { type: 'array', items: { type: 'object' } }, current_stages: { type: 'array', items: { type: 'string' } } } },
+    },
+    404: 'No such revision',
+  },
+});
+
 export const deleteRevisionRoute = defineRoute({
   method: 'DELETE',
   path: '/policies/{name}/revisions/{rev}',

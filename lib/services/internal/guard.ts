@@ -12,7 +12,7 @@ import { AppError, conflict, forbidden } from '@/lib/errors';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { audit, type AuditActor } from './audit';
 import { emitEvent } from './outbox';
-import { REQUEST_SELECT, requestTtlMs, requestUrl, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
+import { REQUEST_SELECT, requestLink, requestMessage, requestTtlMs, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
 
 export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.filter((r) => r.source === 'core').map((r) => r.key));
 
@@ -290,6 +290,9 @@ export async function openRequestIfProtected(
     requestId: move.requestId,
   });
   const what = `${move.policy.name} ${shortRev(fromRevisionId)} → ${shortRev(toRevisionId)} into ${move.group.name}`;
-  await emitEvent(tx, 'request.opened', `${actor.email} asks to move ${what}: ${requirement.approvalsRequired} approval(s) needed (${requirement.reasons[0]?.message}). ${requestUrl(created.id)}`, { request: dto }, { at: now });
+  await emitEvent(tx, 'request.opened', `${actor.email} asks to move ${what}: ${requirement.approvalsRequired} approval(s) needed (${requirement.reasons[0]?.message}). ${requestLink(created.id)}`, { request: dto }, {
+    at: now,
+    message: requestMessage(created, `Approval needed: ${move.policy.name} into ${move.group.name}`, requirement.reasons.length ? [['Why', requirement.reasons.map((r) => r.message).join('; ')]] : []),
+  });
   return dto;
 }

@@ -12,12 +12,84 @@ export interface EventEnvelope {
   occurred_at: string;
   /** One line for humans (and the Slack-compatible `text`). */
   summary: string;
+  /** Issue 29: the absolute link to the page the event is about (the promotion request), built from PUBLIC_URL. */
+  url?: string;
+  /** Issue 29: the change summary, one line per change (cookbooks, run list, attributes). */
+  changes?: string[];
   data: Record<string, unknown>;
 }
 
-/** The exact body a subscription receives: the envelope, or Slack's `{ text }`. */
-export function webhookBody(envelope: EventEnvelope, slack: boolean): string {
-  if (slack) return JSON.stringify({ text: `[policy-console] ${slackEscape(envelope.summary)}` });
+/** Issue 29: the body formats a subscription can ask for. */
+export const WEBHOOK_FORMATS = ['json', 'slack', 'teams'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** Issue 29: what a chat message shows beyond the one-line summary. */
+export interface EventMessage {
+  title: string;
+  /** An absolute link (see absoluteUrl) and the words of its button. */
+  link?: { url: string; label: string };
+  /** Name / value pairs: stage, policy, from → to, approvals… */
+  facts?: [string, string][];
+  /** The change summary, one line per change. */
+  changes?: string[];
+}
+
+/** The format a subscription row asks for (rows from before issue 29 carry only `slack`). */
+export function formatOf(row: { format?: string | null; slack?: boolean | null }): WebhookFormat {
+  if (row.format === 'slack' || row.format === 'teams') return row.format;
+  return row.slack ? 'slack' : 'json';
+}
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * Issue 29: markdown's control characters escaped for Teams (Adaptive Card text is markdown), so text
+ * from users cannot disguise a link as `[harmless](https://evil)` or restyle the card.
+ */
+export function teamsEscape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The exact body a subscription receives: the envelope (json); Slack's `{ text, blocks }` (an incoming
+ * webhook: `text` is the notification's fallback, `blocks` the message with its facts, the change summary
+ * and a button to the request); or a Teams message carrying an Adaptive Card (a Workflows / incoming
+ * webhook). Everything from users is escaped for the target's markup. `true`/`false` are the pre-issue-29
+ * Slack flag.
+ */
+export function webhookBody(envelope: EventEnvelope, format: WebhookFormat | boolean, message?: EventMessage): string {
+  const f: WebhookFormat = format === true ? 'slack' : format === false ? 'json' : format;
+  const m: EventMessage = message ?? { title: envelope.summary };
+  const facts = (m.facts ?? []).slice(0, 10);
+  const changes = m.changes ?? envelope.changes ?? [];
+  if (f === 'slack') {
+    const blocks: Record<string, unknown>[] = [
+      { type: 'header', text: { type: 'plain_text', text: cut(m.title, 150), emoji: false } },
+      { type: 'section', text: { type: 'mrkdwn', text: cut(slackEscape(envelope.summary), 3000) } },
+    ];
+    if (facts.length) blocks.push({ type: 'section', fields: facts.map(([k, v]) => ({ type: 'mrkdwn', text: cut(`*${slackEscape(k)}*\n${slackEscape(v)}`, 2000) })) });
+    if (changes.length) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(`*Changes*\n${changes.map((c) => `• ${slackEscape(c)}`).join('\n')}`, 3000) } });
+    if (m.link) blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: cut(m.link.label, 75) }, url: m.link.url }] });
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `policy-console · ${envelope.event} · ${envelope.occurred_at}` }] });
+    return JSON.stringify({ text: `[policy-console] ${slackEscape(envelope.summary)}`, blocks });
+  }
+  if (f === 'teams') {
+    const body: Record<string, unknown>[] = [
+      { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: teamsEscape(m.title), wrap: true },
+      { type: 'TextBlock', text: teamsEscape(envelope.summary), wrap: true },
+    ];
+    if (facts.length) body.push({ type: 'FactSet', facts: facts.map(([title, value]) => ({ title: teamsEscape(title), value: teamsEscape(value) })) });
+    if (changes.length) body.push({ type: 'TextBlock', text: changes.map((c) => `- ${teamsEscape(c)}`).join('\n'), wrap: true });
+    body.push({ type: 'TextBlock', text: teamsEscape(`policy-console · ${envelope.event} · ${envelope.occurred_at}`), isSubtle: true, size: 'Small', wrap: true });
+    const card = {
+      $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+      type: 'AdaptiveCard',
+      version: '1.4',
+      body,
+      ...(m.link ? { actions: [{ type: 'Action.OpenUrl', title: m.link.label, url: m.link.url }] } : {}),
+    };
+    return JSON.stringify({ type: 'message', summary: cut(envelope.summary, 200), attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] });
+  }
   return JSON.stringify(envelope);
 }
 
@@ -37,28 +109,45 @@ export function slackEscape(text: string): string {
  * that several instances may discover (a freeze occurrence starting) go out
  * once: the unique key decides.
  */
-export async function emitEvent(tx: Tx, event: WebhookEvent, summary: string, data: Record<string, unknown>, opts: { at?: Date; dedupeKey?: string; onlySubscriptionId?: string } = {}): Promise<number> {
+export async function emitEvent(
+  tx: Tx,
+  event: WebhookEvent,
+  summary: string,
+  data: Record<string, unknown>,
+  opts: { at?: Date; dedupeKey?: string; onlySubscriptionId?: string; message?: EventMessage } = {},
+): Promise<number> {
   const subs = await tx.webhookSubscription.findMany({
     where: { active: true, ...(opts.onlySubscriptionId ? { id: opts.onlySubscriptionId } : {}) },
-    select: { id: true, events: true, slack: true },
+    select: { id: true, events: true, slack: true, format: true },
   });
+  const message = opts.message;
   const at = opts.at ?? new Date();
   let n = 0;
   for (const s of subs) {
     if (event !== 'test' && !(JSON.parse(s.events) as string[]).includes(event)) continue;
     const id = crypto.randomUUID();
-    const envelope: EventEnvelope = { id, event, occurred_at: at.toISOString(), summary, data };
+    const envelope: EventEnvelope = { id, event, occurred_at: at.toISOString(), summary, ...(message?.link ? { url: message.link.url } : {}), ...(message?.changes?.length ? { changes: message.changes } : {}), data };
     const dedupeKey = opts.dedupeKey ? `${opts.dedupeKey}:${s.id}` : null;
     if (dedupeKey && (await tx.webhookDelivery.findUnique({ where: { dedupeKey }, select: { id: true } }))) continue;
     await tx.webhookDelivery.create({
-      data: { id, subscriptionId: s.id, event, payload: webhookBody(envelope, s.slack), status: 'pending', nextAttemptAt: at, dedupeKey, createdAt: at },
+      data: { id, subscriptionId: s.id, event, payload: webhookBody(envelope, formatOf(s), message), status: 'pending', nextAttemptAt: at, dedupeKey, createdAt: at },
     });
     n++;
   }
   return n;
 }
 
-/** The console's public base URL for links in messages (NEXTAUTH_URL, else PUBLIC_URL), or '' for relative links. */
+/** The console's public base URL for links (PUBLIC_URL, else NEXTAUTH_URL), or '' for relative links. */
 export function publicBaseUrl(): string {
-  return (process.env.NEXTAUTH_URL || process.env.PUBLIC_URL || '').replace(/\/+$/, '');
+  return (process.env.PUBLIC_URL || process.env.NEXTAUTH_URL || '').replace(/\/+$/, '');
+}
+
+/**
+ * Issue 29: an absolute link for notifications (webhooks, Slack, Teams), which have no page to be
+ * relative to: PUBLIC_URL (else NEXTAUTH_URL), else this server's own address (http://localhost:PORT),
+ * which only works on this machine — set PUBLIC_URL.
+ */
+export function absoluteUrl(path: string): string {
+  const base = publicBaseUrl() || `http://localhost:${process.env.PORT || '3000'}`;
+  return `${base}${path.startsWith('/') ? path : `/${path}`}`;
 }

@@ -1,5 +1,5 @@
 import type { ApprovalReason } from '@/lib/domain';
-import { publicBaseUrl } from './outbox';
+import { absoluteUrl, publicBaseUrl, type EventMessage } from './outbox';
 
 export const REQUEST_STATUSES = ['pending', 'applied', 'rejected', 'withdrawn', 'outdated', 'expired'] as const;
 export type PromotionRequestStatus = (typeof REQUEST_STATUSES)[number];
@@ -64,6 +64,53 @@ export interface PromotionRequestDto {
 
 export const requestPath = (id: string) => `/requests/${encodeURIComponent(id)}`;
 export const requestUrl = (id: string) => `${publicBaseUrl()}${requestPath(id)}`;
+/** Issue 29: the request page as an absolute link, for notifications (PUBLIC_URL; see absoluteUrl). */
+export const requestLink = (id: string) => absoluteUrl(requestPath(id));
+
+const KIND_WORDS: Record<string, string> = { promote: 'promotion', 'promote-cookbook': 'cookbook promotion', rollback: 'rollback', set: 'change', remove: 'removal', ring: 'ringed rollout' };
+const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
+
+/** Issue 29: the change summary of a request, one line per change (at most `max`, then "and N more"). */
+export function requestChanges(diffSummaryJson: string, max = 12): string[] {
+  let d: Partial<RequestDiffSummary>;
+  try {
+    d = JSON.parse(diffSummaryJson) as Partial<RequestDiffSummary>;
+  } catch {
+    return [];
+  }
+  const lines: string[] = [
+    ...(d.cookbooks ?? []).map((c) => (c.from && c.to ? `cookbook ${c.name} ${c.from} → ${c.to} (${c.kind}${c.level ? `, ${c.level}` : ''})` : `cookbook ${c.name} ${c.kind}${c.to ? ` ${c.to}` : c.from ? ` ${c.from}` : ''}`)),
+    ...(d.run_list ?? []).map((r) => `run list: ${r.item} ${r.kind}`),
+    ...(d.attributes ?? []).map((a) => `${a.precedence} attribute ${a.path} ${a.kind}`),
+  ];
+  const more = lines.length - max + (d.truncated ? 1 : 0);
+  return more > 0 ? [...lines.slice(0, max), d.truncated ? 'and more (the full diff is on the request page)' : `and ${lines.length - max} more`] : lines;
+}
+
+/**
+ * Issue 29: what a notification about a request shows: a title, the facts (stage, policy, from → to,
+ * approvals, who asked), the change summary, and a button to the request (absolute link).
+ */
+export function requestMessage(
+  row: { id: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterEmail: string; diffSummary: string; reason?: string | null },
+  title: string,
+  extra: [string, string][] = [],
+): EventMessage {
+  return {
+    title,
+    link: { url: requestLink(row.id), label: 'Open the request' },
+    facts: [
+      ['Stage', row.groupName],
+      ['Policy', row.policyName],
+      ['Change', `${KIND_WORDS[row.kind] ?? row.kind}: ${shortRev(row.fromRevisionId)} → ${shortRev(row.toRevisionId)}`],
+      ['Requested by', row.requesterEmail],
+      ['Approvals required', String(row.approvalsRequired)],
+      ...(row.reason ? ([['Reason', row.reason]] as [string, string][]) : []),
+      ...extra,
+    ],
+    changes: requestChanges(row.diffSummary),
+  };
+}
 
 export interface RequestRow {
   id: string;

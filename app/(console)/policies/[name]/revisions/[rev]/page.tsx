@@ -12,6 +12,8 @@ import { OriginLabel } from '@/components/origin-label';
 import { PageHeader } from '@/components/page-header';
 import { RunRevision } from '@/components/run-revision';
 import { dateTime, shortId } from '@/lib/format';
+import { revisionJourney } from '@/lib/services/revision-journey';
+import { RevisionJourneyView } from '@/components/revision-journey';
 
 type Props = { params: Promise<{ name: string; rev: string }> };
 
@@ -42,7 +44,7 @@ export default async function RevisionPage({ params }: Props) {
   const absent = new Set(await missingArtifacts(lockPins(lock)));
   const missing = absent.size;
   const named = Object.entries(lock.named_run_lists ?? {});
-  const bad = await badRevisionState(access, name, rev.revisionId);
+  const [bad, journey] = await Promise.all([badRevisionState(access, name, rev.revisionId), revisionJourney(access, name, rev.revisionId)]);
   return (
     <>
       <PageHeader
@@ -79,6 +81,7 @@ export default async function RevisionPage({ params }: Props) {
         }
       />
       {bad.mark && <BadRevisionBanner mark={bad.mark} />}
+      <RevisionJourneyView journey={journey} />
       <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="run-list">
           <h2 id="run-list" className="mb-2 font-semibold">

@@ -1,0 +1,259 @@
+/**
+ * Issue 29, one seeded database for both parts:
+ *
+ * 1. A revision's journey across stages — where it was first stored (by whom, through which tool), each
+ *    promotion (who, when, the request and its approvals, a freeze override and who gave it), the time
+ *    spent in each stage, how the stage's nodes converged it (run reports), and only the stages the reader
+ *    may view — from one service used by the revision page and GET …/revisions/:rev/journey.
+ * 2. Request notifications carry absolute links to the request, built from PUBLIC_URL, and subscriptions
+ *    get the body format they asked for — the signed JSON envelope (with `url` and the change summary),
+ *    Slack (`text` + `blocks`) or Teams (a message with an Adaptive Card) — through the one outbox (the
+ *    delivery row's payload is the exact body the worker sends). Text from users is escaped for each target.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { db } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
+import { buildDemoLock, type DemoPolicySpec } from '@/lib/seed/demo-data';
+import { setGroupPolicy } from '@/lib/services/set-group-policy';
+import { uploadRevision } from '@/lib/services/upload-revision';
+import { promotePolicy } from '@/lib/services/promote-policy';
+import { approvePromotionRequest, rejectPromotionRequest } from '@/lib/services/promotion-requests';
+import { addFreezeWindow, deleteFreezeWindow } from '@/lib/services/stage-guards';
+import { revisionJourney } from '@/lib/services/revision-journey';
+import { createWebhook } from '@/lib/services/webhooks';
+import { absoluteUrl } from '@/lib/services/internal/outbox';
+import * as journeyRoute from '@/app/api/v1/policies/[name]/revisions/[rev]/journey/route';
+import * as webhooksRoute from '@/app/api/v1/webhooks/route';
+
+const nodes = { platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04' };
+const POLICY = 'journey-app';
+const spec: DemoPolicySpec = {
+  name: POLICY,
+  team: 'core',
+  runList: ['recipe[apt::default]', 'recipe[ntp::default]'],
+  revisions: [
+    { cookbooks: { apt: '7.4.0', ntp: '3.7.0' }, default: { journey: 1 } },
+    { cookbooks: { apt: '7.5.0', ntp: '3.8.0' }, default: { journey: 2 } },
+  ],
+  stages: {},
+  nodes,
+};
+const [v1, v2] = [0, 1].map((i) => buildDemoLock(spec, i));
+const NOTIFY = 'notify-app';
+const notifySpec: DemoPolicySpec = {
+  name: NOTIFY,
+  team: 'core',
+  runList: ['recipe[apt::default]'],
+  revisions: [
+    { cookbooks: { apt: '7.4.0' }, default: { notify: 1 } },
+    { cookbooks: { apt: '7.5.0' }, default: { notify: 2 } },
+  ],
+  stages: {},
+  nodes,
+};
+const [n1, n2] = [0, 1].map((i) => buildDemoLock(notifySpec, i));
+const BASE = 'https://console.example.com';
+const EVENTS = ['request.opened', 'request.approved', 'request.applied', 'request.rejected'];
+const A: Record<string, Access> = {};
+const subs: Record<string, string> = {};
+const saved = { PUBLIC_URL: process.env.PUBLIC_URL, NEXTAUTH_URL: process.env.NEXTAUTH_URL };
+let narrow: Access;
+let requestId = '';
+let rejectedId = '';
+
+async function payloads(sub: string, event: string) {
+  const rows = await db().webhookDelivery.findMany({ where: { subscriptionId: subs[sub], event }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { payload: true } });
+  return rows.map((r) => JSON.parse(r.payload) as any).filter((b) => JSON.stringify(b).includes(NOTIFY));
+}
+
+beforeAll(async () => {
+  await seed();
+  process.env.PUBLIC_URL = `${BASE}/`;
+  delete process.env.NEXTAUTH_URL;
+  for (const u of ['admin', 'lead', 'release']) A[u] = await accessFor(`${u}@example.com`);
+  // ---- notifications: subscriptions first, so the journey's requests are announced too (filtered out by policy)
+  for (const format of ['json', 'slack', 'teams'] as const) {
+    subs[format] = (await createWebhook(A.admin, { name: `notify-${format}`, url: `https://hooks.example.com/${format}`, events: EVENTS as never, format })).webhook.id;
+  }
+  await uploadRevision(A.admin, { policyName: NOTIFY, text: n1.text });
+  await uploadRevision(A.admin, { policyName: NOTIFY, text: n2.text });
+  const asked = await promotePolicy(A.release, { policy: NOTIFY, from: `rev:${n1.lock.revision_id}`, to: 'production', expectedRevisionId: null, reason: 'ship it [now](https://evil.example) <!channel>' });
+  requestId = asked.request!.id;
+  await approvePromotionRequest(A.lead, { id: requestId, comment: 'fine by me' });
+  await approvePromotionRequest(A.admin, { id: requestId });
+  const again = await promotePolicy(A.release, { policy: NOTIFY, from: `rev:${n2.lock.revision_id}`, to: 'production', expectedRevisionId: n1.lock.revision_id });
+  rejectedId = again.request!.id;
+  await rejectPromotionRequest(A.lead, { id: rejectedId, comment: 'not during <@U123> *sale* [week](https://evil.example)' });
+  // ---- the journey
+  // A reader who may view dev and qa only.
+  const user = await db().user.create({ data: { email: 'journey-reader@example.com', name: 'Journey Reader', passwordHash: 'x' } });
+  for (const stage of ['dev', 'qa']) {
+    const g = await db().policyGroup.findUniqueOrThrow({ where: { name: stage } });
+    await db().groupPermission.create({ data: { groupId: g.id, userId: user.id, level: 'view' } });
+  }
+  narrow = await accessFor('journey-reader@example.com');
+
+  // v1 arrives by chef push (the Chef API's PUT, authenticated by a user key) into dev; v2 through /api/v1 with a token.
+  const pushed = { ...A.admin, via: 'chef-key:admin/default' };
+  await setGroupPolicy(pushed, { group: 'dev', policy: POLICY, text: v1.text, requestId: 'journey-push-1' });
+  await uploadRevision({ ...A.admin, via: 'token' }, { policyName: POLICY, text: v2.text });
+  // dev → qa (during a freeze, overridden by the admin) → staging → production (a request two approvers approve).
+  const freeze = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Journey freeze' });
+  await promotePolicy(A.admin, { policy: POLICY, from: 'dev', to: 'qa', expectedRevisionId: null, freezeOverrideReason: 'hotfix for the journey' });
+  await deleteFreezeWindow(A.admin, { stage: 'qa', id: freeze.id });
+  await promotePolicy(A.admin, { policy: POLICY, from: 'qa', to: 'staging', expectedRevisionId: null });
+  const toProduction = await promotePolicy(A.release, { policy: POLICY, from: 'staging', to: 'production', expectedRevisionId: null, reason: 'journey to production' });
+  expect(toProduction.request).toBeTruthy();
+  await approvePromotionRequest(A.lead, { id: toProduction.request!.id, comment: 'looks good' });
+  await approvePromotionRequest(A.admin, { id: toProduction.request!.id });
+  // dev moves on to v2: v1's stay in dev ends.
+  await promotePolicy(A.admin, { policy: POLICY, from: `rev:${v2.lock.revision_id}`, to: 'dev', expectedRevisionId: v1.lock.revision_id });
+  // Run reports: two staging nodes converged v1 (one after a failure), one only failed; a production node converged it.
+  const base = Date.now();
+  const run = (node: string, group: string, status: string, offsetS: number) => ({
+    runId: crypto.randomUUID(),
+    nodeName: node,
+    groupName: group,
+    policyName: POLICY,
+    revisionId: v1.lock.revision_id,
+    status,
+    startTime: new Date(base + offsetS * 1000 - 5000),
+    endTime: new Date(base + offsetS * 1000),
+    receivedAt: new Date(base + offsetS * 1000),
+  });
+  await db().runReport.createMany({
+    data: [run('j-stg-1', 'staging', 'failure', 60), run('j-stg-1', 'staging', 'success', 120), run('j-stg-2', 'staging', 'success', 180), run('j-stg-3', 'staging', 'failure', 90), run('j-prd-1', 'production', 'success', 240), run('j-prd-1', 'production', 'started', 300)],
+  });
+});
+
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+describe("a revision's journey", () => {
+  it('tells where it was stored, through which tool, each promotion with its approvals and overrides, the soak time and the convergence', async () => {
+    const j = await revisionJourney(A.admin, POLICY, v1.lock.revision_id);
+    expect(j.created).toMatchObject({ by: 'admin@example.com', origin: 'upload', tool: 'chef-push', via: 'chef-key:admin/default' });
+    expect(j.created.tool_label).toBe('chef push (Chef API, key admin/default)');
+    expect(j.steps.map((s) => [s.stage, s.kind, s.from_revision_id])).toEqual([
+      ['dev', 'set', null],
+      ['qa', 'promote', null],
+      ['staging', 'promote', null],
+      ['production', 'promote', null],
+    ]);
+    const [dev, qa, staging, production] = j.steps;
+    expect(dev).toMatchObject({ by: 'admin@example.com', tool: 'chef-push', via: 'chef-key:admin/default', current: false, left: { kind: 'promote', to_revision_id: v2.lock.revision_id, by: 'admin@example.com' } });
+    expect(Date.parse(dev.left_at!) - Date.parse(dev.entered_at)).toBe(dev.soak_ms);
+    expect(qa).toMatchObject({ current: true, left_at: null, overrides: { freeze: { reason: 'hotfix for the journey', by: 'admin@example.com' } } });
+    expect(staging).toMatchObject({ by: 'admin@example.com', overrides: {}, request: null, current: true });
+    expect(production).toMatchObject({ by: 'release@example.com', tool: 'request', current: true, reason: 'journey to production', request: { requester: 'release@example.com', approvals_required: 2 } });
+    expect(production.request!.approvals).toEqual([
+      { by: 'lead@example.com', at: expect.any(String), decision: 'approve', comment: 'looks good' },
+      { by: 'admin@example.com', at: expect.any(String), decision: 'approve', comment: null },
+    ]);
+    expect(production.request!.reasons.length).toBeGreaterThan(0);
+    expect(j.current_stages).toEqual(['qa', 'staging', 'production']);
+    expect(j.convergence).toEqual([
+      expect.objectContaining({ stage: 'staging', nodes_converged: 2, nodes_failed: 1, successful_runs: 2, failed_runs: 2 }),
+      expect.objectContaining({ stage: 'production', nodes_converged: 1, nodes_failed: 0, successful_runs: 1, failed_runs: 0 }),
+    ]);
+    const stg = j.convergence[0];
+    expect(Date.parse(stg.last_first_success_at!) - Date.parse(stg.first_success_at!)).toBe(60_000);
+
+    // v2: uploaded through /api/v1 with a token, then set into dev.
+    const j2 = await revisionJourney(A.admin, POLICY, v2.lock.revision_id);
+    expect(j2.created).toMatchObject({ tool: 'api', via: 'token', by: 'admin@example.com' });
+    expect(j2.steps).toEqual([expect.objectContaining({ stage: 'dev', from_revision_id: v1.lock.revision_id, current: true })]);
+  });
+
+  it('shows a reader only the stages they may view, and the API answers the same journey', async () => {
+    const j = await revisionJourney(narrow, POLICY, v1.lock.revision_id);
+    expect(j.steps.map((s) => s.stage)).toEqual(['dev', 'qa']);
+    expect(j.convergence).toEqual([]);
+    expect(j.current_stages).toEqual(['qa']);
+    expect(JSON.stringify(j)).not.toContain('production');
+
+    const token = await tokenFor('admin@example.com');
+    const res = await call(journeyRoute.GET, 'GET', { token, params: { name: POLICY, rev: v1.lock.revision_id } });
+    expect(res.status).toBe(200);
+    expect(res.json.steps.map((s: { stage: string }) => s.stage)).toEqual(['dev', 'qa', 'staging', 'production']);
+    expect(res.json.created.tool).toBe('chef-push');
+    const missing = await call(journeyRoute.GET, 'GET', { token, params: { name: POLICY, rev: 'f'.repeat(64) } });
+    expect(missing.status).toBe(404);
+    const anonymous = await call(journeyRoute.GET, 'GET', { params: { name: POLICY, rev: v1.lock.revision_id } });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('request notifications', () => {
+  it('the JSON envelope carries the absolute link to the request and the change summary, for every request event', async () => {
+    const link = `${BASE}/requests/${requestId}`;
+    for (const event of ['request.opened', 'request.approved', 'request.applied']) {
+      const [body] = await payloads('json', event);
+      expect(body, event).toMatchObject({ event, url: link });
+      expect(body.summary, event).toContain(link);
+      expect(body.changes, event).toEqual(expect.arrayContaining(['cookbook apt added 7.4.0', 'run list: recipe[apt::default] added']));
+    }
+    expect((await payloads('json', 'request.approved')).map((b) => b.data.approver)).toEqual(['lead@example.com', 'admin@example.com']);
+    const [rejected] = await payloads('json', 'request.rejected');
+    expect(rejected.url).toBe(`${BASE}/requests/${rejectedId}`);
+    expect(rejected.changes).toEqual(expect.arrayContaining(['cookbook apt 7.4.0 → 7.5.0 (upgraded, minor)']));
+  });
+
+  it('Slack gets text and blocks: a header, the facts, the changes and a button to the request; user text is escaped', async () => {
+    const [opened] = await payloads('slack', 'request.opened');
+    expect(Object.keys(opened)).toEqual(['text', 'blocks']);
+    expect(opened.text).toContain(`${BASE}/requests/${requestId}`);
+    const types = opened.blocks.map((b: { type: string }) => b.type);
+    expect(types).toEqual(['header', 'section', 'section', 'section', 'actions', 'context']);
+    expect(opened.blocks[0].text.text).toBe(`Approval needed: ${NOTIFY} into production`);
+    const fields = opened.blocks[2].fields.map((f: { text: string }) => f.text);
+    expect(fields).toEqual(expect.arrayContaining(['*Stage*\nproduction', `*Policy*\n${NOTIFY}`, '*Requested by*\nrelease@example.com', '*Approvals required*\n2']));
+    expect(fields.find((f: string) => f.startsWith('*Reason*'))).toBe('*Reason*\nship it [now](https://evil.example) &lt;!channel&gt;');
+    expect(opened.blocks[3].text.text).toContain('• cookbook apt added 7.4.0');
+    expect(opened.blocks[4].elements[0]).toEqual({ type: 'button', text: { type: 'plain_text', text: 'Open the request' }, url: `${BASE}/requests/${requestId}` });
+    const [rejected] = await payloads('slack', 'request.rejected');
+    expect(rejected.text).not.toContain('<@U123>');
+    expect(rejected.text).toContain('&lt;@U123&gt;');
+  });
+
+  it('Teams gets a message with an Adaptive Card: facts, changes and an OpenUrl action to the request; markdown from users is escaped', async () => {
+    const [applied] = await payloads('teams', 'request.applied');
+    expect(applied).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null }] });
+    const card = applied.attachments[0].content;
+    expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.4', actions: [{ type: 'Action.OpenUrl', title: 'Open the request', url: `${BASE}/requests/${requestId}` }] });
+    const facts = card.body.find((b: { type: string }) => b.type === 'FactSet').facts;
+    expect(facts).toEqual(expect.arrayContaining([{ title: 'Stage', value: 'production' }, { title: 'Approved by', value: 'lead@example.com, admin@example.com' }]));
+    expect(facts.find((f: { title: string }) => f.title === 'Reason').value).toBe('ship it \\[now\\]\\(https://evil.example\\) \\<\\!channel\\>');
+    expect(card.body.map((b: { text?: string }) => b.text ?? '').join('\n')).toContain('- cookbook apt added 7.4.0');
+    const [rejected] = await payloads('teams', 'request.rejected');
+    const comment = rejected.attachments[0].content.body.find((b: { type: string }) => b.type === 'FactSet').facts.find((f: { title: string }) => f.title === 'Comment').value;
+    expect(comment).toBe('not during \\<@U123\\> \\*sale\\* \\[week\\]\\(https://evil.example\\)');
+  });
+
+  it('the format is chosen at registration (slack: true means slack; a contradiction is a 400 naming the field); links stay absolute without PUBLIC_URL', async () => {
+    const token = await tokenFor('admin@example.com');
+    const teams = await call(webhooksRoute.POST, 'POST', { token, body: { name: 'teams', url: 'https://hooks.example.com/t', events: ['request.opened'], format: 'teams' } });
+    expect(teams.status).toBe(201);
+    expect(teams.json.webhook).toMatchObject({ format: 'teams', slack: false });
+    const legacy = await call(webhooksRoute.POST, 'POST', { token, body: { name: 'slack', url: 'https://hooks.example.com/s', events: ['request.opened'], slack: true } });
+    expect(legacy.json.webhook).toMatchObject({ format: 'slack', slack: true });
+    const both = await call(webhooksRoute.POST, 'POST', { token, body: { name: 'both', url: 'https://hooks.example.com/b', events: ['request.opened'], slack: true, format: 'teams' } });
+    expect(both.status).toBe(400);
+    expect(both.json.errors[0].path).toBe('/format');
+    const odd = await call(webhooksRoute.POST, 'POST', { token, body: { name: 'odd', url: 'https://hooks.example.com/o', events: ['request.opened'], format: 'discord' } });
+    expect(odd.status).toBe(400);
+    expect(odd.json.errors[0].path).toBe('/format');
+
+    delete process.env.PUBLIC_URL;
+    try {
+      expect(absoluteUrl('/requests/x')).toMatch(/^http:\/\/localhost:\d+\/requests\/x$/);
+    } finally {
+      process.env.PUBLIC_URL = `${BASE}/`;
+    }
+  });
+});
