@@ -75,12 +75,15 @@ export function CompareView({ c, canPromote = false, canManage = false, changeHe
   const params = useSearchParams();
   const view = params.get('view') === 'unified' ? 'unified' : 'split';
   const showText = params.get('text') === '1';
+  const query = params.toString();
+  const deepLink = query ? `${pathname}?${query}` : pathname;
   const setParam = useCallback(
     (key: string, value: string | null) => {
       const next = new URLSearchParams(params.toString());
       if (value === null) next.delete(key);
       else next.set(key, value);
-      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+      const q = next.toString();
+      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
     },
     [params, pathname, router],
   );
@@ -339,8 +342,9 @@ export function CompareView({ c, canPromote = false, canManage = false, changeHe
       {promoting && <PromoteDialog target={promoting} onClose={() => setPromoting(null)} />}
       <p className="text-xs text-slate-600">
         Deep link to this view:{' '}
-        <Link className="underline" href={`${pathname}?${params.toString()}`}>
-          {`${pathname}?${params.toString()}`}
+        {/* Issue 29: no stray "?" when the view has no query (the request page's diff). */}
+        <Link className="underline" href={deepLink} data-testid="deep-link">
+          {deepLink}
         </Link>
       </p>
     </div>

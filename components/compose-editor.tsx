@@ -9,6 +9,7 @@ import { shortId } from '@/lib/format';
 import type { ComposeResult } from '@/lib/services/compose-policy';
 import type { ComposeOptions } from '@/lib/types/compose';
 import { ComposePreview } from './compose/compose-preview';
+import type { GuardOverrides } from './guard-answer';
 import { composeBody, EMPTY_DRAFT, type ComposeDraft } from './compose/draft';
 import { IncludesSection } from './compose/includes-section';
 import { ParentSection } from './compose/parent-section';
@@ -28,13 +29,17 @@ export function ComposeEditor({ options, initialPolicy }: { options: ComposeOpti
   // Opens empty: nothing is pre-selected, so nothing can be saved by accident.
   const [draft, setDraft] = useState<ComposeDraft>({ policy: initialPolicy ?? '', ...EMPTY_DRAFT });
   const [saveGroup, setSaveGroup] = useState('');
+  // Issue 29: the overrides the guard's answer for "save into stage" asks for (freeze, gate, missing artifacts).
+  const [overrides, setOverrides] = useState<GuardOverrides>({ freeze: '', gate: '' });
+  const [artifactReason, setArtifactReason] = useState('');
   const set = (patch: Partial<ComposeDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const { policy } = draft;
   const { body, error, hasContent } = composeBody(draft);
   const info = options.policies.find((p) => p.name === policy);
 
   // The request as text: the debounce compares it by value, and it is the query's key.
-  const request = body && policy ? JSON.stringify({ policy, body }) : null;
+  // With a stage chosen, the preview also asks what saving into it would do (the guard's dry run, issue 29).
+  const request = body && policy ? JSON.stringify({ policy, body: saveGroup ? { ...body, group: saveGroup } : body }) : null;
   const settled = useDebouncedValue(request, 400);
   const preview = useQuery({
     queryKey: ['compose', settled],
@@ -51,7 +56,21 @@ export function ComposeEditor({ options, initialPolicy }: { options: ComposeOpti
   const err = preview.error instanceof ApiError ? preview.error : preview.error ? new ApiError(0, { error: [(preview.error as Error).message] }) : null;
 
   const save = useActionMutation(
-    () => fetchJson<ComposeResult>(composeUrl(policy), { method: 'POST', body: { ...body, save: true, ...(saveGroup ? { group: saveGroup, expected_revision_id: options.active[policy]?.[saveGroup] ?? null } : {}) } }),
+    () => {
+      const guard = preview.data?.guard;
+      const overrideReason = [guard?.needs.includes('freeze_override_reason') ? overrides.freeze.trim() : '', guard?.missing_artifacts.length ? artifactReason.trim() : ''].filter(Boolean).join('; ');
+      const gateOverride = guard?.needs.includes('gate_override_reason') ? overrides.gate.trim() : '';
+      return fetchJson<ComposeResult>(composeUrl(policy), {
+        method: 'POST',
+        body: {
+          ...body,
+          save: true,
+          ...(saveGroup
+            ? { group: saveGroup, expected_revision_id: options.active[policy]?.[saveGroup] ?? null, ...(overrideReason ? { override_reason: overrideReason } : {}), ...(gateOverride ? { gate_override_reason: gateOverride } : {}) }
+            : {}),
+        },
+      });
+    },
     {
       success: (r) =>
         r.request
@@ -80,6 +99,10 @@ export function ComposeEditor({ options, initialPolicy }: { options: ComposeOpti
         stages={options.stages}
         saveGroup={saveGroup}
         setSaveGroup={setSaveGroup}
+        overrides={overrides}
+        setOverrides={setOverrides}
+        artifactReason={artifactReason}
+        setArtifactReason={setArtifactReason}
         onSave={() => save.mutate(undefined)}
       />
     </div>

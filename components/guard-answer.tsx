@@ -118,6 +118,11 @@ export function GuardAnswer({ preview, overrides, onOverrides }: { preview: Move
   }
   const p = preview.data;
   if (!p) return null;
+  return <GuardAnswerView p={p} overrides={overrides} onOverrides={onOverrides} />;
+}
+
+/** The guard's answer once it is known (the compose page gets it with its own preview). */
+export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewDto; overrides: GuardOverrides; onOverrides: (o: GuardOverrides) => void }) {
   return (
     <section aria-labelledby="guard-answer-h" data-testid="guard-answer" data-outcome={p.outcome}>
       <h3 id="guard-answer-h" className="mb-1 text-xs font-semibold uppercase text-slate-600">

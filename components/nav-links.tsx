@@ -18,7 +18,8 @@ const LINKS = [
   { href: '/admin', label: 'Admin' },
 ];
 
-export function NavLinks() {
+/** `pendingApprovals`: issue 29's badge on Requests, counted on the server (requests this user may approve now). */
+export function NavLinks({ pendingApprovals = 0 }: { pendingApprovals?: number }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:gap-1">
@@ -32,6 +33,13 @@ export function NavLinks() {
             className={`whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium xl:px-2.5 ${active ? 'bg-slate-800 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'}`}
           >
             {l.label}
+            {l.href === '/requests' && pendingApprovals > 0 && ' '}
+            {l.href === '/requests' && pendingApprovals > 0 && (
+              <span data-testid="nav-requests-badge" className="ml-0.5 inline-block min-w-[1.25rem] rounded-full bg-amber-300 px-1.5 text-center text-xs font-semibold text-slate-950">
+                {pendingApprovals}
+                <span className="sr-only"> awaiting your approval</span>
+              </span>
+            )}
           </Link>
         );
       })}

@@ -115,6 +115,18 @@ export function RevisionJourneyView({ journey }: { journey: RevisionJourney }) {
           })}
         </ol>
       )}
+      {journey.scheduled.length > 0 && (
+        <>
+          <h3 className="mb-1 mt-2 text-sm font-semibold">Scheduled</h3>
+          <ul className="space-y-1" data-testid="journey-scheduled">
+            {journey.scheduled.map((x) => (
+              <li key={x.id} className="text-sm">
+                into {x.stage} {x.when === 'freeze_end' ? `when the freeze ends (${dateTime(x.run_at)})` : `at ${dateTime(x.run_at)}`}, scheduled by {x.scheduled_by}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {journey.pending_requests.length > 0 && (
         <>
           <h3 className="mb-1 mt-2 text-sm font-semibold">Waiting for approval</h3>

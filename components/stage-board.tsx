@@ -52,7 +52,25 @@ export function StageBoard({ initial }: { initial: BoardData }) {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2" role="search">
-        <input aria-label="Search policies" placeholder="Search policies…" className="input max-w-xs" value={q} onChange={(e) => setQ(e.target.value)} />
+        {/* Issue 29: a keyboard way to a policy's row: type its name, Enter jumps to the first match's promote action (else its link). */}
+        <input
+          aria-label="Search policies"
+          aria-describedby="board-jump-hint"
+          placeholder="Search policies… (Enter: jump to the row)"
+          className="input max-w-xs"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || !rows.length) return;
+            e.preventDefault();
+            const row = document.querySelector<HTMLElement>(`tr[data-policy="${CSS.escape(rows[0].name)}"]`);
+            (row?.querySelector<HTMLElement>('[data-testid="promote-button"]') ?? row?.querySelector<HTMLElement>('th a'))?.focus();
+          }}
+          data-testid="board-search"
+        />
+        <span id="board-jump-hint" className="sr-only">
+          Filters the board as you type; Enter moves to the first matching policy&apos;s promote button.
+        </span>
         <select aria-label="Team" className="input w-auto" value={team} onChange={(e) => setTeam(e.target.value)}>
           <option value="">All teams</option>
           {data.teams.map((t) => (

@@ -3,9 +3,12 @@ import type { ReactNode } from 'react';
 import { requireAccess } from '@/lib/authn/session';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
+import { pendingApprovalCount } from '@/lib/services/requests-badge';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
+  // Issue 29: the pending-count badge on Requests (server-computed; refreshed with every navigation and router.refresh()).
+  const pendingApprovals = await pendingApprovalCount(access);
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:font-medium focus:text-indigo-800 focus:shadow-lg">
@@ -20,7 +23,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span className="hidden 2xl:inline">Policy Console</span>
             <span className="sr-only 2xl:hidden">Policy Console</span>
           </Link>
-          <NavLinks />
+          <NavLinks pendingApprovals={pendingApprovals} />
           <div className="ml-auto">
             <UserMenu name={access.name} email={access.email} isAdmin={access.isAdmin} />
           </div>

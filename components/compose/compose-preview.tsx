@@ -5,6 +5,7 @@ import type { MergeConflict } from '@/lib/domain';
 import { shortId } from '@/lib/format';
 import type { ComposeResult } from '@/lib/services/compose-policy';
 import type { ComposeOptions } from '@/lib/types/compose';
+import { GuardAnswerView, guardAllows, type GuardOverrides } from '../guard-answer';
 import { ComposedLock } from './composed-lock';
 
 const fmt = (v: unknown) => JSON.stringify(v);
@@ -26,8 +27,16 @@ export function ComposePreview(props: {
   saveGroup: string;
   setSaveGroup: (stage: string) => void;
   onSave: () => void;
+  overrides: GuardOverrides;
+  setOverrides: (o: GuardOverrides) => void;
+  artifactReason: string;
+  setArtifactReason: (r: string) => void;
 }) {
-  const { policy, data, err, updating, canSave, canSubmit, saving, stages, saveGroup, setSaveGroup, onSave } = props;
+  const { policy, data, err, updating, canSave, canSubmit, saving, stages, saveGroup, setSaveGroup, onSave, overrides, setOverrides, artifactReason, setArtifactReason } = props;
+  // Issue 29: saving into a stage says, before the click, what the guard will do (the preview's dry run), and the button says it.
+  const guard = saveGroup && data && !err && data.guard?.stage === saveGroup ? data.guard : null;
+  const guardOk = !saveGroup || (!!guard && guardAllows(guard, overrides) && (!guard.missing_artifacts.length || !!artifactReason.trim()));
+  const label = saving ? 'Saving…' : saveGroup ? `${guard ? guard.action : 'Checking'} — Save and run in ${saveGroup}` : 'Save as new revision';
   const conflicts = err?.body.conflicts as MergeConflict[] | undefined;
   return (
     <section className="space-y-4" aria-labelledby="preview-h" data-testid="compose-preview">
@@ -48,8 +57,8 @@ export function ComposePreview(props: {
                   </option>
                 ))}
             </select>
-            <button type="button" className="btn btn-primary" disabled={!canSubmit || saving} onClick={onSave}>
-              {saving ? 'Saving…' : 'Save as new revision'}
+            <button type="button" className="btn btn-primary" disabled={!canSubmit || saving || !guardOk} onClick={onSave} data-testid="compose-save">
+              {label}
             </button>
           </div>
         ) : (
@@ -57,6 +66,22 @@ export function ComposePreview(props: {
         )}
       </div>
 
+      {guard && (
+        <div className="card space-y-2 p-4" data-testid="compose-guard">
+          <GuardAnswerView p={guard} overrides={overrides} onOverrides={setOverrides} />
+          {guard.missing_artifacts.length > 0 && guard.outcome !== 'blocked' && (
+            <div data-testid="compose-missing-artifacts">
+              <p className="text-sm">
+                {saveGroup} requires every cookbook on the server; {guard.missing_artifacts.length} of this revision {guard.missing_artifacts.length === 1 ? 'is' : 'are'} missing: {guard.missing_artifacts.join(', ')}.
+              </p>
+              <label htmlFor="compose-artifact-override" className="mb-1 mt-1 block text-xs font-semibold uppercase text-slate-600">
+                Go ahead without them: reason (required, audited)
+              </label>
+              <textarea id="compose-artifact-override" className="input h-16" value={artifactReason} onChange={(e) => setArtifactReason(e.target.value)} maxLength={1000} />
+            </div>
+          )}
+        </div>
+      )}
       {err && (
         <div role="alert" className="card border-red-200 bg-red-50 p-4 text-red-900" data-testid="conflicts">
           {conflicts ? (

@@ -16,7 +16,9 @@ import { transaction } from './internal/retry';
 
 import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
 import { childPointer, jsonPointer } from '@/lib/domain/shared/json-pointer';
-import { expectedRevisionId, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
+import { expectedRevisionId, overrideReason as overrideReasonField, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
+import type { MovePreviewDto } from '@/lib/types/move-preview';
+import { guardPreview } from './internal/move-preview';
 
 export { ZIncludeSource, ZParentInput };
 import type { IncludeSource } from '@/lib/validation/compose';
@@ -31,6 +33,10 @@ export const ZComposeInput = z.object({
   /** Owning team when saving creates the policy (see chooseOwnerTeam). */
   ownerTeam: z.string().max(255).nullable().optional(),
   requestId: requestIdField.optional(),
+  /** Issue 29: saving into a stage moves the pointer through the same guard as a promotion: its override reasons. */
+  overrideReason: overrideReasonField.optional(),
+  freezeOverrideReason: overrideReasonField.optional(),
+  gateOverrideReason: overrideReasonField.optional(),
 });
 export type ComposeInput = z.input<typeof ZComposeInput>;
 
@@ -43,6 +49,11 @@ export interface ComposeResult {
   saved: { revisionId: string; created: boolean; status: 201 | 200 | 202 } | null;
   /** Issue 28: the promotion request "save into stage" opened on a protected stage (null: none). */
   request?: PromotionRequestDto | null;
+  /**
+   * Issue 29: with `group`, what saving into that stage would do now: the guard's dry run (guardPreview, the
+   * judgement movePointer enforces), on the composed lock. Only on a preview (no save).
+   */
+  guard?: MovePreviewDto | null;
   /** Accepted as chef-cli accepts it, worth a look (the parent's own cookbook replacing an include's). */
   warnings: MergeWarning[];
   includes: { name: string; source: IncludeSource; source_options: Record<string, unknown>; revisionId: string }[];
@@ -175,6 +186,18 @@ function conflictPointer(c: MergeConflict): string {
   return '/includes';
 }
 
+/**
+ * Issue 29: what "save into stage" would do, before the click: the guard's dry run of the move composePolicy's save
+ * makes (kind 'set', the composed lock as the target, not stored yet). A policy that does not exist yet runs nowhere.
+ */
+async function saveIntoStagePreview(tx: Tx, access: Access, stage: string, policy: { id: string; name: string } | null, name: string, lock: PolicyLock, revisionId: string): Promise<MovePreviewDto> {
+  assertCan(access, 'stage.view', { stage });
+  const group = await tx.policyGroup.findUnique({ where: { name: stage }, select: { id: true, name: true } });
+  if (!group) throw badRequest(`There is no stage '${stage}'`, [{ path: '/group', message: 'no such stage' }]);
+  const stored = policy ? await tx.policyRevision.findFirst({ where: { policyId: policy.id, revisionId }, select: { id: true } }) : null;
+  return guardPreview(tx, access, { group, policy: policy ?? { id: '', name }, to: { pk: stored?.id ?? '', revisionId }, toDocument: stored ? undefined : lock, kind: 'set' });
+}
+
 export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
   // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
   assertInputDepth(raw);
@@ -182,8 +205,8 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
   // zod rebuilds records: put back the document order of the parent's named run lists (chef-cli hashes them in that order).
   const rawNamed = (raw.parent as { named_run_lists?: object } | undefined)?.named_run_lists;
   if (rawNamed && typeof rawNamed === 'object' && 'named_run_lists' in input.parent && input.parent.named_run_lists) setKeyOrder(input.parent.named_run_lists, orderedKeys(rawNamed));
-  if (input.group && !input.save) throw badRequest('group needs save: true', [{ path: '/group', message: 'only with save' }]);
-  if (input.group && input.expectedRevisionId === undefined) {
+  // Issue 29: `group` without save is the dry run of saving into that stage (the preview carries the guard's answer).
+  if (input.group && input.save && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);
   }
   const gitCount = input.includes.filter((inc) => inc.source.type === 'git').length;
@@ -225,7 +248,10 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         warnings: merged.warnings,
         includes: includes.map((inc, i) => ({ name: inc.name, source: input.includes[i].source, source_options: inc.source_options, revisionId: inc.revisionId })),
       };
-      if (!input.save) return result;
+      if (!input.save) {
+        if (input.group) result.guard = await saveIntoStagePreview(tx, access, input.group, policy, input.policy, revision.lock, revision.lock.revision_id);
+        return result;
+      }
 
       let target = policy;
       if (!target) {
@@ -251,7 +277,19 @@ export async function composePolicy(access: Access, raw: ComposeInput): Promise<
         const group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
         if (!group) throw badRequest(`There is no stage '${input.group}'`, [{ path: '/group', message: 'no such stage' }]);
         assertCan(access, 'stage.promote', { stage: group.name });
-        const moved = await movePointer(tx, access, { group, policy: target, to: { pk: stored.id, revisionId: stored.revisionId }, kind: 'set', reason: input.reason ?? 'composed', expectedRevisionId: input.expectedRevisionId, requestId: input.requestId, origin: { compose: true } });
+        const moved = await movePointer(tx, access, {
+          group,
+          policy: target,
+          to: { pk: stored.id, revisionId: stored.revisionId },
+          kind: 'set',
+          reason: input.reason ?? 'composed',
+          overrideReason: input.overrideReason,
+          freezeOverrideReason: input.freezeOverrideReason,
+          gateOverrideReason: input.gateOverrideReason,
+          expectedRevisionId: input.expectedRevisionId,
+          requestId: input.requestId,
+          origin: { compose: true },
+        });
         if (moved.request) {
           // Issue 28: the revision is saved, the stage did not move: say so (202) and name the request.
           result.saved = { revisionId: stored.revisionId, created: stored.created, status: 202 };

@@ -7,7 +7,8 @@
  * One function for both surfaces (the revision page and GET /api/v1/policies/:name/revisions/:rev/journey).
  * Read from the append-only audit log (every pointer move writes exactly one `pointer.<kind>` event in
  * its transaction, with the request, approvers and overrides), the promotion requests and the run
- * reports: a constant number of statements whatever the history's length.
+ * reports (and the pending scheduled promotions of the revision): a constant number of statements whatever
+ * the history's length.
  *
  * Authorization: `policy.read` for the revision; every stage is filtered through `can(stage.view)`,
  * so a reader sees neither the moves nor the runs nor the requests of a stage they may not view.
@@ -62,7 +63,7 @@ export async function revisionJourney(actor: Actor, policyName: string, revision
   const viewable = stages.map((s) => s.name);
   const position = new Map(stages.map((s) => [s.name, s.position]));
 
-  const [created, moves, runs, pending] = await Promise.all([
+  const [created, moves, runs, pending, scheduled] = await Promise.all([
     client.auditEvent.findFirst({
       where: { policyName, targetType: 'revision', target: `${policyName}@${revisionId}`, action: { in: CREATE_ACTIONS } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -88,6 +89,13 @@ export async function revisionJourney(actor: Actor, policyName: string, revision
           where: { policyId: rev.policyId, toRevisionId: revisionId, status: 'pending', groupName: { in: viewable } },
           orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
           select: { id: true, groupName: true, requesterEmail: true, createdAt: true, approvalsRequired: true, reasons: true, approvals: { orderBy: { createdAt: 'asc' }, select: { userEmail: true, createdAt: true, decision: true, comment: true } } },
+        })
+      : Promise.resolve([]),
+    viewable.length
+      ? client.scheduledPromotion.findMany({
+          where: { policyName, toRevisionId: revisionId, status: 'pending', groupName: { in: viewable } },
+          orderBy: [{ runAt: 'asc' }, { id: 'asc' }],
+          select: { id: true, groupName: true, mode: true, runAt: true, createdByEmail: true },
         })
       : Promise.resolve([]),
   ]);
@@ -225,5 +233,6 @@ export async function revisionJourney(actor: Actor, policyName: string, revision
     convergence,
     pending_requests: pending.map((p) => ({ ...requestDto(p), stage: p.groupName })),
     current_stages: [...running].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0)),
+    scheduled: scheduled.map((x) => ({ id: x.id, stage: x.groupName, when: x.mode === 'freeze_end' ? 'freeze_end' : 'at', run_at: x.runAt.toISOString(), scheduled_by: x.createdByEmail })),
   };
 }

@@ -3,12 +3,14 @@
  * retention period (RUN_RETENTION_DAYS, default 30) and re-evaluates the
  * automatic rollback rules (normally decided by the ingest of each run; the
  * pass catches a report whose evaluation failed). Every instance may run it:
- * deletes are idempotent and the rollback happens once (rollout.ts).
+ * deletes are idempotent and the rollback happens once (rollout.ts); scheduled
+ * promotions (issue 29) apply once (scheduled-promotions.ts).
  * `ROLLOUT_WORKER=false` turns it off; ROLLOUT_WORKER_INTERVAL_MS (default 60 s).
  */
 import { cleanupRunReports } from './data-collector';
 import { evaluateRollbacks } from './rollout';
 import { advanceRings } from './rings';
+import { applyDueScheduledPromotions } from './scheduled-promotions';
 
 export interface RunningRolloutWorker {
   stop(): Promise<void>;
@@ -23,6 +25,8 @@ export function startRolloutWorker(intervalMs = Number(process.env.ROLLOUT_WORKE
       await evaluateRollbacks();
       // Issue 30: rings whose step soaked (and converged, when gated) widen; a gated ring whose nodes failed rolls back.
       await advanceRings();
+      // Issue 29: promotions scheduled for now ("at 02:00 UTC", "when the freeze ends"), through the guard, once across instances.
+      await applyDueScheduledPromotions();
     } catch (e) {
       console.error('[rollout] pass failed', e);
     }

@@ -85,4 +85,6 @@ export interface RevisionJourney {
   pending_requests: (JourneyRequest & { stage: string })[];
   /** Stages running it now (viewable). */
   current_stages: string[];
+  /** Pending scheduled promotions of this revision (stages the reader may view). */
+  scheduled: { id: string; stage: string; when: 'at' | 'freeze_end'; run_at: string; scheduled_by: string }[];
 }

@@ -19,6 +19,8 @@ import { markRevisionBad, unmarkRevisionBad } from '@/lib/services/bad-revisions
 import { setStageRolloutRule } from '@/lib/services/rollout';
 import { createWebhook } from '@/lib/services/webhooks';
 import { pointerHistory } from '@/lib/db/queries/history';
+import { composePolicy } from '@/lib/services/compose-policy';
+import { pendingApprovalCount } from '@/lib/services/requests-badge';
 import * as previewRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/preview/route';
 
 const A: Record<string, Access> = {};
@@ -103,6 +105,7 @@ describe('the guard dry run', () => {
     await setStageRolloutRule(A.admin, { stage: 'staging', gate: { enabled: true, min_success_pct: 100, min_nodes: 3, max_failure_pct: 0, soak_minutes: 0 } });
     const gated = await previewMove(A.release, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
     expect(gated.outcome).toBe('blocked');
+    expect(gated.action).toBe('Promotion gate not met');
     expect(gated.gate).toMatchObject({ met: false, from_stage: 'qa', may_override: false });
     expect(gated.gate!.unmet.length).toBeGreaterThan(0);
     const managed = await previewMove(A.admin, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
@@ -147,5 +150,29 @@ describe('requests that cannot mislead', () => {
     const after = await getPromotionRequest(A.admin, pending.id);
     expect(after.status).toBe('outdated');
     expect(after.approvals).toHaveLength(0);
+  });
+});
+
+describe('compose "save into stage" and the Requests badge', () => {
+  it('the compose preview with a stage carries the guard’s dry run, saving does what it said, and the approver’s badge counts the request', async () => {
+    const policy = await differing('staging', 'production', ['api-gateway']);
+    const staging = await active('staging', policy);
+    const [parentRev] = await db().policyRevision.findMany({ where: { policy: { name: policy }, revisionId: staging! }, select: { revisionId: true } });
+    const leadBefore = await pendingApprovalCount(A.lead);
+    const auditBefore = await db().auditEvent.count();
+    const preview = await composePolicy(A.admin, { policy, parent: { revision: parentRev.revisionId }, includes: [], group: 'production' });
+    expect(await db().auditEvent.count()).toBe(auditBefore);
+    const promote = await previewMove(A.admin, { policy, stage: 'production', kind: 'promote', from: 'staging' });
+    expect(preview.guard).toMatchObject({ stage: 'production', policy, outcome: promote.outcome, approvals_required: promote.approvals_required, action: promote.action });
+    expect(preview.guard!.outcome).toBe('request');
+    // A viewer's dry run says they may not move it; an unknown stage is a 400 naming the field.
+    expect((await composePolicy(A.viewer, { policy, parent: { revision: parentRev.revisionId }, includes: [], group: 'production' })).guard!.outcome).toBe('blocked');
+    const unknown = await failure(composePolicy(A.admin, { policy, parent: { revision: parentRev.revisionId }, includes: [], group: 'nowhere' }));
+    expect(unknown.status).toBe(400);
+    const saved = await composePolicy(A.admin, { policy, parent: { revision: parentRev.revisionId }, includes: [], save: true, group: 'production', expectedRevisionId: await active('production', policy) });
+    expect(saved.request?.approvals_required).toBe(preview.guard!.approvals_required);
+    expect(await pendingApprovalCount(A.lead)).toBe(leadBefore + 1);
+    // The requester's own request is not in their badge; a viewer approves nothing.
+    expect(await pendingApprovalCount(A.viewer)).toBe(0);
   });
 });

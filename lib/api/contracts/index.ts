@@ -15,8 +15,9 @@ import * as promotion from './promotion';
 import * as promoteCookbookPreview from './promote-cookbook-preview';
 import * as rollout from './rollout';
 import * as rings from './rings';
+import * as schedules from './schedules';
 import * as stages from './stages';
 
 const contracts = (mod: Record<string, unknown>) => Object.values(mod).filter((v): v is RouteContract => !!v && typeof v === 'object' && 'method' in v && 'path' in v && 'responses' in v);
 
-export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, movePreview, nodes, policies, promotion, promoteCookbookPreview, rollout, rings, stages].flatMap(contracts);
+export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, movePreview, nodes, policies, promotion, promoteCookbookPreview, rollout, rings, schedules, stages].flatMap(contracts);

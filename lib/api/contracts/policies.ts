@@ -1,7 +1,7 @@
 /** Contracts of the policy routes: policies, revisions, artifacts check, compose. */
 import { z } from 'zod';
 import { defineRoute, ref } from '../contract';
-import { expectedRevisionId, policyName, queryFlag, reason, stageName } from '@/lib/validation/fields';
+import { expectedRevisionId, overrideReason, policyName, queryFlag, reason, stageName } from '@/lib/validation/fields';
 import { ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
 
 const policyParam = { name: 'Policy name' };
@@ -80,8 +80,8 @@ export const revisionJourneyRoute = defineRoute({
   params: { name: 'Policy name', rev: 'Revision id' },
   responses: {
     200: {
-      description: '{ policy, revision_id, created: { at, by, origin, tool, tool_label, via }, steps: [{ stage, entered_at, by, kind, tool, from_revision_id, reason, request: { id, requester, approvals_required, approvals: [{ by, at, decision, comment }] } | null, overrides: { freeze?, gate?, artifacts? }, automatic_rollback, left_at, left, soak_ms, current }], convergence: [{ stage, nodes_converged, nodes_failed, successful_runs, failed_runs, first_success_at, last_first_success_at, converged_after_ms }], pending_requests, current_stages }',
-      schema: { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, created: { type: 'object' }, steps: { type: 'array', items: { type: 'object' } }, convergence: { type: 'array', items: { type: 'object' } }, pending_requests: { type: 'array', items: { type: 'object' } }, current_stages: { type: 'array', items: { type: 'string' } } } },
+      description: '{ policy, revision_id, created: { at, by, origin, tool, tool_label, via }, steps: [{ stage, entered_at, by, kind, tool, from_revision_id, reason, request: { id, requester, approvals_required, approvals: [{ by, at, decision, comment }] } | null, overrides: { freeze?, gate?, artifacts? }, automatic_rollback, left_at, left, soak_ms, current }], convergence: [{ stage, nodes_converged, nodes_failed, successful_runs, failed_runs, first_success_at, last_first_success_at, converged_after_ms }], pending_requests, current_stages, scheduled: [{ id, stage, when, run_at, scheduled_by }] }',
+      schema: { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, created: { type: 'object' }, steps: { type: 'array', items: { type: 'object' } }, convergence: { type: 'array', items: { type: 'object' } }, pending_requests: { type: 'array', items: { type: 'object' } }, scheduled: { type: 'array', items: { type: 'object' } }, current_stages: { type: 'array', items: { type: 'string' } } } },
     },
     404: 'No such revision',
   },
@@ -119,13 +119,26 @@ export const composeRoute = defineRoute({
       parent: ZParentInput,
       includes: z.array(z.object({ name: z.string().trim().min(1, 'is required').max(100), source: ZIncludeSource })).max(50).optional(),
       save: z.boolean().optional(),
-      group: stageName.optional().describe('With save: point this stage at the composed revision'),
+      group: stageName.optional().describe('With save: point this stage at the composed revision (through the promotion guard). Without save (issue 29): the preview carries `guard`, what saving into this stage would do now'),
       expected_revision_id: expectedRevisionId.optional(),
       reason: reason.optional(),
       owner_team: z.string().min(1).max(255).nullable().optional().describe('With save, when the policy is new: the owning team (required for a user in several teams)'),
+      override_reason: overrideReason.optional().describe('With save and group: a written reason to go ahead although cookbook artifacts are missing or the stage is frozen (a freeze needs manage on the stage); audited'),
+      gate_override_reason: overrideReason.optional().describe("With save and group: a written reason to move although the stage's promotion gate is not met (manage on the stage); audited"),
     })
     .strict()
-    .transform((b) => ({ parent: b.parent, includes: b.includes ?? [], save: b.save, group: b.group, expectedRevisionId: b.expected_revision_id, reason: b.reason, ownerTeam: b.owner_team })),
+    .transform((b) => ({
+      parent: b.parent,
+      includes: b.includes ?? [],
+      save: b.save,
+      group: b.group,
+      expectedRevisionId: b.expected_revision_id,
+      reason: b.reason,
+      ownerTeam: b.owner_team,
+      overrideReason: b.override_reason,
+      freezeOverrideReason: b.override_reason,
+      gateOverrideReason: b.gate_override_reason,
+    })),
   responses: {
     200: 'The merged lock and its provenance (a preview; nothing stored)',
     201: 'Saved (and, with group, promoted)',

@@ -119,7 +119,7 @@ export async function guardPreview(tx: Tx, access: Access, input: GuardPreviewIn
   const n = out.approvals_required;
   if (blocked.length) {
     out.outcome = 'blocked';
-    out.action = judged.bad ? 'Revision marked bad' : judged.freeze && !manage ? 'Frozen' : 'Cannot move';
+    out.action = judged.bad ? 'Revision marked bad' : judged.freeze && !manage ? 'Frozen' : judged.gate && !judged.gate.met && !manage ? 'Promotion gate not met' : 'Cannot move';
     out.summary = blocked.join(' ');
     return out;
   }

@@ -9,6 +9,8 @@
  *    get the body format they asked for — the signed JSON envelope (with `url` and the change summary),
  *    Slack (`text` + `blocks`) or Teams (a message with an Adaptive Card) — through the one outbox (the
  *    delivery row's payload is the exact body the worker sends). Text from users is escaped for each target.
+ * 3. Scheduled promotion ("apply at", "apply when the freeze ends"): through the same movePointer guard at
+ *    the time it applies, with the scheduler's rights then, exactly once across two concurrent workers, audited.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, call, seed, tokenFor } from '@/test/helpers';
@@ -23,8 +25,13 @@ import { addFreezeWindow, deleteFreezeWindow } from '@/lib/services/stage-guards
 import { revisionJourney } from '@/lib/services/revision-journey';
 import { createWebhook } from '@/lib/services/webhooks';
 import { absoluteUrl } from '@/lib/services/internal/outbox';
+import { markRevisionBad, unmarkRevisionBad } from '@/lib/services/bad-revisions';
+import { applyDueScheduledPromotions, cancelScheduledPromotion, listScheduledPromotions, schedulePromotion } from '@/lib/services/scheduled-promotions';
 import * as journeyRoute from '@/app/api/v1/policies/[name]/revisions/[rev]/journey/route';
 import * as webhooksRoute from '@/app/api/v1/webhooks/route';
+import * as scheduleRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/schedule/route';
+import * as scheduledListRoute from '@/app/api/v1/scheduled_promotions/route';
+import * as scheduledRoute from '@/app/api/v1/scheduled_promotions/[id]/route';
 
 const nodes = { platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04' };
 const POLICY = 'journey-app';
@@ -255,5 +262,117 @@ describe('request notifications', () => {
     } finally {
       process.env.PUBLIC_URL = `${BASE}/`;
     }
+  });
+});
+
+describe('scheduled promotion', () => {
+  const SCHED = 'sched-app';
+  const schedSpec: DemoPolicySpec = {
+    name: SCHED,
+    team: 'core',
+    runList: ['recipe[apt::default]'],
+    revisions: [
+      { cookbooks: { apt: '7.4.0' }, default: { sched: 1 } },
+      { cookbooks: { apt: '7.5.0' }, default: { sched: 2 } },
+    ],
+    stages: {},
+    nodes,
+  };
+  const [s1, s2] = [0, 1].map((i) => buildDemoLock(schedSpec, i));
+  const HOUR = 3_600_000;
+  let dev: Access;
+  let viewer: Access;
+  const running = async (stage: string) =>
+    (await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: SCHED } }, select: { revision: { select: { revisionId: true } } } }))?.revision.revisionId ?? null;
+
+  beforeAll(async () => {
+    dev = await accessFor('dev@example.com');
+    viewer = await accessFor('viewer@example.com');
+    await uploadRevision(A.admin, { policyName: SCHED, text: s1.text });
+    await uploadRevision(A.admin, { policyName: SCHED, text: s2.text });
+  });
+
+  it('"apply at": nothing before its time; then once, through the guard, even with two workers at once; audited as the scheduler through the schedule', async () => {
+    const now = new Date();
+    const at = new Date(now.getTime() + HOUR);
+    const s = await schedulePromotion(dev, { stage: 'dev', policy: SCHED, from: `rev:${s1.lock.revision_id}`, when: 'at', at: at.toISOString(), expectedRevisionId: null, reason: 'nightly' }, now);
+    expect(s).toMatchObject({ status: 'pending', when: 'at', run_at: at.toISOString(), to_revision_id: s1.lock.revision_id, scheduled_by: 'dev@example.com' });
+    expect(await db().auditEvent.count({ where: { action: 'promotion.schedule', after: { contains: s.id } } })).toBe(1);
+    expect((await applyDueScheduledPromotions(new Date(at.getTime() - 1000))).applied).not.toContain(s.id);
+    expect(await running('dev')).toBeNull();
+    const later = new Date(at.getTime() + 1000);
+    const [a, b] = await Promise.all([applyDueScheduledPromotions(later), applyDueScheduledPromotions(later)]);
+    expect([...a.applied, ...b.applied].filter((id) => id === s.id)).toHaveLength(1);
+    expect(await running('dev')).toBe(s1.lock.revision_id);
+    const moves = await db().auditEvent.findMany({ where: { action: 'pointer.promote', groupName: 'dev', policyName: SCHED }, select: { actorEmail: true, via: true, reason: true } });
+    expect(moves).toEqual([{ actorEmail: 'dev@example.com', via: `schedule:${s.id}`, reason: 'nightly' }]);
+    const [listed] = await listScheduledPromotions(dev, { policy: SCHED, stage: 'dev' });
+    expect(listed).toMatchObject({ id: s.id, status: 'applied', outcome: { audit_id: expect.any(String) } });
+  });
+
+  it('"when the freeze ends": runs at the end of the freeze, and waits again when the stage is frozen anew', async () => {
+    const now = new Date();
+    const end = new Date(now.getTime() + HOUR);
+    const first = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(now.getTime() - 60_000).toISOString(), endsAt: end.toISOString(), reason: 'Schedule freeze' });
+    const s = await schedulePromotion(dev, { stage: 'qa', policy: SCHED, from: 'dev', when: 'freeze_end', expectedRevisionId: null }, now);
+    expect(s).toMatchObject({ when: 'freeze_end', status: 'pending', from_stage: 'dev', run_at: end.toISOString() });
+    // Frozen anew by the time it is due: it waits for that freeze's end.
+    const anew = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(end.getTime() - 60_000).toISOString(), endsAt: new Date(end.getTime() + HOUR).toISOString(), reason: 'Frozen anew' });
+    await deleteFreezeWindow(A.admin, { stage: 'qa', id: first.id });
+    const waited = await applyDueScheduledPromotions(new Date(end.getTime() + 1000));
+    expect(waited.waiting).toContain(s.id);
+    const [pending] = await listScheduledPromotions(dev, { policy: SCHED, stage: 'qa' });
+    expect(pending).toMatchObject({ status: 'pending', run_at: new Date(end.getTime() + HOUR).toISOString() });
+    expect(await running('qa')).toBeNull();
+    await deleteFreezeWindow(A.admin, { stage: 'qa', id: anew.id });
+    expect((await applyDueScheduledPromotions(new Date(end.getTime() + HOUR + 1000))).applied).toContain(s.id);
+    expect(await running('qa')).toBe(s1.lock.revision_id);
+  });
+
+  it('refused by the guard at the time it applies (a bad revision): failed with the guard’s words, audited; a protected stage opens a request', async () => {
+    const now = new Date();
+    const at = new Date(now.getTime() + HOUR).toISOString();
+    const s = await schedulePromotion(dev, { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at', at, expectedRevisionId: s1.lock.revision_id }, now);
+    await markRevisionBad(A.admin, { policy: SCHED, revisionId: s2.lock.revision_id, reason: 'breaks apt' });
+    const r = await applyDueScheduledPromotions(new Date(Date.parse(at) + 1000));
+    expect(r.failed).toContain(s.id);
+    const [failed] = (await listScheduledPromotions(dev, { policy: SCHED, stage: 'dev' })).filter((x) => x.id === s.id);
+    expect(failed.status).toBe('failed');
+    expect(String(failed.outcome!.error)).toContain('breaks apt');
+    expect(await running('dev')).toBe(s1.lock.revision_id);
+    expect(await db().auditEvent.count({ where: { action: 'promotion.schedule_failed', after: { contains: s.id } } })).toBe(1);
+    await unmarkRevisionBad(A.admin, { policy: SCHED, revisionId: s2.lock.revision_id });
+
+    const p = await schedulePromotion(A.release, { stage: 'production', policy: SCHED, from: `rev:${s1.lock.revision_id}`, when: 'at', at, expectedRevisionId: null }, now);
+    expect((await applyDueScheduledPromotions(new Date(Date.parse(at) + 1000))).requested).toContain(p.id);
+    const [requested] = (await listScheduledPromotions(A.release, { policy: SCHED, stage: 'production' })).filter((x) => x.id === p.id);
+    expect(requested).toMatchObject({ status: 'requested', outcome: { request_id: expect.any(String), approvals_required: 2 } });
+    expect(await running('production')).toBeNull();
+  });
+
+  it('bad input is a 400 naming the field; only promoters schedule; the scheduler or a manager cancels, and a cancelled one never applies', async () => {
+    const token = await tokenFor('dev@example.com');
+    const past = await call(scheduleRoute.POST, 'POST', { token, params: { group: 'dev', name: SCHED }, body: { from: 'qa', when: 'at', at: '2020-01-01T00:00:00Z', expected_revision_id: s1.lock.revision_id } });
+    expect(past.status).toBe(400);
+    expect(past.json.errors[0].path).toBe('/at');
+    const notFrozen = await call(scheduleRoute.POST, 'POST', { token, params: { group: 'dev', name: SCHED }, body: { from: `rev:${s2.lock.revision_id}`, when: 'freeze_end', expected_revision_id: s1.lock.revision_id } });
+    expect(notFrozen.status).toBe(400);
+    expect(notFrozen.json.errors[0].path).toBe('/when');
+    await expect(schedulePromotion(viewer, { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at', at: new Date(Date.now() + HOUR).toISOString(), expectedRevisionId: s1.lock.revision_id })).rejects.toMatchObject({ status: 403 });
+
+    const at = new Date(Date.now() + HOUR).toISOString();
+    const created = await call(scheduleRoute.POST, 'POST', { token, params: { group: 'dev', name: SCHED }, body: { from: `rev:${s2.lock.revision_id}`, when: 'at', at, expected_revision_id: s1.lock.revision_id } });
+    expect(created.status).toBe(201);
+    const id = created.json.id as string;
+    const listed = await call(scheduledListRoute.GET, 'GET', { token, query: `policy=${SCHED}&status=pending` });
+    expect(listed.json.scheduled_promotions.map((x: { id: string }) => x.id)).toEqual([id]);
+    // The revision's journey shows what is scheduled for it.
+    expect((await revisionJourney(dev, SCHED, s2.lock.revision_id)).scheduled).toEqual([{ id, stage: 'dev', when: 'at', run_at: new Date(at).toISOString(), scheduled_by: 'dev@example.com' }]);
+    await expect(cancelScheduledPromotion(A.release, { id })).rejects.toMatchObject({ status: 403 });
+    const cancelled = await call(scheduledRoute.DELETE, 'DELETE', { token, params: { id } });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json).toMatchObject({ status: 'cancelled', outcome: { cancelled_by: 'dev@example.com' } });
+    expect((await applyDueScheduledPromotions(new Date(Date.parse(at) + 1000))).applied).not.toContain(id);
+    expect(await running('dev')).toBe(s1.lock.revision_id);
   });
 });
