@@ -36,8 +36,10 @@ export default defineConfig({
           setupFiles: ['test/setup-integration.ts'],
           // Each file gets its own database; two cores, so two at a time.
           maxWorkers: 2,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Hang guards, not speed checks (tests wait on events): two npm test at once beside other work
+          // (load 16 on 2 cores) ran seeds past 60 s and PostgreSQL race tests past 30 s.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {
@@ -53,8 +55,10 @@ export default defineConfig({
           globalSetup: ['test/global-setup-pg.ts'],
           setupFiles: ['test/setup-pg.ts'],
           maxWorkers: 2,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Hang guards, not speed checks (tests wait on events): two npm test at once beside other work
+          // (load 16 on 2 cores) ran seeds past 60 s and PostgreSQL race tests past 30 s.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {

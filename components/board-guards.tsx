@@ -1,37 +1,49 @@
 import Link from 'next/link';
-import type { ActiveFreeze, BoardGuards } from '@/lib/db/queries/board-guards';
+import type { BoardGuards } from '@/lib/types/board';
+import type { StageGuardState } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
 
 /** One banner per frozen stage: why, and when it opens again. */
-export function FreezeBanners({ frozen }: { frozen: Record<string, ActiveFreeze> }) {
-  const entries = Object.entries(frozen);
+export function FreezeBanners({ stages }: { stages: Record<string, StageGuardState> }) {
+  const entries = Object.entries(stages).flatMap(([stage, s]) => (s.frozen ? [[stage, s.frozen] as const] : []));
   if (entries.length === 0) return null;
   return (
     <ul className="space-y-1.5" aria-label="Frozen stages" data-testid="freeze-banners">
       {entries.map(([stage, f]) => (
         <li key={stage} className="rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-950" data-testid="freeze-banner" data-stage={stage}>
           <b>{stage} is frozen</b>
-          {f.weekly ? ' (weekly window)' : ''}: {f.reason}. It opens at <time dateTime={f.endsAt}>{dateTime(f.endsAt)}</time>; until then only a manager of {stage} can promote, with a written reason.
+          {f.weekly ? ' (weekly window)' : ''}: {f.reason}. It opens at <time dateTime={f.opens_at}>{dateTime(f.opens_at)}</time>; until then only a manager of {stage} can promote, with a written reason.
         </li>
       ))}
     </ul>
   );
 }
 
+/** What a protected stage asks of a change, in words (the dialogs give the exact answer for a given change). */
+function approvalText(stage: string, s: StageGuardState): string {
+  const n = s.approvals_required;
+  const rules = s.rules.length === 1 ? 'its rule' : `one of its ${s.rules.length} rules`;
+  const base = n === 1 ? '1 approval' : `${n} approvals`;
+  if (n > 0) return `Changes into ${stage} need at least ${base}${s.rules.length ? `; ${s.rules.length === 1 ? 'its rule' : `its ${s.rules.length} rules`} may ask for more` : ''}.`;
+  if (s.rules.length) return `Changes into ${stage} need approval when ${rules} applies; other changes move at once.`;
+  return `${stage} is protected, but no rule asks for an approval: changes move at once.`;
+}
+
 /** Under a stage's column name: protected (and how many approvals at least) and frozen. */
 export function StageGuardBadges({ stage, guards }: { stage: string; guards: BoardGuards | undefined }) {
-  const n = guards?.protectedStages[stage];
-  const frozen = guards?.frozen[stage];
-  if (n === undefined && !frozen) return null;
+  const state = guards?.stages[stage];
+  const frozen = state?.frozen;
+  const rules = state?.rules.length ?? 0;
+  if (!state?.protected && !frozen) return null;
   return (
     <div className="mt-0.5 flex flex-wrap gap-1 normal-case tracking-normal">
-      {n !== undefined && (
-        <span className="badge bg-violet-50 text-violet-800" title={`Changes into ${stage} need approval (at least ${n}; rules may ask for more)`} data-testid="stage-protected">
-          needs approval
+      {state?.protected && (
+        <span className="badge bg-violet-50 text-violet-800" title={approvalText(stage, state)} data-testid="stage-protected">
+          {state.approvals_required === 0 && state.rules.length === 0 ? 'protected' : 'needs approval'}
         </span>
       )}
       {frozen && (
-        <span className="badge bg-sky-100 text-sky-900" title={`Frozen until ${dateTime(frozen.endsAt)}: ${frozen.reason}`} data-testid="stage-frozen">
+        <span className="badge bg-sky-100 text-sky-900" title={`Frozen until ${dateTime(frozen.opens_at)}: ${frozen.reason}`} data-testid="stage-frozen">
           frozen
         </span>
       )}

@@ -10,6 +10,7 @@ const LINKS = [
   { href: '/compare', label: 'Compare' },
   { href: '/requests', label: 'Requests' },
   { href: '/compose', label: 'Compose' },
+  { href: '/rings', label: 'Rings' },
   { href: '/data-bags', label: 'Data bags' },
   { href: '/ordering', label: 'Ordering' },
   { href: '/resource-map', label: 'Resource map' },

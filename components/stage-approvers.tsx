@@ -1,10 +1,10 @@
 'use client';
 
 import { useState } from 'react';
-import type { StageGuardsRow } from '@/lib/types/guards';
+import type { ApproverDto } from '@/lib/types/guards';
 import { ConfirmDialog } from './modal';
 
-type Approver = StageGuardsRow['approvers'][number];
+type Approver = ApproverDto;
 
 /** Who may approve requests into a stage: users or teams, separate from view/promote/manage. */
 export function StageApprovers({
@@ -37,10 +37,10 @@ export function StageApprovers({
         <ul className="flex flex-wrap gap-1.5" aria-label={`Approvers of ${stage}`}>
           {approvers.map((a) => (
             <li key={a.principal} className="flex items-center gap-1 rounded border border-slate-200 bg-slate-50 px-2 py-0.5 text-sm">
-              <span>{a.kind === 'team' ? `team ${a.label}` : a.label}</span>
+              <span>{a.type === 'team' ? `team ${a.name}` : a.name}</span>
               {!disabled && (
                 <button type="button" className="ml-1 text-xs text-red-700 hover:underline" onClick={() => setRemoving(a)}>
-                  remove<span className="sr-only"> {a.label} as approver of {stage}</span>
+                  remove<span className="sr-only"> {a.name} as approver of {stage}</span>
                 </button>
               )}
             </li>
@@ -83,7 +83,7 @@ export function StageApprovers({
       )}
       {removing && (
         <ConfirmDialog
-          title={`Remove ${removing.kind === 'team' ? `team ${removing.label}` : removing.label} as approver of ${stage}?`}
+          title={`Remove ${removing.type === 'team' ? `team ${removing.name}` : removing.name} as approver of ${stage}?`}
           confirmLabel="Remove approver"
           danger
           pending={pending}

@@ -92,7 +92,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           {error ? <span className="text-red-700">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : <>Updated <RelativeTime iso={data.generatedAt} now={data.generatedAt} /></>}
         </span>
       </div>
-      {data.guards && <FreezeBanners frozen={data.guards.frozen} />}
+      {data.guards && <FreezeBanners stages={data.guards.stages} />}
       {/* Focusable so the table can be scrolled sideways by keyboard on narrow screens. */}
       <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Stage board">
         <table className="table" data-testid="stage-board">

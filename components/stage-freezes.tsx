@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { FreezeRow } from '@/lib/types/guards';
+import type { FreezeWindowDto } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
 import { ConfirmDialog } from './modal';
 
@@ -16,9 +16,9 @@ const WEEKDAY = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday
 const hm = (d: Date) => d.toISOString().slice(11, 16);
 
 /** "every Friday 16:00 → Monday 06:00 UTC" for a weekly window. */
-export function weeklyText(f: { startsAt: string; endsAt: string }): string {
-  const s = new Date(f.startsAt);
-  const e = new Date(f.endsAt);
+export function weeklyText(f: { starts_at: string; ends_at: string }): string {
+  const s = new Date(f.starts_at);
+  const e = new Date(f.ends_at);
   return `every ${WEEKDAY[s.getUTCDay()]} ${hm(s)} → ${WEEKDAY[e.getUTCDay()]} ${hm(e)} UTC`;
 }
 
@@ -26,8 +26,8 @@ export function weeklyText(f: { startsAt: string; endsAt: string }): string {
 const utc = (local: string) => (local ? new Date(`${local}:00Z`).toISOString() : '');
 
 /** A stage's freeze windows: list, add (one-off or weekly, times in UTC), delete with confirmation. */
-export function StageFreezes({ stage, freezes, disabled, pending, onAdd, onDelete }: { stage: string; freezes: FreezeRow[]; disabled: boolean; pending: boolean; onAdd: (f: NewFreeze) => Promise<unknown>; onDelete: (id: string) => Promise<unknown> }) {
-  const [deleting, setDeleting] = useState<FreezeRow | null>(null);
+export function StageFreezes({ stage, freezes, disabled, pending, onAdd, onDelete }: { stage: string; freezes: FreezeWindowDto[]; disabled: boolean; pending: boolean; onAdd: (f: NewFreeze) => Promise<unknown>; onDelete: (id: string) => Promise<unknown> }) {
+  const [deleting, setDeleting] = useState<FreezeWindowDto | null>(null);
   const id = (s: string) => `freeze-${stage}-${s}`;
   return (
     <div className="space-y-2" data-testid="stage-freezes">
@@ -36,12 +36,12 @@ export function StageFreezes({ stage, freezes, disabled, pending, onAdd, onDelet
       ) : (
         <ul className="space-y-1 text-sm" aria-label={`Freeze windows of ${stage}`}>
           {freezes.map((f) => (
-            <li key={f.id} className="flex flex-wrap items-center gap-2" data-testid="freeze-row" data-active={f.active || undefined}>
+            <li key={f.id} className="flex flex-wrap items-center gap-2" data-testid="freeze-row" data-active={f.active ? true : undefined}>
               {f.active && <span className="badge bg-sky-100 text-sky-900">in force</span>}
               {f.past && <span className="badge bg-slate-100 text-slate-700">past</span>}
-              <span>{f.weekly ? weeklyText(f) : `${dateTime(f.startsAt)} → ${dateTime(f.endsAt)}`}</span>
+              <span>{f.weekly ? weeklyText(f) : `${dateTime(f.starts_at)} → ${dateTime(f.ends_at)}`}</span>
               <span className="text-slate-700">“{f.reason}”</span>
-              {f.createdBy && <span className="text-xs text-slate-600">by {f.createdBy}</span>}
+              {f.created_by && <span className="text-xs text-slate-600">by {f.created_by}</span>}
               {!disabled && (
                 <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => setDeleting(f)}>
                   delete<span className="sr-only"> the freeze “{f.reason}”</span>

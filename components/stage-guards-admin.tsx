@@ -3,7 +3,7 @@
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { addFreezeAction, deleteFreezeAction, setStageApproverAction, setStageProtectionAction } from '@/lib/actions/requests/stage-guard-actions';
-import type { StageGuardsRow } from '@/lib/types/guards';
+import type { StageGuardState } from '@/lib/types/guards';
 import { StageApprovers } from './stage-approvers';
 import { StageFreezes, type NewFreeze } from './stage-freezes';
 import { StageProtectionEditor, type ProtectionValue } from './stage-protection-editor';
@@ -16,7 +16,7 @@ function subjectOf(principal: string): { type: 'user'; email: string } | { type:
 }
 
 /** Per stage: approval settings and rules, approvers, freeze windows (issue 15). Only managers of a stage edit it. */
-export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuardsRow[]; users: { id: string; email: string }[]; teams: { id: string; name: string }[] }) {
+export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuardState[]; users: { id: string; email: string }[]; teams: { id: string; name: string }[] }) {
   const protection = useActionMutation(
     (v: { stage: string } & ProtectionValue) => runAction(setStageProtectionAction, { stage: v.stage, protected: v.enabled, approvalsRequired: v.approvalsRequired, rules: v.rules }),
     { success: (_r, v) => (v.enabled ? `${v.stage} requires approval: settings saved` : `${v.stage} no longer requires approval`) },
@@ -39,23 +39,23 @@ export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuards
         what the change contains. During a freeze nothing moves in unless a manager of the stage overrides it with a written reason.
       </p>
       {stages.map((s) => (
-        <details key={s.stage} className="card p-4" data-testid="stage-guards" data-stage={s.stage} open={s.protection !== null || s.freezes.some((f) => f.active)}>
+        <details key={s.stage} className="card p-4" data-testid="stage-guards" data-stage={s.stage} open={s.protected || s.freezes.some((f) => f.active)}>
           <summary className="cursor-pointer font-semibold">
             {s.stage}
             <span className="ml-2 text-sm font-normal text-slate-600">
-              {s.protection ? `requires approval (${s.protection.rules.length} rule${s.protection.rules.length === 1 ? '' : 's'})` : 'no approval needed'} · {s.approvers.length} approver{s.approvers.length === 1 ? '' : 's'} ·{' '}
+              {s.protected ? `requires approval (${s.rules.length} rule${s.rules.length === 1 ? '' : 's'})` : 'no approval needed'} · {s.approvers.length} approver{s.approvers.length === 1 ? '' : 's'} ·{' '}
               {s.freezes.filter((f) => !f.past).length} freeze window{s.freezes.filter((f) => !f.past).length === 1 ? '' : 's'}
-              {!s.canManage && ' · read-only (you do not manage this stage)'}
+              {!s.viewer_can_manage && ' · read-only (you do not manage this stage)'}
             </span>
           </summary>
           <div className="mt-3 grid gap-5 lg:grid-cols-2 [&>*]:min-w-0">
             <div>
               <h3 className="mb-2 text-xs font-semibold uppercase text-slate-600">Approval</h3>
               <StageProtectionEditor
-                key={JSON.stringify(s.protection)}
+                key={JSON.stringify([s.protected, s.approvals_required, s.rules])}
                 stage={s.stage}
-                initial={{ enabled: s.protection !== null, approvalsRequired: s.protection?.approvalsRequired ?? 1, rules: s.protection?.rules ?? [] }}
-                disabled={!s.canManage}
+                initial={{ enabled: s.protected, approvalsRequired: s.protected ? s.approvals_required : 1, rules: s.rules }}
+                disabled={!s.viewer_can_manage}
                 pending={protection.isPending}
                 onSave={(v) => protection.mutate({ stage: s.stage, ...v })}
               />
@@ -68,7 +68,7 @@ export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuards
                   approvers={s.approvers}
                   users={users}
                   teams={teams}
-                  disabled={!s.canManage}
+                  disabled={!s.viewer_can_manage}
                   pending={approver.isPending}
                   onAdd={(principal) => approver.mutate({ stage: s.stage, principal, approver: true })}
                   onRemove={(principal) => quiet(approver.mutateAsync({ stage: s.stage, principal, approver: false }))}
@@ -79,7 +79,7 @@ export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuards
                 <StageFreezes
                   stage={s.stage}
                   freezes={s.freezes}
-                  disabled={!s.canManage}
+                  disabled={!s.viewer_can_manage}
                   pending={addFreeze.isPending || deleteFreeze.isPending}
                   onAdd={(f) => addFreeze.mutateAsync({ stage: s.stage, ...f })}
                   onDelete={(id) => quiet(deleteFreeze.mutateAsync({ stage: s.stage, id }))}

@@ -52,3 +52,28 @@ test('a ringed cell on the board, its rollout page, and pause / resume / roll ba
   await expect(cell(page, policy, 'dev').locator('a.mono').first()).toBeVisible();
   await expect(cell(page, policy, 'dev').getByTestId('ring-cell')).toHaveCount(0);
 });
+
+test('start a ringed rollout from the console: the guard answers before the click, the button says it, and the ring page opens', async ({ page }) => {
+  const groups = await (await page.request.get('/api/v1/policy_groups')).json();
+  const dev = groups.dev.policies as Record<string, { revision_id: string }>;
+  const policies = (await (await page.request.get('/api/v1/policies')).json()) as Record<string, { revisions: Record<string, unknown> }>;
+  const [policy, revision] = Object.entries(dev)
+    .sort()
+    .map(([p, { revision_id: current }]) => [p, Object.keys(policies[p]?.revisions ?? {}).find((r) => r !== current)] as const)
+    .find(([, other]) => !!other)!;
+  await page.goto('/rings');
+  await page.getByRole('link', { name: 'Start a ringed rollout' }).first().click();
+  await expect(page).toHaveURL(/\/rings\/new$/);
+  await page.goto(`/rings/new?policy=${encodeURIComponent(policy)}&stage=dev&revision=${revision}`);
+  const form = page.getByRole('form', { name: 'Start a ringed rollout' });
+  await expect(form.getByLabel('Policy')).toHaveValue(policy);
+  await expect(form.getByLabel('Revision the ring gets')).toHaveValue(revision!);
+  await form.getByLabel("Steps (percent of the stage's nodes)").fill('50, 100');
+  await expect(form.getByTestId('guard-answer')).toHaveAttribute('data-outcome', 'move');
+  const start = form.getByTestId('start-ring');
+  await expect(start).toHaveText('Start the ring at 50%');
+  await start.click();
+  await expect(page).toHaveURL(/\/rings\/(?!new)[^/]+$/);
+  await expect(page.getByTestId('ring-status')).toHaveText('active');
+  await expect(page.getByTestId('ring-step')).toHaveCount(2);
+});

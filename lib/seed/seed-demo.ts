@@ -111,7 +111,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
                 lastCheckIn: new Date(now.getTime() - ((nodeNo * 7919) % 3600) * 1000),
               },
             });
-            await indexNode(tx, nodeJson(seeded), null);
+            await indexNode(tx, nodeJson(seeded));
           }
         }
       }

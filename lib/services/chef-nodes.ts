@@ -235,7 +235,7 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
   };
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });
-    await indexNode(tx, node, nodeJson(existing));
+    await indexNode(tx, node);
     const prevGroup = existing.group?.name ?? existing.reportedGroup;
     const prevPolicy = existing.policy?.name ?? existing.reportedPolicy;
     if (prevGroup !== f.reportedGroup || prevPolicy !== f.reportedPolicy) {
@@ -254,7 +254,7 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
   }
   // Issue 28: the node belongs to the client that created it (the validator may re-register only that client's name).
   await tx.node.create({ data: { name: node.name, ...data, registeredByClient: actor.kind === 'client' ? actor.name : null } });
-  await indexNode(tx, node, null);
+  await indexNode(tx, node);
   await audit(tx, actor, { action: 'node.register', targetType: 'node', target: node.name, groupName: f.reportedGroup, policyName: f.reportedPolicy, requestId });
 }
 

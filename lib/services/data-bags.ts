@@ -28,7 +28,7 @@ import type { DataBagItemKind, DataBagLevel } from '@/lib/types/data-bags';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { assertStorable } from './internal/limits';
-import { indexDataBagItem } from './internal/data-bag-index';
+import { indexDataBagItem, unindexDataBag } from './internal/data-bag-index';
 
 export type { DataBagItemKind, DataBagLevel } from '@/lib/types/data-bags';
 
@@ -244,7 +244,7 @@ export async function deleteDataBag(r: Actor, bagName: string, requestId?: strin
     assertRead(r, bag);
     assertWrite(r, bag);
     const items = await tx.dataBagItem.findMany({ where: { bagId: bag.id }, select: { itemId: true } }).then(sortedBy((i) => i.itemId));
-    for (const i of items) await indexDataBagItem(tx, bagName, i.itemId, null);
+    await unindexDataBag(tx, bagName);
     await tx.dataBag.delete({ where: { id: bag.id } });
     await audit(tx, r, { action: 'data-bag.delete', targetType: 'data-bag', target: bagName, before: { name: bagName, stages: stagesOf(bag), items: items.map((i) => i.itemId) }, requestId });
     return { name: bagName, json_class: 'Chef::DataBag', chef_type: 'data_bag' };

@@ -1,7 +1,7 @@
 /**
  * Guarded stages (issue 15): protection and its rules, approver grants and
- * freeze windows per stage, plus the board's per-stage status ("frozen now,
- * opens at", protected, pending requests).
+ * freeze windows per stage. What every screen and route reads of them is one
+ * shape, `StageGuardState`, built by lib/db/queries/stage-guard-state.ts.
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
@@ -12,82 +12,36 @@ import { audit } from './internal/audit';
 import { requireGroup } from './internal/lookup';
 import { emitEvent } from './internal/outbox';
 import { parseInput } from './internal/parse';
+import { freezeWindowDto, stageGuardStates } from '@/lib/db/queries/stage-guard-state';
+import type { FreezeWindowDto, StageGuardState, StageProtectionDto } from '@/lib/types/guards';
 
 export type { ApprovalRule } from '@/lib/domain';
 
 const stageName = z.string().regex(NAME_PATTERN, 'must be a stage name');
 
-export interface ApproverDto {
-  /** "user:<email>" or "team:<name>": what the inputs take. */
-  principal: string;
-  type: 'user' | 'team';
-  /** The user's email or the team's name. */
-  name: string;
+export type { ApproverDto, FreezeWindowDto, StageGuardState, StageProtectionDto } from '@/lib/types/guards';
+
+const protectionOf = (g: StageGuardState): StageProtectionDto => ({
+  stage: g.stage,
+  protected: g.protected,
+  approvals_required: g.approvals_required,
+  rules: g.rules,
+  approvers: g.approvers,
+  updated_by: g.updated_by,
+  updated_at: g.updated_at,
+});
+
+/** One stage's guard state (view on the stage; 403 before 404 as `requireGroup` decides). */
+export async function getStageGuardState(access: Access, stage: string, now = new Date()): Promise<StageGuardState> {
+  const group = await requireGroup(db(), stage, access);
+  const [state] = await stageGuardStates(access, { now, stages: [group.name] });
+  if (!state) throw notFound(`Cannot find policy group '${stage}'`);
+  return state;
 }
 
-export interface FreezeWindowDto {
-  id: string;
-  stage: string;
-  starts_at: string;
-  ends_at: string;
-  weekly: boolean;
-  reason: string;
-  created_by: string | null;
-  created_at: string;
-  /** The occurrence covering now, if any. */
-  active: { starts_at: string; ends_at: string } | null;
-  /** The next occurrence after now (null for a past one-off window). */
-  next: { starts_at: string; ends_at: string } | null;
-  /** A one-off window that has ended. */
-  past: boolean;
-}
-
-export interface StageProtectionDto {
-  stage: string;
-  protected: boolean;
-  approvals_required: number;
-  rules: ApprovalRule[];
-  approvers: ApproverDto[];
-  updated_by: string | null;
-  updated_at: string | null;
-}
-
-/** What the board shows per stage. */
-export interface StageStatusDto {
-  stage: string;
-  protected: boolean;
-  approvals_required: number;
-  rules: ApprovalRule[];
-  /** Frozen now: the window(s) and when the stage opens. */
-  frozen: { reason: string; window_id: string; ends_at: string; opens_at: string; windows: { id: string; reason: string; ends_at: string }[] } | null;
-  /** The next freeze starting after now. */
-  next_freeze: { window_id: string; reason: string; starts_at: string; ends_at: string } | null;
-  pending_requests: number;
-  /** Whether the viewer is an approver of this stage. */
-  viewer_is_approver: boolean;
-  /** Whether the viewer may override a freeze / edit protection and freezes here (manage). */
-  viewer_can_manage: boolean;
-}
-
-async function approversOf(tx: Tx, groupId: string): Promise<ApproverDto[]> {
-  const rows = await tx.stageApprover.findMany({ where: { groupId }, select: { principal: true, user: { select: { email: true } }, team: { select: { name: true } } }, orderBy: { createdAt: 'asc' } });
-  return rows.map((r) => (r.user ? { principal: `user:${r.user.email}`, type: 'user' as const, name: r.user.email } : { principal: `team:${r.team?.name ?? '?'}`, type: 'team' as const, name: r.team?.name ?? '?' }));
-}
-
-/** The stage's protection, rules and approvers (view on the stage). */
+/** The stage's protection, rules and approvers (view on the stage): the protection part of its guard state. */
 export async function getStageProtection(access: Access, stage: string): Promise<StageProtectionDto> {
-  const client = db();
-  const group = await requireGroup(client, stage, access);
-  const p = await client.stageProtection.findUnique({ where: { groupId: group.id } });
-  return {
-    stage: group.name,
-    protected: !!p,
-    approvals_required: p?.approvalsRequired ?? 0,
-    rules: p ? (JSON.parse(p.rules) as ApprovalRule[]) : [],
-    approvers: await approversOf(client, group.id),
-    updated_by: p?.updatedByEmail ?? null,
-    updated_at: p?.updatedAt.toISOString() ?? null,
-  };
+  return protectionOf(await getStageGuardState(access, stage));
 }
 
 const principal = z.string().trim().regex(/^(user|team):.+$/, 'must be "user:<email>" or "team:<name>"');
@@ -209,30 +163,9 @@ export async function setStageApprover(access: Access, raw: SetApproverInput): P
 
 // ------------------------------------------------------------------ freezes
 
-function freezeDto(w: { id: string; startsAt: Date; endsAt: Date; weekly: boolean; reason: string; createdByEmail: string | null; createdAt: Date }, stage: string, now: Date): FreezeWindowDto {
-  const s = freezeStatus([w], now);
-  const iso = (o: { start: Date; end: Date } | null) => (o ? { starts_at: o.start.toISOString(), ends_at: o.end.toISOString() } : null);
-  return {
-    id: w.id,
-    stage,
-    starts_at: w.startsAt.toISOString(),
-    ends_at: w.endsAt.toISOString(),
-    weekly: w.weekly,
-    reason: w.reason,
-    created_by: w.createdByEmail,
-    created_at: w.createdAt.toISOString(),
-    active: iso(s.active[0] ?? null),
-    next: iso(s.next),
-    past: !w.weekly && w.endsAt.getTime() <= now.getTime(),
-  };
-}
-
-/** A stage's freeze windows, past ones included (view on the stage). */
+/** A stage's freeze windows, past ones included (view on the stage): the freeze part of its guard state. */
 export async function listFreezeWindows(access: Access, stage: string, now = new Date()): Promise<FreezeWindowDto[]> {
-  const client = db();
-  const group = await requireGroup(client, stage, access);
-  const rows = await client.freezeWindow.findMany({ where: { groupId: group.id }, orderBy: [{ startsAt: 'desc' }, { id: 'asc' }] });
-  return rows.map((w) => freezeDto(w, group.name, now));
+  return (await getStageGuardState(access, stage, now)).freezes;
 }
 
 const isoDate = z.union([z.string(), z.date()]).transform((v) => (v instanceof Date ? v : new Date(v)));
@@ -256,7 +189,7 @@ export async function addFreezeWindow(access: Access, raw: AddFreezeInput): Prom
     const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });
     const w = await tx.freezeWindow.create({ data: { groupId: group.id, startsAt: input.startsAt, endsAt: input.endsAt, weekly: !!input.weekly, reason: input.reason, createdById: access.userId, createdByEmail: access.email, createdAt: now } });
-    const dto = freezeDto(w, group.name, now);
+    const dto = freezeWindowDto(w, group.name, now);
     await audit(tx, access, { action: 'stage.freeze.add', targetType: 'stage', target: group.name, groupName: group.name, after: { window: w.id, starts_at: dto.starts_at, ends_at: dto.ends_at, weekly: dto.weekly }, reason: input.reason, requestId: input.requestId });
     // `freeze.started` is announced by the worker's next pass (once per occurrence, whichever instance sees it first).
     return dto;
@@ -300,44 +233,3 @@ export async function announceStartedFreezes(now = new Date()): Promise<number> 
   return n;
 }
 
-// ------------------------------------------------------------ board status
-
-/** Per visible stage: protection, freeze now / next, pending requests; for the board, banners and the admin Stages tab. */
-export async function stageStatuses(access: Access, now = new Date()): Promise<Record<string, StageStatusDto>> {
-  const client = db();
-  const [groups, protections, windows, pending, approverRows] = await Promise.all([
-    client.policyGroup.findMany({ select: { id: true, name: true }, orderBy: [{ position: 'asc' }, { name: 'asc' }] }),
-    client.stageProtection.findMany({ select: { groupId: true, approvalsRequired: true, rules: true } }),
-    client.freezeWindow.findMany({ where: { startsAt: { lte: new Date(now.getTime() + 366 * 24 * 3600 * 1000) } }, select: { id: true, groupId: true, startsAt: true, endsAt: true, weekly: true, reason: true } }),
-    client.promotionRequest.groupBy({ by: ['groupId'], where: { status: 'pending', expiresAt: { gt: now } }, _count: { _all: true } }),
-    client.stageApprover.findMany({ where: { principal: { in: [`user:${access.userId}`, ...[...access.teamIds].map((t) => `team:${t}`)] } }, select: { groupId: true } }),
-  ]);
-  const approverOf = new Set(approverRows.map((a) => a.groupId));
-  const out: Record<string, StageStatusDto> = {};
-  for (const g of groups) {
-    if (!can(access, 'stage.view', { stage: g.name })) continue;
-    const p = protections.find((x) => x.groupId === g.id);
-    const ws = windows.filter((w) => w.groupId === g.id);
-    const fs = freezeStatus(ws, now);
-    out[g.name] = {
-      stage: g.name,
-      protected: !!p,
-      approvals_required: p?.approvalsRequired ?? 0,
-      rules: p ? (JSON.parse(p.rules) as ApprovalRule[]) : [],
-      frozen: fs.active.length
-        ? {
-            reason: fs.active[0].window.reason,
-            window_id: fs.active[0].window.id,
-            ends_at: fs.active[0].end.toISOString(),
-            opens_at: fs.opensAt!.toISOString(),
-            windows: fs.active.map((o) => ({ id: o.window.id, reason: o.window.reason, ends_at: o.end.toISOString() })),
-          }
-        : null,
-      next_freeze: fs.next ? { window_id: fs.next.window.id, reason: fs.next.window.reason, starts_at: fs.next.start.toISOString(), ends_at: fs.next.end.toISOString() } : null,
-      pending_requests: pending.find((x) => x.groupId === g.id)?._count._all ?? 0,
-      viewer_is_approver: approverOf.has(g.id),
-      viewer_can_manage: can(access, 'stage.manage', { stage: g.name }),
-    };
-  }
-  return out;
-}

@@ -1,3 +1,4 @@
+import type { StageGuardState } from './guards';
 /** The stage board's data (GET /api/v1/board and the board page): shared by the query that builds it and the components that show it. */
 
 export interface BoardCell {
@@ -18,20 +19,10 @@ export interface BoardCell {
   cookbooksChanged: number;
 }
 
-/** A freeze in force now: why, and when the stage opens again. */
-export interface ActiveFreeze {
-  id: string;
-  reason: string;
-  endsAt: string;
-  weekly: boolean;
-}
-
 /** What the board adds to its cells for guarded stages (issue 15). */
 export interface BoardGuards {
-  /** Per stage name: approvals a change needs at least (absent: the stage is not protected). */
-  protectedStages: Record<string, number>;
-  /** Per stage name: the freeze in force now (the reason of the one ending last; `endsAt`: when the stage opens, through overlapping windows). */
-  frozen: Record<string, ActiveFreeze>;
+  /** Per visible stage name: its guard state (protection, freeze now and next, pending requests), the shape every reader shares. */
+  stages: Record<string, StageGuardState>;
   /** Per "stage|policy": pending requests (and the id when there is exactly one, for a direct link). */
   pending: Record<string, { count: number; id: string | null }>;
   /** Per "policy|revisionId": who marked it bad and why. */

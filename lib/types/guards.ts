@@ -1,28 +1,66 @@
 /** DTOs of the guarded-stage admin screens (issue 15): the queries build them, the client components show them. */
 import type { ApprovalRule } from '@/lib/domain';
 
-export interface FreezeRow {
+/** An approver grant of a stage. */
+export interface ApproverDto {
+  /** "user:<email>" or "team:<name>": what the inputs take. */
+  principal: string;
+  type: 'user' | 'team';
+  /** The user's email or the team's name. */
+  name: string;
+}
+
+/** A freeze window of a stage, as the API, the admin screen and the board read it. */
+export interface FreezeWindowDto {
   id: string;
-  startsAt: string;
-  endsAt: string;
+  stage: string;
+  starts_at: string;
+  ends_at: string;
   weekly: boolean;
   reason: string;
-  createdBy: string | null;
-  /** In force now. */
-  active: boolean;
-  /** A one-off window that has ended (kept for the history). */
+  created_by: string | null;
+  created_at: string;
+  /** The occurrence covering now, if any. */
+  active: { starts_at: string; ends_at: string } | null;
+  /** The next occurrence after now (null for a past one-off window). */
+  next: { starts_at: string; ends_at: string } | null;
+  /** A one-off window that has ended. */
   past: boolean;
 }
 
-export interface StageGuardsRow {
+/**
+ * The guard state of one stage (issue 22: one shape for every reader). The board, the admin Stages
+ * screen, `GET /api/v1/policy_groups/{group}/guard` and the protection and freeze routes all read it
+ * from `stageGuardStates` (lib/db/queries/stage-guard-state.ts); the move guard itself judges a move
+ * with `judgeMove` from the same tables.
+ */
+export interface StageGuardState {
   stage: string;
-  canManage: boolean;
-  /** null: the stage does not require approval. */
-  protection: { approvalsRequired: number; rules: ApprovalRule[] } | null;
-  /** principal: "user:<email>" or "team:<name>" (what the approver inputs take). */
-  approvers: { principal: string; kind: 'user' | 'team'; label: string }[];
-  freezes: FreezeRow[];
+  /** Whether changes into the stage need approval. */
+  protected: boolean;
+  /** Approvals every change needs at least (rules may ask for more). */
+  approvals_required: number;
+  rules: ApprovalRule[];
+  approvers: ApproverDto[];
+  /** Every freeze window of the stage, past ones included, newest start first. */
+  freezes: FreezeWindowDto[];
+  /** Frozen now: the window ending last among those in force (its reason), and when the stage opens through chained windows. */
+  frozen: { window_id: string; reason: string; weekly: boolean; ends_at: string; opens_at: string; windows: { id: string; reason: string; ends_at: string }[] } | null;
+  /** The next freeze starting after now. */
+  next_freeze: { window_id: string; reason: string; starts_at: string; ends_at: string } | null;
+  /** Pending, unexpired promotion requests into the stage. */
+  pending_requests: number;
+  /** Whether the viewer is an approver of this stage (directly or through a team). */
+  viewer_is_approver: boolean;
+  /** Whether the viewer may edit protection and freezes here and override a freeze (manage). */
+  viewer_can_manage: boolean;
+  /** Who last changed the protection, and when. */
+  updated_by: string | null;
+  updated_at: string | null;
 }
+
+/** The protection part of a stage's guard state (`GET/PUT /api/v1/policy_groups/{group}/protection`). */
+export type StageProtectionDto = Pick<StageGuardState, 'stage' | 'protected' | 'approvals_required' | 'rules' | 'approvers' | 'updated_by' | 'updated_at'>;
 
 /** A webhook subscription, as /api/v1/webhooks and the admin page show it (one read model: lib/services/webhooks.ts). */
 export interface WebhookDto {

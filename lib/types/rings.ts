@@ -62,3 +62,15 @@ export interface RingRolloutDto {
   request?: { id: string; url: string; approvals_required: number };
   url: string;
 }
+
+/** What the "Start a ringed rollout" form offers (lib/db/queries/ring-start.ts). */
+export interface RingStartChoices {
+  stages: { name: string }[];
+  policies: {
+    name: string;
+    /** Per stage the viewer may see: the revision it runs. */
+    runs: Record<string, string>;
+    /** Newest first (at most 20): id, when, how it arrived. */
+    revisions: { id: string; created_at: string; origin: string; created_by: string | null }[];
+  }[];
+}

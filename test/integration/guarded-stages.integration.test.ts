@@ -13,7 +13,12 @@ import { promotePolicy } from '@/lib/services/promote-policy';
 import { promotePolicies } from '@/lib/services/promote-policies';
 import { rollback } from '@/lib/services/rollback';
 import { approvePromotionRequest, getPromotionRequest, listPromotionRequests, rejectPromotionRequest, withdrawPromotionRequest, pendingRequestsByCell } from '@/lib/services/promotion-requests';
-import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, stageStatuses } from '@/lib/services/stage-guards';
+import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection } from '@/lib/services/stage-guards';
+import { stageGuardStates } from '@/lib/db/queries/stage-guard-state';
+import { loadBoard } from '@/lib/db/queries/board';
+
+/** Every visible stage's guard state, by name. */
+const stageStatuses = async (a: Access) => Object.fromEntries((await stageGuardStates(a)).map((s) => [s.stage, s]));
 import { markRevisionBad, unmarkRevisionBad, badRevisions } from '@/lib/services/bad-revisions';
 import { pointerHistory } from '@/lib/db/queries/history';
 import { DEMO_PROTECTION } from '@/lib/seed/demo-data';
@@ -22,6 +27,7 @@ import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[nam
 import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
 import * as groupPolicyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
 import * as protectionRoute from '@/app/api/v1/policy_groups/[group]/protection/route';
+import * as guardRoute from '@/app/api/v1/policy_groups/[group]/guard/route';
 import * as freezesRoute from '@/app/api/v1/policy_groups/[group]/freezes/route';
 import * as freezeRoute from '@/app/api/v1/policy_groups/[group]/freezes/[id]/route';
 import * as requestsRoute from '@/app/api/v1/promotion_requests/route';
@@ -84,6 +90,23 @@ describe('the demo seed', () => {
     expect(seeded).toHaveLength(1);
     expect(seeded[0]).toMatchObject({ requested_by: { email: 'release@example.com' }, viewer: { can_approve: true } });
     expect(await db().freezeWindow.count({ where: { endsAt: { lt: new Date() } } })).toBe(1);
+  });
+});
+
+describe('one guard state for every reader (issue 22)', () => {
+  it('the API, the board and the protection and freeze routes answer the same state', async () => {
+    const viaApi = await call(guardRoute.GET, 'GET', { token: T.lead, params: { group: 'production' } });
+    expect(viaApi.status).toBe(200);
+    const [state] = await stageGuardStates(A.lead, { stages: ['production'] });
+    expect(viaApi.json).toEqual(JSON.parse(JSON.stringify(state)));
+    expect(viaApi.json).toMatchObject({ stage: 'production', protected: true, viewer_is_approver: true, pending_requests: 1 });
+    const protection = await call(protectionRoute.GET, 'GET', { token: T.lead, params: { group: 'production' } });
+    for (const k of ['protected', 'approvals_required', 'rules', 'approvers', 'updated_by', 'updated_at']) expect(protection.json[k]).toEqual(viaApi.json[k]);
+    const freezes = await call(freezesRoute.GET, 'GET', { token: T.lead, params: { group: 'production' } });
+    expect(freezes.json.freezes).toEqual(viaApi.json.freezes);
+    const board = await loadBoard(A.lead);
+    expect(JSON.parse(JSON.stringify(board.guards!.stages.production))).toEqual(viaApi.json);
+    expect((await call(guardRoute.GET, 'GET', { token: T.admin, params: { group: 'nowhere' } })).status).toBe(404);
   });
 });
 

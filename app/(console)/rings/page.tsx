@@ -5,6 +5,12 @@ import { shortId } from '@/lib/format';
 import { listRingRollouts } from '@/lib/services/rings';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
+const startLink = (
+  <Link href="/rings/new" className="btn btn-primary">
+    Start a ringed rollout
+  </Link>
+);
+
 export const metadata: Metadata = { title: 'Ringed rollouts' };
 export const dynamic = 'force-dynamic';
 
@@ -16,10 +22,13 @@ export default async function RingsPage() {
     <>
       <PageHeader
         title="Ringed rollouts"
-        description="A new revision reaches part of a stage first (a stable share of its nodes, plus named ones), then widens step by step; the last step makes it the stage's revision. Start one with POST /api/v1/rings."
+        description="A new revision reaches part of a stage first (a stable share of its nodes, plus named ones), then widens step by step; the last step makes it the stage's revision. Start one here or with POST /api/v1/rings."
+        actions={startLink}
       />
       {rings.length === 0 ? (
-        <EmptyState title="No ringed rollout yet">Start one through the API (POST /api/v1/rings with stage, policy, revision_id and steps).</EmptyState>
+        <EmptyState title="No ringed rollout yet">
+          <Link href="/rings/new" className="text-indigo-700 hover:underline">Start one</Link>, or through the API (POST /api/v1/rings with stage, policy, revision_id and steps).
+        </EmptyState>
       ) : (
         <table className="table">
           <thead>

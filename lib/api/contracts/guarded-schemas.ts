@@ -74,6 +74,24 @@ export const freezeWindowSchema = {
   },
 };
 
+/** The guard state of a stage (issue 22): the one shape the board, the admin screen and these routes share. */
+export const stageGuardStateSchema = {
+  type: 'object',
+  properties: {
+    ...stageProtectionSchema.properties,
+    freezes: { type: 'array', items: freezeWindowSchema, description: 'Every window, past ones included, newest start first' },
+    frozen: {
+      type: ['object', 'null'],
+      description: 'Frozen now: the window ending last among those in force, and opens_at (when the stage opens, through chained windows)',
+      properties: { window_id: { type: 'string' }, reason: { type: 'string' }, weekly: { type: 'boolean' }, ends_at: { type: 'string', format: 'date-time' }, opens_at: { type: 'string', format: 'date-time' }, windows: { type: 'array', items: { type: 'object' } } },
+    },
+    next_freeze: { type: ['object', 'null'], properties: { window_id: { type: 'string' }, reason: { type: 'string' }, starts_at: { type: 'string', format: 'date-time' }, ends_at: { type: 'string', format: 'date-time' } } },
+    pending_requests: { type: 'integer', description: 'Pending, unexpired promotion requests into the stage' },
+    viewer_is_approver: { type: 'boolean' },
+    viewer_can_manage: { type: 'boolean', description: 'May edit protection and freezes and override a freeze' },
+  },
+};
+
 export const badRevisionSchema = { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, reason: { type: 'string' }, marked_by: { type: 'string' }, marked_at: { type: 'string', format: 'date-time' } } };
 
 export const webhookSchema = {

@@ -7,12 +7,21 @@ import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
 
 const WEBHOOK_EVENT_NAMES = [...GUARDED_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
 import { overrideReason, policyName, stageName } from '@/lib/validation/fields';
-import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageProtectionSchema, webhookSchema } from './guarded-schemas';
+import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageGuardStateSchema, stageProtectionSchema, webhookSchema } from './guarded-schemas';
 
 const groupParam = { group: 'Stage name' };
 const requestParam = { id: 'Promotion request id' };
 const approvals = z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(MAX_APPROVALS, `must be at most ${MAX_APPROVALS}`);
 const isoDateTime = (what: string) => z.string({ error: `is required: an ISO 8601 date-time, e.g. 2026-12-24T00:00:00Z` }).describe(what);
+
+export const getGuardStateRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/guard',
+  summary: 'The stage’s guard state: protection, approvers, freezes (now and next), pending requests and what the caller may do (view)',
+  description: 'The same shape the board and Admin → Stages show. Whether one given change would move at once or open a request is answered by POST /policy_groups/{group}/policies/{name}/preview.',
+  params: groupParam,
+  responses: { 200: { description: 'The guard state', schema: stageGuardStateSchema }, 403: 'You may not view the stage', 404: 'No such stage' },
+});
 
 export const getProtectionRoute = defineRoute({
   method: 'GET',

@@ -85,7 +85,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     return { name: policy.name, team: (policy.ownerTeamId && teamName.get(policy.ownerTeamId)) || null, latestRevisionId: latestByPolicy.get(policy.id) ?? null, cells };
   });
 
-  const guards = await loadBoardGuards(stages.map((s) => s.name));
+  const guards = await loadBoardGuards(access, stages.map((s) => s.name));
   return {
     guards,
     stages: stages.map((s) => ({ name: s.name, description: s.description, position: s.position, canPromote: can(access, 'stage.promote', { stage: s.name }), canManage: can(access, 'stage.manage', { stage: s.name }) })),

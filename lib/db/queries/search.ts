@@ -2,20 +2,29 @@
  * The search index in the database (issue 25): writing an object's rows
  * inside the caller's transaction, and answering a parsed query with one SQL
  * statement over the index (never by loading objects). The SQL is portable
- * between SQLite and PostgreSQL; only placeholders differ.
+ * between SQLite and PostgreSQL; only placeholders and JSON functions differ.
  *
- * A term becomes `d.id IN (SELECT docId FROM SearchEntry WHERE idx = ? AND
- * path IN (paths whose full name or last key is the field) AND value = ?)`,
- * which the (idx, path, value) index answers; AND / OR / NOT become the same
- * operators over those sets. Wildcards use LIKE on the lowercased value within
- * the field's paths (the index narrows to one field first, so even a leading
- * wildcard reads at most one row per object and field).
+ * An indexed document is cut into chunks at its top level (documentChunks):
+ * one per top-level object attribute (`packages`, `kernel`, `network`, …) and
+ * one for its top-level scalars and arrays. A chunk is content-addressed, so
+ * the 1,000 rows of a `packages` attribute that 2,000 nodes share are stored
+ * once, and a save writes only the chunks it changed (a chef-client run
+ * changes `ohai_time`, `uptime_seconds`, `memory`: two small chunks) without
+ * flattening or diffing the rest. A document is found by the union of its
+ * chunks' rows, which is exactly flattenForIndex of the whole document.
+ *
+ * A term becomes `d.id IN (SELECT docId FROM SearchDocChunk WHERE chunkId IN
+ * (SELECT chunkId FROM SearchEntry WHERE idx = ? AND path IN (paths whose full
+ * name or last key is the field) AND value = ?))`, which the (idx, path,
+ * value, chunkId) and (chunkId, docId) indexes answer without reading tables;
+ * AND / OR / NOT become the same operators over those sets. Wildcards use
+ * LIKE on the lowercased value within the field's paths.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { db, providerOf, type Tx } from '@/lib/db/client';
 import type { DatabaseProvider } from '@/lib/db/url';
 import { isMatchAll, literalField, literalValue, lowerPattern, phraseValue } from '@/lib/domain/search/match';
-import { MAX_TOKEN, normaliseValue, type IndexRow } from '@/lib/domain/search/expand';
+import { flattenForIndex, MAX_TOKEN, normaliseValue, type Json } from '@/lib/domain/search/expand';
 import type { Pattern, SearchQuery } from '@/lib/domain/search/parse';
 
 class Sql {
@@ -36,7 +45,8 @@ function fieldPaths(s: Sql, idx: string, field: Pattern | null): string | null {
   if (!field || isMatchAll(field)) return null;
   if (!field.wildcard) {
     const f = literalField(field);
-    return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND (f."path" = ${s.p(f)} OR f."leaf" = ${s.p(f)}))`;
+    // Two lookups, one per index, rather than an OR that reads every field of the index.
+    return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."path" = ${s.p(f)} UNION SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."leaf" = ${s.p(f)})`;
   }
   const like = likePattern(lowerPattern(field));
   return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND (f."path" LIKE ${s.p(like)} ESCAPE '\\' OR f."leaf" LIKE ${s.p(like)} ESCAPE '\\'))`;
@@ -61,7 +71,7 @@ function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | '
     if (q.from !== null) conds.push(`${col} ${q.fromInclusive ? '>=' : '>'} ${s.p(normaliseValue(q.from))}`);
     if (q.to !== null) conds.push(`${col} ${q.toInclusive ? '<=' : '<'} ${s.p(normaliseValue(q.to))}`);
   }
-  return `d."id" IN (SELECT e."docId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')})`;
+  return `d."id" IN (SELECT m."docId" FROM "SearchDocChunk" m WHERE m."chunkId" IN (SELECT e."chunkId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')}))`;
 }
 
 function whereSql(s: Sql, idx: string, q: SearchQuery): string {
@@ -120,170 +130,245 @@ export async function searchIndex(
   client: Tx = db(),
 ): Promise<SearchPage> {
   const provider = providerOf(client);
-  const count = new Sql(provider);
   const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q)} AND ${scopeSql(s, scope)}`;
-  const countSql = `SELECT COUNT(*) AS "n" FROM "SearchDoc" d WHERE ${where(count)}`;
-  const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(countSql, ...count.params);
-  const total = Number(n);
-  if (total === 0 || page.rows <= 0 || page.start >= total) return { total, names: [] };
+  const count = async () => {
+    const c = new Sql(provider);
+    const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT COUNT(*) AS "n" FROM "SearchDoc" d WHERE ${where(c)}`, ...c.params);
+    return Number(n);
+  };
+  if (page.rows <= 0) return { total: await count(), names: [] };
   const s = new Sql(provider);
   const dir = page.descending ? 'DESC' : 'ASC';
   const w = where(s);
   let order = `d."name" ${dir}`;
   if (page.sortField) {
-    const key = `(SELECT MIN(e."value") FROM "SearchEntry" e WHERE e."docId" = d."id" AND e."path" = ${s.p(page.sortField.toLowerCase())})`;
+    const key = `(SELECT MIN(e."value") FROM "SearchDocChunk" m JOIN "SearchEntry" e ON e."chunkId" = m."chunkId" WHERE m."docId" = d."id" AND e."path" = ${s.p(page.sortField.toLowerCase())})`;
     order = `${key} ${dir}, d."name" ${dir}`;
   }
-  const rows = await client.$queryRawUnsafe<{ name: string }[]>(
-    `SELECT d."name" AS "name" FROM "SearchDoc" d WHERE ${w} ORDER BY ${order} LIMIT ${s.p(page.rows)} OFFSET ${s.p(page.start)}`,
-    ...s.params,
-  );
+  const rows = await client.$queryRawUnsafe<{ name: string }[]>(`SELECT d."name" AS "name" FROM "SearchDoc" d WHERE ${w} ORDER BY ${order} LIMIT ${s.p(page.rows)} OFFSET ${s.p(page.start)}`, ...s.params);
+  // A first page that is not full holds every match: no second statement to count them (Chef asks for 1000 rows).
+  const total = page.start === 0 && rows.length < page.rows ? rows.length : await count();
   return { total, names: rows.map((r) => r.name) };
 }
 
-/** Rows per DELETE (2 parameters a row: under SQLite's 32,766 and PostgreSQL's 65,535 parameters). */
-const CHUNK = 2000;
 /** Rows per INSERT: one JSON parameter holds them all. */
 const INSERT_CHUNK = 20_000;
 
+type JsonObject = { [k: string]: Json };
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Bumped when what a chunk's rows are changes (flattenForIndex), so that no chunk written before is reused. */
+const CHUNK_VERSION = '1';
+
+/** A part of a document: its chunk id and the part as a document of its own (its rows: flattenForIndex(part)). */
+export type DocumentChunks = Map<string, JsonObject>;
+
 /**
- * Inserts index rows with one JSON array parameter per statement, expanded by
- * the database (SQLite's json_each, PostgreSQL's json_array_elements): a node's
- * thousands of rows as thousands of bound parameters cost far more to pass than
- * to insert.
+ * Cuts an indexed document at its top level: each attribute whose value is a
+ * non-empty object is a chunk, the other attributes together are one more.
+ * The id hashes the index and the part's JSON: equal parts of two documents of
+ * one index are one chunk. No row is computed here: a save flattens only the
+ * chunks that are new to the index.
  */
-async function insertJsonRows(tx: Tx, table: 'SearchEntry' | 'SearchField', idx: string, tuples: readonly (readonly string[])[]): Promise<void> {
+export function documentChunks(idx: string, doc: JsonObject): DocumentChunks {
+  const out: DocumentChunks = new Map();
+  const rest: JsonObject = {};
+  let restKeys = 0;
+  const add = (part: JsonObject) => out.set(createHash('sha1').update(`${CHUNK_VERSION}\u0000${idx}\u0000${JSON.stringify(part)}`).digest('base64url'), part);
+  for (const k of Object.keys(doc)) {
+    const v = doc[k];
+    if (isObject(v) && Object.keys(v).length > 0) add({ [k]: v });
+    else {
+      rest[k] = v;
+      restKeys++;
+    }
+  }
+  if (restKeys) add(rest);
+  return out;
+}
+
+/** SQL for "in this JSON array of strings", one parameter however long the list. */
+function inJson(s: Sql, provider: DatabaseProvider, values: readonly string[]): string {
+  return provider === 'postgresql' ? `(SELECT json_array_elements_text(${s.p(JSON.stringify(values))}::json))` : `(SELECT value FROM json_each(${s.p(JSON.stringify(values))}))`;
+}
+
+/**
+ * Inserts rows with one JSON array parameter per statement, expanded by the
+ * database (SQLite's json_each, PostgreSQL's json_array_elements): thousands
+ * of rows as thousands of bound parameters cost far more to pass than to
+ * insert. `constant` fills the first column of every row (the index name)
+ * when given; the tuples fill the others in order.
+ */
+async function insertJsonRows(tx: Tx, table: string, columns: readonly string[], tuples: readonly (readonly (string | number)[])[], opts: { constant?: string; ignoreConflicts?: boolean } = {}): Promise<void> {
   const provider = providerOf(tx);
-  const target = table === 'SearchEntry' ? `"SearchEntry" ("docId", "idx", "path", "value")` : `"SearchField" ("idx", "path", "leaf")`;
-  const conflict = table === 'SearchField' ? ' ON CONFLICT DO NOTHING' : '';
+  const pick = (n: number) => (provider === 'postgresql' ? `j.value->>${n}` : `json_extract(j.value, '$[${n}]')`);
+  const width = columns.length - (opts.constant === undefined ? 0 : 1);
+  const picks = Array.from({ length: width }, (_, n) => pick(n));
   for (let i = 0; i < tuples.length; i += INSERT_CHUNK) {
     const json = JSON.stringify(tuples.slice(i, i + INSERT_CHUNK));
-    const pick = (n: number) => (provider === 'postgresql' ? `j.value->>${n}` : `json_extract(j.value, '$[${n}]')`);
-    const idxParam = provider === 'postgresql' ? '$1' : '?';
-    const from = provider === 'postgresql' ? `json_array_elements($2::json) j` : `json_each(?) j`;
-    const select = table === 'SearchEntry' ? `${pick(0)}, ${idxParam}, ${pick(1)}, ${pick(2)}` : `${idxParam}, ${pick(0)}, ${pick(1)}`;
+    const s = new Sql(provider);
+    const select = opts.constant === undefined ? picks : [s.p(opts.constant), ...picks];
+    const from = provider === 'postgresql' ? `json_array_elements(${s.p(json)}::json) j` : `json_each(${s.p(json)}) j`;
     // `WHERE true`: SQLite needs it before an upsert clause on INSERT … SELECT.
-    await tx.$executeRawUnsafe(`INSERT INTO ${target} SELECT ${select} FROM ${from} WHERE true${conflict}`, idx, json);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${from} WHERE true${opts.ignoreConflicts ? ' ON CONFLICT DO NOTHING' : ''}`,
+      ...s.params,
+    );
   }
-}
-
-function rowsDigest(rows: readonly IndexRow[]): string {
-  // One string hashed once: thousands of small update() calls cost more than the hashing.
-  let text = '';
-  for (const r of rows) text += `${r.path}\u0000${r.leaf}\u0000${r.value}\u0001`;
-  return createHash('sha1').update(text).digest('hex');
 }
 
 /**
- * Replaces the rows object `name` of index `idx` is found by, inside the
- * caller's transaction. Call it after writing the object's own row, which
- * holds that row's lock: concurrent writers of one object then index one
- * after the other, and each sees what the previous one committed.
- *
- * `previous` (the rows of the object as the caller read it) lets an update
- * write only what changed, as a chef-client run changes a few Ohai values
- * among thousands. It is trusted only when its digest is the one stored;
- * otherwise (a concurrent writer got there first, an object indexed before
- * this existed) every row is rewritten.
+ * Adds `n` references to each chunk (id → its part and n), creating the
+ * chunks the index does not have and writing their rows and field names. The
+ * upsert holds each chunk row's lock to the end of the transaction, so a
+ * concurrent writer dropping the last other reference cannot delete it under
+ * this one (see releaseChunks); ids go in sorted order, so two writers lock
+ * shared chunks in one order.
  */
-export async function writeIndexRows(tx: Tx, idx: string, name: string, rows: readonly IndexRow[], previous: readonly IndexRow[] | null): Promise<void> {
+async function acquireChunks(tx: Tx, idx: string, chunks: Map<string, { part: JsonObject; n: number }>): Promise<void> {
+  if (!chunks.size) return;
   const provider = providerOf(tx);
-  const digest = rowsDigest(rows);
-  const doc = await tx.searchDoc.findUnique({ where: { idx_name: { idx, name } }, select: { id: true, digest: true } });
-  let docId: string;
-  let old: readonly IndexRow[] = [];
-  if (!doc) {
-    docId = (await tx.searchDoc.create({ data: { idx, name, digest }, select: { id: true } })).id;
-  } else {
-    docId = doc.id;
-    if (doc.digest === digest) return;
-    if (previous && doc.digest === rowsDigest(previous)) old = previous;
-    else await tx.searchEntry.deleteMany({ where: { docId } });
-    await tx.searchDoc.update({ where: { id: docId }, data: { digest } });
-  }
-  // Rows by path then value (and fields by path then leaf): set lookups on the rows' own strings, no joined keys.
-  const group = (rs: readonly IndexRow[], second: 'value' | 'leaf') => {
-    const m = new Map<string, Map<string, IndexRow>>();
-    for (const r of rs) {
-      let inner = m.get(r.path);
-      if (!inner) m.set(r.path, (inner = new Map()));
-      if (!inner.has(r[second])) inner.set(r[second], r);
-    }
-    return m;
-  };
-  const has = (m: Map<string, Map<string, IndexRow>>, a: string, b: string) => m.get(a)?.has(b) ?? false;
-  const before = group(old, 'value');
-  const after = group(rows, 'value');
-  const removed: [string, string][] = [];
-  for (const [path, values] of before) for (const value of values.keys()) if (!has(after, path, value)) removed.push([path, value]);
-  const added: IndexRow[] = [];
-  for (const [path, values] of after) for (const [value, r] of values) if (!has(before, path, value)) added.push(r);
-
-  for (let i = 0; i < removed.length; i += CHUNK) {
+  const ids = [...chunks.keys()].sort();
+  const created: string[] = [];
+  for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
     const s = new Sql(provider);
-    const docParam = s.p(docId);
-    const pairs = removed.slice(i, i + CHUNK).map(([path, value]) => `("path" = ${s.p(path)} AND "value" = ${s.p(value)})`);
-    await tx.$executeRawUnsafe(`DELETE FROM "SearchEntry" WHERE "docId" = ${docParam} AND (${pairs.join(' OR ')})`, ...s.params);
+    const json = JSON.stringify(ids.slice(i, i + INSERT_CHUNK).map((id) => [id, chunks.get(id)!.n]));
+    const sql =
+      provider === 'postgresql'
+        ? `INSERT INTO "SearchChunk" ("id", "idx", "refs") SELECT j.value->>0, ${s.p(idx)}, (j.value->>1)::int FROM json_array_elements(${s.p(json)}::json) j ON CONFLICT ("id") DO UPDATE SET "refs" = "SearchChunk"."refs" + EXCLUDED."refs" RETURNING "id", "refs"`
+        : `INSERT INTO "SearchChunk" ("id", "idx", "refs") SELECT json_extract(j.value, '$[0]'), ${s.p(idx)}, json_extract(j.value, '$[1]') FROM json_each(${s.p(json)}) j WHERE true ON CONFLICT ("id") DO UPDATE SET "refs" = "refs" + excluded."refs" RETURNING "id", "refs"`;
+    const rows = await tx.$queryRawUnsafe<{ id: string; refs: number | bigint }[]>(sql, ...s.params);
+    // A chunk whose count is exactly what this write added did not exist (a stored chunk has at least one reference).
+    for (const r of rows) if (Number(r.refs) === chunks.get(r.id)!.n) created.push(r.id);
   }
-  await insertJsonRows(
-    tx,
-    'SearchEntry',
-    idx,
-    added.map((r) => [docId, r.path, r.value]),
+  if (!created.length) return;
+  const entries: [string, string, string][] = [];
+  const fields = new Map<string, Map<string, true>>();
+  const fieldRows: [string, string][] = [];
+  for (const id of created) {
+    for (const r of flattenForIndex(chunks.get(id)!.part)) {
+      entries.push([id, r.path, r.value]);
+      let leaves = fields.get(r.path);
+      if (!leaves) fields.set(r.path, (leaves = new Map()));
+      if (!leaves.has(r.leaf)) {
+        leaves.set(r.leaf, true);
+        fieldRows.push([r.path, r.leaf]);
+      }
+    }
+  }
+  await insertJsonRows(tx, 'SearchEntry', ['idx', 'chunkId', 'path', 'value'], entries, { constant: idx });
+  // Field names: only those of the chunks created (every other chunk's were written with it).
+  await insertJsonRows(tx, 'SearchField', ['idx', 'path', 'leaf'], fieldRows, { constant: idx, ignoreConflicts: true });
+}
+
+/**
+ * Takes one reference from each chunk and deletes the chunks no document uses
+ * any more, with their rows. The decrement locks each chunk row: a concurrent
+ * acquireChunks of the same chunk waits for this transaction and then either
+ * finds it (still referenced) or creates it again with its rows.
+ */
+async function releaseChunks(tx: Tx, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const provider = providerOf(tx);
+  const sorted = [...ids].sort();
+  const dec = new Sql(provider);
+  await tx.$executeRawUnsafe(`UPDATE "SearchChunk" SET "refs" = "refs" - 1 WHERE "id" IN ${inJson(dec, provider, sorted)}`, ...dec.params);
+  const ent = new Sql(provider);
+  await tx.$executeRawUnsafe(`DELETE FROM "SearchEntry" WHERE "chunkId" IN (SELECT c."id" FROM "SearchChunk" c WHERE c."id" IN ${inJson(ent, provider, sorted)} AND c."refs" <= 0)`, ...ent.params);
+  const del = new Sql(provider);
+  await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE "id" IN ${inJson(del, provider, sorted)} AND "refs" <= 0`, ...del.params);
+}
+
+/** The document's id and its chunks, or null when it is not indexed. */
+async function storedDoc(tx: Tx, idx: string, name: string): Promise<{ id: string; chunks: string[] } | null> {
+  const s = new Sql(providerOf(tx));
+  const rows = await tx.$queryRawUnsafe<{ id: string; chunkId: string | null }[]>(
+    `SELECT d."id" AS "id", m."chunkId" AS "chunkId" FROM "SearchDoc" d LEFT JOIN "SearchDocChunk" m ON m."docId" = d."id" WHERE d."idx" = ${s.p(idx)} AND d."name" = ${s.p(name)}`,
+    ...s.params,
   );
-  // Field names: only the (path, leaf) pairs this write may have introduced.
-  const oldFields = group(old, 'leaf');
-  const newFields = new Map<string, IndexRow>();
-  for (const r of rows) if (!has(oldFields, r.path, r.leaf)) newFields.set(`${r.path}\u0000${r.leaf}`, r);
-  await insertJsonRows(
-    tx,
-    'SearchField',
-    idx,
-    [...newFields.values()].map((r) => [r.path, r.leaf]),
-  );
+  if (!rows.length) return null;
+  return { id: rows[0].id, chunks: rows.flatMap((r) => (r.chunkId === null ? [] : [r.chunkId])) };
+}
+
+/**
+ * Makes object `name` of index `idx` found by the rows of `doc` (its search
+ * document: nodeSearchDocument and the like), inside the caller's
+ * transaction. Call it after writing the object's own row, which holds that
+ * row's lock: concurrent writers of one object then index one after the
+ * other, and each sees what the previous one committed. Only the chunks that
+ * changed are written (and flattened).
+ */
+export async function writeIndexDoc(tx: Tx, idx: string, name: string, doc: JsonObject): Promise<void> {
+  const provider = providerOf(tx);
+  const chunks = documentChunks(idx, doc);
+  const stored = await storedDoc(tx, idx, name);
+  let docId: string;
+  const old = new Set(stored?.chunks ?? []);
+  if (stored) docId = stored.id;
+  else {
+    docId = randomUUID();
+    const s = new Sql(provider);
+    await tx.$executeRawUnsafe(`INSERT INTO "SearchDoc" ("id", "idx", "name") VALUES (${s.p(docId)}, ${s.p(idx)}, ${s.p(name)})`, ...s.params);
+  }
+  const removed = [...old].filter((id) => !chunks.has(id));
+  const added = [...chunks.keys()].filter((id) => !old.has(id));
+  if (removed.length) {
+    const s = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(docId)} AND "chunkId" IN ${inJson(s, provider, removed)}`, ...s.params);
+    await releaseChunks(tx, removed);
+  }
+  if (added.length) {
+    await acquireChunks(tx, idx, new Map(added.map((id) => [id, { part: chunks.get(id)!, n: 1 }])));
+    await insertJsonRows(
+      tx,
+      'SearchDocChunk',
+      ['docId', 'chunkId'],
+      added.map((id) => [docId, id]),
+    );
+  }
 }
 
 /**
  * Indexes many objects none of which is indexed yet (a bulk load: an import,
- * the search benchmark's 10,000 nodes), inside the caller's transaction: the
- * rows writeIndexRows would write for each, in fewer statements (entries of
- * several objects per INSERT, each field name once for the whole batch).
+ * the search benchmark's 10,000 nodes), inside the caller's transaction: what
+ * writeIndexDoc would write for each, in a few statements for all (each
+ * chunk counted, created and flattened once for the whole batch).
  */
-export async function writeNewIndexRowsMany(tx: Tx, idx: string, docs: readonly { name: string; rows: readonly IndexRow[] }[]): Promise<void> {
+export async function writeNewIndexDocsMany(tx: Tx, idx: string, docs: readonly { name: string; doc: JsonObject }[]): Promise<void> {
   if (!docs.length) return;
-  const provider = providerOf(tx);
   const ids = docs.map(() => randomUUID());
-  await tx.searchDoc.createMany({ data: docs.map((d, i) => ({ id: ids[i], idx, name: d.name, digest: rowsDigest(d.rows) })) });
-  const entries: [string, IndexRow][] = [];
-  const fields = new Map<string, IndexRow>();
+  await insertJsonRows(
+    tx,
+    'SearchDoc',
+    ['idx', 'id', 'name'],
+    docs.map((d, i) => [ids[i], d.name]),
+    { constant: idx },
+  );
+  const chunks = new Map<string, { part: JsonObject; n: number }>();
+  const links: [string, string][] = [];
   docs.forEach((d, i) => {
-    const seen = new Set<string>();
-    for (const r of d.rows) {
-      const k = `${r.path}\u0000${r.value}`;
-      if (!seen.has(k)) {
-        seen.add(k);
-        entries.push([ids[i], r]);
-      }
-      fields.set(`${r.path}\u0000${r.leaf}`, r);
+    for (const [id, part] of documentChunks(idx, d.doc)) {
+      const c = chunks.get(id);
+      if (c) c.n++;
+      else chunks.set(id, { part, n: 1 });
+      links.push([ids[i], id]);
     }
   });
-  await insertJsonRows(
-    tx,
-    'SearchEntry',
-    idx,
-    entries.map(([docId, r]) => [docId, r.path, r.value]),
-  );
-  await insertJsonRows(
-    tx,
-    'SearchField',
-    idx,
-    [...fields.values()].map((r) => [r.path, r.leaf]),
-  );
+  await acquireChunks(tx, idx, chunks);
+  await insertJsonRows(tx, 'SearchDocChunk', ['docId', 'chunkId'], links);
 }
 
-/** Drops an object from an index (its rows go with it). */
+/** Drops an object from an index (chunks no other object uses go with it). */
 export async function removeFromIndex(tx: Tx, idx: string, name: string): Promise<void> {
-  await tx.searchDoc.deleteMany({ where: { idx, name } });
+  const stored = await storedDoc(tx, idx, name);
+  if (!stored) return;
+  const provider = providerOf(tx);
+  const s = new Sql(provider);
+  await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(stored.id)}`, ...s.params);
+  await releaseChunks(tx, stored.chunks);
+  const d = new Sql(provider);
+  await tx.$executeRawUnsafe(`DELETE FROM "SearchDoc" WHERE "id" = ${d.p(stored.id)}`, ...d.params);
 }
 
 /** Renames an indexed object (a client renamed through PUT /clients/NAME). */
@@ -291,7 +376,10 @@ export async function renameInIndex(tx: Tx, idx: string, from: string, to: strin
   await tx.searchDoc.updateMany({ where: { idx, name: from }, data: { name: to } });
 }
 
-/** Drops a whole index (a deleted data bag). */
+/** Drops a whole index (a deleted data bag): its chunks are its own (their ids hash the index). */
 export async function dropIndex(tx: Tx, idx: string): Promise<void> {
+  await tx.searchDocChunk.deleteMany({ where: { doc: { idx } } });
+  await tx.searchEntry.deleteMany({ where: { idx } });
+  await tx.searchChunk.deleteMany({ where: { idx } });
   await tx.searchDoc.deleteMany({ where: { idx } });
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { stagesForAdmin } from '@/lib/db/queries/admin';
-import { stageGuardsForAdmin } from '@/lib/db/queries/stage-guards-admin';
+import { approverChoices, stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import { StageGuardsAdmin } from '@/components/stage-guards-admin';
 import { AdminStages } from '@/components/admin-stages';
 import { AdminRolloutRules } from '@/components/admin-rollout-rules';
@@ -13,12 +13,12 @@ export const dynamic = 'force-dynamic';
 
 export default async function StagesAdminPage() {
   const access = await requireAccess();
-  const [data, guards, rolloutRules] = await Promise.all([stagesForAdmin(access), stageGuardsForAdmin(access), rolloutRulesForAdmin(access)]);
+  const [data, guardStages, choices, rolloutRules] = await Promise.all([stagesForAdmin(access), stageGuardStates(access), approverChoices(), rolloutRulesForAdmin(access)]);
   return (
     <>
       <PageHeader title="Stages" description="The promotion order, left to right on the board. Admins create stages; those who manage a stage edit or delete it." />
       <AdminStages {...data} />
-      <StageGuardsAdmin {...guards} />
+      <StageGuardsAdmin stages={guardStages} {...choices} />
       <AdminRolloutRules rows={rolloutRules} />
     </>
   );
