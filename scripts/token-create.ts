@@ -1,7 +1,8 @@
 /** npm run token:create -- <user-email> [token name]: prints the new token alone on the last line. */
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
-import { createApiToken } from '../lib/services/create-api-token';
+import { createApiToken, ZCreateApiTokenInput } from '../lib/services/create-api-token';
+import { parseInput } from '../lib/validation/parse';
 import { isAppError } from '../lib/errors';
 
 const [email, name = 'cli'] = process.argv.slice(2);
@@ -12,7 +13,7 @@ if (!email) {
 await applyMigrations();
 const client = createDb();
 try {
-  const { token, prefix } = await createApiToken(null, { userEmail: email, name }, client);
+  const { token, prefix } = await createApiToken(null, parseInput(ZCreateApiTokenInput, { userEmail: email, name }), client);
   console.log(`Created API token '${name}' (${prefix}…) for ${email}. It is shown once; use it as "Authorization: Bearer <token>":`);
   console.log(token);
 } catch (e) {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { fieldKey, formErrorsFrom, formErrorsFromValidation } from './form-errors';
 import { zodErrors } from '@/lib/validation/zod-errors';
-import { expectedRevisionId, requiredReason, revisionId } from '@/lib/validation/fields';
+import { ZRollbackInput } from '@/lib/validation/promotion';
 
-/** The rollback action's fields, from the shared field schemas (the service itself needs a database). */
-const ZRollbackInputForTest = z.object({ toRevisionId: revisionId, expectedRevisionId, reason: requiredReason('a rollback') });
+/** The rollback action's own fields (its one schema, lib/validation/promotion.ts). */
+const ZRollbackInputForTest = ZRollbackInput.pick({ toRevisionId: true, expectedRevisionId: true, reason: true });
 
 describe('the form error shape { fieldErrors, formError? }', () => {
   it('keys field errors by the dotted path of the input field, unescaping RFC 6901 tokens', () => {

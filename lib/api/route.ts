@@ -1,5 +1,5 @@
 import 'server-only';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
 import { NextResponse } from 'next/server';
 import { currentAccess } from '@/lib/authn/session';
@@ -12,7 +12,7 @@ import { noteActor } from '@/lib/ops/request-context';
 import { requestIdFromHeader } from './request-id';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/validation/limits';
 import { zodErrors } from '@/lib/validation/zod-errors';
-import type { BodyOf, QueryOf, RouteContract } from './contract';
+import type { BodyOf, PathInputOf, QueryOf, RouteContract } from './contract';
 
 export interface ApiContext {
   access: Access;
@@ -63,6 +63,8 @@ type Handler = (req: Request, ctx: ApiContext) => Promise<Response>;
 export interface ContractContext<C extends RouteContract> extends ApiContext {
   query: QueryOf<C>;
   body: BodyOf<C>;
+  /** The service input fields the contract's `pathInput` takes from the path, parsed by their field rules. */
+  input: PathInputOf<C>;
   /** The raw body text (contracts with `bodyKind: 'text'`; empty otherwise). */
   text: string;
   /** The body as read, before the schema (lossless bodies: key order and number lexemes the schema's output does not keep). */
@@ -131,7 +133,7 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'query
 }
 
 /** Reads and parses the query and body a contract declares. */
-async function parseRequest<C extends RouteContract>(contract: C, req: Request): Promise<{ query: QueryOf<C>; body: BodyOf<C>; text: string; raw: unknown }> {
+async function parseRequest<C extends RouteContract>(contract: C, req: Request, params: Record<string, string>): Promise<{ query: QueryOf<C>; body: BodyOf<C>; input: PathInputOf<C>; text: string; raw: unknown }> {
   const url = new URL(req.url);
   const query = (contract.query ? parseWith(contract.query, Object.fromEntries(url.searchParams), 'query') : {}) as QueryOf<C>;
   let body: unknown = undefined;
@@ -142,7 +144,9 @@ async function parseRequest<C extends RouteContract>(contract: C, req: Request):
   else if (kind === 'json') body = await readJson(req, contract.bodyLimit);
   const raw = body;
   if (contract.body) body = parseWith(contract.body, body, 'body');
-  return { query, body: body as BodyOf<C>, text, raw };
+  const input: Record<string, unknown> = {};
+  for (const f of contract.pathInput?.fields ?? []) input[f.field] = parseWith(z.object({ [f.field]: f.schema }), { [f.field]: params[f.param] }, 'body')[f.field];
+  return { query, body: body as BodyOf<C>, input: input as PathInputOf<C>, text, raw };
 }
 
 /**
@@ -156,7 +160,7 @@ export function apiRoute<C extends RouteContract>(a: Handler | C, b?: (req: Requ
   const contract = a;
   const rename = clientFieldNames(contract);
   return wrap(authenticate, (access) => access, async (req, access, requestId, params) => {
-    const parsed = await parseRequest(contract, req);
+    const parsed = await parseRequest(contract, req, params);
     try {
       return await b!(req, { access, requestId, params, ...parsed });
     } catch (e) {
@@ -181,8 +185,10 @@ const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpper
 
 /**
  * Services name their input fields in camelCase; a contract's body names them as the client sent
- * them (snake_case). An error a service reports at `/expectedRevisionId` is answered at
- * `/expected_revision_id`, so the pointer always names a field of the request.
+ * them (snake_case). Input rules are checked at the edge under the client's names (`wireBody`); what
+ * remains here is for the rules that need the database (a rollback target the stage never held:
+ * `/toRevisionId`, answered at `/to_revision_id`) and for bodies not yet derived from their service's
+ * schema (compose), so the pointer always names a field of the request.
  */
 function clientFieldNames(contract: RouteContract): (e: unknown) => unknown {
   const map = new Map(objectKeys(contract.body).filter((k) => camel(k) !== k).map((k) => [camel(k), k]));
@@ -204,7 +210,7 @@ const firstToken = (pointer: string) => (pointer.startsWith('/') ? pointer.slice
 /** A route anyone may call (the contract says `auth: 'public'`): the same wrapper without authentication. */
 export function publicRoute<C extends RouteContract>(contract: C, handler: (req: Request, ctx: PublicContext<C>) => Promise<Response>) {
   if (contract.auth !== 'public') throw new Error(`${contract.method} ${contract.path}: publicRoute needs a contract with auth: 'public'`);
-  return wrap(async () => true, () => null, async (req, _caller, requestId, params) => handler(req, { requestId, params, ...(await parseRequest(contract, req)) }));
+  return wrap(async () => true, () => null, async (req, _caller, requestId, params) => handler(req, { requestId, params, ...(await parseRequest(contract, req, params)) }));
 }
 
 /**

@@ -4,15 +4,14 @@
  * and why) until it is unmarked. Who may mark or unmark: anyone with promote
  * on a stage that runs the revision now, the policy's owner team, admins.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { can, type Access } from '@/lib/auth/permissions';
-import { NAME_PATTERN } from '@/lib/domain';
 import { conflict, forbidden, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requirePolicy } from './internal/lookup';
 import { emitEvent } from './internal/outbox';
-import { parseInput } from './internal/parse';
+import type { ZMarkBad, ZUnmarkBad } from '@/lib/validation/bad-revisions';
 
 export interface BadRevisionDto {
   policy: string;
@@ -22,16 +21,10 @@ export interface BadRevisionDto {
   marked_at: string;
 }
 
-const name = z.string().regex(NAME_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-' (1 to 255)");
-export const ZMarkBad = z.object({
-  policy: name,
-  revisionId: name,
-  reason: z.string().trim().min(1, 'is required: say why the revision is bad').max(1000, 'is at most 1000 characters'),
-  requestId: z.string().max(100).optional(),
-});
-export type MarkBadInput = z.input<typeof ZMarkBad>;
-export const ZUnmarkBad = ZMarkBad.omit({ reason: true }).extend({ reason: z.string().trim().max(1000, 'is at most 1000 characters').optional() });
-export type UnmarkBadInput = z.input<typeof ZUnmarkBad>;
+/** The inputs' one definition (parsed at the caller's edge: the actions, the API contract); the rules below need the database. */
+export { ZMarkBad, ZUnmarkBad } from '@/lib/validation/bad-revisions';
+export type MarkBadInput = z.output<typeof ZMarkBad>;
+export type UnmarkBadInput = z.output<typeof ZUnmarkBad>;
 
 async function loadRevision(tx: Tx, access: Access, policyName: string, revisionId: string) {
   const policy = await requirePolicy(tx, policyName);
@@ -46,8 +39,7 @@ async function loadRevision(tx: Tx, access: Access, policyName: string, revision
 }
 
 /** Marks a revision bad (409 when it already is). */
-export async function markRevisionBad(access: Access, raw: MarkBadInput): Promise<BadRevisionDto> {
-  const input = parseInput(ZMarkBad, raw);
+export async function markRevisionBad(access: Access, input: MarkBadInput): Promise<BadRevisionDto> {
   return db().$transaction(async (tx) => {
     const { policy, rev } = await loadRevision(tx, access, input.policy, input.revisionId);
     // Issue 28: by (policy, revision id), so a mark outlives the revision's deletion and comes back with its re-upload.
@@ -69,8 +61,7 @@ export async function markRevisionBad(access: Access, raw: MarkBadInput): Promis
 }
 
 /** Unmarks a bad revision (404 when it is not marked). */
-export async function unmarkRevisionBad(access: Access, raw: UnmarkBadInput): Promise<{ policy: string; revision_id: string; bad: false }> {
-  const input = parseInput(ZUnmarkBad, raw);
+export async function unmarkRevisionBad(access: Access, input: UnmarkBadInput): Promise<{ policy: string; revision_id: string; bad: false }> {
   return db().$transaction(async (tx) => {
     const { policy, rev } = await loadRevision(tx, access, input.policy, input.revisionId);
     const existing = await tx.badRevision.findFirst({ where: { policyId: policy.id, revisionId: rev.revisionId } });

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { chefName } from '@/lib/validation/fields';
+import type { RegisterGitRepositoryInput } from '@/lib/validation/git-repositories';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
@@ -8,7 +7,6 @@ import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type 
 
 /** GIT_LOCAL_ROOT resolved (the admin page says whether local repositories are allowed). */
 export { gitLocalRoot };
-import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
 
@@ -18,17 +16,9 @@ import { sortedBy } from '@/lib/db/order';
  * shown to admins only; credentials are stored encrypted and never returned.
  */
 
-const name = chefName();
-
-export const ZRegisterGitRepositoryInput = z
-  .object({
-    name,
-    url: z.string().trim().min(1, 'is required').max(1000),
-    username: z.string().max(200).optional(),
-    /** Password or access token; stored encrypted. */
-    secret: z.string().max(2000).optional(),
-  })
-  .strict();
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the location and credential rules below are checked here. */
+export { ZRegisterGitRepositoryInput } from '@/lib/validation/git-repositories';
+export type { RegisterGitRepositoryInput } from '@/lib/validation/git-repositories';
 
 export interface GitRepositoryDto {
   name: string;
@@ -68,9 +58,8 @@ const toDto = (r: { name: string; url: string; username: string | null; secretEn
 });
 
 /** Admin: registers a repository (or replaces one of the same name). */
-export async function registerGitRepository(access: Access, raw: z.input<typeof ZRegisterGitRepositoryInput>, requestId?: string): Promise<{ repository: GitRepositoryDto; created: boolean }> {
+export async function registerGitRepository(access: Access, input: RegisterGitRepositoryInput, requestId?: string): Promise<{ repository: GitRepositoryDto; created: boolean }> {
   assertCan(access, 'git.manage');
-  const input = parseInput(ZRegisterGitRepositoryInput, raw);
   const url = checkLocation(input.url);
   if (input.secret && !isRemoteUrl(url)) throw badRequest('Credentials apply to http(s) repositories only', [{ path: '/secret', message: 'not for local repositories' }]);
   const secretEnc = input.secret ? encryptSecret(input.secret) : null;

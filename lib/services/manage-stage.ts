@@ -1,26 +1,16 @@
-import { z } from 'zod';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
+import type { MoveStageInput, PutStageInput } from '@/lib/validation/stages';
 import { conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { nextStagePosition } from './internal/lookup';
 import { movePointer } from './internal/pointer';
-import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 
-export const ZPutStageInput = z
-  .object({
-    name: stageName,
-    position: stagePosition.optional(),
-    description: stageDescription.optional(),
-    /** Promotions into the stage need every pinned cookbook on the server (or an audited override reason). */
-    require_artifacts: z.boolean().optional(),
-  })
-  .strict();
+/** The inputs' one definition (parsed at the caller's edge: actions, the API contract, the import); the rules below need the database. */
+export { ZMoveStageInput, ZPutStageInput } from '@/lib/validation/stages';
 
 /** PUT /policy_groups/:group — creates a stage (admin) or updates its position and description (manage). */
-export async function putStage(access: Access, raw: unknown, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
-  const input = parseInput(ZPutStageInput, raw);
+export async function putStage(access: Access, input: PutStageInput, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
   return transaction(async (tx) => {
     const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true, requireArtifacts: true } });
     if (!existing) {
@@ -46,15 +36,12 @@ export async function putStage(access: Access, raw: unknown, requestId?: string)
   });
 }
 
-export const ZMoveStageInput = z.object({ name: stageName, direction: z.enum(['earlier', 'later']) }).strict();
-
 /**
  * Moves a stage one place earlier or later in promotion order: both positions
  * change in one transaction with one audit event (`stage.move`), so a reorder
  * is one write, one toast, one entry. Needs `manage` on both stages.
  */
-export async function moveStage(access: Access, raw: unknown, requestId?: string): Promise<{ name: string; order: string[] }> {
-  const input = parseInput(ZMoveStageInput, raw);
+export async function moveStage(access: Access, input: MoveStageInput, requestId?: string): Promise<{ name: string; order: string[] }> {
   return transaction(async (tx) => {
     const stages = await tx.policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, position: true } });
     const i = stages.findIndex((g) => g.name === input.name);

@@ -3,8 +3,10 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { hashPassword } from '@/lib/auth/password';
 import { badRequest, conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
+
+// Each input schema here is the one definition of its rules: the server actions (lib/actions/admin/users-actions.ts) parse with it
+// at their edge, and the functions take the parsed output; what stays below are the rules that need the database.
 
 const email = z.string().trim().toLowerCase().email('must be an email address');
 const password = z.string().min(10, 'must be at least 10 characters').max(200, 'is at most 200 characters');
@@ -12,9 +14,8 @@ const password = z.string().min(10, 'must be at least 10 characters').max(200, '
 export const ZCreateUserInput = z.object({ email, name: z.string().trim().min(1, 'is required').max(100), password, isAdmin: z.boolean().default(false) });
 
 /** Admin: creates a user with an initial password. */
-export async function createUser(access: Access, raw: z.input<typeof ZCreateUserInput>) {
+export async function createUser(access: Access, input: z.output<typeof ZCreateUserInput>) {
   assertCan(access, 'admin.users');
-  const input = parseInput(ZCreateUserInput, raw);
   const passwordHash = await hashPassword(input.password);
   return transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw conflict(`A user '${input.email}' already exists`);
@@ -33,9 +34,8 @@ export const ZUpdateUserInput = z.object({
 });
 
 /** Admin: deactivate/reactivate, grant/revoke admin, reset password, rename. Admins cannot lock themselves out. */
-export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUserInput>) {
+export async function updateUser(access: Access, input: z.output<typeof ZUpdateUserInput>) {
   assertCan(access, 'admin.users');
-  const input = parseInput(ZUpdateUserInput, raw);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true, active: true, isAdmin: true, name: true } });
@@ -71,8 +71,7 @@ export async function updateUser(access: Access, raw: z.input<typeof ZUpdateUser
 export const ZSignOutEverywhereInput = z.object({ email });
 
 /** Ends every browser session of a user at once: admins for anyone, anyone for themselves. API tokens are revoked separately. */
-export async function signOutEverywhere(access: Access, raw: z.input<typeof ZSignOutEverywhereInput>) {
-  const input = parseInput(ZSignOutEverywhereInput, raw);
+export async function signOutEverywhere(access: Access, input: z.output<typeof ZSignOutEverywhereInput>) {
   if (input.email !== access.email) assertCan(access, 'admin.users');
   return transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
@@ -86,9 +85,8 @@ export async function signOutEverywhere(access: Access, raw: z.input<typeof ZSig
 export const ZTeamInput = z.object({ name: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'must be 1 to 50 lowercase letters, digits, _ or -'), description: z.string().max(300).default('') });
 
 /** Admin: creates a team. */
-export async function createTeam(access: Access, raw: z.input<typeof ZTeamInput>) {
+export async function createTeam(access: Access, input: z.output<typeof ZTeamInput>) {
   assertCan(access, 'admin.users');
-  const input = parseInput(ZTeamInput, raw);
   return transaction(async (tx) => {
     if (await tx.team.findUnique({ where: { name: input.name }, select: { id: true } })) throw conflict(`A team '${input.name}' already exists`);
     const team = await tx.team.create({ data: input, select: { id: true, name: true } });
@@ -100,9 +98,8 @@ export async function createTeam(access: Access, raw: z.input<typeof ZTeamInput>
 export const ZMembershipInput = z.object({ team: z.string().trim().min(1, 'is required'), email, member: z.boolean() });
 
 /** Admin: adds a user to a team or removes them. */
-export async function setTeamMembership(access: Access, raw: z.input<typeof ZMembershipInput>) {
+export async function setTeamMembership(access: Access, input: z.output<typeof ZMembershipInput>) {
   assertCan(access, 'admin.users');
-  const input = parseInput(ZMembershipInput, raw);
   return transaction(async (tx) => {
     const team = await tx.team.findUnique({ where: { name: input.team }, select: { id: true } });
     if (!team) throw notFound(`No team '${input.team}'`);

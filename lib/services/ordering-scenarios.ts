@@ -3,9 +3,9 @@ import type { Access } from '@/lib/auth/permissions';
 import { forbidden, notFound } from '@/lib/errors';
 import { ZOrderDirectivesInput } from '@/lib/validation/previews';
 import { audit } from './internal/audit';
-import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 
+/** The input's one definition: the action parses with it at its edge; the function takes its output (owner checks need the database). */
 export const ZSaveScenarioInput = z.object({
   id: z.string().optional(),
   name: z.string().trim().min(1, 'is required').max(100, 'is at most 100 characters'),
@@ -16,8 +16,7 @@ export const ZSaveScenarioInput = z.object({
 });
 
 /** Saves an ordering scenario: new ones belong to the actor; only the owner (or an admin) may overwrite one. */
-export async function saveScenario(access: Access, raw: z.input<typeof ZSaveScenarioInput>) {
-  const input = parseInput(ZSaveScenarioInput, raw);
+export async function saveScenario(access: Access, input: z.output<typeof ZSaveScenarioInput>) {
   return transaction(async (tx) => {
     const data = { name: input.name, shared: input.shared, note: input.note, input: JSON.stringify(input.input), selectedRules: JSON.stringify(input.selectedRules), updatedAt: new Date() };
     if (input.id) {

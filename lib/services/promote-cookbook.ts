@@ -1,36 +1,18 @@
-import { z } from 'zod';
-import { chefName, cookbookName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { diffLocks, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
-import { parseInput } from './internal/parse';
+import type { PromoteCookbookInput } from '@/lib/validation/promotion';
 import { assertExpected, movePointer } from './internal/pointer';
 import { checkRevision, storeRevision } from './internal/store-revision';
 import { countPromotions } from '@/lib/ops/metrics';
 import { transaction } from './internal/retry';
 import { guardPreview } from './internal/move-preview';
 
-const name = chefName();
-export const ZPromoteCookbookInput = z.object({
-  policy: name,
-  cookbook: cookbookName,
-  from: name,
-  to: name,
-  expectedRevisionId: expectedRevisionIdField,
-  reason: reasonField.optional(),
-  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: overrideReasonField.optional(),
-  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: overrideReasonField.optional(),
-  /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
-  gateOverrideReason: overrideReasonField.optional(),
-  /** Only check: build and verify the lock, write nothing (the dialog's preview). */
-  dryRun: z.boolean().optional(),
-  requestId: requestIdField.optional(),
-});
-export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
+export { ZPromoteCookbookInput } from '@/lib/validation/promotion';
+export type { PromoteCookbookInput } from '@/lib/validation/promotion';
 
 /**
  * Builds a new lock — `to`'s active lock with one cookbook taken from `from` —
@@ -38,8 +20,7 @@ export type PromoteCookbookInput = z.input<typeof ZPromoteCookbookInput>;
  * origin, and points `to` at it. Needs `promote` on `to` (the revision is
  * derived, not authored, so policy ownership is not required).
  */
-export async function promoteCookbook(access: Access, raw: PromoteCookbookInput) {
-  const input = parseInput(ZPromoteCookbookInput, raw);
+export async function promoteCookbook(access: Access, input: PromoteCookbookInput) {
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   // Two identical cookbook promotions derive the same revision: the loser of that unique key runs again
   // and gets the clear 409 of a stage that moved (transaction()).

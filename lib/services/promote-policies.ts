@@ -1,31 +1,15 @@
-import { z } from 'zod';
-import { chefName, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
 import { requireGroup } from './internal/lookup';
-import { parseInput } from './internal/parse';
+import type { PromotePoliciesInput } from '@/lib/validation/promotion';
 import { movePointer } from './internal/pointer';
 import { countPromotions } from '@/lib/ops/metrics';
 import type { PromotionRequestDto } from './internal/request-dto';
 
-const name = chefName();
-export const ZPromotePoliciesInput = z.object({
-  from: name,
-  to: name,
-  policies: z.union([z.literal('all'), z.array(name).min(1, 'must name at least one policy').max(1000)]),
-  /** For each policy, what the user saw in `to` (null: nothing). Every promoted policy needs one. */
-  expected: z.record(z.string(), name.nullable()),
-  reason: reasonField.optional(),
-  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: overrideReasonField.optional(),
-  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: overrideReasonField.optional(),
-  /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
-  gateOverrideReason: overrideReasonField.optional(),
-  requestId: requestIdField.optional(),
-});
-export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
+export { ZPromotePoliciesInput } from '@/lib/validation/promotion';
+export type { PromotePoliciesInput } from '@/lib/validation/promotion';
 
 /**
  * Promotes several policies from one stage to another, all or nothing, in one
@@ -35,8 +19,7 @@ export type PromotePoliciesInput = z.input<typeof ZPromotePoliciesInput>;
  * two bulk promotions of the same policies in different orders would
  * otherwise lock rows in different orders and deadlock on PostgreSQL.
  */
-export async function promotePolicies(access: Access, raw: PromotePoliciesInput) {
-  const input = parseInput(ZPromotePoliciesInput, raw);
+export async function promotePolicies(access: Access, input: PromotePoliciesInput) {
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   const result = await db().$transaction(async (tx) => {
     const [from, to] = await Promise.all([requireGroup(tx, input.from, access), requireGroup(tx, input.to, access)]);

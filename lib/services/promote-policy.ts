@@ -1,32 +1,15 @@
-import { z } from 'zod';
-import { chefName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, reason as reasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
-import { parseInput } from './internal/parse';
+import type { PromotePolicyInput } from '@/lib/validation/promotion';
 import { movePointer } from './internal/pointer';
 import { countPromotions } from '@/lib/ops/metrics';
 import type { PromotionRequestDto } from './internal/request-dto';
 
-const name = chefName();
-export const ZPromotePolicyInput = z.object({
-  policy: name,
-  /** A stage, or `rev:<revision_id>` to start a revision that runs nowhere yet (a fresh upload). */
-  from: name,
-  to: name,
-  /** What the user saw in `to`: a revision id, or null for "nothing". Required: promotions never overwrite blindly. */
-  expectedRevisionId: expectedRevisionIdField,
-  reason: reasonField.optional(),
-  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: overrideReasonField.optional(),
-  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: overrideReasonField.optional(),
-  /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
-  gateOverrideReason: overrideReasonField.optional(),
-  requestId: requestIdField.optional(),
-});
-export type PromotePolicyInput = z.input<typeof ZPromotePolicyInput>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
+export { ZPromotePolicyInput } from '@/lib/validation/promotion';
+export type { PromotePolicyInput } from '@/lib/validation/promotion';
 
 export interface PromotePolicyResult {
   policy: string;
@@ -59,8 +42,7 @@ export async function promotionSource(tx: Tx, access: Access, policy: { id: stri
 }
 
 /** Points stage `to` at the revision active in `from` (no new document). 409 when `to` moved since the user looked. */
-export async function promotePolicy(access: Access, raw: PromotePolicyInput): Promise<PromotePolicyResult> {
-  const input = parseInput(ZPromotePolicyInput, raw);
+export async function promotePolicy(access: Access, input: PromotePolicyInput): Promise<PromotePolicyResult> {
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
   const result = await db().$transaction(async (tx) => {
     const [to, policy] = await Promise.all([requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);

@@ -11,13 +11,12 @@
  * from view/promote/manage. Administrators approve only when granted like
  * anyone else; the requester never approves their own request.
  */
-import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { conflict, forbidden, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { emitEvent } from './internal/outbox';
-import { parseInput } from './internal/parse';
+import type { ApproveRequestInput, RejectRequestInput, WithdrawRequestInput } from '@/lib/validation/promotion-requests';
 import { movePointer } from './internal/pointer';
 import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
 import { moveRequirement } from './internal/guard';
@@ -91,19 +90,18 @@ async function expireStale(tx: Tx, now: Date, where: Record<string, unknown> = {
   await tx.promotionRequest.updateMany({ where: { ...where, status: 'pending', expiresAt: { lte: now } }, data: { status: 'expired', updatedAt: now, decidedAt: now } });
 }
 
-export const ZListRequests = z.object({
-  stage: z.string().max(255).optional(),
-  policy: z.string().max(255).optional(),
-  status: z.enum(REQUEST_STATUSES).optional(),
+/** A listing's filter (read side: the API's query contract and the requests page validate it at their edge). */
+export interface ListRequestsInput {
+  stage?: string;
+  policy?: string;
+  status?: (typeof REQUEST_STATUSES)[number];
   /** `mine`: asked by me; `to_approve`: pending, I may approve and have not decided yet. */
-  scope: z.enum(['all', 'mine', 'to_approve']).optional(),
-  limit: z.number().int().min(1).max(500).optional(),
-});
-export type ListRequestsInput = z.input<typeof ZListRequests>;
+  scope?: 'all' | 'mine' | 'to_approve';
+  limit?: number;
+}
 
 /** Requests in the stages the caller may view, newest first. */
-export async function listPromotionRequests(access: Access, raw: ListRequestsInput = {}): Promise<PromotionRequestDto[]> {
-  const input = parseInput(ZListRequests, raw);
+export async function listPromotionRequests(access: Access, input: ListRequestsInput = {}): Promise<PromotionRequestDto[]> {
   const now = new Date();
   const client = db();
   await expireStale(client, now);
@@ -160,16 +158,9 @@ async function lockPending(tx: Tx, access: Access, id: string, now: Date) {
   return row;
 }
 
-const ZDecision = z.object({
-  id: z.string().min(1).max(100),
-  comment: z.string().trim().max(2000, 'is at most 2000 characters').optional(),
-  /** A freeze override when this approval applies the request during a freeze (needs `manage` on the stage). */
-  overrideReason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  requestId: z.string().max(100).optional(),
-});
-export type ApproveRequestInput = z.input<typeof ZDecision>;
-const ZReject = ZDecision.extend({ comment: z.string().trim().min(1, 'is required: say why you reject the change').max(2000, 'is at most 2000 characters') });
-export type RejectRequestInput = z.input<typeof ZReject>;
+/** The inputs' one definition (parsed at the caller's edge: the actions, the API contracts); the rules below need the database. */
+export { ZApproveRequest, ZRejectRequest, ZWithdrawRequest } from '@/lib/validation/promotion-requests';
+export type { ApproveRequestInput, RejectRequestInput, WithdrawRequestInput } from '@/lib/validation/promotion-requests';
 
 async function assertMayDecide(tx: Tx, access: Access, row: { requesterId: string | null; groupId: string; groupName: string }) {
   if (row.requesterId === access.userId) throw forbidden('You asked for this change: someone else must approve or reject it.');
@@ -190,8 +181,7 @@ async function recordDecision(tx: Tx, access: Access, requestId: string, decisio
  * request (or marks it outdated when the stage moved since it was made).
  * Returns the request as it stands afterwards.
  */
-export async function approvePromotionRequest(access: Access, raw: ApproveRequestInput): Promise<PromotionRequestDto> {
-  const input = parseInput(ZDecision, raw);
+export async function approvePromotionRequest(access: Access, input: ApproveRequestInput): Promise<PromotionRequestDto> {
   const now = new Date();
   await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
   const outdated = await db().$transaction(async (tx) => {
@@ -347,8 +337,7 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
 }
 
 /** Rejects (with a comment): the request is closed, nothing moves. */
-export async function rejectPromotionRequest(access: Access, raw: RejectRequestInput): Promise<PromotionRequestDto> {
-  const input = parseInput(ZReject, raw);
+export async function rejectPromotionRequest(access: Access, input: RejectRequestInput): Promise<PromotionRequestDto> {
   const now = new Date();
   await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
   await db().$transaction(async (tx) => {
@@ -367,8 +356,7 @@ export async function rejectPromotionRequest(access: Access, raw: RejectRequestI
 }
 
 /** Withdraws a pending request: its requester, or someone who manages the stage. */
-export async function withdrawPromotionRequest(access: Access, raw: { id: string; requestId?: string }): Promise<PromotionRequestDto> {
-  const input = parseInput(z.object({ id: z.string().min(1).max(100), requestId: z.string().max(100).optional() }), raw);
+export async function withdrawPromotionRequest(access: Access, input: WithdrawRequestInput): Promise<PromotionRequestDto> {
   const now = new Date();
   await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
   await db().$transaction(async (tx) => {

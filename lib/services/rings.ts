@@ -18,19 +18,17 @@
  *   (the pointer never moved).
  * Every change is audited; the last step's pointer move is in the stage's history.
  */
-import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { classifyNode } from '@/lib/domain/rollout';
 import { inRing, ringSeed, ringSteps, validateRingSteps } from '@/lib/domain/rings';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
 import type { RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
-import { chefName, revisionId } from '@/lib/validation/fields';
 import { audit, type AuditActor } from './internal/audit';
 import { activeFreeze, badMarkOf, badRevisionError, openRequestIfProtected, resolveFreeze } from './internal/guard';
 import { judgeMove } from './internal/move-judge';
 import { requireGroup, requirePolicy } from './internal/lookup';
-import { parseInput } from './internal/parse';
+import type { RingActionInput, StartRingInput } from '@/lib/validation/rings';
 import { movePointer } from './internal/pointer';
 import { requestUrl } from './internal/request-dto';
 import { RING_REQUEST_KIND } from './internal/ring';
@@ -97,36 +95,9 @@ type RingRow = {
   nodes: { nodeName: string }[];
 };
 
-export const ZStartRing = z.object({
-  stage: chefName(),
-  policy: chefName(),
-  revision_id: revisionId,
-  steps: z.array(z.number()).optional(),
-  /** Nodes in the ring from the first step, whatever their bucket. */
-  nodes: z.array(chefName()).max(1000, 'at most 1000 named nodes').optional(),
-  gate_on_convergence: z.boolean().optional(),
-  soak_minutes: z.number().int('is a whole number of minutes').min(1, 'is at least 1').max(10_080, 'is at most 10080 (a week)').nullable().optional(),
-  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** What the caller saw in the stage (409 when it changed). */
-  expected_revision_id: z.string().nullable().optional(),
-  override_reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  gate_override_reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  requestId: z.string().max(100).optional(),
-});
-export type StartRingInput = z.input<typeof ZStartRing>;
-
-const ZRingAction = z.object({
-  id: z.string().min(1).max(100),
-  /** Widen: the step the caller saw (409 when the ring moved since). */
-  expected_step: z.number().int().optional(),
-  reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** A freeze override (needs `manage` on the stage). */
-  override_reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  /** Widen before the ring converged (needs `manage` on the stage). */
-  gate_override_reason: z.string().trim().max(1000, 'is at most 1000 characters').optional(),
-  requestId: z.string().max(100).optional(),
-});
-export type RingActionInput = z.input<typeof ZRingAction>;
+/** The inputs' one definition (parsed at the caller's edge: the actions, the API contracts); the rules below need the database. */
+export { ZRingAction, ZStartRing } from '@/lib/validation/rings';
+export type { RingActionInput, StartRingInput } from '@/lib/validation/rings';
 
 // ------------------------------------------------------------------ reads
 
@@ -234,8 +205,7 @@ export async function listRingRollouts(access: Access, filter: { stage?: string;
  * outside keeps it). On a protected stage whose rules ask for approvals the
  * answer carries the promotion request, and the ring starts when it is approved.
  */
-export async function startRingRollout(access: Access, raw: StartRingInput, now = new Date()): Promise<RingRolloutDto> {
-  const input = parseInput(ZStartRing, raw);
+export async function startRingRollout(access: Access, input: StartRingInput, now = new Date()): Promise<RingRolloutDto> {
   const steps = input.steps ?? [5, 25, 100];
   const stepErrors = validateRingSteps(steps);
   if (stepErrors.length) throw badRequest(`Invalid steps: ${stepErrors.join('; ')}`, stepErrors.map((m) => ({ path: 'steps', message: m.replace(/^steps(\[\d+\])?: /, '') })));
@@ -377,12 +347,11 @@ function notOpen(row: RingRow, what: string): AppError {
  * stage's pointer (movePointer, kind `ring`: the gate was checked when the ring started) and completes the rollout.
  * Exactly once: the update is conditional on the step read.
  */
-export async function widenRingRollout(access: Access, raw: RingActionInput, now = new Date()): Promise<RingRolloutDto> {
-  const input = parseInput(ZRingAction, raw);
+export async function widenRingRollout(access: Access, input: RingActionInput, now = new Date()): Promise<RingRolloutDto> {
   return transaction((tx) => widenInTx(tx, access, access, input, now));
 }
 
-async function widenInTx(tx: Tx, access: Access | null, actor: AuditActor, input: z.output<typeof ZRingAction>, now: Date): Promise<RingRolloutDto> {
+async function widenInTx(tx: Tx, access: Access | null, actor: AuditActor, input: RingActionInput, now: Date): Promise<RingRolloutDto> {
   const row = await lockRing(tx, access, input.id);
   if (row.status !== 'active') throw notOpen(row, row.status === 'paused' ? 'widen while paused (resume it first)' : 'widen');
   if (input.expected_step !== undefined && input.expected_step !== row.step) {
@@ -453,17 +422,16 @@ async function widenInTx(tx: Tx, access: Access | null, actor: AuditActor, input
 }
 
 /** Pauses an active ring: its nodes keep the ring's revision, nothing widens (by hand or after the soak time). */
-export async function pauseRingRollout(access: Access, raw: RingActionInput, now = new Date()): Promise<RingRolloutDto> {
-  return setPaused(access, raw, true, now);
+export async function pauseRingRollout(access: Access, input: RingActionInput, now = new Date()): Promise<RingRolloutDto> {
+  return setPaused(access, input, true, now);
 }
 
 /** Resumes a paused ring (its soak time starts again). */
-export async function resumeRingRollout(access: Access, raw: RingActionInput, now = new Date()): Promise<RingRolloutDto> {
-  return setPaused(access, raw, false, now);
+export async function resumeRingRollout(access: Access, input: RingActionInput, now = new Date()): Promise<RingRolloutDto> {
+  return setPaused(access, input, false, now);
 }
 
-async function setPaused(access: Access, raw: RingActionInput, pause: boolean, now: Date): Promise<RingRolloutDto> {
-  const input = parseInput(ZRingAction, raw);
+async function setPaused(access: Access, input: RingActionInput, pause: boolean, now: Date): Promise<RingRolloutDto> {
   return transaction(async (tx) => {
     const row = await lockRing(tx, access, input.id);
     const from = pause ? 'active' : 'paused';
@@ -491,8 +459,7 @@ async function setPaused(access: Access, raw: RingActionInput, pause: boolean, n
  * waiting for approval is withdrawn with its request. Answers the nodes that
  * ran the ring (`returned_nodes`).
  */
-export async function rollBackRingRollout(access: Access | null, raw: RingActionInput, now = new Date(), actor: AuditActor | null = access): Promise<RingRolloutDto> {
-  const input = parseInput(ZRingAction, raw);
+export async function rollBackRingRollout(access: Access | null, input: RingActionInput, now = new Date(), actor: AuditActor | null = access): Promise<RingRolloutDto> {
   return transaction(async (tx) => {
     const row = await lockRing(tx, access, input.id);
     if (!OPEN.includes(row.status as RingStatusDto)) throw notOpen(row, 'be rolled back');

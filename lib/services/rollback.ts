@@ -1,26 +1,13 @@
-import { z } from 'zod';
-import { requiredReason, chefName, expectedRevisionId as expectedRevisionIdField, overrideReason as overrideReasonField, requestId as requestIdField } from '@/lib/validation/fields';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
 import { requireGroup, requirePolicy } from './internal/lookup';
-import { parseInput } from './internal/parse';
+import type { RollbackInput } from '@/lib/validation/promotion';
 import { movePointer } from './internal/pointer';
 
-const name = chefName();
-export const ZRollbackInput = z.object({
-  policy: name,
-  group: name,
-  toRevisionId: name,
-  expectedRevisionId: expectedRevisionIdField,
-  reason: requiredReason('a rollback'),
-  /** A written reason to promote into a stage that requires artifacts although some are missing (audited). */
-  overrideReason: overrideReasonField.optional(),
-  /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
-  freezeOverrideReason: overrideReasonField.optional(),
-  requestId: requestIdField.optional(),
-});
-export type RollbackInput = z.input<typeof ZRollbackInput>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
+export { ZRollbackInput } from '@/lib/validation/promotion';
+export type { RollbackInput } from '@/lib/validation/promotion';
 
 /** The revision a rollback returns to: one the stage held before (per its pointer history) and still stored; else a 400. */
 export async function rollbackTarget(tx: Tx, group: { name: string }, policy: { id: string; name: string }, toRevisionId: string): Promise<{ id: string }> {
@@ -35,8 +22,7 @@ export async function rollbackTarget(tx: Tx, group: { name: string }, policy: { 
 }
 
 /** Points a stage back at a revision it held before (per its pointer history). */
-export async function rollback(access: Access, raw: RollbackInput) {
-  const input = parseInput(ZRollbackInput, raw);
+export async function rollback(access: Access, input: RollbackInput) {
   return db().$transaction(async (tx) => {
     const [group, policy] = await Promise.all([requireGroup(tx, input.group, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: group.name });

@@ -14,7 +14,7 @@
  *   once across instances: the RolloutOutcome key decides, and the pointer's
  *   compare-and-swap refuses a second move.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
@@ -23,11 +23,10 @@ import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { emitEvent } from './internal/outbox';
-import { parseInput } from './internal/parse';
+import type { ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
 import { movePointer } from './internal/pointer';
 import { isUniqueViolation, transaction } from './internal/retry';
 import { evaluateStageGate, loadNodeFacts, missingAfterMs } from './internal/rollout-gate';
-import { chefName } from '@/lib/validation/fields';
 
 export type { GateEvaluation, HealthSummary } from '@/lib/domain/rollout';
 export { missingAfterMs } from './internal/rollout-gate';
@@ -205,21 +204,12 @@ export async function getStageRolloutRule(access: Access, stage: string): Promis
   return ruleDto(client, group);
 }
 
-const int = z.number({ error: 'must be a whole number' }).int('must be a whole number');
-export const ZSetStageRolloutRule = z.object({
-  stage: chefName(),
-  gate: z
-    .object({ enabled: z.boolean({ error: 'must be true or false' }), min_success_pct: int.optional(), min_nodes: int.optional(), max_failure_pct: int.optional(), soak_minutes: int.optional() })
-    .strict()
-    .optional(),
-  rollback: z.object({ enabled: z.boolean({ error: 'must be true or false' }), window_minutes: int.optional(), failure_pct: int.optional(), min_runs: int.optional() }).strict().optional(),
-  requestId: z.string().max(100).optional(),
-});
-export type SetStageRolloutRuleInput = z.input<typeof ZSetStageRolloutRule>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the ranges below are the rules engine's. */
+export { ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
+export type SetStageRolloutRuleInput = z.output<typeof ZSetStageRolloutRule>;
 
 /** Sets a stage's gate and/or rollback rule (manage on the stage; audited). Omitted numbers keep their value. */
-export async function setStageRolloutRule(access: Access, raw: SetStageRolloutRuleInput): Promise<StageRolloutRuleDto> {
-  const input = parseInput(ZSetStageRolloutRule, raw);
+export async function setStageRolloutRule(access: Access, input: SetStageRolloutRuleInput): Promise<StageRolloutRuleDto> {
   return transaction(async (tx) => {
     const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });

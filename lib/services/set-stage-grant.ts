@@ -1,20 +1,13 @@
-import { z } from 'zod';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { grantLevel, grantSubject, requestId as requestIdField, stageName } from '@/lib/validation/fields';
+import type { SetStageGrantInput } from '@/lib/validation/stages';
 import { notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup } from './internal/lookup';
-import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 
-export const ZSetStageGrantInput = z.object({
-  stage: stageName,
-  subject: grantSubject,
-  /** 'none' removes the grant. */
-  level: grantLevel,
-  requestId: requestIdField.optional(),
-});
-export type SetStageGrantInput = z.input<typeof ZSetStageGrantInput>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
+export { ZSetStageGrantInput } from '@/lib/validation/stages';
+export type { SetStageGrantInput } from '@/lib/validation/stages';
 
 /**
  * Sets (or removes) one user's or team's level on a stage. Needs `manage` on that stage, or admin.
@@ -22,8 +15,7 @@ export type SetStageGrantInput = z.input<typeof ZSetStageGrantInput>;
  * (stage, user, team) does not stop two identical grants on PostgreSQL, since one of user and team
  * is always NULL and NULLs are distinct there.
  */
-export async function setStageGrant(access: Access, raw: SetStageGrantInput) {
-  const input = parseInput(ZSetStageGrantInput, raw);
+export async function setStageGrant(access: Access, input: SetStageGrantInput) {
   return transaction(async (tx) => {
     const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });

@@ -3,21 +3,21 @@
  * freeze windows per stage. What every screen and route reads of them is one
  * shape, `StageGuardState`, built by lib/db/queries/stage-guard-state.ts.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
-import { freezeStatus, MAX_APPROVALS, NAME_PATTERN, validateApprovalRules, validateFreezeWindow, type ApprovalRule } from '@/lib/domain';
+import { freezeStatus, validateApprovalRules, validateFreezeWindow, type ApprovalRule } from '@/lib/domain';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
+import { ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/validation/stage-guards';
+
+export { ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/validation/stage-guards';
 import { requireGroup } from './internal/lookup';
 import { emitEvent } from './internal/outbox';
-import { parseInput } from './internal/parse';
 import { freezeWindowDto, stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import type { FreezeWindowDto, StageGuardState, StageProtectionDto } from '@/lib/types/guards';
 
 export type { ApprovalRule } from '@/lib/domain';
-
-const stageName = z.string().regex(NAME_PATTERN, 'must be a stage name');
 
 export type { ApproverDto, FreezeWindowDto, StageGuardState, StageProtectionDto } from '@/lib/types/guards';
 
@@ -44,23 +44,19 @@ export async function getStageProtection(access: Access, stage: string): Promise
   return protectionOf(await getStageGuardState(access, stage));
 }
 
-const principal = z.string().trim().regex(/^(user|team):.+$/, 'must be "user:<email>" or "team:<name>"');
+export type SetStageProtectionInput = z.output<typeof ZSetStageProtection>;
 
-export const ZSetStageProtection = z.object({
-  stage: stageName,
-  /** false removes the protection (and keeps the approver grants). */
-  protected: z.boolean().default(true),
-  approvalsRequired: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(MAX_APPROVALS, `must be at most ${MAX_APPROVALS}`).default(1),
-  rules: z.unknown().optional(),
-  /** Replaces the approver list when given. */
-  approvers: z.array(principal).max(200).optional(),
-  requestId: z.string().max(100).optional(),
-});
-export type SetStageProtectionInput = z.input<typeof ZSetStageProtection>;
+/** Sets a stage's protection (base approvals, rules) and optionally its approvers; `manage` on the stage. Input parsed by ZSetStageProtection at the caller's edge. */
+export async function setStageProtection(access: Access, input: SetStageProtectionInput): Promise<StageProtectionDto> {
+  return writeStageProtection(access, { ...input, protected: input.protected ?? true });
+}
 
-/** Sets a stage's protection (base approvals, rules) and optionally its approvers; `manage` on the stage. */
-export async function setStageProtection(access: Access, raw: SetStageProtectionInput): Promise<StageProtectionDto> {
-  const input = parseInput(ZSetStageProtection, raw);
+/** Lifts a stage's protection (approver grants stay); `manage` on the stage. */
+export async function liftStageProtection(access: Access, input: { stage: string; requestId?: string }): Promise<StageProtectionDto> {
+  return writeStageProtection(access, { stage: input.stage, protected: false, approvalsRequired: 0, requestId: input.requestId });
+}
+
+async function writeStageProtection(access: Access, input: SetStageProtectionInput & { protected: boolean }): Promise<StageProtectionDto> {
   const { rules, problems } = validateApprovalRules(input.rules ?? [], '/rules');
   if (problems.length) throw badRequest(problems[0].message, problems);
   await db().$transaction(async (tx) => {
@@ -114,20 +110,10 @@ async function replaceApprovers(tx: Tx, groupId: string, list: string[]): Promis
   return list;
 }
 
-export const ZSetApprover = z.object({
-  stage: stageName,
-  subject: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('user'), email: z.string().trim().toLowerCase().email('must be an email address') }),
-    z.object({ type: z.literal('team'), name: z.string().trim().min(1, 'is required') }),
-  ]),
-  approver: z.boolean(),
-  requestId: z.string().max(100).optional(),
-});
-export type SetApproverInput = z.input<typeof ZSetApprover>;
+export type SetApproverInput = z.output<typeof ZSetApprover>;
 
-/** Grants or removes one approver (user or team) on a stage; `manage` on the stage. Idempotent. */
-export async function setStageApprover(access: Access, raw: SetApproverInput): Promise<{ stage: string; principal: string; approver: boolean; changed: boolean }> {
-  const input = parseInput(ZSetApprover, raw);
+/** Grants or removes one approver (user or team) on a stage; `manage` on the stage. Idempotent. Input parsed by ZSetApprover at the caller's edge. */
+export async function setStageApprover(access: Access, input: SetApproverInput): Promise<{ stage: string; principal: string; approver: boolean; changed: boolean }> {
   return db().$transaction(async (tx) => {
     const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });
@@ -168,20 +154,10 @@ export async function listFreezeWindows(access: Access, stage: string, now = new
   return (await getStageGuardState(access, stage, now)).freezes;
 }
 
-const isoDate = z.union([z.string(), z.date()]).transform((v) => (v instanceof Date ? v : new Date(v)));
-export const ZAddFreeze = z.object({
-  stage: stageName,
-  startsAt: isoDate,
-  endsAt: isoDate,
-  reason: z.string().trim().min(1, 'is required: say why the stage is frozen').max(500, 'is at most 500 characters'),
-  weekly: z.boolean().optional(),
-  requestId: z.string().max(100).optional(),
-});
-export type AddFreezeInput = z.input<typeof ZAddFreeze>;
+export type AddFreezeInput = z.output<typeof ZAddFreeze>;
 
-/** Adds a one-off or weekly freeze window (UTC); `manage` on the stage. */
-export async function addFreezeWindow(access: Access, raw: AddFreezeInput): Promise<FreezeWindowDto> {
-  const input = parseInput(ZAddFreeze, raw);
+/** Adds a one-off or weekly freeze window (UTC); `manage` on the stage. Input parsed by ZAddFreeze at the caller's edge. */
+export async function addFreezeWindow(access: Access, input: AddFreezeInput): Promise<FreezeWindowDto> {
   const problems = validateFreezeWindow(input.startsAt, input.endsAt, !!input.weekly);
   if (problems.length) throw badRequest(problems[0].message, problems);
   const now = new Date();
@@ -196,9 +172,8 @@ export async function addFreezeWindow(access: Access, raw: AddFreezeInput): Prom
   });
 }
 
-/** Deletes a freeze window (ends it, if running); `manage` on the stage. */
-export async function deleteFreezeWindow(access: Access, raw: { stage: string; id: string; requestId?: string }): Promise<{ deleted: true }> {
-  const input = parseInput(z.object({ stage: stageName, id: z.string().min(1).max(100), requestId: z.string().max(100).optional() }), raw);
+/** Deletes a freeze window (ends it, if running); `manage` on the stage. Input parsed by ZDeleteFreeze at the caller's edge. */
+export async function deleteFreezeWindow(access: Access, input: z.output<typeof ZDeleteFreeze>): Promise<{ deleted: true }> {
   return db().$transaction(async (tx) => {
     const group = await requireGroup(tx, input.stage, access);
     assertCan(access, 'stage.manage', { stage: group.name });

@@ -7,15 +7,15 @@
  * worker (lib/services/webhook-worker.ts) delivers them.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret } from './internal/git-source';
-import { emitEvent, formatOf, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from './internal/outbox';
+import { emitEvent, formatOf } from './internal/outbox';
 import { literalTargetRefused } from './internal/net-guard';
-import { parseInput } from './internal/parse';
+import type { ZCreateWebhook } from '@/lib/validation/webhooks';
 
 export { WEBHOOK_EVENTS } from './internal/outbox';
 export type { WebhookEvent, WebhookFormat } from './internal/outbox';
@@ -25,26 +25,9 @@ import type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 
 export type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 
-export const ZCreateWebhook = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(100, 'is at most 100 characters'),
-    url: z.string().trim().min(1, 'is required').max(2000, 'is at most 2000 characters'),
-    events: z.array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(', ')}` })).min(1, 'must name at least one event').max(WEBHOOK_EVENTS.length),
-    /** The signing secret; generated (and returned once) when not given. */
-    secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional(),
-    slack: z.boolean().optional(),
-    /** Issue 29: json (the signed envelope, default), slack (`text` + `blocks`) or teams (an Adaptive Card message). `slack: true` means slack. */
-    format: z.enum(WEBHOOK_FORMATS, { error: `must be one of ${WEBHOOK_FORMATS.join(', ')}` }).optional(),
-    /**
-     * Issue 28: deliver even to loopback, link-local, private or unspecified addresses (an explicit admin choice,
-     * e.g. a receiver on the same network). Without it such targets are refused, at registration (literal
-     * addresses, localhost) and on every delivery (what the name resolves to).
-     */
-    allow_private_targets: z.boolean().optional(),
-  })
-  .strict()
-  .refine((b) => !(b.slack && b.format && b.format !== 'slack'), { path: ['format'], message: 'must be slack (or left out) when slack is true' });
-export type CreateWebhookInput = z.input<typeof ZCreateWebhook>;
+/** The input's one definition (parsed at the caller's edge: the action, the API contract, whose body it is); the URL rules below are checked here. */
+export { ZCreateWebhook } from '@/lib/validation/webhooks';
+export type CreateWebhookInput = z.output<typeof ZCreateWebhook>;
 
 /** http(s) only, no credentials in the URL, a host; a literal private address or localhost only when allowed. */
 function checkUrl(raw: string, allowPrivate = false): string {
@@ -110,9 +93,8 @@ export async function getWebhook(access: Access, id: string): Promise<WebhookDto
 }
 
 /** Admin: registers a subscription. The secret is returned once, here, and never again. */
-export async function createWebhook(access: Access, raw: CreateWebhookInput, requestId?: string): Promise<{ webhook: WebhookDto; secret: string }> {
+export async function createWebhook(access: Access, input: CreateWebhookInput, requestId?: string): Promise<{ webhook: WebhookDto; secret: string }> {
   assertCan(access, 'webhooks.manage');
-  const input = parseInput(ZCreateWebhook, raw);
   const url = checkUrl(input.url, !!input.allow_private_targets);
   const secret = input.secret ?? randomBytes(24).toString('base64url');
   const format = input.format ?? (input.slack ? 'slack' : 'json');

@@ -13,7 +13,9 @@ import { loadAccess } from '@/lib/db/queries/access';
 import { hashPassword } from '@/lib/auth/password';
 import { createApiToken } from '@/lib/services/create-api-token';
 import { revokeApiToken } from '@/lib/services/revoke-api-token';
-import { createTeam, createUser, setTeamMembership, signOutEverywhere, updateUser } from '@/lib/services/manage-users';
+import type { z } from 'zod';
+import * as users from '@/lib/services/manage-users';
+import { parseInput } from '@/lib/validation/parse';
 import { uploadRevision } from '@/lib/services/upload-revision';
 import { setGroupPolicy } from '@/lib/services/set-group-policy';
 import * as board from '@/app/api/v1/board/route';
@@ -21,6 +23,13 @@ import * as auditRoute from '@/app/api/v1/audit/route';
 import * as orphans from '@/app/api/v1/orphans/cleanup/route';
 import * as nodes from '@/app/api/v1/nodes/[name]/route';
 import type { Access } from '@/lib/auth/permissions';
+
+// The server actions' edge (lib/actions/admin/users-actions.ts): the input parsed by the service's own schema, then the service.
+const createUser = async (a: Access, raw: z.input<typeof users.ZCreateUserInput>) => users.createUser(a, parseInput(users.ZCreateUserInput, raw));
+const updateUser = async (a: Access, raw: z.input<typeof users.ZUpdateUserInput>) => users.updateUser(a, parseInput(users.ZUpdateUserInput, raw));
+const signOutEverywhere = async (a: Access, raw: z.input<typeof users.ZSignOutEverywhereInput>) => users.signOutEverywhere(a, parseInput(users.ZSignOutEverywhereInput, raw));
+const createTeam = async (a: Access, raw: z.input<typeof users.ZTeamInput>) => users.createTeam(a, parseInput(users.ZTeamInput, raw));
+const setTeamMembership = async (a: Access, raw: z.input<typeof users.ZMembershipInput>) => users.setTeamMembership(a, parseInput(users.ZMembershipInput, raw));
 
 let admin: Access;
 let dev: Access;

@@ -94,6 +94,17 @@ describe('snake_case pointers on the other write routes', () => {
     expect(ok.json.description).toBe('made by a contract test');
   });
 
+  it('the path fields are checked by the service schema’s own rules (pathInput): a malformed stage name is a 400 at /name, a malformed target at /to, nothing stored', async () => {
+    const before = snapshot();
+    const stage = await call(stageRoute.PUT, 'PUT', { token: admin, params: { group: 'no spaces' }, body: { description: 'x' } });
+    expect(stage.status).toBe(400);
+    expect(stage.json.errors).toEqual([{ path: '/name', message: expect.stringMatching(/^name may contain only/) }]);
+    const promote = await call(promoteRoute.POST, 'POST', { token: admin, params: { group: 'bad name' }, body: { from: 'dev', policies: 'all', expected: {} } });
+    expect(promote.status).toBe(400);
+    expect(paths(promote)).toEqual(['/to']);
+    expect(snapshot()).toBe(before);
+  });
+
   it('a query parameter is checked by the same kind of schema: ?stale=maybe is a 400 at /stale', async () => {
     const res = await call(nodesRoute.GET, 'GET', { token: dev, query: 'stale=maybe' });
     expect(res.status).toBe(400);

@@ -21,7 +21,7 @@ import { createUser } from '@/lib/services/manage-users';
 import { putStage } from '@/lib/services/manage-stage';
 import { approvePromotionRequest } from '@/lib/services/promotion-requests';
 import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
-import { setStageProtection } from '@/lib/services/stage-guards';
+import { liftStageProtection, setStageProtection } from '@/lib/services/stage-guards';
 
 const STAGE = 'invariant';
 const APPROVERS = ['inv-ap1@example.com', 'inv-ap2@example.com', 'inv-ap3@example.com'];
@@ -115,7 +115,7 @@ describe('no sequence of moves reaches, with fewer approvals, what one move need
           { kind: 'attribute_path', approvals: r.attr, patterns: ['security.*'] },
         ];
         // The start state is placed while the stage is unprotected; then the rules apply.
-        await setStageProtection(admin, { stage: STAGE, protected: false });
+        await liftStageProtection(admin, { stage: STAGE });
         const s0 = texts[start % texts.length];
         await setGroupPolicy(admin, { group: STAGE, policy, text: s0 });
         await setStageProtection(admin, { stage: STAGE, protected: true, approvalsRequired: r.base, rules, approvers: APPROVERS.map((e) => `user:${e}`) });

@@ -87,7 +87,7 @@ describe('the guard dry run', () => {
 
   it('a freeze: refused for those who may not override, an override for a manager; a bad revision; an unmet gate', async () => {
     const policy = await differing('qa', 'staging');
-    const w = await addFreezeWindow(A.admin, { stage: 'staging', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Preview freeze' });
+    const w = await addFreezeWindow(A.admin, { stage: 'staging', startsAt: new Date(Date.now() - 60_000), endsAt: new Date(Date.now() + 3_600_000), reason: 'Preview freeze' });
     const release = await previewMove(A.release, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
     expect(release).toMatchObject({ outcome: 'blocked', action: 'Frozen', freeze: { reason: 'Preview freeze', may_override: false } });
     const admin = await previewMove(A.admin, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
@@ -121,7 +121,7 @@ describe('requests that cannot mislead', () => {
     const { webhook } = await createWebhook(A.admin, { name: 'freeze-watch', url: 'http://127.0.0.1:9/hook', events: ['freeze.overridden'], allow_private_targets: true });
     const policy = await differing('staging', 'production', ['api-gateway']);
     const r = (await promotePolicy(A.release, { policy, from: 'staging', to: 'production', expectedRevisionId: await active('production', policy) })).request!;
-    const w = await addFreezeWindow(A.admin, { stage: 'production', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Attribution freeze' });
+    const w = await addFreezeWindow(A.admin, { stage: 'production', startsAt: new Date(Date.now() - 60_000), endsAt: new Date(Date.now() + 3_600_000), reason: 'Attribution freeze' });
     if (r.approvals_required > 1) await approvePromotionRequest(A.lead, { id: r.id });
     await approvePromotionRequest(A.admin, { id: r.id, overrideReason: 'hotfix approved by admin' });
     expect((await getPromotionRequest(A.admin, r.id)).status).toBe('applied');

@@ -13,7 +13,7 @@ import { promotePolicy } from '@/lib/services/promote-policy';
 import { promotePolicies } from '@/lib/services/promote-policies';
 import { rollback } from '@/lib/services/rollback';
 import { approvePromotionRequest, getPromotionRequest, listPromotionRequests, rejectPromotionRequest, withdrawPromotionRequest, pendingRequestsByCell } from '@/lib/services/promotion-requests';
-import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection } from '@/lib/services/stage-guards';
+import { addFreezeWindow, deleteFreezeWindow, liftStageProtection, setStageApprover, setStageProtection } from '@/lib/services/stage-guards';
 import { stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import { loadBoard } from '@/lib/db/queries/board';
 
@@ -71,7 +71,7 @@ beforeAll(async () => {
     T[u] = await tokenFor(`${u}@example.com`);
   }
   // With production unprotected for a moment: a second revision of monitoring there, so a rollback has somewhere to go.
-  await setStageProtection(A.admin, { stage: 'production', protected: false });
+  await liftStageProtection(A.admin, { stage: 'production' });
   await promotePolicy(A.admin, { policy: 'monitoring', from: 'staging', to: 'production', expectedRevisionId: await active('production', 'monitoring') });
   await setStageProtection(A.admin, { stage: 'production', approvalsRequired: 0, rules: DEMO_PROTECTION.production.rules, approvers: ['user:lead@example.com', 'user:admin@example.com', 'user:release@example.com'] });
 });
@@ -348,7 +348,7 @@ describe('administrators approve only where granted', () => {
       await setStageApprover(A.admin, { stage: 'qa', subject: { type: 'user', email: 'admin@example.com' }, approver: true });
       expect((await approvePromotionRequest(A.admin, { id: r.id })).status).toBe('applied');
     } finally {
-      await setStageProtection(A.admin, { stage: 'qa', protected: false });
+      await liftStageProtection(A.admin, { stage: 'qa' });
     }
   });
 });
@@ -407,7 +407,7 @@ describe('freezes', () => {
     const current = (await active('production', 'collectd-agent'))!;
     const rev0 = (await db().policyRevision.findFirstOrThrow({ where: { policy: { name: 'collectd-agent' }, revisionId: { not: current } }, select: { revisionId: true } })).revisionId;
     const r = (await promotePolicy(A.release, { policy: 'collectd-agent', from: `rev:${rev0}`, to: 'production', expectedRevisionId: current })).request!;
-    const w = await addFreezeWindow(A.admin, { stage: 'production', startsAt: new Date(Date.now() - 1000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Black Friday' });
+    const w = await addFreezeWindow(A.admin, { stage: 'production', startsAt: new Date(Date.now() - 1000), endsAt: new Date(Date.now() + 3_600_000), reason: 'Black Friday' });
     let approvedSoFar = 0;
     if (r.approvals_required > 1) {
       await approvePromotionRequest(A.lead, { id: r.id });

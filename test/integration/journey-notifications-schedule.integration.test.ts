@@ -106,7 +106,7 @@ beforeAll(async () => {
   await setGroupPolicy(pushed, { group: 'dev', policy: POLICY, text: v1.text, requestId: 'journey-push-1' });
   await uploadRevision({ ...A.admin, via: 'token' }, { policyName: POLICY, text: v2.text });
   // dev → qa (during a freeze, overridden by the admin) → staging → production (a request two approvers approve).
-  const freeze = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'Journey freeze' });
+  const freeze = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(Date.now() - 60_000), endsAt: new Date(Date.now() + 3_600_000), reason: 'Journey freeze' });
   await promotePolicy(A.admin, { policy: POLICY, from: 'dev', to: 'qa', expectedRevisionId: null, freezeOverrideReason: 'hotfix for the journey' });
   await deleteFreezeWindow(A.admin, { stage: 'qa', id: freeze.id });
   await promotePolicy(A.admin, { policy: POLICY, from: 'qa', to: 'staging', expectedRevisionId: null });
@@ -313,11 +313,11 @@ describe('scheduled promotion', () => {
   it('"when the freeze ends": runs at the end of the freeze, and waits again when the stage is frozen anew', async () => {
     const now = new Date();
     const end = new Date(now.getTime() + HOUR);
-    const first = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(now.getTime() - 60_000).toISOString(), endsAt: end.toISOString(), reason: 'Schedule freeze' });
+    const first = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(now.getTime() - 60_000), endsAt: end, reason: 'Schedule freeze' });
     const s = await schedulePromotion(dev, { stage: 'qa', policy: SCHED, from: 'dev', when: 'freeze_end', expectedRevisionId: null }, now);
     expect(s).toMatchObject({ when: 'freeze_end', status: 'pending', from_stage: 'dev', run_at: end.toISOString() });
     // Frozen anew by the time it is due: it waits for that freeze's end.
-    const anew = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(end.getTime() - 60_000).toISOString(), endsAt: new Date(end.getTime() + HOUR).toISOString(), reason: 'Frozen anew' });
+    const anew = await addFreezeWindow(A.admin, { stage: 'qa', startsAt: new Date(end.getTime() - 60_000), endsAt: new Date(end.getTime() + HOUR), reason: 'Frozen anew' });
     await deleteFreezeWindow(A.admin, { stage: 'qa', id: first.id });
     const waited = await applyDueScheduledPromotions(new Date(end.getTime() + 1000));
     expect(waited.waiting).toContain(s.id);

@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, seed, snapshot } from '@/test/helpers';
-import { saveScenario, deleteScenario } from '@/lib/services/ordering-scenarios';
+import type { z } from 'zod';
+import { deleteScenario, saveScenario as save, ZSaveScenarioInput } from '@/lib/services/ordering-scenarios';
+import { parseInput } from '@/lib/validation/parse';
 import { scenariosFor } from '@/lib/db/queries/scenarios';
 import type { Access } from '@/lib/auth/permissions';
+
+/** The action's edge (lib/actions/previews/scenario-actions.ts): parse with the service's schema, then save. */
+const saveScenario = async (a: Access, raw: z.input<typeof ZSaveScenarioInput>) => save(a, parseInput(ZSaveScenarioInput, raw));
 
 let dev: Access, viewer: Access, admin: Access;
 const input = { techniques: [{ name: 'T', multiInstance: true }], directives: [{ id: 'd1', name: 'D1', technique: 'T' }], rules: [{ id: 'r1', name: 'R1', directiveIds: ['d1'] }] };

@@ -142,7 +142,7 @@ describe('delivery', () => {
     const req = await db().promotionRequest.findFirstOrThrow({ where: { policyName: 'webapp', status: 'pending' } });
     await approvePromotionRequest(A.lead, { id: req.id });
     await approvePromotionRequest(A.admin, { id: req.id });
-    await addFreezeWindow(A.admin, { stage: 'dev', startsAt: new Date(Date.now() - 1000).toISOString(), endsAt: new Date(Date.now() + 60_000).toISOString(), reason: 'sprint demo' });
+    await addFreezeWindow(A.admin, { stage: 'dev', startsAt: new Date(Date.now() - 1000), endsAt: new Date(Date.now() + 60_000), reason: 'sprint demo' });
     // The worker's scans (two instances, twice) announce the occurrence once.
     expect(await announceStartedFreezes()).toBe(1);
     await Promise.all([announceStartedFreezes(), announceStartedFreezes()]);

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { createTeam, createUser, setTeamMembership, signOutEverywhere, updateUser, ZCreateUserInput, ZMembershipInput, ZSignOutEverywhereInput, ZTeamInput, ZUpdateUserInput } from '@/lib/services/manage-users';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken, ZCreateApiTokenInput } from '@/lib/services/create-api-token';
 import { revokeApiToken } from '@/lib/services/revoke-api-token';
 import { authedAction } from '../safe-action';
 
@@ -39,7 +39,7 @@ export const setTeamMembershipAction = authedAction.inputSchema(ZMembershipInput
 
 /** Tokens for oneself (admins may name another user). The secret is returned once. */
 export const createTokenAction = authedAction
-  .inputSchema(z.object({ name: z.string(), userEmail: z.string().optional(), expiresInDays: z.number().int().nullable().optional() }))
+  .inputSchema(ZCreateApiTokenInput.extend({ userEmail: z.union([z.literal(''), ZCreateApiTokenInput.shape.userEmail]).optional() }))
   .action(async ({ parsedInput, ctx }) => {
     const r = await createApiToken(ctx.access, { userEmail: parsedInput.userEmail || ctx.access.email, name: parsedInput.name, expiresInDays: parsedInput.expiresInDays });
     revalidatePath('/admin/tokens');

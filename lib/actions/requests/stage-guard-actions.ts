@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { z } from 'zod';
-import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, ZAddFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/services/stage-guards';
+import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/services/stage-guards';
 import { authedAction } from '../safe-action';
 
 /** Protection of a stage: { stage, protected?, approvalsRequired, rules, approvers? ("user:<email>" / "team:<name>") }. */
@@ -26,7 +25,7 @@ export const addFreezeAction = authedAction.inputSchema(ZAddFreeze.omit({ reques
   return result;
 });
 
-export const deleteFreezeAction = authedAction.inputSchema(z.object({ stage: z.string().min(1).max(255), id: z.string().min(1).max(100) })).action(async ({ parsedInput, ctx }) => {
+export const deleteFreezeAction = authedAction.inputSchema(ZDeleteFreeze.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
   const result = await deleteFreezeWindow(ctx.access, parsedInput);
   revalidatePath('/', 'layout');
   return result;

@@ -1,18 +1,11 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { z } from 'zod';
-import { pauseRingRollout, resumeRingRollout, rollBackRingRollout, startRingRollout, widenRingRollout, ZStartRing } from '@/lib/services/rings';
+import { pauseRingRollout, resumeRingRollout, rollBackRingRollout, startRingRollout, widenRingRollout, ZRingAction, ZStartRing } from '@/lib/services/rings';
 import { authedAction } from '../safe-action';
 
 /** Issue 30: the console's ringed rollout actions; each calls the same service as /api/v1/rings. */
-const ZAction = z.object({
-  id: z.string().min(1).max(100),
-  expected_step: z.number().int().optional(),
-  reason: z.string().max(1000).optional(),
-  override_reason: z.string().max(1000).optional(),
-  gate_override_reason: z.string().max(1000).optional(),
-});
+const ZAction = ZRingAction.omit({ requestId: true });
 
 export const startRingAction = authedAction.inputSchema(ZStartRing.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
   const result = await startRingRollout(ctx.access, parsedInput);

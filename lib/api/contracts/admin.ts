@@ -1,7 +1,8 @@
 /** Contracts of the administration routes: git repositories, orphan cleanup, the audit log. */
 import { z } from 'zod';
-import { defineRoute } from '../contract';
-import { policyName, repositoryName } from '@/lib/validation/fields';
+import { defineRoute, wireBody } from '../contract';
+import { ZRegisterGitRepositoryInput } from '@/lib/validation/git-repositories';
+import { policyName } from '@/lib/validation/fields';
 import { ZAuditQuery } from '@/lib/validation/audit';
 import { ZOrgSettingsInput } from '@/lib/validation/org-settings';
 
@@ -18,14 +19,7 @@ export const registerGitRepositoryRoute = defineRoute({
   method: 'POST',
   path: '/git_repositories',
   summary: 'Register (201) or replace (200) a git repository (admin); the secret is stored encrypted',
-  body: z
-    .object({
-      name: repositoryName,
-      url: z.string().trim().min(1, 'is required').max(1000).describe('An http(s) URL without credentials, or a path below GIT_LOCAL_ROOT'),
-      username: z.string().max(200).optional(),
-      secret: z.string().max(2000).optional().describe('Password or access token; stored encrypted, never returned'),
-    })
-    .strict(),
+  body: wireBody(ZRegisterGitRepositoryInput),
   responses: { 201: { description: 'Registered', schema: repository }, 200: { description: 'Replaced', schema: repository }, 400: 'Invalid URL, credentials in the URL, or a local path without GIT_LOCAL_ROOT' },
 });
 

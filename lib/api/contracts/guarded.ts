@@ -1,18 +1,15 @@
 /** Contracts of the guarded-stage routes (issue 15): protection, freezes, promotion requests, bad revisions, webhooks. */
 import { z } from 'zod';
-import { defineRoute } from '../contract';
-import { MAX_APPROVALS } from '@/lib/domain/approval/rules';
-import { WEBHOOK_EVENT_NAMES as GUARDED_EVENT_NAMES } from '@/lib/domain/approval/events';
-import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
-
-const WEBHOOK_EVENT_NAMES = [...GUARDED_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
-import { overrideReason, policyName, stageName } from '@/lib/validation/fields';
+import { defineRoute, pathInput, wireBody } from '../contract';
+import { ZMarkBad, ZUnmarkBad } from '@/lib/validation/bad-revisions';
+import { ZApproveRequest, ZRejectRequest, ZWithdrawRequest } from '@/lib/validation/promotion-requests';
+import { ZAddFreeze, ZDeleteFreeze, ZSetStageProtection } from '@/lib/validation/stage-guards';
+import { ZCreateWebhook } from '@/lib/validation/webhooks';
+import { policyName, stageName } from '@/lib/validation/fields';
 import { badRevisionSchema, freezeWindowSchema, promotionRequestSchema, requestEnvelope, stageGuardStateSchema, stageProtectionSchema, webhookSchema } from './guarded-schemas';
 
 const groupParam = { group: 'Stage name' };
 const requestParam = { id: 'Promotion request id' };
-const approvals = z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(MAX_APPROVALS, `must be at most ${MAX_APPROVALS}`);
-const isoDateTime = (what: string) => z.string({ error: `is required: an ISO 8601 date-time, e.g. 2026-12-24T00:00:00Z` }).describe(what);
 
 export const getGuardStateRoute = defineRoute({
   method: 'GET',
@@ -38,15 +35,8 @@ export const putProtectionRoute = defineRoute({
   description:
     'Every pointer move into a protected stage (promotion, single cookbook, bulk, rollback, PUT/DELETE here or on the Chef organization routes) becomes a promotion request when the rules ask for approvals: promotions answer 202 { request }, the Chef routes 403 naming the request’s URL.',
   params: groupParam,
-  body: z
-    .object({
-      approvals_required: approvals.describe('Approvals every change needs (0: only the rules decide)'),
-      rules: z.array(z.unknown()).max(50, 'may hold at most 50 rules').optional().describe('Approval rules (see ApprovalRule); checked by the rules engine'),
-      approvers: z.array(z.string().trim().regex(/^(user|team):.+$/, 'must be "user:<email>" or "team:<name>"')).max(200).optional().describe('Replaces the approver grants'),
-      protected: z.boolean().optional().describe('false lifts the protection'),
-    })
-    .strict()
-    .transform((b) => ({ approvalsRequired: b.approvals_required, rules: b.rules ?? [], approvers: b.approvers, protected: b.protected })),
+  body: wireBody(ZSetStageProtection, { omit: ['stage', 'requestId'] }),
+  pathInput: pathInput(ZSetStageProtection, { stage: 'group' }),
   responses: { 200: { description: 'The protection as stored', schema: stageProtectionSchema }, 400: 'A field is invalid (the pointer names it, e.g. /rules/0/patterns)', 404: 'No such stage, user or team' },
 });
 
@@ -55,6 +45,7 @@ export const deleteProtectionRoute = defineRoute({
   path: '/policy_groups/{group}/protection',
   summary: 'Lift the protection (manage); approver grants stay',
   params: groupParam,
+  pathInput: pathInput(ZSetStageProtection, { stage: 'group' }),
   responses: { 200: { description: 'The protection (protected: false)', schema: stageProtectionSchema } },
 });
 
@@ -73,15 +64,8 @@ export const addFreezeRoute = defineRoute({
   description:
     'Times are UTC. One-off: [starts_at, ends_at). weekly: that range repeats every 7 days from its first occurrence (same weekday and time of day in UTC; shorter than 7 days). During a freeze, moves into the stage (and the application of approved requests) answer 423 with the window’s reason and end, unless someone who manages the stage gives override_reason.',
   params: groupParam,
-  body: z
-    .object({
-      starts_at: isoDateTime('Start (inclusive)'),
-      ends_at: isoDateTime('End (exclusive)'),
-      reason: z.string().trim().min(1, 'is required: say why the stage is frozen').max(500, 'is at most 500 characters'),
-      weekly: z.boolean({ error: 'must be true or false' }).optional(),
-    })
-    .strict()
-    .transform((b) => ({ startsAt: b.starts_at, endsAt: b.ends_at, reason: b.reason, weekly: b.weekly })),
+  body: wireBody(ZAddFreeze, { omit: ['stage', 'requestId'] }),
+  pathInput: pathInput(ZAddFreeze, { stage: 'group' }),
   responses: { 201: { description: '{ freeze }', schema: { type: 'object', properties: { freeze: freezeWindowSchema } } }, 400: 'A field is invalid (e.g. /ends_at before /starts_at)' },
 });
 
@@ -90,6 +74,7 @@ export const deleteFreezeRoute = defineRoute({
   path: '/policy_groups/{group}/freezes/{id}',
   summary: 'Delete a freeze window (manage)',
   params: { group: 'Stage name', id: 'Freeze window id' },
+  pathInput: pathInput(ZDeleteFreeze, { stage: 'group', id: 'id' }),
   responses: { 200: '{ deleted: true }', 404: 'No such window' },
 });
 
@@ -116,12 +101,7 @@ export const getRequestRoute = defineRoute({
 });
 
 /** The approve body: optional, and may be empty. Parsed by the route (text body) with this schema. */
-export const approveBody = z
-  .object({
-    comment: z.string().trim().max(2000, 'is at most 2000 characters').optional(),
-    override_reason: overrideReason.optional().describe('A freeze override when this approval applies the request during a freeze (manage on the stage)'),
-  })
-  .strict();
+export const approveBody = wireBody(ZApproveRequest, { omit: ['id', 'requestId'] });
 
 export const approveRequestRoute = defineRoute({
   method: 'POST',
@@ -130,6 +110,7 @@ export const approveRequestRoute = defineRoute({
   description:
     'The approval that reaches the required number applies the request through the same compare-and-swap as any promotion, with the revision the request was made against; if the stage moved meanwhile the request becomes outdated and nothing moves. Concurrent approvals apply a request exactly once.',
   params: requestParam,
+  pathInput: pathInput(ZApproveRequest, { id: 'id' }),
   bodyKind: 'text',
   bodyDoc: { description: 'Optional (an empty body is an approval without comment)', schema: { type: 'object', properties: { comment: { type: 'string', maxLength: 2000 }, override_reason: { type: 'string', maxLength: 1000 } }, additionalProperties: false } },
   responses: {
@@ -144,7 +125,8 @@ export const rejectRequestRoute = defineRoute({
   path: '/promotion_requests/{id}/reject',
   summary: 'Reject with a comment (an approver of the stage, never the requester)',
   params: requestParam,
-  body: z.object({ comment: z.string({ error: 'is required: say why you reject the change' }).trim().min(1, 'is required: say why you reject the change').max(2000, 'is at most 2000 characters') }).strict(),
+  pathInput: pathInput(ZRejectRequest, { id: 'id' }),
+  body: wireBody(ZRejectRequest, { omit: ['id', 'requestId'] }),
   responses: { 200: { description: '{ request }', schema: requestEnvelope }, 400: 'comment is required', 409: 'Not pending' },
 });
 
@@ -153,6 +135,7 @@ export const withdrawRequestRoute = defineRoute({
   path: '/promotion_requests/{id}/withdraw',
   summary: 'Withdraw a pending request (its requester, or a manager of the stage)',
   params: requestParam,
+  pathInput: pathInput(ZWithdrawRequest, { id: 'id' }),
   responses: { 200: { description: '{ request }', schema: requestEnvelope }, 409: 'Not pending' },
 });
 
@@ -164,7 +147,8 @@ export const markBadRoute = defineRoute({
   summary: 'Mark a revision bad: it cannot be promoted or rolled back to anywhere (409 naming who marked it and why) until unmarked',
   description: 'Allowed: those with promote on a stage that runs the revision now, the policy’s owner team, administrators.',
   params: revisionParams,
-  body: z.object({ reason: z.string({ error: 'is required: say why the revision is bad' }).trim().min(1, 'is required: say why the revision is bad').max(1000, 'is at most 1000 characters') }).strict(),
+  body: wireBody(ZMarkBad, { omit: ['policy', 'revisionId', 'requestId'] }),
+  pathInput: pathInput(ZMarkBad, { policy: 'name', revisionId: 'rev' }),
   responses: { 200: { description: '{ bad_revision }', schema: { type: 'object', properties: { bad_revision: badRevisionSchema } } }, 400: 'reason is required', 404: 'No such revision', 409: 'Already marked bad' },
 });
 
@@ -173,6 +157,7 @@ export const unmarkBadRoute = defineRoute({
   path: '/policies/{name}/revisions/{rev}/bad',
   summary: 'Unmark a bad revision (same permission as marking)',
   params: revisionParams,
+  pathInput: pathInput(ZUnmarkBad, { policy: 'name', revisionId: 'rev' }),
   responses: { 200: '{ policy, revision_id, bad: false }', 404: 'No such revision, or it is not marked' },
 });
 
@@ -189,17 +174,7 @@ export const createWebhookRoute = defineRoute({
   summary: 'Subscribe a URL to events (admin)',
   description:
     'Each event is written to an outbox in the transaction of the change and POSTed by a worker with X-Policy-Console-Signature: sha256=<hex HMAC-SHA256 of the raw body with the secret>, X-Policy-Console-Event and X-Policy-Console-Delivery; retried with exponential backoff; redirects are not followed; several instances never send one delivery twice.',
-  body: z
-    .object({
-      name: z.string().trim().min(1, 'is required').max(100, 'is at most 100 characters'),
-      url: z.string().trim().min(1, 'is required').max(2000, 'is at most 2000 characters').describe('http:// or https://, no credentials'),
-      events: z.array(z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` })).min(1, 'must name at least one event'),
-      secret: z.string().min(16, 'must be at least 16 characters').max(200, 'is at most 200 characters').optional().describe('Generated when absent; returned once'),
-      slack: z.boolean().optional().describe('Send Slack bodies (same as format: slack)'),
-      format: z.enum(['json', 'slack', 'teams'], { error: 'must be one of json, slack, teams' }).optional().describe("Issue 29: json (the signed envelope with an absolute `url` to the request and its `changes`), slack (`text` + `blocks`: facts, change summary, a button to the request) or teams (a message with an Adaptive Card: FactSet, changes, Action.OpenUrl)"),
-      allow_private_targets: z.boolean().optional().describe('Deliver even to loopback, link-local, private or unspecified addresses (refused otherwise, at registration and on every delivery)'),
-    })
-    .strict(),
+  body: ZCreateWebhook,
   responses: { 201: { description: '{ webhook, secret }: the secret is returned only here', schema: { type: 'object', properties: { webhook: webhookSchema, secret: { type: 'string' } } } }, 400: 'A field is invalid' },
 });
 

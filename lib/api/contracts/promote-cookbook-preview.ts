@@ -1,6 +1,7 @@
 /** The cookbook promotion's dry run as a read (the promote dialog's dependency check): nothing is stored. */
 import { z } from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute, pathInput } from '../contract';
+import { ZPromoteCookbookInput } from '@/lib/validation/promotion';
 import { cookbookName, revisionId, stageName } from '@/lib/validation/fields';
 
 export const promoteCookbookPreviewRoute = defineRoute({
@@ -8,6 +9,7 @@ export const promoteCookbookPreviewRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}/promote-cookbook/preview',
   summary: 'What promoting one cookbook from another stage would derive (stage.promote on the target): every constraint checked, nothing stored',
   params: { group: 'The target stage', name: 'Policy name' },
+  pathInput: pathInput(ZPromoteCookbookInput, { policy: 'name', to: 'group' }),
   query: z
     .object({
       from: stageName,

@@ -1,8 +1,7 @@
 /** Contracts of the promotion routes: promote, rollback, promote one cookbook. */
-import { z } from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute, pathInput, wireBody } from '../contract';
+import { ZPromoteCookbookInput, ZPromotePoliciesInput, ZRollbackInput } from '@/lib/validation/promotion';
 import { promotionRequestSchema, requestEnvelope } from './guarded-schemas';
-import { cookbookName, expectedRevisionId, overrideReason, policyName, reason, requiredReason, revisionId, stageName } from '@/lib/validation/fields';
 
 const stageAndPolicy = { group: 'Stage name', name: 'Policy name' };
 
@@ -11,15 +10,8 @@ export const rollbackRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}/rollback',
   summary: 'Point a stage back at a revision it held before (stage.promote); a written reason is required',
   params: stageAndPolicy,
-  body: z
-    .object({
-      to_revision_id: revisionId,
-      expected_revision_id: expectedRevisionId,
-      reason: requiredReason('a rollback'),
-      override_reason: overrideReason.optional(),
-    })
-    .strict()
-    .transform((b) => ({ toRevisionId: b.to_revision_id, expectedRevisionId: b.expected_revision_id, reason: b.reason, overrideReason: b.override_reason, freezeOverrideReason: b.override_reason })),
+  body: wireBody(ZRollbackInput, { omit: ['policy', 'group', 'requestId'], alias: { freezeOverrideReason: 'overrideReason' } }),
+  pathInput: pathInput(ZRollbackInput, { policy: 'name', group: 'group' }),
   responses: {
     200: 'The pointer moved (or already pointed there): { from_revision_id, to_revision_id, changed, … }',
     400: 'A field is invalid, or the stage never ran that revision (pointer /to_revision_id)',
@@ -35,17 +27,8 @@ export const promoteRoute = defineRoute({
   path: '/policy_groups/{group}/promote',
   summary: 'Promote policies from one stage into this one, all or nothing (stage.promote on the target)',
   params: { group: 'The target stage' },
-  body: z
-    .object({
-      from: stageName.describe('The stage whose revisions are promoted'),
-      policies: z.union([z.literal('all'), z.array(policyName).min(1, 'must name at least one policy').max(1000)]).describe("Policy names, or 'all': every policy of from whose revision differs"),
-      expected: z.record(z.string(), expectedRevisionId).describe('For each promoted policy, the revision the caller saw in the target stage (null: none)'),
-      reason: reason.optional(),
-      override_reason: overrideReason.optional().describe('A written reason to go ahead although cookbook artifacts are missing or the stage is frozen (a freeze needs manage on the stage); audited'),
-      gate_override_reason: overrideReason.optional().describe('Issue 26: a written reason to promote although the stage\'s promotion gate is not met (manage on the stage); audited'),
-    })
-    .strict()
-    .transform((b) => ({ from: b.from, policies: b.policies, expected: b.expected, reason: b.reason, overrideReason: b.override_reason, freezeOverrideReason: b.override_reason, gateOverrideReason: b.gate_override_reason })),
+  body: wireBody(ZPromotePoliciesInput, { omit: ['to', 'requestId'], alias: { freezeOverrideReason: 'overrideReason' } }),
+  pathInput: pathInput(ZPromotePoliciesInput, { to: 'group' }),
   responses: {
     200: 'Every pointer moved: { promoted: [...], requests: [] }',
     202: { description: 'The target is protected: a promotion request for each policy whose change needs approvals (those did not move): { promoted, requests, request? (when exactly one) }', schema: { type: 'object', properties: { requests: { type: 'array', items: promotionRequestSchema }, request: promotionRequestSchema } } },
@@ -60,18 +43,8 @@ export const promoteCookbookRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}/promote-cookbook',
   summary: "Take one cookbook from another stage's lock into this stage's lock, as a new derived revision (stage.promote)",
   params: stageAndPolicy,
-  body: z
-    .object({
-      from: stageName.describe('The stage whose cookbook version is taken'),
-      cookbook: cookbookName,
-      expected_revision_id: expectedRevisionId,
-      reason: reason.optional(),
-      override_reason: overrideReason.optional().describe('A written reason to go ahead although cookbook artifacts are missing or the stage is frozen (a freeze needs manage on the stage); audited'),
-      gate_override_reason: overrideReason.optional().describe('Issue 26: a written reason to promote although the stage\'s promotion gate is not met (manage on the stage); audited'),
-      dry_run: z.boolean().optional().describe('Only build and check the lock; store nothing'),
-    })
-    .strict()
-    .transform((b) => ({ from: b.from, cookbook: b.cookbook, expectedRevisionId: b.expected_revision_id, reason: b.reason, overrideReason: b.override_reason, freezeOverrideReason: b.override_reason, gateOverrideReason: b.gate_override_reason, dryRun: b.dry_run })),
+  body: wireBody(ZPromoteCookbookInput, { omit: ['policy', 'to', 'requestId'], alias: { freezeOverrideReason: 'overrideReason' } }),
+  pathInput: pathInput(ZPromoteCookbookInput, { policy: 'name', to: 'group' }),
   responses: {
     201: 'The derived revision was stored and the stage points at it',
     200: 'A no-op (the stage already runs that cookbook version) or a dry run',

@@ -1,6 +1,7 @@
 /** Contracts of the ringed rollout routes (issue 30): canary rings inside a stage. */
 import { z } from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute, pathInput, wireBody } from '../contract';
+import { ZRingAction, ZStartRing } from '@/lib/validation/rings';
 import { parseOptionalJsonBody } from '../optional-body';
 
 const nodeSchema = {
@@ -40,7 +41,6 @@ const ringSchema = {
   },
 };
 const envelope = { type: 'object', properties: { ring: ringSchema } };
-const reason = z.string().trim().max(1000, 'is at most 1000 characters').optional();
 
 export const listRingsRoute = defineRoute({
   method: 'GET',
@@ -50,21 +50,7 @@ export const listRingsRoute = defineRoute({
   responses: { 200: { description: '{ rings }', schema: { type: 'object', properties: { rings: { type: 'array', items: ringSchema } } } } },
 });
 
-const startRingBody = z
-  .object({
-    stage: z.string(),
-    policy: z.string(),
-    revision_id: z.string(),
-    steps: z.array(z.number()).optional(),
-    nodes: z.array(z.string()).optional(),
-    gate_on_convergence: z.boolean().optional(),
-    soak_minutes: z.number().nullable().optional(),
-    reason,
-    expected_revision_id: z.string().nullable().optional(),
-    override_reason: reason,
-    gate_override_reason: reason,
-  })
-  .strict();
+const startRingBody = wireBody(ZStartRing, { omit: ['requestId'] });
 
 export const startRingRoute = defineRoute({
   method: 'POST',
@@ -91,7 +77,8 @@ export const getRingRoute = defineRoute({
   responses: { 200: { description: '{ ring }', schema: envelope }, 404: 'No such ring (or not visible)' },
 });
 
-const ringActionBody = z.object({ expected_step: z.number().int().optional(), reason, override_reason: reason, gate_override_reason: reason }).strict();
+const ringActionBody = wireBody(ZRingAction, { omit: ['id', 'requestId'] });
+const ringId = pathInput(ZRingAction, { id: 'id' });
 const actionDoc = { description: 'Optional (an empty body is fine)', schema: { type: 'object', properties: { expected_step: { type: 'integer' }, reason: { type: 'string' }, override_reason: { type: 'string' }, gate_override_reason: { type: 'string' } }, additionalProperties: false } };
 const actionResponses = (extra: Record<number, string> = {}) => ({
   200: { description: '{ ring } afterwards', schema: envelope },
@@ -105,6 +92,7 @@ export const widenRingRoute = defineRoute({
   path: '/rings/{id}/widen',
   summary: "Widen the ring to its next step; the last step makes the revision the stage's (movePointer). Exactly once across instances.",
   params: { id: 'Ring id' },
+  pathInput: ringId,
   bodyKind: 'text',
   bodyDoc: actionDoc,
   responses: actionResponses({ 423: 'The stage is frozen: freezes stop widening' }),
@@ -115,6 +103,7 @@ export const pauseRingRoute = defineRoute({
   path: '/rings/{id}/pause',
   summary: 'Pause: the ring keeps its nodes and does not widen',
   params: { id: 'Ring id' },
+  pathInput: ringId,
   bodyKind: 'text',
   bodyDoc: actionDoc,
   responses: actionResponses(),
@@ -125,6 +114,7 @@ export const resumeRingRoute = defineRoute({
   path: '/rings/{id}/resume',
   summary: 'Resume a paused ring',
   params: { id: 'Ring id' },
+  pathInput: ringId,
   bodyKind: 'text',
   bodyDoc: actionDoc,
   responses: actionResponses(),
@@ -135,6 +125,7 @@ export const rollbackRingRoute = defineRoute({
   path: '/rings/{id}/rollback',
   summary: "Roll the ring back: only its nodes return to the stage's revision (the pointer never moved); answers returned_nodes",
   params: { id: 'Ring id' },
+  pathInput: ringId,
   bodyKind: 'text',
   bodyDoc: actionDoc,
   responses: actionResponses(),

@@ -1,9 +1,9 @@
 /** Contracts of the rollout routes (issue 26): run history, health, promotion gates and rollback rules. */
 import { z } from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute, pathInput, wireBody } from '../contract';
+import { ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
 import { revisionId, stageName } from '@/lib/validation/fields';
 
-const pct = z.number({ error: 'must be a whole number' }).int('must be a whole number');
 const limit = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(500, 'must be at most 500').optional();
 
 const runSchema = {
@@ -101,12 +101,8 @@ export const putRolloutRuleRoute = defineRoute({
   description:
     'Gate: promote into this stage only a revision that, in the stage before it (by position), converged successfully on ≥ min_success_pct % of at least min_nodes nodes, with at most max_failure_pct % failures, for at least soak_minutes. Rollback: if, within window_minutes after a change, ≥ failure_pct % of at least min_runs runs on the new revision fail, the stage moves back to the revision it ran before, which is marked bad with the evidence.',
   params: { group: 'Stage name' },
-  body: z
-    .object({
-      gate: z.object({ enabled: z.boolean(), min_success_pct: pct.optional(), min_nodes: pct.optional(), max_failure_pct: pct.optional(), soak_minutes: pct.optional() }).strict().optional(),
-      rollback: z.object({ enabled: z.boolean(), window_minutes: pct.optional(), failure_pct: pct.optional(), min_runs: pct.optional() }).strict().optional(),
-    })
-    .strict(),
+  body: wireBody(ZSetStageRolloutRule, { omit: ['stage', 'requestId'] }),
+  pathInput: pathInput(ZSetStageRolloutRule, { stage: 'group' }),
   responses: { 200: { description: 'The rule as stored', schema: ruleSchema }, 400: 'A number is out of range (the pointer names it, e.g. /gate/min_success_pct)', 403: 'Not a manager of the stage', 404: 'No such stage' },
 });
 

@@ -1,7 +1,8 @@
 /** Contracts of the stage (policy group) routes. */
 import { z } from 'zod';
-import { defineRoute, ref } from '../contract';
-import { grantLevel, grantSubject, overrideReason, stageDescription, stageName, stagePosition } from '@/lib/validation/fields';
+import { defineRoute, pathInput, ref, wireBody } from '../contract';
+import { ZPutStageInput, ZSetStageGrantInput } from '@/lib/validation/stages';
+import { overrideReason, stageName } from '@/lib/validation/fields';
 import { requestEnvelope } from './guarded-schemas';
 
 const groupParam = { group: 'Stage name' };
@@ -28,15 +29,8 @@ export const putStageRoute = defineRoute({
   path: '/policy_groups/{group}',
   summary: 'Create (admin) or update (manage) a stage',
   params: groupParam,
-  body: z
-    .object({
-      name: stageName.optional().describe('Ignored: the path names the stage (knife sends it)'),
-      position: stagePosition.optional(),
-      description: stageDescription.optional(),
-      require_artifacts: z.boolean().optional().describe('Promotions into the stage need every pinned cookbook on the server (or an audited override reason)'),
-    })
-    .strict()
-    .transform(({ name: _ignored, ...rest }) => rest),
+  body: wireBody(ZPutStageInput, { omit: ['name'], ignored: { name: stageName.optional().describe('Ignored: the path names the stage (knife sends it)') } }),
+  pathInput: pathInput(ZPutStageInput, { name: 'group' }),
   responses: { 201: { description: 'Created', schema: ref('Stage') }, 200: { description: 'Updated', schema: ref('Stage') } },
 });
 
@@ -100,6 +94,7 @@ export const setStageGrantRoute = defineRoute({
   path: '/policy_groups/{group}/permissions',
   summary: "Set (or, with level 'none', remove) a user's or team's level on a stage (manage or admin)",
   params: groupParam,
-  body: z.object({ subject: grantSubject, level: grantLevel }).strict(),
+  body: wireBody(ZSetStageGrantInput, { omit: ['stage', 'requestId'] }),
+  pathInput: pathInput(ZSetStageGrantInput, { stage: 'group' }),
   responses: { 200: 'The grant as stored', 404: 'No such stage, user or team' },
 });

@@ -34,12 +34,13 @@ import { createChefNode, getChefNode, normaliseNode, updateChefNode } from '../c
 import { createChefUser } from '../chef-users';
 import { commitSandbox, createSandbox, putArtifact, uploadSandboxFile } from '../cookbook-artifacts';
 import { createDataBag, createDataBagItem, updateDataBagItem } from '../data-bags';
-import { putStage } from '../manage-stage';
+import { putStage, ZPutStageInput } from '../manage-stage';
 import { setGroupPolicy } from '../set-group-policy';
 import { uploadRevision } from '../upload-revision';
 import { audit, IMPORT_VIA_PREFIX } from '../internal/audit';
 import { withoutServerFields } from '../internal/store-revision';
 import { transaction } from '../internal/retry';
+import { parseInput } from '../internal/parse';
 import { SourceError, type ImportSource, type SourceKey } from './source';
 
 export type ImportPhase = 'cookbook artifacts' | 'policy revisions' | 'stages' | 'policy groups' | 'data bags' | 'clients' | 'nodes' | 'users' | 'done';
@@ -235,7 +236,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
       opts.signal?.throwIfAborted();
       await one('stage', g, async () => {
         if (have.has(g)) return { kind: 'unchanged' };
-        if (!dry) await putStage(actor, { name: g });
+        if (!dry) await putStage(actor, parseInput(ZPutStageInput, { name: g }));
         return { kind: 'imported', detail: wouldOr('created') };
       });
     }

@@ -1,9 +1,8 @@
 import type { Tx } from '@/lib/db/client';
-import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';
-import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
+import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '@/lib/validation/webhooks';
 
-/** Events a webhook subscription can choose (issues 15 and 26). `test` is sent only by "send test event". */
-export const WEBHOOK_EVENTS = [...WEBHOOK_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES] as const;
+/** Events a webhook subscription can choose (issues 15 and 26; lib/validation/webhooks.ts). `test` is sent only by "send test event". */
+export { WEBHOOK_EVENTS, WEBHOOK_FORMATS };
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'test';
 
 export interface EventEnvelope {
@@ -19,8 +18,6 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-/** Issue 29: the body formats a subscription can ask for. */
-export const WEBHOOK_FORMATS = ['json', 'slack', 'teams'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** Issue 29: what a chat message shows beyond the one-line summary. */

@@ -6,6 +6,6 @@ import { setStageGrant } from '@/lib/services/set-stage-grant';
 export const dynamic = 'force-dynamic';
 
 /** PUT { subject: { type: "user", email } | { type: "team", name }, level: "view" | "promote" | "manage" | "none" } (manage or admin). */
-export const PUT = apiRoute(setStageGrantRoute, async (_req, { access, params, body, requestId }) =>
-  NextResponse.json(await setStageGrant(access, { ...body, stage: params.group, requestId })),
+export const PUT = apiRoute(setStageGrantRoute, async (_req, { access, input, body, requestId }) =>
+  NextResponse.json(await setStageGrant(access, { ...body, ...input, requestId })),
 );

@@ -11,8 +11,8 @@ export const dynamic = 'force-dynamic';
  * each policy whose change needs approvals gets a promotion request instead of moving: 202 with `requests`
  * (and `request` when there is exactly one).
  */
-export const POST = apiRoute(promoteRoute, async (_req, { access, params, body, requestId }) => {
-  const result = await promotePolicies(access, { ...body, to: params.group, requestId });
+export const POST = apiRoute(promoteRoute, async (_req, { access, input, body, requestId }) => {
+  const result = await promotePolicies(access, { ...body, ...input, requestId });
   if (result.requests.length) return NextResponse.json({ ...result, ...(result.requests.length === 1 ? { request: result.requests[0] } : {}) }, { status: 202 });
   return NextResponse.json(result);
 });

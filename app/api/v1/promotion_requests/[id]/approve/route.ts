@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 const parseApproveBody = (text: string) => parseOptionalJsonBody(approveBody, text);
 
 /** POST { comment?, override_reason? } (an approver of the stage, not the requester). */
-export const POST = apiRoute(approveRequestRoute, async (_req, { access, params, text, requestId }) => {
+export const POST = apiRoute(approveRequestRoute, async (_req, { access, input, text, requestId }) => {
   const b = parseApproveBody(text);
-  return NextResponse.json({ request: await approvePromotionRequest(access, { id: params.id, comment: b.comment, overrideReason: b.override_reason, requestId }) });
+  return NextResponse.json({ request: await approvePromotionRequest(access, { ...b, ...input, requestId }) });
 });

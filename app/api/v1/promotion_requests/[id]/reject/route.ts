@@ -6,4 +6,4 @@ import { rejectPromotionRequest } from '@/lib/services/promotion-requests';
 export const dynamic = 'force-dynamic';
 
 /** POST { comment } (an approver of the stage, not the requester). */
-export const POST = apiRoute(rejectRequestRoute, async (_req, { access, params, body, requestId }) => NextResponse.json({ request: await rejectPromotionRequest(access, { id: params.id, comment: body.comment, requestId }) }));
+export const POST = apiRoute(rejectRequestRoute, async (_req, { access, input, body, requestId }) => NextResponse.json({ request: await rejectPromotionRequest(access, { ...body, ...input, requestId }) }));

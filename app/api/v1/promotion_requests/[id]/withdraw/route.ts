@@ -6,4 +6,4 @@ import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
 export const dynamic = 'force-dynamic';
 
 /** POST (the requester, or a manager of the stage). */
-export const POST = apiRoute(withdrawRequestRoute, async (_req, { access, params, requestId }) => NextResponse.json({ request: await withdrawPromotionRequest(access, { id: params.id, requestId }) }));
+export const POST = apiRoute(withdrawRequestRoute, async (_req, { access, input, requestId }) => NextResponse.json({ request: await withdrawPromotionRequest(access, { ...input, requestId }) }));

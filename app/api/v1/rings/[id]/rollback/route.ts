@@ -6,7 +6,7 @@ import { rollBackRingRollout } from '@/lib/services/rings';
 export const dynamic = 'force-dynamic';
 
 /** POST { expected_step?, reason?, override_reason?, gate_override_reason? } (the body is optional). */
-export const POST = apiRoute(rollbackRingRoute, async (_req, { access, params, text, requestId }) => {
+export const POST = apiRoute(rollbackRingRoute, async (_req, { access, input, text, requestId }) => {
   const b = parseRingActionBody(text);
-  return NextResponse.json({ ring: await rollBackRingRollout(access, { id: params.id, ...b, requestId }) });
+  return NextResponse.json({ ring: await rollBackRingRollout(access, { ...b, ...input, requestId }) });
 });

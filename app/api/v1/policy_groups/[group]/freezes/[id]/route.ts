@@ -5,4 +5,4 @@ import { deleteFreezeWindow } from '@/lib/services/stage-guards';
 
 export const dynamic = 'force-dynamic';
 
-export const DELETE = apiRoute(deleteFreezeRoute, async (_req, { access, params, requestId }) => NextResponse.json(await deleteFreezeWindow(access, { stage: params.group, id: params.id, requestId })));
+export const DELETE = apiRoute(deleteFreezeRoute, async (_req, { access, input, requestId }) => NextResponse.json(await deleteFreezeWindow(access, { ...input, requestId })));

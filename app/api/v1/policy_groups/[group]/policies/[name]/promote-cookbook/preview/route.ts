@@ -6,6 +6,6 @@ import { promoteCookbook } from '@/lib/services/promote-cookbook';
 export const dynamic = 'force-dynamic';
 
 /** GET ?from=&cookbook=&expected_revision_id= → the dry run of promoting one cookbook into this stage (nothing stored). */
-export const GET = apiRoute(promoteCookbookPreviewRoute, async (_req, { access, params, query, requestId }) =>
-  NextResponse.json(await promoteCookbook(access, { ...query, policy: params.name, to: params.group, dryRun: true, requestId })),
+export const GET = apiRoute(promoteCookbookPreviewRoute, async (_req, { access, input, query, requestId }) =>
+  NextResponse.json(await promoteCookbook(access, { ...query, ...input, dryRun: true, requestId })),
 );
