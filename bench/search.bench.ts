@@ -12,8 +12,13 @@
  * - saving one node with its index against saving it without (body parsed,
  *   stored node read, row updated, in one transaction; then the index rows or
  *   not), for a chef-client save (a few Ohai values changed: the index writes
- *   only the difference) and for a first save (every row): goal <= 2x for the
- *   chef-client save. SEARCH_BENCH_DBS=sqlite runs one database only.
+ *   only the chunks that changed, lib/db/queries/search.ts) and for a first
+ *   save (every chunk new to the node): goal <= 2x for the chef-client save.
+ *   SEARCH_BENCH_DBS=sqlite runs one database only.
+ * The generated nodes share what machines of one image share (packages,
+ * kernel modules, CPU flags: a few variants) and differ in the rest
+ * (addresses, filesystems, memory, DMI serials), so the index stores each
+ * shared part once; rows per node before and after sharing are reported.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -95,8 +95,9 @@ process.once('SIGINT', () => {
 try {
   const { runId, report } = await runImport(access, source, { dryRun: on.has('--dry-run'), prefer: (prefer as 'source' | 'console' | undefined) ?? null, concurrency: num('--concurrency'), ownerTeam: opt['--owner-team'], onProgress, signal: controller.signal });
   if (tty) process.stderr.write('\n');
-  process.stdout.write(on.has('--json') ? `${JSON.stringify({ run: runId, ...report }, null, 2)}\n` : formatReport(runId, report));
-  process.exit(report.skipped.length || report.conflicts.length ? 3 : 0);
+  // Exit once the report is written: a pipe takes a large report in several writes, and exiting at once cut it short.
+  const code = report.skipped.length || report.conflicts.length ? 3 : 0;
+  process.stdout.write(on.has('--json') ? `${JSON.stringify({ run: runId, ...report }, null, 2)}\n` : formatReport(runId, report), () => process.exit(code));
 } catch (e) {
   fail((e as Error).message, 1);
 }

@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
+import { maxDocumentBytes } from '@/lib/validation/limits';
 import { signRequest } from './signing';
 import { SourceError, type ImportSource, type SourceClient, type SourceFileRef, type SourceKey, type SourceUser } from '@/lib/services/import/source';
 
@@ -88,7 +89,7 @@ export class ChefServerSource implements ImportSource {
   }
 
   /** One signed GET with retries; `absolute` for the file URLs a manifest gives (signed only on the server's own origin). */
-  private async get(target: URL, apiVersion = '1'): Promise<Buffer> {
+  private async get(target: URL, apiVersion = '1', limit = Infinity): Promise<Buffer> {
     const where = target.href;
     let last: unknown;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
@@ -102,8 +103,8 @@ export class ChefServerSource implements ImportSource {
         last = new SourceError(where, `no answer (${(e as Error).name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (e as Error).message}) after ${attempt} attempt${attempt > 1 ? 's' : ''}`);
         continue;
       }
+      if (res.status >= 200 && res.status < 300) return readCapped(res, limit, where);
       const body = Buffer.from(await res.arrayBuffer());
-      if (res.status >= 200 && res.status < 300) return body;
       const text = body.toString('utf8').slice(0, 300);
       last = new HttpStatusError(where, res.status, `HTTP ${res.status}${text ? `: ${text}` : ''}${res.status >= 500 || res.status === 429 ? ` after ${attempt} attempt${attempt > 1 ? 's' : ''}` : ''}`);
       if (res.status < 500 && res.status !== 429) throw last;
@@ -175,7 +176,8 @@ export class ChefServerSource implements ImportSource {
   async cookbookFile(_name: string, _identifier: string, file: SourceFileRef) {
     const target = file.url ? new URL(file.url) : this.url(`file_store/checksums/${file.checksum}`);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new SourceError(target.href, 'file URLs must be http or https');
-    const bytes = await this.get(target);
+    // One file in memory per transfer, and at most the console's own file limit (what knife could upload to it).
+    const bytes = await this.get(target, '1', maxDocumentBytes());
     const md5 = createHash('md5').update(bytes).digest('hex');
     if (md5 !== file.checksum) throw new SourceError(target.href, `checksum mismatch: the file's MD5 is ${md5}, the manifest says ${file.checksum}`);
     return bytes;
@@ -261,4 +263,30 @@ export class ChefServerSource implements ImportSource {
     }
     return out;
   }
+}
+
+/**
+ * A 2xx body read chunk by chunk: more than `limit` bytes (declared or
+ * received) is refused as soon as it is known, without holding the rest.
+ */
+async function readCapped(res: Response, limit: number, where: string): Promise<Buffer> {
+  const tooBig = (what: string) => new SourceError(where, `${what}, more than the console's file limit of ${limit} bytes (MAX_BODY_BYTES): not imported`);
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await res.body?.cancel();
+    throw tooBig(`${declared} bytes`);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    size += r.value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooBig(`over ${limit} bytes received`);
+    }
+    chunks.push(r.value);
+  }
+  return Buffer.concat(chunks, size);
 }

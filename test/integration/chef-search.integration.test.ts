@@ -120,6 +120,24 @@ describe('GET /search/node', () => {
     expect(names(await search('node', 'tier:new'))).toStrictEqual([]);
   });
 
+  it('shares equal attribute chunks between nodes and drops a chunk with its last node', async () => {
+    const packages = { openssl: { version: '3.0.2' }, curl: { version: '7.81.0' } };
+    const chunkRefs = async () => (await db().searchEntry.findMany({ where: { idx: 'node', path: 'packages_openssl_version', value: '3.0.2' }, select: { chunk: { select: { refs: true } } } })).map((e) => e.chunk.refs);
+    for (const n of ['s-share1', 's-share2']) expect((await chef.request('POST', 'nodes', { body: node(n, { automatic: { platform: 'ubuntu', packages } }) })).status).toBe(201);
+    // One chunk holds both nodes' packages rows.
+    expect(await chunkRefs()).toStrictEqual([2]);
+    expect(names(await search('node', 'packages_openssl_version:3.0.2'))).toStrictEqual(['s-share1', 's-share2']);
+    // A node whose packages change leaves the shared chunk to the other one.
+    expect((await chef.request('PUT', 'nodes/s-share1', { body: node('s-share1', { automatic: { platform: 'ubuntu', packages: { ...packages, curl: { version: '8.5.0' } } } }) })).status).toBe(200);
+    expect(await chunkRefs()).toStrictEqual([1, 1]);
+    expect(names(await search('node', 'packages_curl_version:7.81.0'))).toStrictEqual(['s-share2']);
+    expect(names(await search('node', 'packages_curl_version:8.5.0'))).toStrictEqual(['s-share1']);
+    for (const n of ['s-share1', 's-share2']) expect((await chef.request('DELETE', `nodes/${n}`)).status).toBe(200);
+    // The last node gone, its chunks and their rows go too.
+    expect(await chunkRefs()).toStrictEqual([]);
+    expect(names(await search('node', 'packages_openssl_version:*'))).toStrictEqual([]);
+  });
+
   it('indexes nodes reported through /api/v1 as well', async () => {
     const access = await accessFor('admin@example.com');
     await reportNode(access, { name: 's-api-node', policy_group: 'qa', policy_name: 'base', platform: 'rocky', platform_version: '9.3' });

@@ -41,20 +41,53 @@ export function likePattern(p: Pattern): string {
   return p.parts.map((x) => ('lit' in x ? x.lit.toLowerCase().replace(/[\\%_]/g, '\\$&') : x.wild === '*' ? '%' : '_')).join('');
 }
 
-function fieldPaths(s: Sql, idx: string, field: Pattern | null): string | null {
-  if (!field || isMatchAll(field)) return null;
-  if (!field.wildcard) {
-    const f = literalField(field);
-    // Two lookups, one per index, rather than an OR that reads every field of the index.
-    return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."path" = ${s.p(f)} UNION SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."leaf" = ${s.p(f)})`;
+/** Which stored paths each literal field name of a query is (its full path, or its last key), read once per query. */
+type FieldPaths = ReadonlyMap<string, readonly string[]>;
+
+function literalFields(q: SearchQuery, out: Set<string>): Set<string> {
+  if (q.kind === 'and' || q.kind === 'or') for (const c of q.clauses) literalFields(c, out);
+  else if (q.kind === 'not') literalFields(q.clause, out);
+  else if (q.kind !== 'all' && q.field && !q.field.wildcard) out.add(literalField(q.field));
+  return out;
+}
+
+/**
+ * The paths of the query's literal field names, in one statement: the query
+ * then names them (`path IN ('platform')`), which the planners estimate far
+ * better than a subquery over SearchField.
+ */
+async function resolveFieldPaths(client: Tx, idx: string, q: SearchQuery): Promise<FieldPaths> {
+  const fields = [...literalFields(q, new Set())];
+  const out = new Map<string, string[]>(fields.map((f) => [f, []]));
+  if (!fields.length) return out;
+  const provider = providerOf(client);
+  const s = new Sql(provider);
+  const rows = await client.$queryRawUnsafe<{ path: string; leaf: string }[]>(
+    `SELECT f."path" AS "path", f."leaf" AS "leaf" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."path" IN ${inJson(s, provider, fields)} UNION SELECT f."path", f."leaf" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."leaf" IN ${inJson(s, provider, fields)}`,
+    ...s.params,
+  );
+  for (const r of rows) {
+    for (const key of [r.path, r.leaf]) {
+      const paths = out.get(key);
+      if (paths && !paths.includes(r.path)) paths.push(r.path);
+    }
   }
+  return out;
+}
+
+/** SQL for the paths a field pattern names (null: any path). */
+function fieldPaths(s: Sql, idx: string, field: Pattern | null, known: FieldPaths): string | null {
+  if (!field || isMatchAll(field)) return null;
+  if (!field.wildcard) return `(${(known.get(literalField(field)) ?? []).map((p) => s.p(p)).join(', ')})`;
   const like = likePattern(lowerPattern(field));
   return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND (f."path" LIKE ${s.p(like)} ESCAPE '\\' OR f."leaf" LIKE ${s.p(like)} ESCAPE '\\'))`;
 }
 
-function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | 'phrase' | 'range' }>): string {
+function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | 'phrase' | 'range' }>, known: FieldPaths): string {
+  // A literal field no stored path has matches nothing (decided before any parameter is bound).
+  if (q.field && !q.field.wildcard && !isMatchAll(q.field) && !known.get(literalField(q.field))?.length) return '1 = 0';
   const conds = [`e."idx" = ${s.p(idx)}`];
-  const paths = fieldPaths(s, idx, q.field);
+  const paths = fieldPaths(s, idx, q.field, known);
   if (paths) conds.push(`e."path" IN ${paths}`);
   if (q.kind === 'term') {
     if (!q.value.wildcard) conds.push(`e."value" = ${s.p(literalValue(q.value))}`);
@@ -74,18 +107,18 @@ function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | '
   return `d."id" IN (SELECT m."docId" FROM "SearchDocChunk" m WHERE m."chunkId" IN (SELECT e."chunkId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')}))`;
 }
 
-function whereSql(s: Sql, idx: string, q: SearchQuery): string {
+function whereSql(s: Sql, idx: string, q: SearchQuery, known: FieldPaths): string {
   switch (q.kind) {
     case 'all':
       return '1 = 1';
     case 'and':
-      return `(${q.clauses.map((c) => whereSql(s, idx, c)).join(' AND ')})`;
+      return `(${q.clauses.map((c) => whereSql(s, idx, c, known)).join(' AND ')})`;
     case 'or':
-      return `(${q.clauses.map((c) => whereSql(s, idx, c)).join(' OR ')})`;
+      return `(${q.clauses.map((c) => whereSql(s, idx, c, known)).join(' OR ')})`;
     case 'not':
-      return `NOT (${whereSql(s, idx, q.clause)})`;
+      return `NOT (${whereSql(s, idx, q.clause, known)})`;
     default:
-      return leafSql(s, idx, q);
+      return leafSql(s, idx, q, known);
   }
 }
 
@@ -130,7 +163,8 @@ export async function searchIndex(
   client: Tx = db(),
 ): Promise<SearchPage> {
   const provider = providerOf(client);
-  const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q)} AND ${scopeSql(s, scope)}`;
+  const known = await resolveFieldPaths(client, idx, q);
+  const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q, known)} AND ${scopeSql(s, scope)}`;
   const count = async () => {
     const c = new Sql(provider);
     const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT COUNT(*) AS "n" FROM "SearchDoc" d WHERE ${where(c)}`, ...c.params);
@@ -168,7 +202,7 @@ export type DocumentChunks = Map<string, JsonObject>;
  * Cuts an indexed document at its top level: each attribute whose value is a
  * non-empty object is a chunk, the other attributes together are one more.
  * The id hashes the index and the part's JSON: equal parts of two documents of
- * one index are one chunk. No row is computed here: a save flattens only the
+ * one index are one chunk. No row is computed here: a write flattens only the
  * chunks that are new to the index.
  */
 export function documentChunks(idx: string, doc: JsonObject): DocumentChunks {
@@ -263,21 +297,30 @@ async function acquireChunks(tx: Tx, idx: string, chunks: Map<string, { part: Js
 }
 
 /**
- * Takes one reference from each chunk and deletes the chunks no document uses
- * any more, with their rows. The decrement locks each chunk row: a concurrent
- * acquireChunks of the same chunk waits for this transaction and then either
- * finds it (still referenced) or creates it again with its rows.
+ * Takes one reference from each chunk of document `docId` in `ids` and
+ * unlinks it, deleting the chunks no document uses any more (their rows and
+ * links go with them: ON DELETE CASCADE). The decrement locks each chunk row:
+ * a concurrent acquireChunks of the same chunk waits for this transaction and
+ * then either finds it (still referenced) or creates it again with its rows.
  */
-async function releaseChunks(tx: Tx, ids: readonly string[]): Promise<void> {
+async function releaseChunks(tx: Tx, docId: string, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
   const provider = providerOf(tx);
-  const sorted = [...ids].sort();
   const dec = new Sql(provider);
-  await tx.$executeRawUnsafe(`UPDATE "SearchChunk" SET "refs" = "refs" - 1 WHERE "id" IN ${inJson(dec, provider, sorted)}`, ...dec.params);
-  const ent = new Sql(provider);
-  await tx.$executeRawUnsafe(`DELETE FROM "SearchEntry" WHERE "chunkId" IN (SELECT c."id" FROM "SearchChunk" c WHERE c."id" IN ${inJson(ent, provider, sorted)} AND c."refs" <= 0)`, ...ent.params);
-  const del = new Sql(provider);
-  await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE "id" IN ${inJson(del, provider, sorted)} AND "refs" <= 0`, ...del.params);
+  const left = await tx.$queryRawUnsafe<{ id: string; refs: number | bigint }[]>(
+    `UPDATE "SearchChunk" SET "refs" = "refs" - 1 WHERE "id" IN ${inJson(dec, provider, [...ids].sort())} RETURNING "id", "refs"`,
+    ...dec.params,
+  );
+  const gone = left.filter((r) => Number(r.refs) <= 0).map((r) => r.id);
+  const kept = left.filter((r) => Number(r.refs) > 0).map((r) => r.id);
+  if (gone.length) {
+    const del = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE "id" IN ${inJson(del, provider, gone)}`, ...del.params);
+  }
+  if (kept.length) {
+    const unlink = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${unlink.p(docId)} AND "chunkId" IN ${inJson(unlink, provider, kept)}`, ...unlink.params);
+  }
 }
 
 /** The document's id and its chunks, or null when it is not indexed. */
@@ -313,11 +356,7 @@ export async function writeIndexDoc(tx: Tx, idx: string, name: string, doc: Json
   }
   const removed = [...old].filter((id) => !chunks.has(id));
   const added = [...chunks.keys()].filter((id) => !old.has(id));
-  if (removed.length) {
-    const s = new Sql(provider);
-    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(docId)} AND "chunkId" IN ${inJson(s, provider, removed)}`, ...s.params);
-    await releaseChunks(tx, removed);
-  }
+  await releaseChunks(tx, docId, removed);
   if (added.length) {
     await acquireChunks(tx, idx, new Map(added.map((id) => [id, { part: chunks.get(id)!, n: 1 }])));
     await insertJsonRows(
@@ -364,9 +403,7 @@ export async function removeFromIndex(tx: Tx, idx: string, name: string): Promis
   const stored = await storedDoc(tx, idx, name);
   if (!stored) return;
   const provider = providerOf(tx);
-  const s = new Sql(provider);
-  await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(stored.id)}`, ...s.params);
-  await releaseChunks(tx, stored.chunks);
+  await releaseChunks(tx, stored.id, stored.chunks);
   const d = new Sql(provider);
   await tx.$executeRawUnsafe(`DELETE FROM "SearchDoc" WHERE "id" = ${d.p(stored.id)}`, ...d.params);
 }

@@ -24,6 +24,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { maxDocumentBytes } from '@/lib/validation/limits';
 import { SourceError, splitNameId, type ImportSource, type SourceClient, type SourceFileRef, type SourceKey, type SourceUser } from './source';
 
 const REVISION_ID = /^[0-9a-f]{10,64}$/;
@@ -178,6 +179,9 @@ export class DirectorySource implements ImportSource {
 
   async cookbookFile(name: string, identifier: string, file: SourceFileRef) {
     const p = this.p('cookbook_artifacts', `${name}-${identifier}`, ...file.path.split('/'));
+    // One file in memory per transfer, and at most the console's own file limit (what knife could upload to it).
+    const size = fs.statSync(p).size;
+    if (size > maxDocumentBytes()) throw new SourceError(p, `${size} bytes, more than the console's file limit of ${maxDocumentBytes()} bytes (MAX_BODY_BYTES): not imported`);
     const bytes = fs.readFileSync(p);
     const md5 = createHash('md5').update(bytes).digest('hex');
     if (md5 !== file.checksum) throw new SourceError(p, `checksum changed while importing (now ${md5}, was ${file.checksum})`);
