@@ -13,12 +13,13 @@
  * validator may not.
  */
 import { z } from 'zod';
-import { db, type Tx } from '@/lib/db/client';
+import { db } from '@/lib/db/client';
+import { writeRunMessages, type RunWrite, type RunWriteOutcome } from '@/lib/db/queries/run-ingest';
 import { can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { AppError, badRequest, conflict, forbidden } from '@/lib/errors';
-import { transaction } from './internal/retry';
-import { afterRunReported } from './rollout';
+import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
+import { groupCommit } from './internal/group-commit';
+import { evaluateAfterRun } from './rollout';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -181,27 +182,50 @@ export interface IngestResult {
 }
 
 /**
- * Stores one data collector message (one transaction). `body` is the parsed
- * JSON; the caller bounds its size (dataCollectorMaxBytes). A finished run
- * then feeds the stage's rollout (rollout.failed / converged, automatic
- * rollback), in its own transaction, without failing the ingest.
+ * Messages are written by group commit (lib/services/internal/group-commit.ts):
+ * those that arrive together share one transaction of prepared statements
+ * (lib/db/queries/run-ingest.ts), and each is answered after that commit.
+ * A batch the database refused for a reason of its own (busy, a write
+ * conflict, no connection: a 503 or 409 to retry) fails whole; any other
+ * failure is retried message by message, so a bad message fails alone.
+ */
+const writeRun = groupCommit(writeRunMessages, { split: (e) => !asAppError(e) });
+
+/** The outcome of one write: a run_id that is another node's run is a 409 (nothing was stored). */
+async function store(w: RunWrite): Promise<RunWriteOutcome> {
+  const outcome = await writeRun(w);
+  if (outcome === 'other-node') throw conflict(`Run '${w.runId}' belongs to another node`);
+  return outcome;
+}
+
+/** A run_start names no stage: a user's is checked against the stage the node is in (a client's right does not depend on it). */
+async function nodeStage(sender: DataCollectorSender, nodeName: string): Promise<string | null> {
+  if (sender.kind !== 'actor' || sender.actor.kind !== 'user') return null;
+  return (await db().node.findUnique({ where: { name: nodeName }, select: { group: { select: { name: true } } } }))?.group?.name ?? null;
+}
+
+/** Whether the run's stage exists (a user's right depends on it; a client's and the token's do not). */
+async function stageExists(sender: DataCollectorSender, group: string | null): Promise<boolean> {
+  if (!group || sender.kind !== 'actor' || sender.actor.kind !== 'user') return false;
+  return !!(await db().policyGroup.findUnique({ where: { name: group }, select: { id: true } }));
+}
+
+/**
+ * Stores one data collector message. `body` is the parsed JSON; the caller
+ * bounds its size (dataCollectorMaxBytes). The answer comes after the
+ * message's transaction committed. A finished run then feeds the stage's
+ * rollout (rollout.failed / converged, automatic rollback; coalesced per
+ * stage and policy, see evaluateAfterRun) without failing the ingest.
  */
 export async function ingestRunMessage(sender: DataCollectorSender, body: unknown, opts: { now?: Date; requestId?: string } = {}): Promise<IngestResult> {
   const m = parseMessage(body);
   const now = opts.now ?? new Date();
   const clientName = sender.kind === 'actor' && sender.actor.kind === 'client' ? sender.actor.name : null;
   if (m.message_type === 'run_start') {
-    await transaction(async (tx) => {
-      // A run_start names no stage: a user's is checked against the stage the node is in.
-      const stage = sender.kind === 'actor' && sender.actor.kind === 'user' ? ((await tx.node.findUnique({ where: { name: m.node_name }, select: { group: { select: { name: true } } } }))?.group?.name ?? null) : null;
-      assertMaySend(sender, m.node_name, stage, !!stage);
-      const existing = await tx.runReport.findUnique({ where: { runId: m.run_id }, select: { nodeName: true } });
-      if (existing) {
-        if (existing.nodeName !== m.node_name) throw conflict(`Run '${m.run_id}' belongs to another node`);
-        return; // a retried run_start, or it came after run_converge: nothing to add
-      }
-      await tx.runReport.create({ data: { runId: m.run_id, nodeName: m.node_name, clientName, status: 'started', startTime: m.start_time, source: m.source ?? 'chef_client', receivedAt: now } });
-    });
+    const stage = await nodeStage(sender, m.node_name);
+    assertMaySend(sender, m.node_name, stage, !!stage);
+    // A retried run_start, or one that came after run_converge, adds nothing.
+    await store({ kind: 'start', runId: m.run_id, nodeName: m.node_name, clientName, startTime: m.start_time, source: m.source ?? 'chef_client', receivedAt: now });
     return { run_id: m.run_id, message_type: 'run_start', status: 'started' };
   }
 
@@ -209,19 +233,28 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
   if (nodeDoc.name !== undefined && nodeDoc.name !== m.node_name) throw badRequest('node.name must equal node_name', [{ path: '/node/name', message: 'must equal node_name' }]);
   const group = m.policy_group ?? str(nodeDoc.policy_group, 255);
   const policy = m.policy_name ?? str(nodeDoc.policy_name, 255);
+  assertMaySend(sender, m.node_name, group, await stageExists(sender, group));
   const revisionId = revisionOf(m);
   const resources = resourceRows(m);
-  const failedRes = m.resources.find((r) => r.status === 'failed');
-  const failed = m.resources.filter((r) => r.status === 'failed').length;
-  const updated = m.updated_resource_count ?? m.resources.filter((r) => r.status === 'updated').length;
+  let failedRes: (typeof m.resources)[number] | undefined;
+  let failed = 0;
+  let updatedCount = 0;
+  for (const r of m.resources) {
+    if (r.status === 'failed') {
+      failed++;
+      failedRes ??= r;
+    } else if (r.status === 'updated') updatedCount++;
+  }
+  const updated = m.updated_resource_count ?? updatedCount;
   const chefVersion = str((nodeDoc.automatic as { chef_packages?: { chef?: { version?: unknown } } } | undefined)?.chef_packages?.chef?.version, 40);
   const deprecations = m.deprecations.slice(0, MAX_DEPRECATIONS).map((d) => {
     const o = (d && typeof d === 'object' ? d : {}) as Record<string, unknown>;
     return { message: str(o.message, 1000), url: str(o.url, 500), location: str(o.location, 500) };
   });
   const endTime = m.end_time;
-  const durationMs = Math.max(0, endTime.getTime() - m.start_time.getTime());
-  const report = {
+  const report: RunWrite = {
+    kind: 'converge',
+    runId: m.run_id,
     nodeName: m.node_name,
     clientName,
     groupName: group,
@@ -230,7 +263,7 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
     status: m.status,
     startTime: m.start_time,
     endTime,
-    durationMs,
+    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime()),
     totalResources: m.total_resource_count ?? m.resources.length,
     updatedResources: updated,
     failedResources: failed,
@@ -246,51 +279,12 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
     receivedAt: now,
   };
 
-  const stored = await transaction(async (tx) => {
-    const stageKnown = group ? !!(await tx.policyGroup.findUnique({ where: { name: group }, select: { id: true } })) : false;
-    assertMaySend(sender, m.node_name, group, stageKnown);
-    const existing = await tx.runReport.findUnique({ where: { runId: m.run_id }, select: { id: true, nodeName: true, status: true } });
-    if (existing && existing.nodeName !== m.node_name) throw conflict(`Run '${m.run_id}' belongs to another node`);
-    if (existing && existing.status !== 'started') return { duplicate: true }; // a retried run_converge: the first one counts
-    if (existing) await tx.runReport.update({ where: { id: existing.id }, data: report });
-    else await tx.runReport.create({ data: { runId: m.run_id, ...report } });
-    await updateNodeState(tx, { ...report, runId: m.run_id });
-    return { duplicate: false };
-  });
-  if (!stored.duplicate && group && policy) {
-    try {
-      await afterRunReported({ group, policy, revisionId, status: m.status, nodeName: m.node_name, failedResource: report.failedResource, failedCookbook: report.failedCookbook, errorMessage: report.errorMessage, endTime }, now);
-    } catch (e) {
-      // The run is stored; the rollout's evaluation runs again with the next report (and the worker's pass).
-      if (!(e instanceof AppError)) console.error('[data-collector] rollout evaluation failed', e);
-    }
+  // A retried run_converge changes nothing (the first one counts) and is not evaluated again.
+  const outcome = await store(report);
+  if (outcome === 'stored' && group && policy) {
+    await evaluateAfterRun({ group, policy, revisionId, status: m.status, nodeName: m.node_name, failedResource: report.failedResource, failedCookbook: report.failedCookbook, errorMessage: report.errorMessage, endTime }, now);
   }
   return { run_id: m.run_id, message_type: 'run_converge', status: m.status };
-}
-
-/** Keeps the node's latest finished run (a report older than the one kept changes nothing). */
-async function updateNodeState(
-  tx: Tx,
-  r: { nodeName: string; groupName: string | null; policyName: string | null; revisionId: string | null; status: string; runId: string; endTime: Date; failedResource: string | null; failedCookbook: string | null; errorClass: string | null; receivedAt: Date },
-): Promise<void> {
-  const prev = await tx.nodeRunState.findUnique({ where: { nodeName: r.nodeName }, select: { endTime: true, revisionId: true, status: true, firstSuccessAt: true } });
-  if (prev && prev.endTime.getTime() > r.endTime.getTime()) return;
-  const firstSuccessAt = r.status !== 'success' ? null : prev && prev.status === 'success' && prev.revisionId === r.revisionId && prev.firstSuccessAt ? prev.firstSuccessAt : r.endTime;
-  const data = {
-    groupName: r.groupName,
-    policyName: r.policyName,
-    revisionId: r.revisionId,
-    status: r.status,
-    runId: r.runId,
-    endTime: r.endTime,
-    failedResource: r.failedResource,
-    failedCookbook: r.failedCookbook,
-    errorClass: r.errorClass,
-    firstSuccessAt,
-    receivedAt: r.receivedAt,
-  };
-  if (prev) await tx.nodeRunState.update({ where: { nodeName: r.nodeName }, data });
-  else await tx.nodeRunState.create({ data: { nodeName: r.nodeName, ...data } });
 }
 
 /** Reads the token form's header: the configured DATA_COLLECTOR_TOKEN (unset: the token form is off). */

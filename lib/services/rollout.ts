@@ -16,9 +16,10 @@
  */
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
+import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
 import { evaluateRollback, summarizeHealth, validateGateRule, validateRollbackRule, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
-import { badRequest, notFound } from '@/lib/errors';
+import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { emitEvent } from './internal/outbox';
@@ -331,6 +332,77 @@ export async function afterRunReported(run: ReportedRun, now = new Date()): Prom
     if (!(await once(tx, `${change.id}:rollout.converged`, { groupName: run.group, policyName: run.policy, revisionId: run.revisionId!, event: 'rollout.converged', evidence }, now))) return;
     await emitEvent(tx, 'rollout.converged', `${run.policy} ${short(run.revisionId)} converged on ${health.converged} node(s) in ${run.group}${health.missing ? ` (${health.missing} missing)` : ''}`, evidence, { at: now });
   });
+}
+
+/** One evaluation to come for a stage × policy × revision: the runs that joined it, and who waits for it. */
+interface PendingEvaluation {
+  /** The first failed run that joined (rollout.failed's evidence), the last successful one. */
+  failure: ReportedRun | null;
+  success: ReportedRun | null;
+  now: Date;
+  waiters: (() => void)[];
+}
+
+const evaluations = new Map<string, { pending: PendingEvaluation | null }>();
+
+/**
+ * afterRunReported, coalesced per stage × policy × revision (issue 26, ingest
+ * speed): while one evaluation runs, the runs reported meanwhile join the
+ * next one, which starts when it ends — so a burst of runs costs a few
+ * evaluations, not one each. Every caller's promise settles after an
+ * evaluation that started after its run was stored (so it saw that run),
+ * as when each run was evaluated on its own; what the evaluation decides is
+ * read from the stored runs and states, and each announcement and the
+ * rollback happen once (the RolloutOutcome keys, across instances too).
+ * Failures do not reject (the run is stored; the worker's pass evaluates the
+ * rollback again).
+ */
+export function evaluateAfterRun(run: ReportedRun, now = new Date()): Promise<void> {
+  if (!run.revisionId) return Promise.resolve();
+  const key = `${run.group}\0${run.policy}\0${run.revisionId}`;
+  let slot = evaluations.get(key);
+  const start = !slot;
+  if (!slot) evaluations.set(key, (slot = { pending: null }));
+  const p = (slot.pending ??= { failure: null, success: null, now, waiters: [] });
+  if (run.status === 'failure') p.failure ??= run;
+  else p.success = run;
+  if (now > p.now) p.now = now;
+  const done = new Promise<void>((resolve) => p.waiters.push(resolve));
+  if (start) void drainEvaluations(key, slot);
+  return done;
+}
+
+/**
+ * Whether afterRunReported could do anything for this run: one read of what
+ * it looks at first (rolloutPrecheck). No when the stage does not run the
+ * revision; for a failure, when rollout.failed was announced and there is no
+ * rollback to make (rule off, made already, or nothing to go back to); for a
+ * success, when rollout.converged was announced or a counted node has not
+ * converged the revision yet. Otherwise afterRunReported decides, as always.
+ */
+async function mayHaveWork(run: ReportedRun, now: Date): Promise<boolean> {
+  const c = await rolloutPrecheck(run.group, run.policy, run.revisionId!, new Date(now.getTime() - missingAfterMs()));
+  if (!c) return false;
+  if (run.status === 'failure') return !c.failedAnnounced || (c.rollbackEnabled && !c.rolledBack && !!c.fromRevisionId);
+  return !c.convergedAnnounced && c.notYet === 0;
+}
+
+async function drainEvaluations(key: string, slot: { pending: PendingEvaluation | null }): Promise<void> {
+  while (slot.pending) {
+    const p = slot.pending;
+    slot.pending = null;
+    for (const run of [p.failure, p.success]) {
+      if (!run) continue;
+      try {
+        if (await mayHaveWork(run, p.now)) await afterRunReported(run, p.now);
+      } catch (e) {
+        // The runs are stored; the rollout's evaluation runs again with the next report (and the worker's pass).
+        if (!(e instanceof AppError)) console.error('[rollout] evaluation after a run failed', e);
+      }
+    }
+    for (const w of p.waiters) w();
+  }
+  evaluations.delete(key);
 }
 
 /** The stage's rollback rule, when enabled. */

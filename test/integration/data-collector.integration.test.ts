@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { cleanupRunReports } from '@/lib/services/data-collector';
+import { cleanupRunReports, ingestRunMessage } from '@/lib/services/data-collector';
 import { GET as nodeRuns } from '@/app/api/v1/nodes/[name]/runs/route';
 import { startChefHarness, type ChefActor, type ChefHarness } from '../chef-harness';
 import { call, snapshot, tokenFor } from '../helpers';
@@ -148,6 +148,27 @@ describe('POST /organizations/<org>/data-collector (signed by the node)', () => 
   it('an unsigned message is refused', async () => {
     const r = await post(okStart, 'anonymous');
     expect(r.status).toBe(401);
+  });
+});
+
+describe('messages that arrive together (one transaction for the batch)', () => {
+  it('stores each, answers each with its own outcome, and a refused one fails alone', async () => {
+    const nodes = ['grp-1', 'grp-2', 'grp-3', 'grp-4', 'grp-5'];
+    const msg = (node: string, i: number) => {
+      const runId = `51111111-2222-3333-4444-${String(i).padStart(12, '0')}`;
+      return { ...okConverge, node_name: node, run_id: runId, id: runId, node: { ...okConverge.node, name: node } };
+    };
+    const first = msg('grp-1', 1);
+    const results = await Promise.allSettled([
+      ...nodes.map((n, i) => ingestRunMessage({ kind: 'token' }, msg(n, i + 1))),
+      // The same run again in the same batch (a retry: the first one counts), and another node reusing a run_id of this batch (409).
+      ingestRunMessage({ kind: 'token' }, first),
+      ingestRunMessage({ kind: 'token' }, { ...first, node_name: 'grp-thief', node: { ...first.node, name: 'grp-thief' } }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect(((results[6] as PromiseRejectedResult).reason as Error).message).toBe(`Run '${first.run_id}' belongs to another node`);
+    expect(await db().runReport.count({ where: { nodeName: { in: [...nodes, 'grp-thief'] } } })).toBe(5);
+    expect((await db().nodeRunState.findMany({ where: { nodeName: { startsWith: 'grp-' } }, select: { nodeName: true, status: true }, orderBy: { nodeName: 'asc' } })).map((s) => `${s.nodeName} ${s.status}`)).toEqual(nodes.map((n) => `${n} success`));
   });
 });
 

@@ -250,3 +250,25 @@ describe('automatic rollback with two workers at once', () => {
     expect(await db().rolloutOutcome.count({ where: { event: 'rollout.rolled_back', policyName: pick.policy.name } })).toBe(1);
   });
 });
+
+describe('runs reported at once (group commit, one evaluation for many runs)', () => {
+  it('stores every run, announces the failure once and rolls back once', async () => {
+    const admin = await accessFor('admin@example.com');
+    const used = (await db().badRevision.findMany({ select: { policyName: true } })).map((b) => b.policyName);
+    const c = await nextChange('dev', used);
+    const moved = await call(putStagePolicy, 'PUT', { token: await tokenFor('admin@example.com'), params: { group: 'dev', name: c.name }, body: c.document });
+    expect(moved.status, moved.text).toBe(200);
+    await setStageRolloutRule(admin, { stage: 'dev', rollback: { enabled: true, window_minutes: 60, failure_pct: 50, min_runs: 3 } });
+    const nodes = ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5', 'burst-6'];
+    const answers = await Promise.all(nodes.map((n, i) => report(n, 'dev', c.name, c.after, i % 3 === 2 ? 'success' : 'failure')));
+    expect(answers.map((a) => a.status)).toEqual(['failure', 'failure', 'success', 'failure', 'failure', 'success']);
+    expect(await db().runReport.count({ where: { nodeName: { in: nodes }, revisionId: c.after } })).toBe(6);
+    expect(await db().nodeRunState.count({ where: { nodeName: { in: nodes }, revisionId: c.after } })).toBe(6);
+    // Every answer came after an evaluation that saw its run: the stage is back already.
+    expect(await pointer('dev', c.name)).toBe(c.before);
+    expect(await db().rolloutOutcome.count({ where: { policyName: c.name, revisionId: c.after, event: 'rollout.failed' } })).toBe(1);
+    expect(await db().rolloutOutcome.count({ where: { policyName: c.name, revisionId: c.after, event: 'rollout.rolled_back' } })).toBe(1);
+    expect(await db().pointerHistory.count({ where: { groupName: 'dev', policyName: c.name, kind: 'rollback' } })).toBe(1);
+    await setStageRolloutRule(admin, { stage: 'dev', rollback: { enabled: false } });
+  });
+});
