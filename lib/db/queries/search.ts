@@ -13,7 +13,7 @@
  * flattening or diffing the rest. A document is found by the union of its
  * chunks' rows, which is exactly flattenForIndex of the whole document.
  *
- * A term becomes the set `SELECT DISTINCT docId FROM SearchDocChunk WHERE
+ * A term becomes the set `SELECT docId FROM SearchDocChunk WHERE
  * chunkId IN (SELECT chunkId FROM SearchEntry WHERE idx = ? AND path IN (paths
  * whose full name or last key is the field) AND value = ?)`, which the (idx,
  * path, value, chunkId) and (chunkId, docId) indexes answer without reading
@@ -105,7 +105,7 @@ function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | '
     if (q.from !== null) conds.push(`${col} ${q.fromInclusive ? '>=' : '>'} ${s.p(normaliseValue(q.from))}`);
     if (q.to !== null) conds.push(`${col} ${q.toInclusive ? '<=' : '<'} ${s.p(normaliseValue(q.to))}`);
   }
-  return `SELECT DISTINCT m."docId" FROM "SearchDocChunk" m WHERE m."chunkId" IN (SELECT e."chunkId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')})`;
+  return `SELECT m."docId" FROM "SearchDocChunk" m WHERE m."chunkId" IN (SELECT e."chunkId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')})`;
 }
 
 /**
@@ -135,6 +135,11 @@ function docSetSql(s: Sql, idx: string, q: SearchQuery, known: FieldPaths): { sq
     default:
       return { sql: leafSql(s, idx, q, known), compound: false };
   }
+}
+
+/** A set's ids each once: a compound SELECT's already are; a term's may repeat (two chunks of one document matching). */
+function distinctIds(set: { sql: string; compound: boolean }): string {
+  return set.compound ? set.sql : `SELECT DISTINCT v."docId" FROM (${set.sql}) v`;
 }
 
 /**
@@ -183,7 +188,7 @@ export async function searchIndex(
   const from = (s: Sql) =>
     q.kind === 'all'
       ? `"SearchDoc" d WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`
-      : `(${docSetSql(s, idx, q, known).sql}) x JOIN "SearchDoc" d ON d."id" = x."docId" WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`;
+      : `(${distinctIds(docSetSql(s, idx, q, known))}) x JOIN "SearchDoc" d ON d."id" = x."docId" WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`;
   const count = async () => {
     const c = new Sql(provider);
     const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT COUNT(*) AS "n" FROM ${from(c)}`, ...c.params);
