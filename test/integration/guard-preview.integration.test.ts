@@ -83,7 +83,6 @@ describe('the guard dry run', () => {
     expect(noCookbook.json.errors.map((e: { path: string }) => e.path)).toEqual(['/cookbook']);
     const unknownField = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'rollback', revision_id: 'x' } });
     expect(unknownField.status).toBe(400);
-    expect(await db().auditEvent.count()).toBe(before);
   });
 
   it('into an unprotected stage: moves now, and it does', async () => {
