@@ -78,7 +78,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const [created, setCreated] = useState<CreatedRequest | null>(null);
   // Issue 29: scheduling is for a whole policy's promotion (a cookbook promotion derives its revision from what the stage runs when it is made).
   const canSchedule = !cookbook && !target.rerequest;
-  const [when, setWhen] = useState<When>('now');
+  const [chosen, setWhen] = useState<When>('now');
   const [atLocal, setAtLocal] = useState('');
   // The last freeze refusal stays in view (with its override field) while the user writes a reason.
   const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
@@ -130,6 +130,9 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
       errors: 'inline',
     },
   );
+  const freezeEnds = answer?.freeze?.ends_at ?? null;
+  // "When the freeze ends" goes away with the freeze (a refreshed answer): then it is "now" again.
+  const when: When = chosen === 'freeze_end' && !freezeEnds ? 'now' : chosen;
   const schedule = useActionMutation(
     () =>
       runAction(schedulePromotionAction, {
@@ -149,11 +152,6 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
     },
   );
   const scheduling = canSchedule && when !== 'now';
-  const freezeEnds = answer?.freeze?.ends_at ?? null;
-  // A "when the freeze ends" choice goes away with the freeze (a refreshed answer): back to now.
-  useEffect(() => {
-    if (when === 'freeze_end' && answer && !freezeEnds) setWhen('now');
-  }, [when, answer, freezeEnds]);
   const atLabel = when === 'at' ? scheduleLabel(atLocal) : null;
   const scheduleError = schedule.error as ActionServerError | null;
   const scheduleStale = isActionError(scheduleError) && scheduleError.code === 'conflict';

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { cancelScheduledPromotionAction } from '@/lib/actions/promotion/schedule-actions';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
@@ -42,12 +42,19 @@ function outcome(s: ScheduledPromotionDto) {
 export function ScheduledPromotions({ pending, recent }: { pending: ScheduledPromotionDto[]; recent: ScheduledPromotionDto[] }) {
   const [cancelling, setCancelling] = useState<ScheduledPromotionDto | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  // The cancelled row goes away with the page's refresh: then the keyboard user is put back at the list, not on the page's body.
+  const cancelled = useRef<string | null>(null);
+  useEffect(() => {
+    if (cancelled.current && !pending.some((s) => s.id === cancelled.current)) {
+      cancelled.current = null;
+      heading.current?.focus();
+    }
+  }, [pending]);
   const mutation = useActionMutation((id: string) => runAction(cancelScheduledPromotionAction, { id }), {
     invalidate: [['board']],
-    then: () => {
+    then: (r) => {
+      cancelled.current = r.id;
       setCancelling(null);
-      // The row goes away: keep the keyboard user where they were, at the list.
-      requestAnimationFrame(() => heading.current?.focus());
     },
     success: (r) => `Cancelled: ${r.policy} will not be promoted into ${r.stage} ${scheduleWhen(r)}.`,
   });
