@@ -56,7 +56,7 @@ test('schedule a promotion from the dialog (a time in the past is named), see it
   await expect(dialog.getByTestId('schedule-note')).toContainText('a promotion request is opened then');
 
   // A time in the past: refused by the server, under the time field.
-  const time = dialog.getByLabel('Time (UTC)');
+  const time = dialog.getByLabel('Time (UTC)', { exact: true });
   await time.fill('2020-01-01T00:00');
   await expect(dialog.getByTestId('promote-confirm')).toHaveText('Schedule for 00:00 UTC on 1 Jan 2020');
   await dialog.getByTestId('promote-confirm').click();
