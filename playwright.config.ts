@@ -44,7 +44,9 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
-  timeout: 60_000,
+  // A hang guard, not a speed check (the tests wait on events): two `npm test` at once on two cores ran the
+  // longest tests past a minute.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
   globalSetup: './e2e/global-setup.ts',

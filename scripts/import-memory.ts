@@ -1,7 +1,7 @@
 /**
  * Issue 27: the importer's memory, measured (not part of CI: a large run takes minutes).
  *
- *   npx tsx scripts/import-memory.ts [--nodes N] [--files-mb M] [--file-kb K] [--concurrency C] [--no-large] [--keep]
+ *   npx tsx scripts/import-memory.ts [--nodes N] [--files-mb M] [--file-kb K] [--concurrency C] [--heap-mb H] [--no-large] [--keep]
  *
  * Generates a `knife download` tree in a fresh temp directory: N nodes (default
  * 5000; each a ~3 kB document with automatic attributes), cookbook artifacts
@@ -10,7 +10,7 @@
  * (MAX_BODY_BYTES, 8 MiB by default: the largest a transfer may hold) and one
  * file over it (reported as skipped, never read; --no-large leaves these out). Then migrates a fresh SQLite
  * database next to it, adds an administrator, and runs the real importer
- * (`node --max-old-space-size=256 --import tsx scripts/import.ts --dir …`, as `npm run import` does: the heap cap keeps V8 from growing the heap before it collects)
+ * (`node --max-old-space-size=H --import tsx scripts/import.ts --dir …`, H = 256 by default as `npm run import` has it: the heap cap keeps V8 from growing the heap before it collects)
  * as a child process whose peak resident set (getrusage's ru_maxrss) a preload
  * records on exit. Prints one JSON line: {nodes, files, file_mb, seconds,
  * peak_rss_mb, exit}. The temp directory is removed unless --keep.
@@ -32,6 +32,7 @@ const NODES = num('--nodes', 5000);
 const FILES_MB = num('--files-mb', 300);
 const FILE_KB = num('--file-kb', 256);
 const CONCURRENCY = num('--concurrency', 4);
+const HEAP_MB = num('--heap-mb', 256);
 const keep = args.includes('--keep');
 const LARGE = !args.includes('--no-large');
 
@@ -87,7 +88,7 @@ const rssFile = path.join(root, 'max-rss');
 const preload = path.join(root, 'max-rss.mjs');
 fs.writeFileSync(preload, `import fs from 'node:fs';\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
 const started = process.hrtime.bigint();
-const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', '--import', preload, 'scripts/import.ts', '--dir', tree, '--concurrency', String(CONCURRENCY), '--json'], {
+const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', '--import', preload, 'scripts/import.ts', '--dir', tree, '--concurrency', String(CONCURRENCY), '--json'], {
   env: { ...process.env, DATABASE_URL: url },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -100,6 +101,7 @@ console.log(
   JSON.stringify({
     nodes: NODES,
     concurrency: CONCURRENCY,
+    heap_mb: HEAP_MB,
     artifacts,
     files: count + (LARGE ? 5 : 0),
     file_mb: Math.round(fileBytes / 1048576),

@@ -69,7 +69,8 @@ export const ref = (name: 'PolicyLock' | 'Node' | 'Error' | 'Stage') => ({ $ref:
 
 /** `expectedRevisionId` → `expected_revision_id`. */
 export type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+/** A camelCase field name as the client sends it (snake_case). */
+export const snake = (k: string) => k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 
 /** A service input schema's fields: its object shape (`z.object(...)`, no object-level refinements). */
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;

@@ -1,12 +1,10 @@
-import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { COOKBOOK_NAME_PATTERN, MAX_INCLUDE_DEPTH, referencedPolicy, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, orderedKeys, parseLossless, serializeJson, setKeyOrder, validateLock, type IncludedPolicy, type IncludeLookup, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
+import { COOKBOOK_NAME_PATTERN, MAX_INCLUDE_DEPTH, referencedPolicy, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, parseLossless, serializeJson, validateLock, type IncludedPolicy, type IncludeLookup, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { gitLimits, readGitFile } from './internal/git-source';
 import { findRegisteredRepository } from './git-repositories';
-import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import type { PromotionRequestDto } from './internal/request-dto';
 import { chooseOwnerTeam } from './internal/owner-team';
@@ -14,31 +12,11 @@ import { checkRevision, storeRevision } from './internal/store-revision';
 import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
 import { transaction } from './internal/retry';
 
-import { ZIncludeEntry, ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
 import { childPointer, jsonPointer } from '@/lib/domain/shared/json-pointer';
-import { expectedRevisionId, overrideReason as overrideReasonField, policyName, reason as reasonField, requestId as requestIdField, stageName } from '@/lib/validation/fields';
 import type { MovePreviewDto } from '@/lib/types/move-preview';
 import { guardPreview } from './internal/move-preview';
 
-export { ZIncludeSource, ZParentInput };
-import type { IncludeSource } from '@/lib/validation/compose';
-export const ZComposeInput = z.object({
-  policy: policyName,
-  parent: ZParentInput,
-  includes: z.array(ZIncludeEntry).max(50),
-  save: z.boolean().optional(),
-  group: stageName.optional(),
-  expectedRevisionId: expectedRevisionId.optional(),
-  reason: reasonField.optional(),
-  /** Owning team when saving creates the policy (see chooseOwnerTeam). */
-  ownerTeam: z.string().max(255).nullable().optional(),
-  requestId: requestIdField.optional(),
-  /** Issue 29: saving into a stage moves the pointer through the same guard as a promotion: its override reasons. */
-  overrideReason: overrideReasonField.optional(),
-  freezeOverrideReason: overrideReasonField.optional(),
-  gateOverrideReason: overrideReasonField.optional(),
-});
-export type ComposeInput = z.input<typeof ZComposeInput>;
+import type { ComposeInput, IncludeSource } from '@/lib/validation/compose';
 
 export interface ComposeResult {
   lock: PolicyLock;
@@ -74,7 +52,7 @@ const toParent = (policy: string, lock: Partial<PolicyLock>): ParentPolicy => ({
   ...(lock.solution_dependencies ? { solution_dependencies: lock.solution_dependencies } : {}),
 });
 
-async function resolveParent(tx: Tx, policy: string, parent: z.infer<typeof ZParentInput>) {
+async function resolveParent(tx: Tx, policy: string, parent: ComposeInput['parent']) {
   if (!('revision' in parent)) return { parent: toParent(policy, parent as Partial<PolicyLock>), previous: null };
   const rev = await tx.policyRevision.findFirst({ where: { revisionId: parent.revision, policy: { name: policy } }, select: { document: true, origin: true, originDetail: true, revisionId: true } });
   if (!rev) throw badRequest(`Policy '${policy}' has no revision '${parent.revision}'`, [{ path: '/parent/revision', message: 'no such revision' }]);
@@ -198,13 +176,14 @@ async function saveIntoStagePreview(tx: Tx, access: Access, stage: string, polic
   return guardPreview(tx, access, { group, policy: policy ?? { id: '', name }, to: { pk: stored?.id ?? '', revisionId }, toDocument: stored ? undefined : lock, kind: 'set' });
 }
 
-export async function composePolicy(access: Access, raw: ComposeInput): Promise<ComposeResult> {
-  // Before zod and the merge, both recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
-  assertInputDepth(raw);
-  const input = parseInput(ZComposeInput, raw);
-  // zod rebuilds records: put back the document order of the parent's named run lists (chef-cli hashes them in that order).
-  const rawNamed = (raw.parent as { named_run_lists?: object } | undefined)?.named_run_lists;
-  if (rawNamed && typeof rawNamed === 'object' && 'named_run_lists' in input.parent && input.parent.named_run_lists) setKeyOrder(input.parent.named_run_lists, orderedKeys(rawNamed));
+/**
+ * Composes (and with `save`, stores) a lock. `input` is parsed at the edge (ZComposeInput); its parent
+ * is the one the client sent, as read losslessly (the route hands it on: zod's rebuilt records would lose
+ * the named run lists' key order, which chef-cli hashes).
+ */
+export async function composePolicy(access: Access, input: ComposeInput): Promise<ComposeResult> {
+  // Before the merge, which is recursive: a deep input must be a 400, not a stack overflow (issue 17, item 8).
+  assertInputDepth(input);
   // Issue 29: `group` without save is the dry run of saving into that stage (the preview carries the guard's answer).
   if (input.group && input.save && input.expectedRevisionId === undefined) {
     throw badRequest('expectedRevisionId is required with group: the revision you saw in that stage (null for none)', [{ path: '/expectedRevisionId', message: 'is required with group' }]);

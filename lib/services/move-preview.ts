@@ -5,45 +5,21 @@
  * run), then asks guardPreview — the dry run of the judgement movePointer
  * enforces. Read-only: nothing is stored.
  */
-import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
 import type { MovePreviewDto } from '@/lib/types/move-preview';
-import { chefName, cookbookName } from '@/lib/validation/fields';
+import type { PreviewMoveInput } from '@/lib/validation/move-preview';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { guardPreview } from './internal/move-preview';
-import { parseInput } from './internal/parse';
 import { promoteCookbook } from './promote-cookbook';
 import { promotionSource } from './promote-policy';
 import { rollbackTarget } from './rollback';
 
 export type { MovePreviewDto } from '@/lib/types/move-preview';
 
-const name = chefName();
-export const ZPreviewMoveInput = z
-  .object({
-    policy: name,
-    /** The stage the pointer would move in. */
-    stage: name,
-    /** promote: the revision `from` runs (a stage, or rev:<id>); promote-cookbook: one cookbook of `from`; rollback: back to `revisionId`. */
-    kind: z.enum(['promote', 'promote-cookbook', 'rollback'], { error: "must be 'promote', 'promote-cookbook' or 'rollback'" }),
-    from: name.optional(),
-    cookbook: cookbookName.optional(),
-    revisionId: name.optional(),
-    /** What the caller saw in the stage (null: nothing); only the cookbook promotion derives from it. */
-    expectedRevisionId: name.nullable().optional(),
-  })
-  .superRefine((v, ctx) => {
-    if ((v.kind === 'promote' || v.kind === 'promote-cookbook') && !v.from) ctx.addIssue({ code: 'custom', path: ['from'], message: `is required for kind '${v.kind}'` });
-    if (v.kind === 'promote-cookbook' && !v.cookbook) ctx.addIssue({ code: 'custom', path: ['cookbook'], message: "is required for kind 'promote-cookbook'" });
-    if (v.kind === 'rollback' && !v.revisionId) ctx.addIssue({ code: 'custom', path: ['revisionId'], message: "is required for kind 'rollback'" });
-  });
-export type PreviewMoveInput = z.input<typeof ZPreviewMoveInput>;
-
 /** What confirming this move would do now, for this user (stage.view on the stage; the answer says when they may not promote). */
-export async function previewMove(access: Access, raw: PreviewMoveInput): Promise<MovePreviewDto> {
-  const input = parseInput(ZPreviewMoveInput, raw);
+export async function previewMove(access: Access, input: PreviewMoveInput): Promise<MovePreviewDto> {
   if (input.from === input.stage) throw badRequest('A stage cannot be promoted into itself', [{ path: '/from', message: 'from must differ from stage' }]);
   if (input.kind === 'promote-cookbook') {
     const r = await promoteCookbook(access, { policy: input.policy, cookbook: input.cookbook!, from: input.from!, to: input.stage, expectedRevisionId: input.expectedRevisionId ?? null, dryRun: true });
@@ -61,7 +37,7 @@ export async function previewMove(access: Access, raw: PreviewMoveInput): Promis
       const { source } = await promotionSource(tx, access, policy, input.from!);
       return guardPreview(tx, access, { group, policy, to: { pk: source.revisionPk, revisionId: source.revision.revisionId }, kind: 'promote' });
     }
-    const rev = await rollbackTarget(tx, group, policy, input.revisionId!);
-    return guardPreview(tx, access, { group, policy, to: { pk: rev.id, revisionId: input.revisionId! }, kind: 'rollback' });
+    const rev = await rollbackTarget(tx, group, policy, input.toRevisionId!);
+    return guardPreview(tx, access, { group, policy, to: { pk: rev.id, revisionId: input.toRevisionId! }, kind: 'rollback' });
   });
 }

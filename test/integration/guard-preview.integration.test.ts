@@ -74,6 +74,15 @@ describe('the guard dry run', () => {
     const bad = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'sideways' } });
     expect(bad.status).toBe(400);
     expect(bad.json.errors[0].path).toBe('/kind');
+    // The kind's required field, checked at the edge under the client's names (issue 22: one rule, one home).
+    const noTarget = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'rollback' } });
+    expect(noTarget.status).toBe(400);
+    expect(noTarget.json.errors).toEqual([{ path: '/to_revision_id', message: "to_revision_id is required for kind 'rollback'" }]);
+    const noCookbook = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'promote-cookbook', from: 'staging' } });
+    expect(noCookbook.status).toBe(400);
+    expect(noCookbook.json.errors.map((e: { path: string }) => e.path)).toEqual(['/cookbook']);
+    const unknownField = await call(previewRoute.POST, 'POST', { token: releaseToken, params: { group: 'production', name: policy }, body: { kind: 'rollback', revision_id: 'x' } });
+    expect(unknownField.status).toBe(400);
   });
 
   it('into an unprotected stage: moves now, and it does', async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { inRing, ringSeed } from '@/lib/domain/rings';
+import { ringStartChoices } from '@/lib/db/queries/ring-start';
 import { approvePromotionRequest } from '@/lib/services/promotion-requests';
 import { advanceRings } from '@/lib/services/rings';
 import { GET as listRings, POST as startRing } from '@/app/api/v1/rings/route';
@@ -226,5 +227,17 @@ describe('a ring in a protected stage', () => {
     const viewer = await tokenFor('viewer@example.com');
     const res = await call(startRing, 'POST', { token: viewer, body: { stage: 'staging', policy: c.policy, revision_id: c.to } });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('the start form', () => {
+  it("offers each policy's own newest revisions (newest first, at most 20), whatever other policies hold", async () => {
+    const choices = await ringStartChoices(await accessFor('admin@example.com'));
+    const policies = await db().policy.findMany({ select: { id: true, name: true } });
+    expect(choices.policies.map((p) => p.name).sort()).toEqual(policies.map((p) => p.name).sort());
+    for (const p of policies) {
+      const own = await db().policyRevision.findMany({ where: { policyId: p.id }, select: { revisionId: true }, orderBy: [{ createdAt: 'desc' }, { revisionId: 'asc' }], take: 20 });
+      expect(choices.policies.find((c) => c.name === p.name)!.revisions.map((r) => r.id), p.name).toEqual(own.map((r) => r.revisionId));
+    }
   });
 });

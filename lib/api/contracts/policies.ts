@@ -1,8 +1,8 @@
 /** Contracts of the policy routes: policies, revisions, artifacts check, compose. */
 import { z } from 'zod';
-import { defineRoute, ref } from '../contract';
-import { expectedRevisionId, overrideReason, policyName, queryFlag, reason, stageName } from '@/lib/validation/fields';
-import { ZIncludeSource, ZParentInput } from '@/lib/validation/compose';
+import { defineRoute, pathInput, ref, wireBody } from '../contract';
+import { queryFlag, stageName } from '@/lib/validation/fields';
+import { ZComposeInput } from '@/lib/validation/compose';
 
 const policyParam = { name: 'Policy name' };
 const revisionsMap = { type: 'object', properties: { revisions: { type: 'object', additionalProperties: { type: 'object' } } } };
@@ -114,31 +114,8 @@ export const composeRoute = defineRoute({
   description: 'Numbers and key order of the parent are kept as written (the body is read losslessly). A 409 lists every conflict, each with a JSON pointer.',
   params: policyParam,
   bodyKind: 'lossless',
-  body: z
-    .object({
-      parent: ZParentInput,
-      includes: z.array(z.object({ name: z.string().trim().min(1, 'is required').max(100), source: ZIncludeSource })).max(50).optional(),
-      save: z.boolean().optional(),
-      group: stageName.optional().describe('With save: point this stage at the composed revision (through the promotion guard). Without save (issue 29): the preview carries `guard`, what saving into this stage would do now'),
-      expected_revision_id: expectedRevisionId.optional(),
-      reason: reason.optional(),
-      owner_team: z.string().min(1).max(255).nullable().optional().describe('With save, when the policy is new: the owning team (required for a user in several teams)'),
-      override_reason: overrideReason.optional().describe('With save and group: a written reason to go ahead although cookbook artifacts are missing or the stage is frozen (a freeze needs manage on the stage); audited'),
-      gate_override_reason: overrideReason.optional().describe("With save and group: a written reason to move although the stage's promotion gate is not met (manage on the stage); audited"),
-    })
-    .strict()
-    .transform((b) => ({
-      parent: b.parent,
-      includes: b.includes ?? [],
-      save: b.save,
-      group: b.group,
-      expectedRevisionId: b.expected_revision_id,
-      reason: b.reason,
-      ownerTeam: b.owner_team,
-      overrideReason: b.override_reason,
-      freezeOverrideReason: b.override_reason,
-      gateOverrideReason: b.gate_override_reason,
-    })),
+  body: wireBody(ZComposeInput, { omit: ['policy', 'requestId'], alias: { freezeOverrideReason: 'overrideReason' } }),
+  pathInput: pathInput(ZComposeInput, { policy: 'name' }),
   responses: {
     200: 'The merged lock and its provenance (a preview; nothing stored)',
     201: 'Saved (and, with group, promoted)',

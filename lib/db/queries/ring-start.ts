@@ -5,15 +5,34 @@ import type { RingStartChoices } from '@/lib/types/rings';
 
 export type { RingStartChoices } from '@/lib/types/rings';
 
+/** How many recent revisions the form offers per policy. */
+const PER_POLICY = 20;
+
 export async function ringStartChoices(access: Access): Promise<RingStartChoices> {
   const client = db();
-  const [groups, policies, pointers, revisions] = await Promise.all([
+  const [groups, policies, pointers, newest] = await Promise.all([
     client.policyGroup.findMany({ select: { name: true }, orderBy: [{ position: 'asc' }, { name: 'asc' }] }),
     client.policy.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } }),
     client.groupPolicy.findMany({ select: { policyId: true, group: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
-    // Newest revisions of every policy; trimmed to 20 per policy below (one statement whatever the number of policies).
-    client.policyRevision.findMany({ select: { policyId: true, revisionId: true, createdAt: true, origin: true, createdByEmail: true }, orderBy: [{ createdAt: 'desc' }, { revisionId: 'asc' }], take: 5000 }),
+    // The newest PER_POLICY revisions of each policy, in one statement whatever the number of policies
+    // (a window per policy: a policy whose revisions are all older than other policies' still offers its own).
+    client.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT "id" FROM (SELECT "id", ROW_NUMBER() OVER (PARTITION BY "policyId" ORDER BY "createdAt" DESC, "revisionId" ASC) AS "rn" FROM "PolicyRevision") t WHERE t."rn" <= ${PER_POLICY}`,
+    ),
   ]);
+  const revisions = newest.length
+    ? await client.policyRevision.findMany({
+        where: { id: { in: newest.map((r) => r.id) } },
+        select: { policyId: true, revisionId: true, createdAt: true, origin: true, createdByEmail: true },
+        orderBy: [{ createdAt: 'desc' }, { revisionId: 'asc' }],
+      })
+    : [];
+  const byPolicy = new Map<string, typeof revisions>();
+  for (const r of revisions) {
+    const list = byPolicy.get(r.policyId);
+    if (list) list.push(r);
+    else byPolicy.set(r.policyId, [r]);
+  }
   const visible = groups.filter((g) => can(access, 'stage.view', { stage: g.name })).map((g) => g.name);
   const seen = new Set(visible);
   return {
@@ -21,10 +40,7 @@ export async function ringStartChoices(access: Access): Promise<RingStartChoices
     policies: policies.map((p) => ({
       name: p.name,
       runs: Object.fromEntries(pointers.filter((x) => x.policyId === p.id && seen.has(x.group.name)).map((x) => [x.group.name, x.revision.revisionId])),
-      revisions: revisions
-        .filter((r) => r.policyId === p.id)
-        .slice(0, 20)
-        .map((r) => ({ id: r.revisionId, created_at: r.createdAt.toISOString(), origin: r.origin, created_by: r.createdByEmail })),
+      revisions: (byPolicy.get(p.id) ?? []).map((r) => ({ id: r.revisionId, created_at: r.createdAt.toISOString(), origin: r.origin, created_by: r.createdByEmail })),
     })),
   };
 }

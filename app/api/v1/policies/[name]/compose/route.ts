@@ -13,9 +13,9 @@ export const dynamic = 'force-dynamic';
  * → 200 merged lock and provenance (preview), 201 when saved, 409 with every conflict.
  * The body is read losslessly: the parent's attribute numbers and named-run-list order reach the composed lock as written.
  */
-export const POST = apiRoute(composeRoute, async (_req, { access, params, body, raw, requestId }) => {
-  // The parent as read (the service validates it again and keeps its key order, which zod's output loses).
-  const result = await composePolicy(access, { ...body, parent: (raw as { parent: typeof body.parent }).parent, policy: params.name, requestId });
+export const POST = apiRoute(composeRoute, async (_req, { access, input, body, raw, requestId }) => {
+  // The parent as read (validated by the contract; zod's rebuilt records would lose its key order).
+  const result = await composePolicy(access, { ...body, ...input, parent: (raw as { parent: typeof body.parent }).parent, requestId });
   // Written losslessly: the previewed lock shows the number lexemes and key order it is saved (and hashed) with.
   return new NextResponse(serializeJson(result), { status: result.saved?.status ?? 200, headers: { 'content-type': 'application/json' } });
 });

@@ -6,4 +6,4 @@ import { previewMove } from '@/lib/services/move-preview';
 export const dynamic = 'force-dynamic';
 
 /** POST { kind, from?, cookbook?, to_revision_id? } → what confirming the move would do now (issue 29; nothing stored). */
-export const POST = apiRoute(movePreviewRoute, async (_req, { access, params, body }) => NextResponse.json(await previewMove(access, { ...body, policy: params.name, stage: params.group })));
+export const POST = apiRoute(movePreviewRoute, async (_req, { access, input, body }) => NextResponse.json(await previewMove(access, { ...body, ...input })));
