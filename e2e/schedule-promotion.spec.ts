@@ -8,6 +8,7 @@
  * Own data: the policy e2e-schedule-app, set into dev through /api/v1 with the admin's session; the
  * freeze on qa is taken off again.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './test';
 import { buildDemoLock, type DemoPolicySpec } from '../lib/seed/demo-data';
 import { stateFile, type Role } from './roles';
@@ -27,6 +28,11 @@ const cell = (page: Page, stage: string) => page.locator(`tr[data-policy="${POLI
 const origin = (page: Page) => ({ origin: new URL(page.url()).origin });
 /** The console's way of writing a time (lib/format dateTime). */
 const utc = (iso: string) => `${new Date(iso).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+/** WCAG 2.1 AA violations inside `selector` (axe). */
+async function axe(page: Page, selector: string) {
+  const { violations } = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join(' | ')}`);
+}
 
 async function openPromote(page: Page) {
   await page.goto('/');
@@ -62,6 +68,7 @@ test('schedule a promotion from the dialog (a time in the past is named), see it
   await dialog.getByTestId('promote-confirm').click();
   await expect(dialog.locator('[data-field-error="at"]')).toContainText('Must be in the future');
   await expect(time).toHaveAttribute('aria-invalid', 'true');
+  expect(await axe(dev, '[data-testid="promote-dialog"]')).toEqual([]);
 
   // Tomorrow 02:00 UTC.
   const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10);
@@ -83,6 +90,7 @@ test('schedule a promotion from the dialog (a time in the past is named), see it
   await expect(row).toContainText(`at ${utc(at)}`);
   await expect(row).toContainText('Reason: e2e: nightly window');
   await expect(row).toContainText('dev@example.com');
+  expect(await axe(dev, '[data-testid="scheduled-section"]')).toEqual([]);
 
   // Cancel, by keyboard, after a confirmation (which can also keep it).
   await row.getByTestId('scheduled-cancel').focus();

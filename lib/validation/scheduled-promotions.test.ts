@@ -28,7 +28,7 @@ describe('scheduled promotion input: parsed once, at the edge', () => {
   });
 
   it('the API body has the same rules under the wire names, strict', () => {
-    const r = body.safeParse({ from: 'dev', when: 'at', expected_revision_id: null, expectedRevisionId: null });
+    const r = body.safeParse({ from: 'dev', when: 'at', at: '2026-11-27T02:00Z', expected_revision_id: null, expectedRevisionId: null });
     expect(zodErrors(r.error!)).toEqual([{ path: '/expectedRevisionId', message: "Unknown field(s) 'expectedRevisionId'" }]);
     expect(zodErrors(body.safeParse({ from: 'dev', when: 'at', expected_revision_id: null }).error!)).toEqual([{ path: '/at', message: "at is required when 'when' is 'at'" }]);
     expect(zodErrors(body.safeParse({ from: 'dev', when: 'at', at: '2026-02-30T02:00Z', expected_revision_id: null }).error!)).toEqual([{ path: '/at', message: 'at is not a real time (check the day, hour and minute)' }]);
