@@ -13,12 +13,13 @@
  * flattening or diffing the rest. A document is found by the union of its
  * chunks' rows, which is exactly flattenForIndex of the whole document.
  *
- * A term becomes `d.id IN (SELECT docId FROM SearchDocChunk WHERE chunkId IN
- * (SELECT chunkId FROM SearchEntry WHERE idx = ? AND path IN (paths whose full
- * name or last key is the field) AND value = ?))`, which the (idx, path,
- * value, chunkId) and (chunkId, docId) indexes answer without reading tables;
- * AND / OR / NOT become the same operators over those sets. Wildcards use
- * LIKE on the lowercased value within the field's paths.
+ * A term becomes the set `SELECT docId FROM SearchDocChunk WHERE
+ * chunkId IN (SELECT chunkId FROM SearchEntry WHERE idx = ? AND path IN (paths
+ * whose full name or last key is the field) AND value = ?)`, which the (idx,
+ * path, value, chunkId) and (chunkId, docId) indexes answer without reading
+ * tables; AND / OR / NOT become INTERSECT / UNION / EXCEPT of those sets, and
+ * the documents are read by id for the matches only. Wildcards use LIKE on
+ * the lowercased value within the field's paths.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { db, providerOf, type Tx } from '@/lib/db/client';
@@ -85,7 +86,7 @@ function fieldPaths(s: Sql, idx: string, field: Pattern | null, known: FieldPath
 
 function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | 'phrase' | 'range' }>, known: FieldPaths): string {
   // A literal field no stored path has matches nothing (decided before any parameter is bound).
-  if (q.field && !q.field.wildcard && !isMatchAll(q.field) && !known.get(literalField(q.field))?.length) return '1 = 0';
+  if (q.field && !q.field.wildcard && !isMatchAll(q.field) && !known.get(literalField(q.field))?.length) return `SELECT m."docId" FROM "SearchDocChunk" m WHERE 1 = 0`;
   const conds = [`e."idx" = ${s.p(idx)}`];
   const paths = fieldPaths(s, idx, q.field, known);
   if (paths) conds.push(`e."path" IN ${paths}`);
@@ -104,22 +105,41 @@ function leafSql(s: Sql, idx: string, q: Extract<SearchQuery, { kind: 'term' | '
     if (q.from !== null) conds.push(`${col} ${q.fromInclusive ? '>=' : '>'} ${s.p(normaliseValue(q.from))}`);
     if (q.to !== null) conds.push(`${col} ${q.toInclusive ? '<=' : '<'} ${s.p(normaliseValue(q.to))}`);
   }
-  return `d."id" IN (SELECT m."docId" FROM "SearchDocChunk" m WHERE m."chunkId" IN (SELECT e."chunkId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')}))`;
+  return `SELECT m."docId" FROM "SearchDocChunk" m WHERE m."chunkId" IN (SELECT e."chunkId" FROM "SearchEntry" e WHERE ${conds.join(' AND ')})`;
 }
 
-function whereSql(s: Sql, idx: string, q: SearchQuery, known: FieldPaths): string {
+/**
+ * The ids ("docId") of the documents of `idx` a query matches, as set
+ * operations over its terms' sets: AND intersects (and takes away its NOT
+ * clauses), OR unites, NOT takes away from the whole index. `compound` says
+ * the SQL is a compound SELECT (which must be wrapped to be a member of
+ * another: SQLite takes no parentheses around one).
+ */
+function docSetSql(s: Sql, idx: string, q: SearchQuery, known: FieldPaths): { sql: string; compound: boolean } {
+  const all = () => `SELECT a."id" AS "docId" FROM "SearchDoc" a WHERE a."idx" = ${s.p(idx)}`;
+  let n = 0;
+  const member = (x: { sql: string; compound: boolean }) => (x.compound ? `SELECT "docId" FROM (${x.sql}) u${n++}` : x.sql);
   switch (q.kind) {
     case 'all':
-      return '1 = 1';
-    case 'and':
-      return `(${q.clauses.map((c) => whereSql(s, idx, c, known)).join(' AND ')})`;
+      return { sql: all(), compound: false };
+    case 'and': {
+      const pos = q.clauses.filter((c) => c.kind !== 'not');
+      const neg = q.clauses.flatMap((c) => (c.kind === 'not' ? [c.clause] : []));
+      const head = pos.length ? pos.map((c) => member(docSetSql(s, idx, c, known))).join(' INTERSECT ') : all();
+      return { sql: [head, ...neg.map((c) => member(docSetSql(s, idx, c, known)))].join(' EXCEPT '), compound: pos.length + neg.length > 1 || !pos.length };
+    }
     case 'or':
-      return `(${q.clauses.map((c) => whereSql(s, idx, c, known)).join(' OR ')})`;
+      return { sql: q.clauses.map((c) => member(docSetSql(s, idx, c, known))).join(' UNION '), compound: q.clauses.length > 1 };
     case 'not':
-      return `NOT (${whereSql(s, idx, q.clause, known)})`;
+      return { sql: `${all()} EXCEPT ${member(docSetSql(s, idx, q.clause, known))}`, compound: true };
     default:
-      return leafSql(s, idx, q, known);
+      return { sql: leafSql(s, idx, q, known), compound: false };
   }
+}
+
+/** A set's ids each once: a compound SELECT's already are; a term's may repeat (two chunks of one document matching). */
+function distinctIds(set: { sql: string; compound: boolean }): string {
+  return set.compound ? set.sql : `SELECT DISTINCT v."docId" FROM (${set.sql}) v`;
 }
 
 /**
@@ -164,24 +184,32 @@ export async function searchIndex(
 ): Promise<SearchPage> {
   const provider = providerOf(client);
   const known = await resolveFieldPaths(client, idx, q);
-  const where = (s: Sql) => `d."idx" = ${s.p(idx)} AND ${whereSql(s, idx, q, known)} AND ${scopeSql(s, scope)}`;
+  // The matching ids first (a set, see docSetSql), then their documents by id; every document for `*:*`.
+  const from = (s: Sql) =>
+    q.kind === 'all'
+      ? `"SearchDoc" d WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`
+      : `(${distinctIds(docSetSql(s, idx, q, known))}) x JOIN "SearchDoc" d ON d."id" = x."docId" WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`;
   const count = async () => {
     const c = new Sql(provider);
-    const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT COUNT(*) AS "n" FROM "SearchDoc" d WHERE ${where(c)}`, ...c.params);
+    const [{ n }] = await client.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT COUNT(*) AS "n" FROM ${from(c)}`, ...c.params);
     return Number(n);
   };
   if (page.rows <= 0) return { total: await count(), names: [] };
   const s = new Sql(provider);
   const dir = page.descending ? 'DESC' : 'ASC';
-  const w = where(s);
+  const f = from(s);
   let order = `d."name" ${dir}`;
   if (page.sortField) {
     const key = `(SELECT MIN(e."value") FROM "SearchDocChunk" m JOIN "SearchEntry" e ON e."chunkId" = m."chunkId" WHERE m."docId" = d."id" AND e."path" = ${s.p(page.sortField.toLowerCase())})`;
     order = `${key} ${dir}, d."name" ${dir}`;
   }
-  const rows = await client.$queryRawUnsafe<{ name: string }[]>(`SELECT d."name" AS "name" FROM "SearchDoc" d WHERE ${w} ORDER BY ${order} LIMIT ${s.p(page.rows)} OFFSET ${s.p(page.start)}`, ...s.params);
-  // A first page that is not full holds every match: no second statement to count them (Chef asks for 1000 rows).
-  const total = page.start === 0 && rows.length < page.rows ? rows.length : await count();
+  // The total comes with the page (a window over every match, before LIMIT): the matches are found once, not again to count them.
+  const rows = await client.$queryRawUnsafe<{ name: string; total: number | bigint }[]>(
+    `SELECT d."name" AS "name", COUNT(*) OVER () AS "total" FROM ${f} ORDER BY ${order} LIMIT ${s.p(page.rows)} OFFSET ${s.p(page.start)}`,
+    ...s.params,
+  );
+  // No row: nothing matches, or the page starts past the last match (then count them).
+  const total = rows.length ? Number(rows[0].total) : page.start === 0 ? 0 : await count();
   return { total, names: rows.map((r) => r.name) };
 }
 
@@ -195,36 +223,62 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
 /** Bumped when what a chunk's rows are changes (flattenForIndex), so that no chunk written before is reused. */
 const CHUNK_VERSION = '1';
 
+/**
+ * Top-level attributes every chef-client run changes (Ohai's clock and uptime
+ * plugins). They form a chunk of their own, so a run's save replaces a chunk
+ * of a few rows instead of the one holding every top-level value (name,
+ * platform, addresses, …), which then stays as it is.
+ */
+const VOLATILE_KEYS: ReadonlySet<string> = new Set(['ohai_time', 'uptime', 'uptime_seconds', 'idletime', 'idletime_seconds']);
+
 /** A part of a document: its chunk id and the part as a document of its own (its rows: flattenForIndex(part)). */
 export type DocumentChunks = Map<string, JsonObject>;
 
 /**
  * Cuts an indexed document at its top level: each attribute whose value is a
- * non-empty object is a chunk, the other attributes together are one more.
- * The id hashes the index and the part's JSON: equal parts of two documents of
- * one index are one chunk. No row is computed here: a write flattens only the
- * chunks that are new to the index.
+ * non-empty object is a chunk, the volatile attributes (VOLATILE_KEYS) one
+ * more, the other attributes together one more. The id hashes the index and
+ * the part's JSON: equal parts of two documents of one index are one chunk.
+ * No row is computed here: a write flattens only the chunks that are new to
+ * the index.
  */
 export function documentChunks(idx: string, doc: JsonObject): DocumentChunks {
   const out: DocumentChunks = new Map();
   const rest: JsonObject = {};
+  const volatile: JsonObject = {};
   let restKeys = 0;
+  let volatileKeys = 0;
   const add = (part: JsonObject) => out.set(createHash('sha1').update(`${CHUNK_VERSION}\u0000${idx}\u0000${JSON.stringify(part)}`).digest('base64url'), part);
   for (const k of Object.keys(doc)) {
     const v = doc[k];
     if (isObject(v) && Object.keys(v).length > 0) add({ [k]: v });
-    else {
+    else if (VOLATILE_KEYS.has(k)) {
+      volatile[k] = v;
+      volatileKeys++;
+    } else {
       rest[k] = v;
       restKeys++;
     }
   }
   if (restKeys) add(rest);
+  if (volatileKeys) add(volatile);
   return out;
 }
 
 /** SQL for "in this JSON array of strings", one parameter however long the list. */
 function inJson(s: Sql, provider: DatabaseProvider, values: readonly string[]): string {
   return provider === 'postgresql' ? `(SELECT json_array_elements_text(${s.p(JSON.stringify(values))}::json))` : `(SELECT value FROM json_each(${s.p(JSON.stringify(values))}))`;
+}
+
+/**
+ * SQL for "`col` is one of these chunk ids", one parameter however long the
+ * list. On PostgreSQL an array (`= ANY`), which the planner answers with one
+ * index probe per id; a set-returning function in `IN (SELECT …)` is
+ * estimated at 100 rows and joined by hashing the whole table. Chunk ids
+ * (base64url hashes, `legacy:` and a cuid) hold no space.
+ */
+function inIds(s: Sql, provider: DatabaseProvider, col: string, ids: readonly string[]): string {
+  return provider === 'postgresql' ? `${col} = ANY(string_to_array(${s.p(ids.join(' '))}, ' '))` : `${col} IN (SELECT value FROM json_each(${s.p(JSON.stringify(ids))}))`;
 }
 
 /**
@@ -235,92 +289,134 @@ function inJson(s: Sql, provider: DatabaseProvider, values: readonly string[]): 
  * when given; the tuples fill the others in order.
  */
 async function insertJsonRows(tx: Tx, table: string, columns: readonly string[], tuples: readonly (readonly (string | number)[])[], opts: { constant?: string; ignoreConflicts?: boolean } = {}): Promise<void> {
-  const provider = providerOf(tx);
-  const pick = (n: number) => (provider === 'postgresql' ? `j.value->>${n}` : `json_extract(j.value, '$[${n}]')`);
-  const width = columns.length - (opts.constant === undefined ? 0 : 1);
-  const picks = Array.from({ length: width }, (_, n) => pick(n));
   for (let i = 0; i < tuples.length; i += INSERT_CHUNK) {
-    const json = JSON.stringify(tuples.slice(i, i + INSERT_CHUNK));
-    const s = new Sql(provider);
-    const select = opts.constant === undefined ? picks : [s.p(opts.constant), ...picks];
-    const from = provider === 'postgresql' ? `json_array_elements(${s.p(json)}::json) j` : `json_each(${s.p(json)}) j`;
-    // `WHERE true`: SQLite needs it before an upsert clause on INSERT … SELECT.
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${from} WHERE true${opts.ignoreConflicts ? ' ON CONFLICT DO NOTHING' : ''}`,
-      ...s.params,
-    );
+    const s = new Sql(providerOf(tx));
+    await tx.$executeRawUnsafe(insertJsonSql(s, table, columns, JSON.stringify(tuples.slice(i, i + INSERT_CHUNK)), opts), ...s.params);
   }
 }
 
+/** The INSERT of insertJsonRows for one JSON array of tuples (`json`). */
+function insertJsonSql(s: Sql, table: string, columns: readonly string[], json: string, opts: { constant?: string; ignoreConflicts?: boolean } = {}): string {
+  const provider = s['provider'];
+  const pick = (n: number) => (provider === 'postgresql' ? `j.value->>${n}` : `json_extract(j.value, '$[${n}]')`);
+  const width = columns.length - (opts.constant === undefined ? 0 : 1);
+  const picks = Array.from({ length: width }, (_, n) => pick(n));
+  const select = opts.constant === undefined ? picks : [s.p(opts.constant), ...picks];
+  const from = provider === 'postgresql' ? `json_array_elements(${s.p(json)}::json) j` : `json_each(${s.p(json)}) j`;
+  // `WHERE true`: SQLite needs it before an upsert clause on INSERT … SELECT.
+  return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${from} WHERE true${opts.ignoreConflicts ? ' ON CONFLICT DO NOTHING' : ''}`;
+}
+
+/** A chunk's reference count after a write changed it. */
+type ChunkRefs = { id: string; refs: number };
+
 /**
- * Adds `n` references to each chunk (id → its part and n), creating the
- * chunks the index does not have and writing their rows and field names. The
- * upsert holds each chunk row's lock to the end of the transaction, so a
- * concurrent writer dropping the last other reference cannot delete it under
- * this one (see releaseChunks); ids go in sorted order, so two writers lock
- * shared chunks in one order.
+ * Changes chunks' reference counts by `delta` (id → +n or -n) in one upsert,
+ * in id order (the database's), creating the chunks the index does not have
+ * with their count. The upsert holds each chunk row's lock to the end of the
+ * transaction, so a concurrent writer dropping the last other reference
+ * cannot delete a chunk under this one, nor this one under it; two writers
+ * lock shared chunks in one order. A decrement always finds its chunk (the
+ * caller holds a reference to it).
  */
-async function acquireChunks(tx: Tx, idx: string, chunks: Map<string, { part: JsonObject; n: number }>): Promise<void> {
-  if (!chunks.size) return;
+async function changeRefs(tx: Tx, idx: string, delta: ReadonlyMap<string, number>): Promise<ChunkRefs[]> {
+  if (!delta.size) return [];
   const provider = providerOf(tx);
-  const ids = [...chunks.keys()].sort();
-  const created: string[] = [];
+  const out: ChunkRefs[] = [];
+  const ids = [...delta.keys()];
   for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
     const s = new Sql(provider);
-    const json = JSON.stringify(ids.slice(i, i + INSERT_CHUNK).map((id) => [id, chunks.get(id)!.n]));
+    const json = JSON.stringify(ids.slice(i, i + INSERT_CHUNK).map((id) => [id, delta.get(id)!]));
     const sql =
       provider === 'postgresql'
-        ? `INSERT INTO "SearchChunk" ("id", "idx", "refs") SELECT j.value->>0, ${s.p(idx)}, (j.value->>1)::int FROM json_array_elements(${s.p(json)}::json) j ON CONFLICT ("id") DO UPDATE SET "refs" = "SearchChunk"."refs" + EXCLUDED."refs" RETURNING "id", "refs"`
+        ? `INSERT INTO "SearchChunk" ("id", "idx", "refs") SELECT j.value->>0, ${s.p(idx)}, (j.value->>1)::int FROM json_array_elements(${s.p(json)}::json) j ORDER BY 1 ON CONFLICT ("id") DO UPDATE SET "refs" = "SearchChunk"."refs" + EXCLUDED."refs" RETURNING "id", "refs"`
         : `INSERT INTO "SearchChunk" ("id", "idx", "refs") SELECT json_extract(j.value, '$[0]'), ${s.p(idx)}, json_extract(j.value, '$[1]') FROM json_each(${s.p(json)}) j WHERE true ON CONFLICT ("id") DO UPDATE SET "refs" = "refs" + excluded."refs" RETURNING "id", "refs"`;
-    const rows = await tx.$queryRawUnsafe<{ id: string; refs: number | bigint }[]>(sql, ...s.params);
-    // A chunk whose count is exactly what this write added did not exist (a stored chunk has at least one reference).
-    for (const r of rows) if (Number(r.refs) === chunks.get(r.id)!.n) created.push(r.id);
+    for (const r of await tx.$queryRawUnsafe<{ id: string; refs: number | bigint }[]>(sql, ...s.params)) out.push({ id: r.id, refs: Number(r.refs) });
   }
-  if (!created.length) return;
+  return out;
+}
+
+/** The rows of the chunks a write created (each flattened once) and their field names (each once). */
+function createdRows(created: readonly string[], partOf: (id: string) => JsonObject): { entries: [string, string, string][]; fields: [string, string][] } {
   const entries: [string, string, string][] = [];
-  const fields = new Map<string, Map<string, true>>();
+  const fields = new Map<string, Set<string>>();
   const fieldRows: [string, string][] = [];
   for (const id of created) {
-    for (const r of flattenForIndex(chunks.get(id)!.part)) {
+    for (const r of flattenForIndex(partOf(id))) {
       entries.push([id, r.path, r.value]);
       let leaves = fields.get(r.path);
-      if (!leaves) fields.set(r.path, (leaves = new Map()));
+      if (!leaves) fields.set(r.path, (leaves = new Set()));
       if (!leaves.has(r.leaf)) {
-        leaves.set(r.leaf, true);
+        leaves.add(r.leaf);
         fieldRows.push([r.path, r.leaf]);
       }
     }
   }
-  await insertJsonRows(tx, 'SearchEntry', ['idx', 'chunkId', 'path', 'value'], entries, { constant: idx });
-  // Field names: only those of the chunks created (every other chunk's were written with it).
-  await insertJsonRows(tx, 'SearchField', ['idx', 'path', 'leaf'], fieldRows, { constant: idx, ignoreConflicts: true });
+  return { entries, fields: fieldRows };
 }
 
 /**
- * Takes one reference from each chunk of document `docId` in `ids` and
- * unlinks it, deleting the chunks no document uses any more (their rows and
- * links go with them: ON DELETE CASCADE). The decrement locks each chunk row:
- * a concurrent acquireChunks of the same chunk waits for this transaction and
- * then either finds it (still referenced) or creates it again with its rows.
+ * Adds `n` references to each chunk (id → its part and n), creating the
+ * chunks the index does not have and writing their rows and field names.
  */
-async function releaseChunks(tx: Tx, docId: string, ids: readonly string[]): Promise<void> {
-  if (!ids.length) return;
+async function acquireChunks(tx: Tx, idx: string, chunks: Map<string, { part: JsonObject; n: number }>): Promise<void> {
+  // A chunk whose count is exactly what this write added did not exist (a stored chunk has at least one reference).
+  const created = (await changeRefs(tx, idx, new Map([...chunks].map(([id, c]) => [id, c.n])))).filter((r) => r.refs === chunks.get(r.id)!.n).map((r) => r.id);
+  if (!created.length) return;
+  const { entries, fields } = createdRows(created, (id) => chunks.get(id)!.part);
+  await insertJsonRows(tx, 'SearchEntry', ['idx', 'chunkId', 'path', 'value'], entries, { constant: idx });
+  // Field names: only those of the chunks created (every other chunk's were written with it).
+  await insertJsonRows(tx, 'SearchField', ['idx', 'path', 'leaf'], fields, { constant: idx, ignoreConflicts: true });
+}
+
+/** What a write does after changing reference counts: chunks to delete, links to drop and add, rows of new chunks. */
+interface ChunkChanges {
+  docId: string;
+  /** Chunks whose last reference this write dropped (their rows and links go by ON DELETE CASCADE). */
+  gone: string[];
+  /** Chunks this document left that others still use: only the link goes. */
+  left: string[];
+  /** Chunks this document now uses. */
+  added: string[];
+  entries: [string, string, string][];
+  fields: [string, string][];
+}
+
+/**
+ * Applies a write's changes: on PostgreSQL in one statement (each part a
+ * data-modifying WITH; none touches a row another part does), on SQLite (or
+ * for a document of very many rows) one statement per part that has work.
+ */
+async function applyChanges(tx: Tx, idx: string, c: ChunkChanges): Promise<void> {
   const provider = providerOf(tx);
-  const dec = new Sql(provider);
-  const left = await tx.$queryRawUnsafe<{ id: string; refs: number | bigint }[]>(
-    `UPDATE "SearchChunk" SET "refs" = "refs" - 1 WHERE "id" IN ${inJson(dec, provider, [...ids].sort())} RETURNING "id", "refs"`,
-    ...dec.params,
+  if (provider === 'postgresql' && c.entries.length <= INSERT_CHUNK) {
+    const s = new Sql(provider);
+    const parts: string[] = [];
+    if (c.gone.length) parts.push(`DELETE FROM "SearchChunk" WHERE ${inIds(s, provider, '"id"', c.gone)}`);
+    if (c.left.length) parts.push(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(c.docId)} AND ${inIds(s, provider, '"chunkId"', c.left)}`);
+    if (c.entries.length) parts.push(insertJsonSql(s, 'SearchEntry', ['idx', 'chunkId', 'path', 'value'], JSON.stringify(c.entries), { constant: idx }));
+    if (c.fields.length) parts.push(insertJsonSql(s, 'SearchField', ['idx', 'path', 'leaf'], JSON.stringify(c.fields), { constant: idx, ignoreConflicts: true }));
+    if (c.added.length) parts.push(`INSERT INTO "SearchDocChunk" ("docId", "chunkId") SELECT ${s.p(c.docId)}, unnest(string_to_array(${s.p(c.added.join(' '))}, ' '))`);
+    if (!parts.length) return;
+    await tx.$executeRawUnsafe(`WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(', ')} SELECT 1`, ...s.params);
+    return;
+  }
+  if (c.gone.length) {
+    const s = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE ${inIds(s, provider, '"id"', c.gone)}`, ...s.params);
+  }
+  if (c.left.length) {
+    const s = new Sql(provider);
+    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${s.p(c.docId)} AND ${inIds(s, provider, '"chunkId"', c.left)}`, ...s.params);
+  }
+  await insertJsonRows(tx, 'SearchEntry', ['idx', 'chunkId', 'path', 'value'], c.entries, { constant: idx });
+  await insertJsonRows(tx, 'SearchField', ['idx', 'path', 'leaf'], c.fields, { constant: idx, ignoreConflicts: true });
+  await insertJsonRows(
+    tx,
+    'SearchDocChunk',
+    ['docId', 'chunkId'],
+    c.added.map((id) => [c.docId, id]),
   );
-  const gone = left.filter((r) => Number(r.refs) <= 0).map((r) => r.id);
-  const kept = left.filter((r) => Number(r.refs) > 0).map((r) => r.id);
-  if (gone.length) {
-    const del = new Sql(provider);
-    await tx.$executeRawUnsafe(`DELETE FROM "SearchChunk" WHERE "id" IN ${inJson(del, provider, gone)}`, ...del.params);
-  }
-  if (kept.length) {
-    const unlink = new Sql(provider);
-    await tx.$executeRawUnsafe(`DELETE FROM "SearchDocChunk" WHERE "docId" = ${unlink.p(docId)} AND "chunkId" IN ${inJson(unlink, provider, kept)}`, ...unlink.params);
-  }
 }
 
 /** The document's id and its chunks, or null when it is not indexed. */
@@ -335,37 +431,69 @@ async function storedDoc(tx: Tx, idx: string, name: string): Promise<{ id: strin
 }
 
 /**
+ * PostgreSQL: the document row (created when missing) and the reference
+ * changes of a write in one statement: the chunks the document has and does
+ * not keep lose one reference, those it gains get one (created with it when
+ * new), all in one upsert in id order. Returns the document's id and each
+ * changed chunk's count.
+ */
+async function pgSwapChunks(tx: Tx, idx: string, name: string, ids: readonly string[]): Promise<{ docId: string; changed: ChunkRefs[] }> {
+  const s = new Sql('postgresql');
+  const rows = await tx.$queryRawUnsafe<{ doc: string; id: string | null; refs: number | bigint | null }[]>(
+    `WITH doc AS (INSERT INTO "SearchDoc" ("id", "idx", "name") VALUES (${s.p(randomUUID())}, ${s.p(idx)}, ${s.p(name)}) ON CONFLICT ("idx", "name") DO UPDATE SET "name" = EXCLUDED."name" RETURNING "id"),
+      new AS (SELECT unnest(string_to_array(${s.p(ids.join(' '))}, ' ')) AS "id"),
+      old AS (SELECT m."chunkId" AS "id" FROM "SearchDocChunk" m JOIN doc ON m."docId" = doc."id"),
+      up AS (INSERT INTO "SearchChunk" ("id", "idx", "refs")
+        SELECT x."id", ${s.p(idx)}, x."d" FROM (SELECT o."id", -1 AS "d" FROM old o WHERE o."id" NOT IN (SELECT "id" FROM new) UNION ALL SELECT n."id", 1 FROM new n WHERE n."id" NOT IN (SELECT "id" FROM old)) x ORDER BY x."id"
+        ON CONFLICT ("id") DO UPDATE SET "refs" = "SearchChunk"."refs" + EXCLUDED."refs" RETURNING "id", "refs")
+    SELECT (SELECT "id" FROM doc) AS "doc", up."id" AS "id", up."refs" AS "refs" FROM (SELECT 1) one LEFT JOIN up ON true`,
+    ...s.params,
+  );
+  return { docId: rows[0].doc, changed: rows.flatMap((r) => (r.id === null ? [] : [{ id: r.id, refs: Number(r.refs) }])) };
+}
+
+/**
  * Makes object `name` of index `idx` found by the rows of `doc` (its search
  * document: nodeSearchDocument and the like), inside the caller's
  * transaction. Call it after writing the object's own row, which holds that
  * row's lock: concurrent writers of one object then index one after the
  * other, and each sees what the previous one committed. Only the chunks that
- * changed are written (and flattened).
+ * changed are written (and only the new ones flattened): on PostgreSQL in
+ * two statements (one when nothing changed), on SQLite in one read, one
+ * upsert and one statement per kind of change.
  */
 export async function writeIndexDoc(tx: Tx, idx: string, name: string, doc: JsonObject): Promise<void> {
   const provider = providerOf(tx);
   const chunks = documentChunks(idx, doc);
-  const stored = await storedDoc(tx, idx, name);
   let docId: string;
-  const old = new Set(stored?.chunks ?? []);
-  if (stored) docId = stored.id;
+  let changed: ChunkRefs[];
+  if (provider === 'postgresql') ({ docId, changed } = await pgSwapChunks(tx, idx, name, [...chunks.keys()]));
   else {
-    docId = randomUUID();
-    const s = new Sql(provider);
-    await tx.$executeRawUnsafe(`INSERT INTO "SearchDoc" ("id", "idx", "name") VALUES (${s.p(docId)}, ${s.p(idx)}, ${s.p(name)})`, ...s.params);
+    const stored = await storedDoc(tx, idx, name);
+    const old = new Set(stored?.chunks ?? []);
+    if (stored) docId = stored.id;
+    else {
+      docId = randomUUID();
+      const s = new Sql(provider);
+      await tx.$executeRawUnsafe(`INSERT INTO "SearchDoc" ("id", "idx", "name") VALUES (${s.p(docId)}, ${s.p(idx)}, ${s.p(name)})`, ...s.params);
+    }
+    const delta = new Map<string, number>();
+    for (const id of old) if (!chunks.has(id)) delta.set(id, -1);
+    for (const id of chunks.keys()) if (!old.has(id)) delta.set(id, 1);
+    changed = await changeRefs(tx, idx, delta);
   }
-  const removed = [...old].filter((id) => !chunks.has(id));
-  const added = [...chunks.keys()].filter((id) => !old.has(id));
-  await releaseChunks(tx, docId, removed);
-  if (added.length) {
-    await acquireChunks(tx, idx, new Map(added.map((id) => [id, { part: chunks.get(id)!, n: 1 }])));
-    await insertJsonRows(
-      tx,
-      'SearchDocChunk',
-      ['docId', 'chunkId'],
-      added.map((id) => [docId, id]),
-    );
+  if (!changed.length) return;
+  const c: ChunkChanges = { docId, gone: [], left: [], added: [], entries: [], fields: [] };
+  const created: string[] = [];
+  for (const r of changed) {
+    if (chunks.has(r.id)) {
+      c.added.push(r.id);
+      if (r.refs === 1) created.push(r.id);
+    } else if (r.refs <= 0) c.gone.push(r.id);
+    else c.left.push(r.id);
   }
+  ({ entries: c.entries, fields: c.fields } = createdRows(created, (id) => chunks.get(id)!));
+  await applyChanges(tx, idx, c);
 }
 
 /**
@@ -398,12 +526,30 @@ export async function writeNewIndexDocsMany(tx: Tx, idx: string, docs: readonly 
   await insertJsonRows(tx, 'SearchDocChunk', ['docId', 'chunkId'], links);
 }
 
+/**
+ * Takes one reference from each chunk of document `docId` in `ids` and
+ * unlinks it, deleting the chunks no document uses any more (their rows and
+ * links go with them: ON DELETE CASCADE).
+ */
+async function releaseChunks(tx: Tx, docId: string, idx: string, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const left = await changeRefs(tx, idx, new Map(ids.map((id) => [id, -1])));
+  await applyChanges(tx, idx, {
+    docId,
+    gone: left.filter((r) => r.refs <= 0).map((r) => r.id),
+    left: left.filter((r) => r.refs > 0).map((r) => r.id),
+    added: [],
+    entries: [],
+    fields: [],
+  });
+}
+
 /** Drops an object from an index (chunks no other object uses go with it). */
 export async function removeFromIndex(tx: Tx, idx: string, name: string): Promise<void> {
   const stored = await storedDoc(tx, idx, name);
   if (!stored) return;
   const provider = providerOf(tx);
-  await releaseChunks(tx, stored.id, stored.chunks);
+  await releaseChunks(tx, stored.id, idx, stored.chunks);
   const d = new Sql(provider);
   await tx.$executeRawUnsafe(`DELETE FROM "SearchDoc" WHERE "id" = ${d.p(stored.id)}`, ...d.params);
 }
