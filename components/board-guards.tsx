@@ -51,11 +51,12 @@ export function StageGuardBadges({ stage, guards }: { stage: string; guards: Boa
   );
 }
 
-/** In a cell: pending requests for this policy in this stage, and a marker when the revision it runs is marked bad. */
+/** In a cell: pending requests and scheduled promotions for this policy in this stage, and a marker when the revision it runs is marked bad. */
 export function CellGuards({ policy, stage, revisionId, guards }: { policy: string; stage: string; revisionId: string | null; guards: BoardGuards | undefined }) {
   const pending = guards?.pending[`${stage}|${policy}`];
+  const scheduled = guards?.scheduled?.[`${stage}|${policy}`];
   const bad = revisionId ? guards?.bad[`${policy}|${revisionId}`] : undefined;
-  if (!pending && !bad) return null;
+  if (!pending && !bad && !scheduled) return null;
   return (
     <div className="flex flex-wrap gap-1 text-xs">
       {pending && (
@@ -66,6 +67,16 @@ export function CellGuards({ policy, stage, revisionId, guards }: { policy: stri
         >
           {pending.count} pending request{pending.count === 1 ? '' : 's'}
           <span className="sr-only"> for {policy} in {stage}</span>
+        </Link>
+      )}
+      {scheduled && (
+        <Link
+          href={`/requests?view=all&stage=${encodeURIComponent(stage)}&policy=${encodeURIComponent(policy)}#scheduled`}
+          className="badge bg-indigo-50 text-indigo-900 underline-offset-2 hover:underline"
+          data-testid="scheduled-promotions"
+        >
+          {scheduled.count === 1 ? `scheduled ${dateTime(scheduled.next_run_at)}` : `${scheduled.count} scheduled, next ${dateTime(scheduled.next_run_at)}`}
+          <span className="sr-only"> (promotion of {policy} into {stage})</span>
         </Link>
       )}
       {bad && <BadRevisionMarker reason={bad.reason} by={bad.by} />}

@@ -75,6 +75,7 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   typeToConfirm,
+  cancelLabel = 'Cancel',
 }: {
   title: ReactNode;
   children: ReactNode;
@@ -84,6 +85,8 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
   typeToConfirm?: string;
+  /** The words of the button that closes without doing anything (default "Cancel"). */
+  cancelLabel?: string;
 }) {
   const [typed, setTyped] = useState('');
   const confirmed = !typeToConfirm || typed === typeToConfirm;
@@ -100,7 +103,7 @@ export function ConfirmDialog({
       )}
       <div className="flex justify-end gap-2">
         <button type="button" className="btn" onClick={onClose}>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending || !confirmed}>
           {confirmLabel}

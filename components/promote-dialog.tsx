@@ -7,10 +7,11 @@ import { useEffect, useState } from 'react';
 import { isActionError, runAction } from '@/lib/actions/client';
 import { promoteCookbookAction } from '@/lib/actions/promotion/promote-cookbook-action';
 import { promotePolicyAction } from '@/lib/actions/promotion/promote-policy-action';
+import { schedulePromotionAction } from '@/lib/actions/promotion/schedule-actions';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import { ApiError, fetchJson } from '@/lib/api/client';
-import { shortId } from '@/lib/format';
+import { dateTime, shortId } from '@/lib/format';
 import type { promoteCookbook } from '@/lib/services/promote-cookbook';
 import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
@@ -18,10 +19,29 @@ import { Field, FormAlert } from './form-field';
 import { GuardAnswer, guardAction, guardAllows, useMovePreview, type GuardOverrides } from './guard-answer';
 import { Modal } from './modal';
 import { PromotionRefusal, RequestCreatedPanel, freezeOf, isBadRevisionError, requestOf, type CreatedRequest } from './promotion-outcome';
+import { scheduleWhen } from './scheduled-promotions';
 
 /** What the cookbook promotion's dry run answers (GET …/promote-cookbook/preview): the service's own result type. */
 type CookbookPreview = Awaited<ReturnType<typeof promoteCookbook>>;
 const q = encodeURIComponent;
+
+/** Issue 29: promote now, or schedule: at a time (UTC), or when the stage's freeze ends. */
+type When = 'now' | 'at' | 'freeze_end';
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A datetime-local value (no zone) read as UTC, as the form says; anything else is sent as typed, for the server to name. */
+function utcFromLocal(local: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local) ? `${local.length === 16 ? `${local}:00` : local}Z` : local;
+}
+
+/** "02:00 UTC on 27 Nov" (with the year when it is not this year); null when the value is not a time yet. */
+function scheduleLabel(local: string, now = new Date()): string | null {
+  const t = Date.parse(utcFromLocal(local));
+  if (!Number.isFinite(t)) return null;
+  const d = new Date(t);
+  const year = d.getUTCFullYear() === now.getUTCFullYear() ? '' : ` ${d.getUTCFullYear()}`;
+  return `${d.toISOString().slice(11, 16)} UTC on ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}${year}`;
+}
 
 export interface PromoteTarget {
   policy: string;
@@ -56,6 +76,10 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const guard = useMovePreview(cookbook ? { policy, stage: to, kind: 'promote-cookbook', from, cookbook, expectedRevisionId: target.expectedRevisionId } : { policy, stage: to, kind: 'promote', from });
   const answer = guard.data;
   const [created, setCreated] = useState<CreatedRequest | null>(null);
+  // Issue 29: scheduling is for a whole policy's promotion (a cookbook promotion derives its revision from what the stage runs when it is made).
+  const canSchedule = !cookbook && !target.rerequest;
+  const [chosen, setWhen] = useState<When>('now');
+  const [atLocal, setAtLocal] = useState('');
   // The last freeze refusal stays in view (with its override field) while the user writes a reason.
   const [frozenError, setFrozenError] = useState<ActionServerError | null>(null);
   const frozen = freezeOf(frozenError, target.canManage);
@@ -106,6 +130,31 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
       errors: 'inline',
     },
   );
+  const freezeEnds = answer?.freeze?.ends_at ?? null;
+  // "When the freeze ends" goes away with the freeze (a refreshed answer): then it is "now" again.
+  const when: When = chosen === 'freeze_end' && !freezeEnds ? 'now' : chosen;
+  const schedule = useActionMutation(
+    () =>
+      runAction(schedulePromotionAction, {
+        stage: to,
+        policy,
+        from,
+        when: when === 'freeze_end' ? 'freeze_end' : 'at',
+        at: when === 'at' ? utcFromLocal(atLocal) : undefined,
+        expectedRevisionId: target.expectedRevisionId,
+        reason: reason || undefined,
+      }),
+    {
+      invalidate: [['board']],
+      then: () => onClose(),
+      success: (r) => ({ message: `Scheduled: ${policy} into ${to} ${scheduleWhen(r)}`, description: <Link href="/requests#scheduled">See the scheduled promotions</Link> }),
+      errors: 'inline',
+    },
+  );
+  const scheduling = canSchedule && when !== 'now';
+  const atLabel = when === 'at' ? scheduleLabel(atLocal) : null;
+  const scheduleError = schedule.error as ActionServerError | null;
+  const scheduleStale = isActionError(scheduleError) && scheduleError.code === 'conflict';
   const error = mutation.error as ActionServerError | null;
   // The last freeze refusal stays in view (with its override field) while the manager writes a reason.
   useEffect(() => {
@@ -122,6 +171,8 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
   const disabled =
     !ready || !guardAllows(answer, overrides) || !artifacts.isSuccess || (needsOverride && !overrideReason.trim()) || mutation.isPending || stale || checkStale || bad || (!cookbook && preview.identical) || (!!frozen && (!frozen.canOverride || !freezeOverride.trim()));
   const fromLabel = sideLabel(from);
+  const scheduleDisabled = !ready || !answer || answer.outcome === 'unchanged' || (!cookbook && preview.identical) || schedule.isPending || scheduleStale || stale || (when === 'at' && !atLocal);
+  const scheduleButton = schedule.isPending ? 'Scheduling…' : when === 'freeze_end' ? 'Schedule for when the freeze ends' : atLabel ? `Schedule for ${atLabel}` : 'Schedule: pick a time first';
 
   return (
     <Modal
@@ -187,7 +238,48 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
           </section>
         )}
         <GuardAnswer preview={guard} overrides={overrides} onOverrides={setOverrides} />
-        <Field label={<span className="mb-1 block font-semibold uppercase">Reason (optional, kept in the audit log)</span>} name="reason" errors={mutation.formErrors}>
+        {canSchedule && (
+          <fieldset className="space-y-2" data-testid="promote-when" aria-describedby={schedule.formErrors?.fieldErrors.when ? 'promote-when-error' : undefined}>
+            <legend className="mb-1 text-xs font-semibold uppercase text-slate-600">When</legend>
+            <div className="flex flex-wrap gap-x-5 gap-y-1">
+              <label className="flex items-center gap-1.5">
+                <input type="radio" name="promote-when" value="now" checked={when === 'now'} onChange={() => setWhen('now')} /> Now, as the guard says above
+              </label>
+              <label className="flex items-center gap-1.5">
+                <input type="radio" name="promote-when" value="at" checked={when === 'at'} onChange={() => setWhen('at')} /> At a time (UTC)
+              </label>
+              {freezeEnds && (
+                <label className="flex items-center gap-1.5">
+                  <input type="radio" name="promote-when" value="freeze_end" checked={when === 'freeze_end'} onChange={() => setWhen('freeze_end')} /> When the freeze ends ({dateTime(freezeEnds)})
+                </label>
+              )}
+            </div>
+            {schedule.formErrors?.fieldErrors.when && (
+              <p id="promote-when-error" className="text-xs font-medium text-red-700" data-field-error="when">
+                When {schedule.formErrors.fieldErrors.when.join(' ')}
+              </p>
+            )}
+            {when === 'at' && (
+              <Field
+                label="Time (UTC)"
+                name="at"
+                errors={schedule.formErrors}
+                hint={atLabel ? `${atLabel} is ${new Date(utcFromLocal(atLocal)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} where you are.` : 'Read as UTC, like every time in the console.'}
+                className="max-w-xs"
+              >
+                {(c) => <input {...c} type="datetime-local" className="input mt-1" value={atLocal} onChange={(e) => setAtLocal(e.target.value)} required />}
+              </Field>
+            )}
+            {scheduling && (
+              <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-indigo-950" data-testid="schedule-note">
+                Nothing moves now. {when === 'freeze_end' ? `When the freeze ends (${dateTime(freezeEnds!)})` : atLabel ? `At ${atLabel}` : 'At the time you pick'}, the guard is asked again, with your rights then: if it allows the move, {to} runs {policy}{' '}
+                {from.startsWith('rev:') ? `revision ${shortId(from.slice(4))}` : `${shortId(answer?.to_revision_id)} (what ${from} runs now)`} from then on; if {to} asks for approval, a promotion request is opened then; if it refuses (a freeze, a bad revision, an unmet gate, or {to} having changed since now), the schedule fails and says why.
+                {when === 'freeze_end' ? ' If the stage is frozen again by then, it waits for that freeze to end too.' : ''} Scheduled promotions are listed on the Requests page, where they can be cancelled.
+              </p>
+            )}
+          </fieldset>
+        )}
+        <Field label={<span className="mb-1 block font-semibold uppercase">Reason (optional, kept in the audit log)</span>} name="reason" errors={scheduling ? schedule.formErrors : mutation.formErrors}>
           {(c) => <textarea {...c} className="input h-16" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} placeholder="e.g. CHG-1234: nginx security fix" />}
         </Field>
         {frozenError && <PromotionRefusal error={frozenError} canManage={target.canManage} overrideReason={freezeOverride} onOverrideReason={setFreezeOverride} />}
@@ -197,7 +289,12 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
             <FormAlert errors={stale ? mutation.formErrors : mutation.formErrors && { ...mutation.formErrors, formError: mutation.formErrors.formError && `The promotion was refused. ${mutation.formErrors.formError}` }} fields={['reason', ...(needsOverride ? ['overrideReason'] : [])]} />
           </div>
         )}
-        {(stale || checkStale) && (
+        {scheduling && scheduleError && (
+          <div data-testid="schedule-error">
+            <FormAlert errors={schedule.formErrors} fields={['at', 'when', 'reason']} />
+          </div>
+        )}
+        {(stale || checkStale || (scheduling && scheduleStale)) && (
           <button
             type="button"
             className="btn"
@@ -215,9 +312,15 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => mutation.mutate()} data-testid="promote-confirm">
-            {mutation.isPending ? 'Promoting…' : `${frozen?.canOverride ? 'Override the freeze' : guardAction(answer)} — ${target.rerequest ? 'Ask again' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}`}
-          </button>
+          {scheduling ? (
+            <button type="button" className="btn btn-primary" disabled={scheduleDisabled} onClick={() => schedule.mutate()} data-testid="promote-confirm">
+              {scheduleButton}
+            </button>
+          ) : (
+            <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => mutation.mutate()} data-testid="promote-confirm">
+              {mutation.isPending ? 'Promoting…' : `${frozen?.canOverride ? 'Override the freeze' : guardAction(answer)} — ${target.rerequest ? 'Ask again' : cookbook ? `Promote ${cookbook} to ${to}` : from.startsWith('rev:') ? `Run in ${to}` : `Promote to ${to}`}`}
+            </button>
+          )}
         </div>
       </div>
       )}

@@ -121,7 +121,10 @@ export function RevisionJourneyView({ journey }: { journey: RevisionJourney }) {
           <ul className="space-y-1" data-testid="journey-scheduled">
             {journey.scheduled.map((x) => (
               <li key={x.id} className="text-sm">
-                into {x.stage} {x.when === 'freeze_end' ? `when the freeze ends (${dateTime(x.run_at)})` : `at ${dateTime(x.run_at)}`}, scheduled by {x.scheduled_by}
+                into {x.stage} {x.when === 'freeze_end' ? `when the freeze ends (${dateTime(x.run_at)})` : `at ${dateTime(x.run_at)}`}, scheduled by {x.scheduled_by} ·{' '}
+                <Link href={`/requests?view=all&stage=${encodeURIComponent(x.stage)}&policy=${encodeURIComponent(journey.policy)}#scheduled`} className="text-indigo-700 underline-offset-2 hover:underline">
+                  see or cancel it<span className="sr-only"> (the scheduled promotion into {x.stage})</span>
+                </Link>
               </li>
             ))}
           </ul>

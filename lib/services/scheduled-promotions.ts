@@ -13,16 +13,14 @@
  * claim matches no row; a refusal rolls that transaction back and is recorded by another conditional
  * update in its own transaction, with its audit event.
  */
-import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { loadAccess } from '@/lib/db/queries/access';
 import { AppError, badRequest, conflict, forbidden, isAppError, notFound } from '@/lib/errors';
 import type { ScheduledPromotionDto } from '@/lib/types/scheduled-promotions';
-import { expectedRevisionId as expectedRevisionIdField, reason as reasonField } from '@/lib/validation/fields';
+import type { CancelScheduledPromotionInput, SchedulePromotionInput } from '@/lib/validation/scheduled-promotions';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
-import { parseInput } from './internal/parse';
 import { movePointer } from './internal/pointer';
 import { transaction } from './internal/retry';
 import { previewMove } from './move-preview';
@@ -34,24 +32,7 @@ export type { ScheduledPromotionDto } from '@/lib/types/scheduled-promotions';
 const MAX_AHEAD_MS = 90 * 24 * 3600_000;
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
-export const ZSchedulePromotion = z
-  .object({
-    stage: z.string().min(1, 'is required').max(255),
-    policy: z.string().min(1, 'is required').max(255),
-    /** A stage whose revision moves (fixed now), or rev:<revision id>. */
-    from: z.string().min(1, 'is required').max(300),
-    /** at: apply at `at` (ISO 8601, UTC); freeze_end: apply when the freeze covering the stage now ends. */
-    when: z.enum(['at', 'freeze_end'], { error: "must be 'at' or 'freeze_end'" }),
-    at: z.string().max(40).optional(),
-    expectedRevisionId: expectedRevisionIdField,
-    reason: reasonField.optional(),
-    requestId: z.string().max(100).optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.when === 'at' && !v.at) ctx.addIssue({ code: 'custom', path: ['at'], message: "is required when 'when' is 'at'" });
-    if (v.when === 'freeze_end' && v.at) ctx.addIssue({ code: 'custom', path: ['at'], message: "must be left out when 'when' is 'freeze_end' (the freeze's end decides)" });
-  });
-export type SchedulePromotionInput = z.input<typeof ZSchedulePromotion>;
+export type { CancelScheduledPromotionInput, SchedulePromotionInput } from '@/lib/validation/scheduled-promotions';
 
 type Row = {
   id: string;
@@ -71,7 +52,12 @@ type Row = {
   decidedAt: Date | null;
 };
 
-function toDto(r: Row): ScheduledPromotionDto {
+/** Who may cancel a pending schedule: whoever scheduled it, or someone who manages the stage (the one rule: the cancel and the lists). */
+function mayCancel(access: Access, r: Pick<Row, 'createdById' | 'groupName'>): boolean {
+  return (r.createdById !== null && r.createdById === access.userId) || can(access, 'stage.manage', { stage: r.groupName });
+}
+
+function toDto(r: Row, reader?: Access): ScheduledPromotionDto {
   return {
     id: r.id,
     stage: r.groupName,
@@ -87,26 +73,27 @@ function toDto(r: Row): ScheduledPromotionDto {
     scheduled_by: r.createdByEmail,
     created_at: r.createdAt.toISOString(),
     decided_at: r.decidedAt?.toISOString() ?? null,
+    may_cancel: r.status === 'pending' && !!reader && mayCancel(reader, r),
   };
 }
 
 /** Schedules a promotion (promote on the stage, view on `from`): what moves is fixed now; the guard judges it when it applies. */
-export async function schedulePromotion(access: Access, raw: SchedulePromotionInput, now = new Date()): Promise<ScheduledPromotionDto> {
-  const input = parseInput(ZSchedulePromotion, raw);
+export async function schedulePromotion(access: Access, input: SchedulePromotionInput, now = new Date()): Promise<ScheduledPromotionDto> {
+  // The input is parsed at the edge (ZSchedulePromotion with scheduleWhenRule); what is left needs the clock or the database.
   if (input.from === input.stage) throw badRequest('A stage cannot be promoted into itself', [{ path: '/from', message: 'from must differ from stage' }]);
   let runAt: Date;
   if (input.when === 'at') {
-    const t = Date.parse(input.at!);
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(input.at!) || !Number.isFinite(t)) {
-      throw badRequest('at must be an ISO 8601 time with its zone, e.g. 2026-11-27T02:00:00Z', [{ path: '/at', message: 'must be an ISO 8601 time with its zone' }]);
+    const t = input.at!.getTime();
+    if (t <= now.getTime()) {
+      const message = `at must be in the future (it is ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC now)`;
+      throw badRequest(message, [{ path: '/at', message }]);
     }
-    if (t <= now.getTime()) throw badRequest('at must be in the future', [{ path: '/at', message: 'must be in the future' }]);
-    if (t > now.getTime() + MAX_AHEAD_MS) throw badRequest('at must be within 90 days', [{ path: '/at', message: 'must be within 90 days' }]);
+    if (t > now.getTime() + MAX_AHEAD_MS) throw badRequest('at must be within 90 days', [{ path: '/at', message: 'at must be within 90 days' }]);
     runAt = new Date(t);
   } else {
     // The guard's own answer now: the freeze covering the stage, and when it ends.
     const preview = await previewMove(access, { policy: input.policy, stage: input.stage, kind: 'promote', from: input.from });
-    if (!preview.freeze) throw badRequest(`'${input.stage}' is not frozen now: schedule at a time, or promote now`, [{ path: '/when', message: 'the stage is not frozen now' }]);
+    if (!preview.freeze) throw badRequest(`'${input.stage}' is not frozen now: schedule at a time, or promote now`, [{ path: '/when', message: "when is 'freeze_end' but the stage is not frozen now" }]);
     runAt = new Date(preview.freeze.ends_at);
   }
   return transaction(async (tx) => {
@@ -145,30 +132,38 @@ export async function schedulePromotion(access: Access, raw: SchedulePromotionIn
       reason: input.reason,
       requestId: input.requestId,
     });
-    return toDto(row);
+    return toDto(row, access);
   });
 }
 
-/** Scheduled promotions of the stages the reader may view, soonest first (`status` filters). */
-export async function listScheduledPromotions(access: Access, opts: { stage?: string; policy?: string; status?: string } = {}): Promise<ScheduledPromotionDto[]> {
+/**
+ * Scheduled promotions of the stages the reader may view, soonest first (`status` filters); with `decidedSince`,
+ * those decided (applied, requested, failed, cancelled) since then, latest first.
+ */
+export async function listScheduledPromotions(access: Access, opts: { stage?: string; policy?: string; status?: string; decidedSince?: Date } = {}): Promise<ScheduledPromotionDto[]> {
   const rows = await db().scheduledPromotion.findMany({
-    where: { ...(opts.stage ? { groupName: opts.stage } : {}), ...(opts.policy ? { policyName: opts.policy } : {}), ...(opts.status ? { status: opts.status } : {}) },
-    orderBy: [{ runAt: 'asc' }, { id: 'asc' }],
+    where: {
+      ...(opts.stage ? { groupName: opts.stage } : {}),
+      ...(opts.policy ? { policyName: opts.policy } : {}),
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.decidedSince ? { decidedAt: { gte: opts.decidedSince } } : {}),
+    },
+    orderBy: opts.decidedSince ? [{ decidedAt: 'desc' }, { id: 'asc' }] : [{ runAt: 'asc' }, { id: 'asc' }],
     take: 500,
   });
-  return rows.filter((r) => can(access, 'stage.view', { stage: r.groupName })).map(toDto);
+  return rows.filter((r) => can(access, 'stage.view', { stage: r.groupName })).map((r) => toDto(r, access));
 }
 
 /** Cancels a pending schedule (whoever scheduled it, or who manages the stage). */
-export async function cancelScheduledPromotion(access: Access, input: { id: string; requestId?: string }, now = new Date()): Promise<ScheduledPromotionDto> {
+export async function cancelScheduledPromotion(access: Access, input: CancelScheduledPromotionInput, now = new Date()): Promise<ScheduledPromotionDto> {
   return transaction(async (tx) => {
     const row = await tx.scheduledPromotion.findUnique({ where: { id: input.id } });
     if (!row || !can(access, 'stage.view', { stage: row.groupName })) throw notFound(`Cannot find scheduled promotion '${input.id}'`);
-    if (row.createdById !== access.userId && !can(access, 'stage.manage', { stage: row.groupName })) throw forbidden('Only whoever scheduled it, or someone who manages the stage, may cancel a scheduled promotion.');
+    if (!mayCancel(access, row)) throw forbidden('Only whoever scheduled it, or someone who manages the stage, may cancel a scheduled promotion.');
     const { count } = await tx.scheduledPromotion.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'cancelled', decidedAt: now, outcome: JSON.stringify({ cancelled_by: access.email }) } });
     if (count !== 1) throw conflict(`This scheduled promotion is ${row.status}; it can no longer be cancelled.`, { status: row.status });
     await audit(tx, access, { action: 'promotion.schedule_cancel', targetType: 'pointer', target: `${row.groupName}/${row.policyName}`, groupName: row.groupName, policyName: row.policyName, after: { schedule: row.id }, requestId: input.requestId });
-    return toDto((await tx.scheduledPromotion.findUnique({ where: { id: row.id } }))!);
+    return toDto((await tx.scheduledPromotion.findUnique({ where: { id: row.id } }))!, access);
   });
 }
 

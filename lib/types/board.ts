@@ -27,6 +27,8 @@ export interface BoardGuards {
   pending: Record<string, { count: number; id: string | null }>;
   /** Per "policy|revisionId": who marked it bad and why. */
   bad: Record<string, { reason: string; by: string; at: string }>;
+  /** Issue 29: per "stage|policy": pending scheduled promotions into the stage, and the soonest one's time. */
+  scheduled?: Record<string, { count: number; next_run_at: string }>;
 }
 
 export interface BoardData {

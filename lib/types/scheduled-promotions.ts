@@ -20,4 +20,6 @@ export interface ScheduledPromotionDto {
   scheduled_by: string;
   created_at: string;
   decided_at: string | null;
+  /** Whether the reader may cancel it now (pending, and they scheduled it or manage the stage). */
+  may_cancel: boolean;
 }

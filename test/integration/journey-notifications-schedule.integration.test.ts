@@ -10,10 +10,15 @@
  *    Slack (`text` + `blocks`) or Teams (a message with an Adaptive Card) — through the one outbox (the
  *    delivery row's payload is the exact body the worker sends). Text from users is escaped for each target.
  * 3. Scheduled promotion ("apply at", "apply when the freeze ends"): through the same movePointer guard at
- *    the time it applies, with the scheduler's rights then, exactly once across two concurrent workers, audited.
+ *    the time it applies, with the scheduler's rights then, exactly once across two concurrent workers, audited;
+ *    and the console's server actions (the promote dialog's "schedule", the Requests page's cancel): parsed once,
+ *    authorized by the service, nothing stored on a refusal.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { runAction } from '@/lib/actions/client';
+import type { ActionServerError } from '@/lib/actions/safe-action';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { buildDemoLock, type DemoPolicySpec } from '@/lib/seed/demo-data';
@@ -32,6 +37,17 @@ import * as webhooksRoute from '@/app/api/v1/webhooks/route';
 import * as scheduleRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/schedule/route';
 import * as scheduledListRoute from '@/app/api/v1/scheduled_promotions/route';
 import * as scheduledRoute from '@/app/api/v1/scheduled_promotions/[id]/route';
+
+// The server actions read the session through next-auth: the signed-in user is set per test.
+const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
+vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
+const { cancelScheduledPromotionAction, schedulePromotionAction } = await import('@/lib/actions/promotion/schedule-actions');
+
+async function signIn(email: string) {
+  const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, sessionVersion: true } });
+  session.current = { user: { id: u.id }, sid: randomUUID(), sv: u.sessionVersion };
+}
 
 const nodes = { platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04' };
 const POLICY = 'journey-app';
@@ -295,7 +311,7 @@ describe('scheduled promotion', () => {
   it('"apply at": nothing before its time; then once, through the guard, even with two workers at once; audited as the scheduler through the schedule', async () => {
     const now = new Date();
     const at = new Date(now.getTime() + HOUR);
-    const s = await schedulePromotion(dev, { stage: 'dev', policy: SCHED, from: `rev:${s1.lock.revision_id}`, when: 'at', at: at.toISOString(), expectedRevisionId: null, reason: 'nightly' }, now);
+    const s = await schedulePromotion(dev, { stage: 'dev', policy: SCHED, from: `rev:${s1.lock.revision_id}`, when: 'at', at, expectedRevisionId: null, reason: 'nightly' }, now);
     expect(s).toMatchObject({ status: 'pending', when: 'at', run_at: at.toISOString(), to_revision_id: s1.lock.revision_id, scheduled_by: 'dev@example.com' });
     expect(await db().auditEvent.count({ where: { action: 'promotion.schedule', after: { contains: s.id } } })).toBe(1);
     expect((await applyDueScheduledPromotions(new Date(at.getTime() - 1000))).applied).not.toContain(s.id);
@@ -332,7 +348,7 @@ describe('scheduled promotion', () => {
   it('refused by the guard at the time it applies (a bad revision): failed with the guard’s words, audited; a protected stage opens a request', async () => {
     const now = new Date();
     const at = new Date(now.getTime() + HOUR).toISOString();
-    const s = await schedulePromotion(dev, { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at', at, expectedRevisionId: s1.lock.revision_id }, now);
+    const s = await schedulePromotion(dev, { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at', at: new Date(at), expectedRevisionId: s1.lock.revision_id }, now);
     await markRevisionBad(A.admin, { policy: SCHED, revisionId: s2.lock.revision_id, reason: 'breaks apt' });
     const r = await applyDueScheduledPromotions(new Date(Date.parse(at) + 1000));
     expect(r.failed).toContain(s.id);
@@ -343,7 +359,7 @@ describe('scheduled promotion', () => {
     expect(await db().auditEvent.count({ where: { action: 'promotion.schedule_failed', after: { contains: s.id } } })).toBe(1);
     await unmarkRevisionBad(A.admin, { policy: SCHED, revisionId: s2.lock.revision_id });
 
-    const p = await schedulePromotion(A.release, { stage: 'production', policy: SCHED, from: `rev:${s1.lock.revision_id}`, when: 'at', at, expectedRevisionId: null }, now);
+    const p = await schedulePromotion(A.release, { stage: 'production', policy: SCHED, from: `rev:${s1.lock.revision_id}`, when: 'at', at: new Date(at), expectedRevisionId: null }, now);
     expect((await applyDueScheduledPromotions(new Date(Date.parse(at) + 1000))).requested).toContain(p.id);
     const [requested] = (await listScheduledPromotions(A.release, { policy: SCHED, stage: 'production' })).filter((x) => x.id === p.id);
     expect(requested).toMatchObject({ status: 'requested', outcome: { request_id: expect.any(String), approvals_required: 2 } });
@@ -358,7 +374,7 @@ describe('scheduled promotion', () => {
     const notFrozen = await call(scheduleRoute.POST, 'POST', { token, params: { group: 'dev', name: SCHED }, body: { from: `rev:${s2.lock.revision_id}`, when: 'freeze_end', expected_revision_id: s1.lock.revision_id } });
     expect(notFrozen.status).toBe(400);
     expect(notFrozen.json.errors[0].path).toBe('/when');
-    await expect(schedulePromotion(viewer, { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at', at: new Date(Date.now() + HOUR).toISOString(), expectedRevisionId: s1.lock.revision_id })).rejects.toMatchObject({ status: 403 });
+    await expect(schedulePromotion(viewer, { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at', at: new Date(Date.now() + HOUR), expectedRevisionId: s1.lock.revision_id })).rejects.toMatchObject({ status: 403 });
 
     const at = new Date(Date.now() + HOUR).toISOString();
     const created = await call(scheduleRoute.POST, 'POST', { token, params: { group: 'dev', name: SCHED }, body: { from: `rev:${s2.lock.revision_id}`, when: 'at', at, expected_revision_id: s1.lock.revision_id } });
@@ -374,5 +390,35 @@ describe('scheduled promotion', () => {
     expect(cancelled.json).toMatchObject({ status: 'cancelled', outcome: { cancelled_by: 'dev@example.com' } });
     expect((await applyDueScheduledPromotions(new Date(Date.parse(at) + 1000))).applied).not.toContain(id);
     expect(await running('dev')).toBe(s1.lock.revision_id);
+  });
+  it("the console's server actions: a user without promote on the stage is refused and nothing is stored; times are checked once, naming `at`; the author cancels", async () => {
+    const input = { stage: 'dev', policy: SCHED, from: `rev:${s2.lock.revision_id}`, when: 'at' as const, at: new Date(Date.now() + 2 * HOUR).toISOString(), expectedRevisionId: s1.lock.revision_id, reason: 'from the dialog' };
+    const fail = (p: Promise<unknown>) => p.then(() => null, (e: ActionServerError) => e);
+    await signIn('viewer@example.com');
+    const before = snapshot();
+    expect(await fail(runAction(schedulePromotionAction, input))).toMatchObject({ code: 'forbidden' });
+    session.current = null;
+    expect(await fail(runAction(schedulePromotionAction, input))).toMatchObject({ code: 'unauthorized' });
+    await signIn('dev@example.com');
+    // Bad input, named by field: checked at the action's edge (the schema the API body is derived from), or by the service's clock.
+    expect(await fail(runAction(schedulePromotionAction, { ...input, at: '2026-02-30T02:00Z' }))).toMatchObject({ code: 'bad_request', fieldErrors: { at: ['is not a real time (check the day, hour and minute)'] } });
+    expect(await fail(runAction(schedulePromotionAction, { ...input, at: '27/11/2026 02:00' }))).toMatchObject({ code: 'bad_request', fieldErrors: { at: ['must be an ISO 8601 time with its zone, e.g. 2026-11-27T02:00:00Z'] } });
+    expect(await fail(runAction(schedulePromotionAction, { ...input, at: undefined }))).toMatchObject({ code: 'bad_request', fieldErrors: { at: ["is required when 'when' is 'at'"] } });
+    const past = await fail(runAction(schedulePromotionAction, { ...input, at: '2020-01-01T00:00:00Z' }));
+    expect(past).toMatchObject({ code: 'bad_request', fieldErrors: { at: [expect.stringMatching(/^must be in the future \(it is .* UTC now\)$/)] } });
+    expect(await fail(runAction(schedulePromotionAction, { ...input, when: 'freeze_end', at: undefined }))).toMatchObject({ code: 'bad_request', fieldErrors: { when: ["is 'freeze_end' but the stage is not frozen now"] } });
+    expect(snapshot()).toBe(before);
+
+    const scheduled = await runAction(schedulePromotionAction, input);
+    expect(scheduled).toMatchObject({ stage: 'dev', policy: SCHED, status: 'pending', when: 'at', run_at: input.at, reason: 'from the dialog', scheduled_by: 'dev@example.com', may_cancel: true });
+    expect(await db().auditEvent.count({ where: { action: 'promotion.schedule', after: { contains: scheduled.id } } })).toBe(1);
+    // The release manager neither scheduled this nor manages dev: sees it, may not cancel it.
+    await signIn('release@example.com');
+    const seen = (await listScheduledPromotions(await accessFor('release@example.com'), { policy: SCHED, status: 'pending' })).find((x) => x.id === scheduled.id);
+    expect(seen?.may_cancel).toBe(false);
+    expect(await fail(runAction(cancelScheduledPromotionAction, { id: scheduled.id }))).toMatchObject({ code: 'forbidden' });
+    await signIn('dev@example.com');
+    expect(await runAction(cancelScheduledPromotionAction, { id: scheduled.id })).toMatchObject({ status: 'cancelled', may_cancel: false, outcome: { cancelled_by: 'dev@example.com' } });
+    expect(await fail(runAction(cancelScheduledPromotionAction, { id: scheduled.id }))).toMatchObject({ code: 'conflict' });
   });
 });

@@ -1,10 +1,10 @@
 /** Issue 29: scheduled promotions ("apply at 02:00 UTC", "apply when the freeze ends"). */
 import { z } from 'zod';
-import { defineRoute } from '../contract';
-import { expectedRevisionId, reason, stageName } from '@/lib/validation/fields';
+import { defineRoute, pathInput, wireBody } from '../contract';
+import { scheduleWhenRule, ZCancelScheduledPromotion, ZSchedulePromotion } from '@/lib/validation/scheduled-promotions';
 
 const dtoDescription =
-  '{ id, stage, policy, from_stage, to_revision_id, expected_revision_id, when: at|freeze_end, run_at, reason, status: pending|applied|requested|failed|cancelled, outcome, scheduled_by, created_at, decided_at }';
+  '{ id, stage, policy, from_stage, to_revision_id, expected_revision_id, when: at|freeze_end, run_at, reason, status: pending|applied|requested|failed|cancelled, outcome, scheduled_by, created_at, decided_at, may_cancel }';
 
 export const schedulePromotionRoute = defineRoute({
   method: 'POST',
@@ -13,16 +13,9 @@ export const schedulePromotionRoute = defineRoute({
   description:
     "What moves is fixed now (the revision `from` runs now, or rev:<id>), and so is what the stage runs now (expected_revision_id; the apply is a compare-and-swap against it). When due, the rollout worker applies it through the same movePointer guard, judged then with the scheduler's rights then: it moves, opens a promotion request on a protected stage, or fails with the guard's words (a freeze that has not ended makes a freeze_end schedule wait for the new end). Exactly once across instances; audited.",
   params: { group: 'The stage to promote into', name: 'Policy name' },
-  body: z
-    .object({
-      from: stageName.describe("The source stage, or 'rev:<revision_id>'"),
-      when: z.enum(['at', 'freeze_end'], { error: "must be 'at' or 'freeze_end'" }).describe('at: at `at`; freeze_end: when the freeze covering the stage now ends'),
-      at: z.string().max(40).optional().describe('with when=at: an ISO 8601 time with its zone, e.g. 2026-11-27T02:00:00Z'),
-      expected_revision_id: expectedRevisionId,
-      reason: reason.optional(),
-    })
-    .strict()
-    .transform((b) => ({ from: b.from, when: b.when, at: b.at, expectedRevisionId: b.expected_revision_id, reason: b.reason })),
+  // The service's input schema, under the wire's names, with its one cross-field rule (parsed once, here).
+  body: wireBody(ZSchedulePromotion, { omit: ['stage', 'policy', 'requestId'] }).superRefine(scheduleWhenRule),
+  pathInput: pathInput(ZSchedulePromotion, { stage: 'group', policy: 'name' }),
   responses: {
     201: { description: dtoDescription, schema: { type: 'object' } },
     400: 'A field is invalid (named): a time in the past, freeze_end on a stage that is not frozen, nothing to change',
@@ -49,5 +42,6 @@ export const cancelScheduledPromotionRoute = defineRoute({
   path: '/scheduled_promotions/{id}',
   summary: 'Cancel a pending scheduled promotion (whoever scheduled it, or who manages the stage)',
   params: { id: 'Scheduled promotion id' },
-  responses: { 200: { description: dtoDescription, schema: { type: 'object' } }, 403: 'Not the scheduler nor a manager of the stage', 404: 'No such schedule', 409: 'No longer pending' },
+  pathInput: pathInput(ZCancelScheduledPromotion, { id: 'id' }),
+  responses: { 200: { description: dtoDescription, schema: { type: 'object' } }, 400: 'The id is malformed', 403: 'Not the scheduler nor a manager of the stage', 404: 'No such schedule', 409: 'No longer pending' },
 });

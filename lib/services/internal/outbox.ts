@@ -41,10 +41,13 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 
 /**
  * Issue 29: markdown's control characters escaped for Teams (Adaptive Card text is markdown), so text
- * from users cannot disguise a link as `[harmless](https://evil)` or restyle the card.
+ * from users cannot disguise a link as `[harmless](https://evil)`, restyle the card, or start list items
+ * of its own (`- Approved by …`, `1. …` at the start of a line). `&` too, so an entity such as `&lt;` shows
+ * as typed. Only ASCII punctuation is escaped (CommonMark's rule), and `-` and `.` only where they would
+ * make a list, so names such as `web-app` or `1.2.3` read as they are.
  */
 export function teamsEscape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
+  return text.replace(/[\\`*_{}[\]()#+!|<>~&]/g, (c) => `\\${c}`).replace(/^([ \t]*)(-|\d+\.)(?=[ \t]|$)/gm, (_m, indent: string, marker: string) => `${indent}${marker === '-' ? '\\-' : `${marker.slice(0, -1)}\\.`}`);
 }
 
 /**
@@ -72,11 +75,12 @@ export function webhookBody(envelope: EventEnvelope, format: WebhookFormat | boo
   }
   if (f === 'teams') {
     const body: Record<string, unknown>[] = [
-      { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: teamsEscape(m.title), wrap: true },
-      { type: 'TextBlock', text: teamsEscape(envelope.summary), wrap: true },
+      { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: teamsEscape(cut(m.title, 150)), wrap: true },
+      { type: 'TextBlock', text: teamsEscape(cut(envelope.summary, 3000)), wrap: true },
     ];
-    if (facts.length) body.push({ type: 'FactSet', facts: facts.map(([title, value]) => ({ title: teamsEscape(title), value: teamsEscape(value) })) });
-    if (changes.length) body.push({ type: 'TextBlock', text: changes.map((c) => `- ${teamsEscape(c)}`).join('\n'), wrap: true });
+    // Bounded like Slack's blocks (cut before escaping, so an escape is never split), well inside Teams' message size.
+    if (facts.length) body.push({ type: 'FactSet', facts: facts.map(([title, value]) => ({ title: teamsEscape(cut(title, 100)), value: teamsEscape(cut(value, 2000)) })) });
+    if (changes.length) body.push({ type: 'TextBlock', text: changes.map((c) => `- ${teamsEscape(cut(c, 300))}`).join('\n'), wrap: true });
     body.push({ type: 'TextBlock', text: teamsEscape(`policy-console · ${envelope.event} · ${envelope.occurred_at}`), isSubtle: true, size: 'Small', wrap: true });
     const card = {
       $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',

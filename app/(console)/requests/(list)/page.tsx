@@ -2,9 +2,11 @@ import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { policyNames } from '@/lib/db/queries/policies';
 import { requestsForPage, type RequestsFilter, type RequestsView } from '@/lib/services/requests-page';
+import { listScheduledPromotions } from '@/lib/services/scheduled-promotions';
 import { PageHeader } from '@/components/page-header';
 import { RequestsFilters } from '@/components/requests-filters';
 import { RequestsTable } from '@/components/requests-table';
+import { ScheduledPromotions } from '@/components/scheduled-promotions';
 
 export const metadata: Metadata = { title: 'Requests' };
 export const dynamic = 'force-dynamic';
@@ -23,7 +25,14 @@ export default async function RequestsPage({ searchParams }: Props) {
     policy: sp.policy || undefined,
   };
   // Issue 28: the stage filter lists only the stages the viewer may see (requestsForPage's `stages`).
-  const [{ rows, counts, stages }, policies] = await Promise.all([requestsForPage(access, filter), policyNames()]);
+  // Issue 29: scheduled promotions (pending, and those decided in the last 7 days) of the stages the viewer may see, under the same stage and policy filters.
+  const scope = { stage: filter.stage, policy: filter.policy };
+  const [{ rows, counts, stages }, policies, scheduled, decided] = await Promise.all([
+    requestsForPage(access, filter),
+    policyNames(),
+    listScheduledPromotions(access, { ...scope, status: 'pending' }),
+    listScheduledPromotions(access, { ...scope, decidedSince: new Date(Date.now() - 7 * 24 * 3600_000) }),
+  ]);
   const empty =
     filter.view === 'to-approve'
       ? 'Nothing is waiting for your approval.'
@@ -38,6 +47,7 @@ export default async function RequestsPage({ searchParams }: Props) {
       />
       <RequestsFilters filter={filter} stages={stages} policies={policies} counts={counts} />
       <RequestsTable rows={rows} empty={empty} />
+      <ScheduledPromotions pending={scheduled} recent={decided.slice(0, 20)} />
     </>
   );
 }

@@ -6,4 +6,4 @@ import { cancelScheduledPromotion } from '@/lib/services/scheduled-promotions';
 export const dynamic = 'force-dynamic';
 
 /** Issue 29: cancel a pending scheduled promotion (its scheduler, or who manages the stage). */
-export const DELETE = apiRoute(cancelScheduledPromotionRoute, async (_req, { access, params, requestId }) => NextResponse.json(await cancelScheduledPromotion(access, { id: params.id, requestId })));
+export const DELETE = apiRoute(cancelScheduledPromotionRoute, async (_req, { access, input, requestId }) => NextResponse.json(await cancelScheduledPromotion(access, { ...input, requestId })));

@@ -6,6 +6,6 @@ import { schedulePromotion } from '@/lib/services/scheduled-promotions';
 export const dynamic = 'force-dynamic';
 
 /** Issue 29: POST { from, when: at|freeze_end, at?, expected_revision_id, reason? } → 201 the scheduled promotion. */
-export const POST = apiRoute(schedulePromotionRoute, async (_req, { access, params, body, requestId }) =>
-  NextResponse.json(await schedulePromotion(access, { ...body, stage: params.group, policy: params.name, requestId }), { status: 201 }),
+export const POST = apiRoute(schedulePromotionRoute, async (_req, { access, input, body, requestId }) =>
+  NextResponse.json(await schedulePromotion(access, { ...body, ...input, requestId }), { status: 201 }),
 );

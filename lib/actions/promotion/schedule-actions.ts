@@ -1,0 +1,24 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { scheduleWhenRule, ZCancelScheduledPromotion, ZSchedulePromotion } from '@/lib/validation/scheduled-promotions';
+import { cancelScheduledPromotion, schedulePromotion } from '@/lib/services/scheduled-promotions';
+import { authedAction } from '../safe-action';
+
+/**
+ * Issue 29: the promote dialog's "later" — schedule a promotion at a time (UTC) or for when the stage's
+ * freeze ends — and the Requests page's cancel. Parsed once here (the schema the API body is derived
+ * from); the service authorizes (promote on the stage; cancel: the scheduler or a manager) and stores
+ * the schedule with its audit event in one transaction.
+ */
+export const schedulePromotionAction = authedAction.inputSchema(ZSchedulePromotion.omit({ requestId: true }).superRefine(scheduleWhenRule)).action(async ({ parsedInput, ctx }) => {
+  const result = await schedulePromotion(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return result;
+});
+
+export const cancelScheduledPromotionAction = authedAction.inputSchema(ZCancelScheduledPromotion.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
+  const result = await cancelScheduledPromotion(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return result;
+});
