@@ -297,7 +297,7 @@ function rows(db: string, m: Measured): BenchResult[] {
  * collects: indexing keeps nothing per node (the live heap after a full collection is the same ~70 MB after
  * 1,000 and after 3,000 nodes), yet the process's RSS passed 500 MB.
  */
-const HEAP_CAP_MB = 256;
+const HEAP_CAP_MB = 192;
 const RESULT = 'SEARCH_BENCH_RESULT ';
 
 /** Runs measure() for one database in a child process (node --max-old-space-size=HEAP_CAP_MB), so that its RSS is its own. */

@@ -10,7 +10,7 @@
  * (MAX_BODY_BYTES, 8 MiB by default: the largest a transfer may hold) and one
  * file over it (reported as skipped, never read; --no-large leaves these out). Then migrates a fresh SQLite
  * database next to it, adds an administrator, and runs the real importer
- * (`node --max-old-space-size=H --import tsx scripts/import.ts --dir …`, H = 256 by default as `npm run import` has it: the heap cap keeps V8 from growing the heap before it collects)
+ * (`node --max-old-space-size=H --import tsx scripts/import.ts --dir …`, H = 192 by default as `npm run import` has it: the heap cap keeps V8 from growing the heap before it collects)
  * as a child process whose peak resident set (getrusage's ru_maxrss) a preload
  * records on exit. Prints one JSON line: {nodes, files, file_mb, seconds,
  * peak_rss_mb, exit}. The temp directory is removed unless --keep.
@@ -32,7 +32,7 @@ const NODES = num('--nodes', 5000);
 const FILES_MB = num('--files-mb', 300);
 const FILE_KB = num('--file-kb', 256);
 const CONCURRENCY = num('--concurrency', 4);
-const HEAP_MB = num('--heap-mb', 256);
+const HEAP_MB = num('--heap-mb', 192);
 const keep = args.includes('--keep');
 const LARGE = !args.includes('--no-large');
 
