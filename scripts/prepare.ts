@@ -3,18 +3,33 @@
  * DATABASE_URL names (SQLite file or PostgreSQL), seed the demo only when asked,
  * make sure a session secret exists. Safe when several instances start at once
  * on one PostgreSQL database: the engine migrates under an advisory lock, and
- * seeding re-checks for users under another (lib/seed/seed-demo.ts).
+ * seeding re-checks for users under another (lib/seed/seed-demo.ts). The home
+ * organization is kept named after CHEF_ORG (issue 23, lib/services/organizations.ts);
+ * start-up stops when another organization has that name.
  */
 import { createDb } from '../lib/db/client';
+import { chefOrg } from '../lib/chef/context';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
 import { seedDemo } from '../lib/seed/seed-demo';
+import { ensureHomeOrganization, HomeOrganizationError } from '../lib/services/organizations';
 import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();
 if (applied.length) console.log(`[prepare] applied migrations to the ${databaseProvider()} database: ${applied.join(', ')}`);
 const client = createDb();
+try {
+  const home = await ensureHomeOrganization(chefOrg(), client);
+  if (home.created) console.log(`[prepare] created the home organization '${home.name}'`);
+  if (home.renamedFrom !== null) console.log(`[prepare] renamed the home organization '${home.renamedFrom}' to '${home.name}' (CHEF_ORG)`);
+  if (home.groupsCreated.length) console.log(`[prepare] restored the home organization's groups: ${home.groupsCreated.join(', ')}`);
+} catch (e) {
+  if (!(e instanceof HomeOrganizationError)) throw e;
+  console.error(`[prepare] ${e.message}`);
+  await client.$disconnect();
+  process.exit(1);
+}
 const decision = demoSeedDecision();
 if (decision.seed && (await client.user.count()) === 0) {
   console.log(`[prepare] seeding demo data into ${redactedUrl()}: ${decision.reason}. Logins in README.md; set SEED_DEMO=false to start with an empty database.`);

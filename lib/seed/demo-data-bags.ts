@@ -28,6 +28,7 @@ import type { Tx } from '@/lib/db/client';
 import { generateChefKeyPair } from '@/lib/services/chef-key-material';
 import { classifyItem } from '@/lib/services/data-bags';
 import { indexClient, indexDataBagItem } from '@/lib/services/seed-writes';
+import { HOME_ORG_ID } from '@/lib/services/organizations';
 
 export { DEMO_BAGS, DEMO_DATA_BAG_SECRET, demoBagCookbookFiles } from './demo-data-bags-cookbook';
 import { DEMO_BAGS, DEMO_DATA_BAG_SECRET } from './demo-data-bags-cookbook';
@@ -100,7 +101,7 @@ export async function seedDemoDataBags(tx: Tx, pairs: { publicKey: string }[]): 
   const holders: { name: string; type: 'clients'; publicKey: string }[] = [];
   for (const [i, name] of DEMO_VAULT_CLIENTS.entries()) {
     await tx.chefName.create({ data: { name, kind: 'client' } });
-    const client = await tx.chefClient.create({ data: { name }, select: { id: true, name: true, validator: true } });
+    const client = await tx.chefClient.create({ data: { name, orgId: HOME_ORG_ID }, select: { id: true, name: true, validator: true } });
     await indexClient(tx, client);
     await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey: pairs[i].publicKey } });
     holders.push({ name, type: 'clients', publicKey: pairs[i].publicKey });

@@ -14,6 +14,7 @@ import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
+import { HOME_ORG_ID } from './organizations';
 
 /** Reserves a Chef actor name for a user or a client; 409 when a user or client already has it. */
 export async function claimChefName(tx: Tx, name: string, kind: 'user' | 'client', message: string) {
@@ -119,7 +120,7 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
   return transaction(async (tx) => {
     await claimChefName(tx, input.name, 'client', 'Client already exists');
     if (r.kind === 'client') await assertNodeNameFree(tx, input.name);
-    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator, orgId: HOME_ORG_ID }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
     await indexClient(tx, client);
     let key: KeyDto | null = null;
     if (publicKey) {
@@ -236,7 +237,7 @@ export async function rotateValidator(actor: AuditActor, org: string): Promise<{
     const created = !c;
     if (!c) {
       await claimChefName(tx, name, 'client', `The name '${name}' is taken by a user or client`);
-      c = await tx.chefClient.create({ data: { name, validator: true }, select: { id: true } });
+      c = await tx.chefClient.create({ data: { name, validator: true, orgId: HOME_ORG_ID }, select: { id: true } });
     } else {
       await tx.chefClient.update({ where: { id: c.id }, data: { validator: true } });
       await tx.chefKey.deleteMany({ where: { clientId: c.id } });
