@@ -95,9 +95,10 @@ async function ensureIn(tx: Tx, name: string): Promise<EnsureHomeResult> {
     if (users.length) await tx.orgMember.createMany({ data: users.map((u) => ({ orgId: HOME_ORG_ID, userId: u.id })) });
     result.created = true;
   } else if (home.name !== name) {
+    // A compare-and-swap on the name read: an instance that renamed it first makes this one a no-op (one event).
     // The full name follows the name unless someone gave it one of its own.
-    await tx.organization.update({ where: { id: HOME_ORG_ID }, data: { name, ...(home.fullName === home.name ? { fullName: name } : {}) } });
-    result.renamedFrom = home.name;
+    const renamed = await tx.organization.updateMany({ where: { id: HOME_ORG_ID, name: home.name }, data: { name, ...(home.fullName === home.name ? { fullName: name } : {}) } });
+    if (renamed.count === 1) result.renamedFrom = home.name;
   }
   const have = new Set(home?.groups.map((g) => g.name) ?? []);
   const missing = SYSTEM_GROUPS.filter((g) => !have.has(g));
