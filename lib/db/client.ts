@@ -55,13 +55,14 @@ type AdapterFactory = InstanceType<typeof PrismaBetterSqlite3>;
  * its statements are only ever used the adapter's way: bound once, then
  * `run()` or `raw().all()`; here the binding travels with each use instead.
  */
-function immediateTransactions(factory: AdapterFactory, opts: { readonly?: boolean } = {}): AdapterFactory {
+function immediateTransactions(factory: AdapterFactory, opts: { readonly?: boolean } = {}, holder: DirectHolder = {}): AdapterFactory {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
     const client = (adapter as unknown as { client: { prepare: (sql: string) => SqliteStatement } & SqlitePragma }).client;
     if (!opts.readonly) writeAheadLog(client);
     const prepare = client.prepare.bind(client);
+    holder.direct = directStatements(prepare as unknown as (sql: string) => RawStatement, holder.onStatement);
     const statements = new Map<string, SqliteStatement>();
     client.prepare = ((sql: string) => {
       const text = sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql;
@@ -97,6 +98,70 @@ function reusable(stmt: SqliteStatement): SqliteStatement {
     raw: () => ({ all: () => stmt.raw(true).all(args) }),
   });
   return bound();
+}
+
+/** A better-sqlite3 statement, used directly (directStatements). */
+interface RawStatement {
+  reader: boolean;
+  safeIntegers(on: boolean): unknown;
+  run(...params: unknown[]): { changes: number };
+  all(...params: unknown[]): unknown[];
+}
+
+/**
+ * SQLite: statements run directly on the connection Prisma's adapter holds,
+ * synchronously, for hot paths made of many small statements (issue 25: a
+ * node save's index write). Inside an interactive transaction they run in it:
+ * the adapter has one connection, and the transaction holds it from BEGIN to
+ * COMMIT (its queries run on it in order; a statement here runs between two
+ * of them, never during one). Each Prisma query costs ~0.5 ms of its own
+ * (request, serialization, result mapping) on top of SQLite's few
+ * microseconds; six of them were two thirds of a chef-client node save's
+ * index write. Parameters are strings, numbers or null (booleans as 0/1);
+ * rows come back as objects keyed by column name.
+ */
+export interface SqliteDirect {
+  /** A statement that returns no rows; how many rows it changed. */
+  run(sql: string, params: readonly unknown[]): number;
+  /** A statement that returns rows (a SELECT, or a write with RETURNING). */
+  all<T>(sql: string, params: readonly unknown[]): T[];
+}
+
+/** `onStatement`: createDb's onQuery, so that statement counts include these. */
+type DirectHolder = { direct?: SqliteDirect; onStatement?: () => void };
+
+function directStatements(prepare: (sql: string) => RawStatement, onStatement?: () => void): SqliteDirect {
+  const statements = new Map<string, RawStatement>();
+  const stmt = (sql: string) => {
+    onStatement?.();
+    let st = statements.get(sql);
+    if (!st) {
+      st = prepare(sql);
+      // Numbers as numbers (the adapter's connection answers BigInts by default): counts and small integers only here.
+      st.safeIntegers(false);
+      if (statements.size >= 500) statements.clear();
+      statements.set(sql, st);
+    }
+    return st;
+  };
+  const args = (params: readonly unknown[]) => params.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  return {
+    run: (sql, params) => stmt(sql).run(...args(params)).changes,
+    all: <T>(sql: string, params: readonly unknown[]) => stmt(sql).all(...args(params)) as T[],
+  };
+}
+
+/** Which SQLite connection (its holder) a client's engine uses: an interactive transaction's client shares its parent's engine. */
+const directs = new WeakMap<object, DirectHolder>();
+
+/**
+ * The direct statements of a SQLite client made by createDb, or of an
+ * interactive transaction of one (then they run inside it); undefined for
+ * PostgreSQL and before the client's first query opened its connection.
+ */
+export function sqliteDirect(client: object): SqliteDirect | undefined {
+  const engine = (client as { _engine?: unknown })._engine;
+  return typeof engine === 'object' && engine !== null ? directs.get(engine)?.direct : undefined;
 }
 
 /** How many times an interactive transaction runs when PostgreSQL rolls it back for a deadlock or serialization failure. */
@@ -193,9 +258,12 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
     providers.set(client, 'postgresql');
     pools.set(client, pool);
   } else {
-    const adapter = immediateTransactions(new PrismaBetterSqlite3({ url, timeout: opts.busyTimeoutMs ?? busyTimeoutMs(), ...(opts.readonly ? { readonly: true } : {}) }), { readonly: opts.readonly });
+    const holder: DirectHolder = { onStatement: opts.onQuery };
+    const adapter = immediateTransactions(new PrismaBetterSqlite3({ url, timeout: opts.busyTimeoutMs ?? busyTimeoutMs(), ...(opts.readonly ? { readonly: true } : {}) }), { readonly: opts.readonly }, holder);
     client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, ...(log ? { log: [...log] } : {}) });
     providers.set(client, 'sqlite');
+    const engine = (client as unknown as { _engine?: unknown })._engine;
+    if (typeof engine === 'object' && engine !== null) directs.set(engine, holder);
   }
   // On both databases, so behaviour is the same (SQLite never reports P2034).
   retryWriteConflicts(client);

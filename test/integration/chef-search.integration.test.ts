@@ -8,11 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
-import { db } from '@/lib/db/client';
+import { db, providerOf, sqliteDirect } from '@/lib/db/client';
 import { accessFor } from '@/test/helpers';
 import { reportNode } from '@/lib/services/chef-nodes';
 import { flattenForIndex, matchesRows, nodeSearchDocument, parseSearchQuery, type SearchQuery } from '@/lib/domain/search';
 import { searchIndex } from '@/lib/db/queries/search';
+import { indexNode, unindexNode } from '@/lib/services/internal/search-index';
 
 let chef: ChefHarness;
 
@@ -218,6 +219,30 @@ describe('never stale: a saved node is found by the next request', () => {
     expect(byGen.json.total).toBe(1);
     const stale = await search('node', `name:s-race AND NOT gen:${shared.normal.gen}`);
     expect(stale.json.total).toBe(0);
+  });
+});
+
+describe("the index write is part of its object's transaction", () => {
+  it('rolls back with it, and reads what the transaction wrote before it (SQLite: statements run directly on the transaction connection)', async () => {
+    const probe = { name: 's-rollback', automatic: { platform: 'tx-probe' } };
+    const found = async (q: string) => (await searchIndex('node', parseSearchQuery(q), { kind: 'all' }, { start: 0, rows: 10 })).names;
+    await expect(
+      db().$transaction(async (tx) => {
+        // On SQLite the index's statements run directly on this transaction's connection; on PostgreSQL through Prisma.
+        expect(sqliteDirect(tx) !== undefined).toBe(providerOf(db()) === 'sqlite');
+        await indexNode(tx, probe);
+        // Inside the transaction its own index rows are there: a second write of the same node updates them (no duplicate document).
+        await indexNode(tx, { ...probe, automatic: { platform: 'tx-probe2' } });
+        expect(await searchIndex('node', parseSearchQuery('platform:tx-probe2'), { kind: 'all' }, { start: 0, rows: 10 }, tx)).toStrictEqual({ total: 1, names: ['s-rollback'] });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await found('platform:tx-probe*')).toStrictEqual([]);
+    expect(await db().searchDoc.count({ where: { idx: 'node', name: 's-rollback' } })).toBe(0);
+    await db().$transaction(async (tx) => indexNode(tx, probe));
+    expect(await found('platform:tx-probe')).toStrictEqual(['s-rollback']);
+    await db().$transaction(async (tx) => unindexNode(tx, 's-rollback'));
+    expect(await found('platform:tx-probe')).toStrictEqual([]);
   });
 });
 
