@@ -64,13 +64,14 @@ const START_UP = { kind: 'system' as const, userId: null, email: 'start-up' };
 
 /**
  * Makes the home organization match CHEF_ORG (`name`): creates it if missing (every user a member, as the
- * migration makes them; its clients went with the removed row), renames it when CHEF_ORG changed (its members, clients and
- * groups stay), and restores any missing system group. Refuses (HomeOrganizationError, nothing changed) when
- * another organization already has that name. Nothing to do (the usual start) is one read and no write.
+ * migration makes them; its clients went with the removed row), renames it when CHEF_ORG changed (its members,
+ * clients and groups stay), and restores any missing system group. Refuses (HomeOrganizationError, nothing
+ * changed) when another organization already has that name. Nothing to do (the usual start) is one read and no
+ * write; a change is one transaction with one audit event (`org.home`).
  *
- * Safe when several instances start at once on one database: every change is one transaction, re-run from
- * the start when it lost a race on a unique key (then the second look finds what the winner made); a rename
- * to the same name by two instances writes the same value twice.
+ * Safe when several instances start at once on one database: the transaction is re-run from the start when it
+ * lost a race on a unique key (the second look then finds what the winner made), and the rename is a
+ * compare-and-swap on the name it read, so two instances make one change and one event.
  */
 export async function ensureHomeOrganization(name: string, client: Db = db()): Promise<EnsureHomeResult> {
   if (!name) throw new HomeOrganizationError('CHEF_ORG is empty: the home organization needs a name.');
