@@ -42,10 +42,11 @@ CREATE TABLE "ChefGroupMember" (
     CONSTRAINT "ChefGroupMember_childGroupId_fkey" FOREIGN KEY ("childGroupId") REFERENCES "ChefGroup" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
--- Data (issue 23, docs/organizations-design.md step 1): the home organization, named after CHEF_ORG's default
--- ('console'; ensureHomeOrganization() renames it to CHEF_ORG at start-up), with Chef's five system groups;
--- public_key_read_access holds the groups users and clients (Chef's default). Every existing user becomes a
--- member, every existing client belongs to it (below).
+-- Data (issue 23, docs/organizations-design.md step 1): the home organization, named after the default of
+-- CHEF_ORG (console), which ensureHomeOrganization() renames to CHEF_ORG at start-up, with the five system
+-- groups of Chef. public_key_read_access holds the groups users and clients (the Chef default). Every existing
+-- user becomes a member, every existing client belongs to it (below). No quotes or semicolons in these
+-- comments: the PostgreSQL engine splits the script on them.
 -- (Timestamps written as Prisma writes them on SQLite: ISO 8601 text in UTC.)
 INSERT INTO "Organization" ("id", "name", "fullName", "homeKey", "createdAt") VALUES ('org_home', 'console', 'console', 'home', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'));
 INSERT INTO "ChefGroup" ("id", "orgId", "name", "updatedAt") VALUES

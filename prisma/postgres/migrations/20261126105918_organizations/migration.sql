@@ -40,10 +40,11 @@ CREATE TABLE "ChefGroupMember" (
     CONSTRAINT "ChefGroupMember_pkey" PRIMARY KEY ("groupId","member")
 );
 
--- Data (issue 23, docs/organizations-design.md step 1): the home organization, named after CHEF_ORG's default
--- ('console'; ensureHomeOrganization() renames it to CHEF_ORG at start-up), with Chef's five system groups;
--- public_key_read_access holds the groups users and clients (Chef's default). Every existing user becomes a
--- member, every existing client belongs to it (below).
+-- Data (issue 23, docs/organizations-design.md step 1): the home organization, named after the default of
+-- CHEF_ORG (console), which ensureHomeOrganization() renames to CHEF_ORG at start-up, with the five system
+-- groups of Chef. public_key_read_access holds the groups users and clients (the Chef default). Every existing
+-- user becomes a member, every existing client belongs to it (below). No quotes or semicolons in these
+-- comments: the PostgreSQL engine splits the script on them.
 INSERT INTO "Organization" ("id", "name", "fullName", "homeKey") VALUES ('org_home', 'console', 'console', 'home');
 INSERT INTO "ChefGroup" ("id", "orgId", "name") VALUES
     ('org_home_admins', 'org_home', 'admins'),
