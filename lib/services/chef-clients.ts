@@ -54,6 +54,17 @@ export interface ClientDto {
 
 const DEFAULT_KEY = { where: { name: 'default' }, select: { publicKey: true } } as const;
 
+/**
+ * A client as Chef's API shows it (erchef's client JSON), for GET, PUT and
+ * DELETE /clients/:name and for search rows alike (pedant compares a search
+ * row with the GET): API v0 adds the default key's `public_key`, first, as
+ * erchef writes it.
+ */
+export function clientJson(c: { name: string; validator: boolean; publicKey?: string | null }, org: string, apiVersion: number) {
+  const base = { name: c.name, clientname: c.name, orgname: org, validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+  return apiVersion === 0 && c.publicKey ? { public_key: c.publicKey, ...base } : base;
+}
+
 /** The permission table's client rows (admins; a client itself; the validator registers), refused as erchef does. */
 function assertClient(r: Actor, action: Action, verb: 'create' | 'read' | 'update' | 'delete', resource: Resource = {}) {
   if (!can(r, action, resource)) throw chefMissing(verb);

@@ -16,6 +16,7 @@ import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
 import { parseSearchQuery, SearchSyntaxError, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
 import { NODE_SELECT, nodeJson } from './chef-nodes';
+import { clientJson } from './chef-clients';
 import { bagReadable, listDataBags } from './data-bags';
 import { bagIndex } from './internal/search-index';
 
@@ -114,18 +115,19 @@ export async function listSearchIndexes(actor: Actor): Promise<string[]> {
 }
 
 /** GET /search/INDEX. */
-export async function search(actor: Actor, index: string, params: SearchParams, opts: { org: string }): Promise<SearchResult> {
+/** `apiVersion`: the request's Chef server API version (a client row is the body GET /clients/NAME answers at it). */
+export async function search(actor: Actor, index: string, params: SearchParams, opts: { org: string; apiVersion: number }): Promise<SearchResult> {
   const target = await resolveIndex(actor, index);
   const query = parseQueryParam(params.q);
   const rows = intParam('rows', params.rows, DEFAULT_ROWS, MAX_ROWS);
   const start = intParam('start', params.start, 0, Number.MAX_SAFE_INTEGER);
   const sort = sortParam(params.sort);
   const page = await searchIndex(target.idx, query, target.scope, { start, rows, sortField: sort.field, descending: sort.descending });
-  const hits = await loadHits(target, page.names, opts.org);
+  const hits = await loadHits(target, page.names, opts);
   return { total: page.total, start, hits };
 }
 
-async function loadHits(target: Target, names: string[], org: string): Promise<SearchHit[]> {
+async function loadHits(target: Target, names: string[], opts: { org: string; apiVersion: number }): Promise<SearchHit[]> {
   const kind = target.kind;
   if (!names.length) return [];
   const order = new Map(names.map((n, i) => [n, i]));
@@ -148,9 +150,9 @@ async function loadHits(target: Target, names: string[], org: string): Promise<S
       return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
     });
   }
-  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true } });
+  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true, keys: { where: { name: 'default' }, select: { publicKey: true } } } });
   return byOrder(clients).map((c) => {
-    const row = { name: c.name, clientname: c.name, orgname: org, validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
+    const row = clientJson({ name: c.name, validator: c.validator, publicKey: c.keys[0]?.publicKey ?? null }, opts.org, opts.apiVersion);
     return { name: c.name, path: `clients/${c.name}`, row, partialSource: row };
   });
 }
@@ -169,7 +171,7 @@ export function parsePartialKeys(body: unknown): Record<string, string[]> {
 }
 
 /** POST /search/INDEX: each hit reduced to the requested paths. */
-export async function partialSearch(actor: Actor, index: string, params: SearchParams, body: unknown, opts: { org: string }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
+export async function partialSearch(actor: Actor, index: string, params: SearchParams, body: unknown, opts: { org: string; apiVersion: number }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
   const keys = parsePartialKeys(body);
   const result = await search(actor, index, params, opts);
   return {

@@ -175,6 +175,11 @@ describe('GET /search/client', () => {
     const res = await search('client', 'name:s-client-1');
     expect(res.json.total).toBe(1);
     expect(res.json.rows[0]).toStrictEqual((await chef.request('GET', 'clients/s-client-1')).json);
+    // At API v0 a client's JSON carries its default key's public_key, in the search row as in the GET (pedant's search_spec compares them).
+    const v0 = await chef.request('GET', `search/client?q=${encodeURIComponent('name:s-client-1')}`, { apiVersion: 0 });
+    const get0 = (await chef.request('GET', 'clients/s-client-1', { apiVersion: 0 })).json;
+    expect(get0.public_key).toMatch(/BEGIN PUBLIC KEY/);
+    expect(v0.json.rows).toStrictEqual([get0]);
     expect((await search('client', 'name:s-client-1 AND validator:false')).json.total).toBe(1);
     expect((await chef.request('PUT', 'clients/s-client-1', { body: { name: 's-client-2' } })).status).toBe(201);
     expect((await search('client', 'name:s-client-1')).json.total).toBe(0);

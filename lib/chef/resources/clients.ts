@@ -1,12 +1,11 @@
 /** Chef's clients resource: /clients, /clients/:name (their keys: keys.ts). */
-import { createClient, deleteClient, getClient, listClients, updateClient, type ClientDto } from '@/lib/services/chef-clients';
+import { clientJson, createClient, deleteClient, getClient, listClients, updateClient, type ClientDto } from '@/lib/services/chef-clients';
 import { chefOrg, jsonBody, ok, route, type ChefRoute } from '../context';
 import { keyBody } from './keys';
 
-/** erchef's client JSON; API v0 adds the default key's `public_key` (first, as erchef writes it). */
+/** erchef's client JSON (clientJson: the same body search rows carry). */
 function clientBody(c: ClientDto, apiVersion: number) {
-  const base = { name: c.name, clientname: c.name, orgname: chefOrg(), validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
-  return apiVersion === 0 && c.publicKey ? { public_key: c.publicKey, ...base } : base;
+  return clientJson(c, chefOrg(), apiVersion);
 }
 
 /**

@@ -11,12 +11,12 @@ export const searchRoutes: ChefRoute[] = [
   route('GET', 'search', async (ctx) => ok(Object.fromEntries((await listSearchIndexes(ctx.actor)).map((i) => [i, `${ctx.orgUrl}/search/${i}`])))),
 
   route('GET', 'search/:index', async (ctx) => {
-    const r = await search(ctx.actor, ctx.params.index, params(ctx), { org: chefOrg() });
+    const r = await search(ctx.actor, ctx.params.index, params(ctx), { org: chefOrg(), apiVersion: ctx.apiVersion });
     return ok({ total: r.total, start: r.start, rows: r.hits.map((h) => h.row) });
   }),
 
   route('POST', 'search/:index', async (ctx) => {
-    const r = await partialSearch(ctx.actor, ctx.params.index, params(ctx), jsonBody(ctx), { org: chefOrg() });
+    const r = await partialSearch(ctx.actor, ctx.params.index, params(ctx), jsonBody(ctx), { org: chefOrg(), apiVersion: ctx.apiVersion });
     return ok({ total: r.total, start: r.start, rows: r.rows.map((x) => ({ url: `${ctx.orgUrl}/${x.path}`, data: x.data })) });
   }),
 ];
