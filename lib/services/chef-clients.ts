@@ -58,9 +58,9 @@ const DEFAULT_KEY = { where: { name: 'default' }, select: { publicKey: true } } 
  * A client as Chef's API shows it (erchef's client JSON), for GET, PUT and
  * DELETE /clients/:name and for search rows alike (pedant compares a search
  * row with the GET): API v0 adds the default key's `public_key`, first, as
- * erchef writes it.
+ * erchef writes it. No version (the console's own callers): the body without it.
  */
-export function clientJson(c: { name: string; validator: boolean; publicKey?: string | null }, org: string, apiVersion: number) {
+export function clientJson(c: { name: string; validator: boolean; publicKey?: string | null }, org: string, apiVersion?: number) {
   const base = { name: c.name, clientname: c.name, orgname: org, validator: c.validator, json_class: 'Chef::ApiClient', chef_type: 'client' };
   return apiVersion === 0 && c.publicKey ? { public_key: c.publicKey, ...base } : base;
 }

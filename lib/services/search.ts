@@ -115,8 +115,8 @@ export async function listSearchIndexes(actor: Actor): Promise<string[]> {
 }
 
 /** GET /search/INDEX. */
-/** `apiVersion`: the request's Chef server API version (a client row is the body GET /clients/NAME answers at it). */
-export async function search(actor: Actor, index: string, params: SearchParams, opts: { org: string; apiVersion: number }): Promise<SearchResult> {
+/** `apiVersion`: the Chef request's server API version (a client row is the body GET /clients/NAME answers at it); the console's own callers give none. */
+export async function search(actor: Actor, index: string, params: SearchParams, opts: { org: string; apiVersion?: number }): Promise<SearchResult> {
   const target = await resolveIndex(actor, index);
   const query = parseQueryParam(params.q);
   const rows = intParam('rows', params.rows, DEFAULT_ROWS, MAX_ROWS);
@@ -127,7 +127,7 @@ export async function search(actor: Actor, index: string, params: SearchParams, 
   return { total: page.total, start, hits };
 }
 
-async function loadHits(target: Target, names: string[], opts: { org: string; apiVersion: number }): Promise<SearchHit[]> {
+async function loadHits(target: Target, names: string[], opts: { org: string; apiVersion?: number }): Promise<SearchHit[]> {
   const kind = target.kind;
   if (!names.length) return [];
   const order = new Map(names.map((n, i) => [n, i]));
@@ -171,7 +171,7 @@ export function parsePartialKeys(body: unknown): Record<string, string[]> {
 }
 
 /** POST /search/INDEX: each hit reduced to the requested paths. */
-export async function partialSearch(actor: Actor, index: string, params: SearchParams, body: unknown, opts: { org: string; apiVersion: number }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
+export async function partialSearch(actor: Actor, index: string, params: SearchParams, body: unknown, opts: { org: string; apiVersion?: number }): Promise<{ total: number; start: number; rows: { path: string; data: Record<string, Json> }[] }> {
   const keys = parsePartialKeys(body);
   const result = await search(actor, index, params, opts);
   return {
