@@ -21,7 +21,7 @@ import { createDb, installDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { loadAccess } from '@/lib/db/queries/access';
 import { rolloutHealth } from '@/lib/services/rollout';
-import { HOME_ORG_ID } from '@/lib/services/organizations';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { round, type BenchResult } from './lib/harness';
 import { policyRead, startChef, type ChefApp } from './lib/chef-bench';
 
@@ -220,7 +220,7 @@ async function healthAt(nodes: number, days: number) {
   const client = createDb(url, { onQuery: () => queries++ });
   installDb(client, url);
   process.env.DATABASE_URL = url; // the prepared read path (loadAccess) opens its own connection from it
-  const user = await client.user.create({ data: { email: 'bench@example.com', name: 'Bench', passwordHash: 'x', isAdmin: true, orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
+  const user = await client.user.create({ data: { email: 'bench@example.com', name: 'Bench', passwordHash: 'x', isAdmin: true, orgMemberships: HOME_MEMBERSHIP } });
   const stages = ['dev', 'qa', 'staging', 'production'];
   const groups: { id: string; name: string }[] = [];
   for (const [i, s] of stages.entries()) groups.push(await client.policyGroup.create({ data: { name: s, position: i } }));

@@ -2,17 +2,14 @@ import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { redactedUrl } from '../lib/db/url';
 import { chefOrg } from '../lib/chef/context';
-import { ensureHomeOrganization, HomeOrganizationError } from '../lib/services/organizations';
+import { ensureHomeOrganization, homeOrganizationReport, HomeOrganizationError } from '../lib/services/organizations';
 
 const applied = await applyMigrations();
 console.log(applied.length ? `applied ${applied.join(', ')} to ${redactedUrl()}` : `database is up to date (${redactedUrl()})`);
 // Issue 23: the home organization follows CHEF_ORG (as at start-up, scripts/prepare.ts).
 const client = createDb();
 try {
-  const home = await ensureHomeOrganization(chefOrg(), client);
-  if (home.created) console.log(`created the home organization '${home.name}'`);
-  if (home.renamedFrom !== null) console.log(`renamed the home organization '${home.renamedFrom}' to '${home.name}' (CHEF_ORG)`);
-  if (home.groupsCreated.length) console.log(`restored the home organization's groups: ${home.groupsCreated.join(', ')}`);
+  for (const line of homeOrganizationReport(await ensureHomeOrganization(chefOrg(), client))) console.log(line);
 } catch (e) {
   if (!(e instanceof HomeOrganizationError)) throw e;
   console.error(e.message);

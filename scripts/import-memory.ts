@@ -95,8 +95,8 @@ const url = `file:${dbFile}`;
 await applyMigrations(url);
 process.env.DATABASE_URL = url;
 const { db } = await import('../lib/db/client');
-const { HOME_ORG_ID } = await import('../lib/services/organizations');
-await db().user.create({ data: { email: 'mem-admin@example.com', name: 'Admin', chefName: 'mem-admin', isAdmin: true, passwordHash: '', orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
+const { HOME_MEMBERSHIP } = await import('../lib/services/organizations');
+await db().user.create({ data: { email: 'mem-admin@example.com', name: 'Admin', chefName: 'mem-admin', isAdmin: true, passwordHash: '', orgMemberships: HOME_MEMBERSHIP } });
 await db().$disconnect();
 
 // The preload: the child's own peak resident set, written when it exits.

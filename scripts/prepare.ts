@@ -13,17 +13,14 @@ import { applyMigrations } from '../lib/db/migrate';
 import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
 import { seedDemo } from '../lib/seed/seed-demo';
-import { ensureHomeOrganization, HomeOrganizationError } from '../lib/services/organizations';
+import { ensureHomeOrganization, homeOrganizationReport, HomeOrganizationError } from '../lib/services/organizations';
 import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();
 if (applied.length) console.log(`[prepare] applied migrations to the ${databaseProvider()} database: ${applied.join(', ')}`);
 const client = createDb();
 try {
-  const home = await ensureHomeOrganization(chefOrg(), client);
-  if (home.created) console.log(`[prepare] created the home organization '${home.name}'`);
-  if (home.renamedFrom !== null) console.log(`[prepare] renamed the home organization '${home.renamedFrom}' to '${home.name}' (CHEF_ORG)`);
-  if (home.groupsCreated.length) console.log(`[prepare] restored the home organization's groups: ${home.groupsCreated.join(', ')}`);
+  for (const line of homeOrganizationReport(await ensureHomeOrganization(chefOrg(), client))) console.log(`[prepare] ${line}`);
 } catch (e) {
   if (!(e instanceof HomeOrganizationError)) throw e;
   console.error(`[prepare] ${e.message}`);

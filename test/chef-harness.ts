@@ -70,7 +70,7 @@ import { createApiToken } from '@/lib/services/create-api-token';
 import { seedDemo } from '@/lib/seed/seed-demo';
 import { hashPassword } from '@/lib/auth/password';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/seed/demo-data';
-import { HOME_ORG_ID } from '@/lib/services/organizations';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 const SYSTEM = { kind: 'system' as const, userId: null, email: 'test-harness' };
 const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
@@ -81,7 +81,7 @@ async function seedUsersOnly() {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db().$transaction(async (tx) => {
     for (const u of DEMO_USERS) {
-      await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash, orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
+      await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash, orgMemberships: HOME_MEMBERSHIP } });
       await tx.chefName.create({ data: { name: u.chefName, kind: 'user' } });
     }
   });

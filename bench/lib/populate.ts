@@ -1,14 +1,14 @@
 /** Fills a scratch database with N policies across S stages, in bulk, for board benchmarks and tests. */
 import { computeRevisionId } from '@/lib/domain';
 import type { Db } from '@/lib/db/client';
-import { HOME_ORG_ID } from '@/lib/services/organizations';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { contentHash, cookbookDigest } from '@/lib/services/internal/store-revision';
 
 export async function populate(client: Db, policies: number, stages: number, nodesPerCell = 3) {
   const groups = [];
   for (let s = 0; s < stages; s++) groups.push(await client.policyGroup.create({ data: { name: `stage-${s}`, position: s } }));
   const team = await client.team.create({ data: { name: 'bench' } });
-  const user = await client.user.create({ data: { email: 'bench@example.com', name: 'Bench', passwordHash: 'x', isAdmin: true, orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
+  const user = await client.user.create({ data: { email: 'bench@example.com', name: 'Bench', passwordHash: 'x', isAdmin: true, orgMemberships: HOME_MEMBERSHIP } });
   for (let p = 0; p < policies; p++) {
     const name = `policy-${String(p).padStart(4, '0')}`;
     const policy = await client.policy.create({ data: { name, ownerTeamId: team.id } });

@@ -4,7 +4,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { createHash } from 'node:crypto';
 import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
 import { demoVaultKeyPairs, seedDemoDataBags } from './demo-data-bags';
-import { HOME_ORG_ID } from '@/lib/services/organizations';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { seedDemoRunHistory } from './demo-run-history';
 import { audit, checkRevision, indexNode, movePointer, NODE_SELECT, nodeJson, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
 
@@ -30,7 +30,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
       for (const s of DEMO_STAGES) stages.set(s.name, await tx.policyGroup.create({ data: s, select: { id: true, name: true } }));
 
       for (const u of DEMO_USERS) {
-        const user = await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash, orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
+        const user = await tx.user.create({ data: { email: u.email, name: u.name, chefName: u.chefName, isAdmin: !!u.isAdmin, passwordHash, orgMemberships: HOME_MEMBERSHIP } });
         await tx.chefName.create({ data: { name: u.chefName, kind: 'user' } });
         for (const t of u.teams) await tx.teamMember.create({ data: { teamId: teams.get(t)!, userId: user.id } });
         for (const [stage, level] of Object.entries(u.grants)) {

@@ -52,7 +52,8 @@ export interface ClientDto {
   publicKey?: string | null;
 }
 
-const DEFAULT_KEY = { where: { name: 'default' }, select: { publicKey: true } } as const;
+/** The client's key named 'default', whose public key API v0 shows (clientJson); search rows select it too. */
+export const DEFAULT_KEY = { where: { name: 'default' }, select: { publicKey: true } } as const;
 
 /**
  * A client as Chef's API shows it (erchef's client JSON), for GET, PUT and

@@ -4,7 +4,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { badRequest, conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
-import { HOME_ORG_ID } from './organizations';
+import { HOME_MEMBERSHIP } from './organizations';
 
 // Each input schema here is the one definition of its rules: the server actions (lib/actions/admin/users-actions.ts) parse with it
 // at their edge, and the functions take the parsed output; what stays below are the rules that need the database.
@@ -20,7 +20,7 @@ export async function createUser(access: Access, input: z.output<typeof ZCreateU
   const passwordHash = await hashPassword(input.password);
   return transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw conflict(`A user '${input.email}' already exists`);
-    const user = await tx.user.create({ data: { email: input.email, name: input.name, isAdmin: input.isAdmin, passwordHash, orgMemberships: { create: { orgId: HOME_ORG_ID } } }, select: { id: true, email: true } });
+    const user = await tx.user.create({ data: { email: input.email, name: input.name, isAdmin: input.isAdmin, passwordHash, orgMemberships: HOME_MEMBERSHIP }, select: { id: true, email: true } });
     await audit(tx, access, { action: 'user.create', targetType: 'user', target: user.email, after: { name: input.name, isAdmin: input.isAdmin } });
     return user;
   });

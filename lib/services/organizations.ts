@@ -14,6 +14,8 @@ import { retryUniqueConflicts } from './internal/retry';
 
 /** The home organization's fixed id: the router can name it without a query, whatever CHEF_ORG is. */
 export const HOME_ORG_ID = 'org_home';
+/** A new user's membership of the home organization, for `user.create`'s `orgMemberships` (every console user is a member). */
+export const HOME_MEMBERSHIP = { create: { orgId: HOME_ORG_ID } } as const;
 /** `Organization.homeKey` of the home row (null on every other): a unique key, so there is at most one. */
 export const HOME_KEY = 'home';
 
@@ -124,6 +126,15 @@ async function ensureIn(tx: Tx, name: string): Promise<EnsureHomeResult> {
     });
   }
   return result;
+}
+
+/** What ensureHomeOrganization changed, one line each (nothing when it changed nothing), for start-up and db:migrate to print. */
+export function homeOrganizationReport(r: EnsureHomeResult): string[] {
+  return [
+    ...(r.created ? [`created the home organization '${r.name}'`] : []),
+    ...(r.renamedFrom !== null ? [`renamed the home organization '${r.renamedFrom}' to '${r.name}' (CHEF_ORG)`] : []),
+    ...(r.groupsCreated.length ? [`restored the home organization's groups: ${r.groupsCreated.join(', ')}`] : []),
+  ];
 }
 
 /** The id of a home system group: fixed (the migration made them with these ids). */

@@ -16,7 +16,7 @@ import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
 import { parseSearchQuery, SearchSyntaxError, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
 import { NODE_SELECT, nodeJson } from './chef-nodes';
-import { clientJson } from './chef-clients';
+import { clientJson, DEFAULT_KEY } from './chef-clients';
 import { bagReadable, listDataBags } from './data-bags';
 import { bagIndex } from './internal/search-index';
 
@@ -150,7 +150,7 @@ async function loadHits(target: Target, names: string[], opts: { org: string; ap
       return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
     });
   }
-  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true, keys: { where: { name: 'default' }, select: { publicKey: true } } } });
+  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true, keys: DEFAULT_KEY } });
   return byOrder(clients).map((c) => {
     const row = clientJson({ name: c.name, validator: c.validator, publicKey: c.keys[0]?.publicKey ?? null }, opts.org, opts.apiVersion);
     return { name: c.name, path: `clients/${c.name}`, row, partialSource: row };
