@@ -22,6 +22,7 @@ import { DirectorySource } from '@/lib/services/import/directory-source';
 import { runImport } from '@/lib/services/import/run-import';
 import { fixtureText } from '../fixtures';
 import { accessFor } from '../helpers';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let admin: Access;
 let dir: string;
@@ -39,8 +40,8 @@ function write(rel: string, text: string) {
 
 beforeAll(async () => {
   // A fresh console with two people (no demo data: an import goes into a new organization).
-  await db().user.create({ data: { email: 'admin@example.com', name: 'Admin', chefName: 'admin', isAdmin: true, passwordHash: '' } });
-  await db().user.create({ data: { email: 'viewer@example.com', name: 'Viewer', passwordHash: '' } });
+  await db().user.create({ data: { email: 'admin@example.com', name: 'Admin', chefName: 'admin', isAdmin: true, passwordHash: '', orgMemberships: HOME_MEMBERSHIP } });
+  await db().user.create({ data: { email: 'viewer@example.com', name: 'Viewer', passwordHash: '', orgMemberships: HOME_MEMBERSHIP } });
   admin = await accessFor('admin@example.com');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-dir-'));
   write(`policies/${lock.name}-${lock.revision_id}.json`, lockText);
