@@ -6,9 +6,19 @@
  * /api/v1, by key and by API token; the console's administrators are Chef's superuser and pass), and two
  * instances associating one user at once (one 201, one 409).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { Access } from '@/lib/auth/permissions';
+
+// The browser session, as next-auth would resolve it from the cookie: set per test (the console layout's).
+const session = vi.hoisted(() => ({ access: null as Access | null }));
+vi.mock('@/lib/authn/session', () => ({
+  currentAccess: async () => session.access,
+  requireAccess: async () => session.access,
+}));
+
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
-import { call, tokenFor } from '@/test/helpers';
+import { accessFor, call, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
 import * as policiesRoute from '@/app/api/v1/policies/route';
@@ -122,6 +132,14 @@ describe('the membership gate', () => {
     } finally {
       await db().orgMember.create({ data: { orgId: HOME_ORG_ID, userId: (await db().user.findFirstOrThrow({ where: { chefName: 'admin' } })).id } });
     }
+  });
+
+  it('the console shows a non-member why, instead of its pages', async () => {
+    const { default: ConsoleLayout } = await import('@/app/(console)/layout');
+    session.access = await accessFor('ops@example.com');
+    const html = renderToStaticMarkup(await ConsoleLayout({ children: 'THE-PAGE' }));
+    expect(html).toContain(`You are not a member of organization ‘${chef.org}’`);
+    expect(html).not.toContain('THE-PAGE');
   });
 
   it('associating the user again lets them in', async () => {
