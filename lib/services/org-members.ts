@@ -27,8 +27,8 @@ export interface OrgMemberDto {
   isAdmin: boolean;
 }
 
-/** Which user: by Chef user name (the Chef routes) or by id (the console). */
-export type UserRef = { username: string } | { userId: string };
+/** Which user: by Chef user name (the Chef routes), by id (the console) or by e-mail (/api/v1, for users without a Chef name). */
+export type UserRef = { username: string } | { userId: string } | { email: string };
 
 export interface OrgOptions {
   /** The organization (default: the home organization). */
@@ -42,10 +42,13 @@ const USER_SELECT = { id: true, chefName: true, email: true, name: true, isAdmin
 type UserRow = { id: string; chefName: string | null; email: string; name: string; isAdmin: boolean };
 const dto = (u: UserRow): OrgMemberDto => ({ userId: u.id, username: u.chefName, email: u.email, displayName: u.name, isAdmin: u.isAdmin });
 
-const refName = (ref: UserRef) => ('username' in ref ? ref.username : ref.userId);
+const refName = (ref: UserRef) => ('username' in ref ? ref.username : 'email' in ref ? ref.email : ref.userId);
 
 async function findUser(tx: Db | Tx, ref: UserRef): Promise<UserRow> {
-  const u = await tx.user.findFirst({ where: 'username' in ref ? { chefName: ref.username, active: true } : { id: ref.userId }, select: USER_SELECT });
+  const where = 'username' in ref ? { chefName: ref.username, active: true } : 'email' in ref ? { email: ref.email.toLowerCase(), active: true } : { id: ref.userId };
+  // Never a query without its key (Prisma drops an undefined condition, which would match any user).
+  if (Object.values(where).some((v) => v === undefined || v === '')) throw chefStringError('not_found', `Could not find user ${refName(ref)}`);
+  const u = await tx.user.findFirst({ where, select: USER_SELECT });
   // erchef's text (chef_wm_util:not_found_message(user, Name)), a string as erchef answers it.
   if (!u) throw chefStringError('not_found', `Could not find user ${refName(ref)}`);
   return u;

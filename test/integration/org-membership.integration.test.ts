@@ -22,6 +22,8 @@ import { accessFor, call, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
 import * as policiesRoute from '@/app/api/v1/policies/route';
+import * as membersRoute from '@/app/api/v1/organizations/[org]/members/route';
+import * as memberRoute from '@/app/api/v1/organizations/[org]/members/[user]/route';
 
 let chef: ChefHarness;
 
@@ -152,6 +154,26 @@ describe('the membership gate', () => {
     const self = await chef.request('DELETE', 'users/release', { as: 'release' });
     expect(self.status).toBe(200);
     expect((await chef.request('GET', 'policies', { as: 'release' })).json).toEqual(notAssociated('release'));
+  });
+});
+
+describe('/api/v1/organizations/{org}/members', () => {
+  it('lists, adds (201, then 409) and removes (200, then 404) members; administrators only add; another organization is 404', async () => {
+    const admin = await tokenFor('admin@example.com');
+    const org = { org: chef.org };
+    const list = await call(membersRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), params: org });
+    expect(list.status).toBe(200);
+    expect(list.json).toEqual(expect.arrayContaining([{ username: 'viewer', email: 'viewer@example.com', display_name: 'Victor Viewer', admin: false }]));
+    const removed = await call(memberRoute.DELETE, 'DELETE', { token: admin, params: { ...org, user: 'lead@example.com' } });
+    expect(removed.status).toBe(200);
+    expect(removed.json).toMatchObject({ username: 'lead', email: 'lead@example.com' });
+    expect((await call(memberRoute.DELETE, 'DELETE', { token: admin, params: { ...org, user: 'lead' } })).status).toBe(404);
+    expect((await call(membersRoute.POST, 'POST', { token: await tokenFor('viewer@example.com'), params: org, body: { username: 'lead' } })).status).toBe(403);
+    expect((await call(membersRoute.POST, 'POST', { token: admin, params: org, body: {} })).status).toBe(400);
+    const added = await call(membersRoute.POST, 'POST', { token: admin, params: org, body: { username: 'lead' } });
+    expect(added.status).toBe(201);
+    expect((await call(membersRoute.POST, 'POST', { token: admin, params: org, body: { email: 'lead@example.com' } })).status).toBe(409);
+    expect((await call(membersRoute.GET, 'GET', { token: admin, params: { org: 'elsewhere' } })).status).toBe(404);
   });
 });
 
