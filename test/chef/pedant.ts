@@ -12,6 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { run } from './tools';
 
 /** The spec files (relative to oc-chef-pedant/spec/api) for every endpoint the console serves. */
@@ -27,6 +29,8 @@ export const PEDANT_SPECS = [
   'cookbook_artifacts/update_spec.rb',
   'cookbook_artifacts/delete_spec.rb',
   'data_bag/complete_endpoint_spec.rb',
+  'search/search_spec.rb',
+  'search/word_break_spec.rb',
   'header_spec.rb',
   'server_api_version_spec.rb',
 ] as const;
@@ -106,9 +110,65 @@ export function expectedEntry(expected: Map<string, string>, id: string): string
   return undefined;
 }
 
-/** Runs one spec file with run.sh; resolves with the report (the console must keep serving meanwhile: never a sync spawn). */
-export async function runPedant(o: { dir: string; baseUrl: string; org: string; keysDir: string; spec: string; out: string; env?: Record<string, string | undefined> }) {
-  const r = await run('bash', [path.join(o.dir, 'run.sh'), o.baseUrl, o.org, o.keysDir, o.out, o.spec], { env: o.env, timeoutMs: 1_500_000 });
+/**
+ * A stand-in for the Solr server pedant's search specs talk to directly (its
+ * `search_server` setting): Chef Infra Server indexes asynchronously, so pedant
+ * commits Solr (`POST /update?commit=true`) before it searches, and its "Index
+ * Deletion" examples ask Solr itself whether an object is indexed
+ * (`GET /select?fq=+X_CHEF_type_CHEF_X:TYPE&q=content:name__=__NAME`). The
+ * console has no second store: its index is written in the object's own
+ * transaction, so a commit has nothing to do (200), and `/select` answers from
+ * the console's index through `count(type, name)`.
+ */
+export async function startSolrStandIn(count: (type: string, name: string) => Promise<number>): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://solr');
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    req.resume();
+    if (req.method === 'POST' && u.pathname === '/update') return send(200, { responseHeader: { status: 0 } });
+    if (req.method === 'GET' && u.pathname === '/select') {
+      const type = /X_CHEF_type_CHEF_X:(\S+)(?:\s+\+data_bag:(\S+))?/.exec(u.searchParams.get('fq') ?? '');
+      const name = /^content:name__=__(.+)$/.exec(u.searchParams.get('q') ?? '');
+      if (!type || !name) return send(400, { error: `the stand-in answers only fq=+X_CHEF_type_CHEF_X:TYPE and q=content:name__=__NAME, got ${u.search}` });
+      count(type[2] ?? type[1], name[1]).then(
+        (n) => send(200, { response: { numFound: n, start: 0, docs: [] } }),
+        (e: unknown) => send(500, { error: String(e) }),
+      );
+      return;
+    }
+    send(404, { error: `${req.method} ${u.pathname}: not a Solr request pedant makes` });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * Runs one spec file with run.sh; resolves with the report (the console must keep serving meanwhile: never a sync spawn).
+ * `solr`: a search server URL (startSolrStandIn): a config file of ours is given to pedant after run.sh's
+ * (pedant reads the last `-c`); it loads run.sh's settings and adds `search_server`, with no sleep after a commit
+ * (the console's index is never behind the database, so nothing needs time to settle).
+ */
+export async function runPedant(o: { dir: string; baseUrl: string; org: string; keysDir: string; spec: string; out: string; solr?: string; env?: Record<string, string | undefined> }) {
+  const extra: string[] = [];
+  if (o.solr) {
+    const cfg = `${o.out}.config.rb`;
+    fs.writeFileSync(
+      cfg,
+      [
+        '# run.sh\'s settings (it names its config file in PEDANT_CONFIG), then the search server',
+        'instance_eval(File.read(ENV.fetch("PEDANT_CONFIG")), ENV.fetch("PEDANT_CONFIG"))',
+        `search_server ${JSON.stringify(o.solr)}`,
+        'direct_solr_query_sleep_time 0',
+        '',
+      ].join('\n'),
+    );
+    extra.push('--', '-c', cfg);
+  }
+  const r = await run('bash', [path.join(o.dir, 'run.sh'), o.baseUrl, o.org, o.keysDir, o.out, o.spec, ...extra], { env: o.env, timeoutMs: 1_500_000 });
   if (!fs.existsSync(o.out)) throw new Error(`pedant wrote no report for ${o.spec} (exit ${r.code}):\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
   return { ...parseReport(fs.readFileSync(o.out, 'utf8')), stdout: r.stdout, stderr: r.stderr, code: r.code };
 }

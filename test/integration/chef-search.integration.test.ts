@@ -110,6 +110,25 @@ describe('GET /search/node', () => {
     expect(rows.text).toContain('rows');
   });
 
+  it("intersects top-level terms by chunk, and a term also found nested in a node's attributes still finds every node", async () => {
+    // `tt_zone` is a top-level value of one node and a nested path (tt → zone) of the other: the AND must find both.
+    for (const [n, extra] of [
+      ['s-top', { tt_zone: 'east' }],
+      ['s-nested', { tt: { zone: 'east' } }],
+    ] as const) {
+      const res = await chef.request('POST', 'nodes', { body: node(n, { policy_name: 'tt', policy_group: 'production', normal: extra }) });
+      expect(res.status).toBe(201);
+    }
+    // Every term only in top-values chunks: the chunk-level intersection.
+    expect(names(await search('node', 'policy_name:tt AND policy_group:production'))).toStrictEqual(['s-nested', 's-top']);
+    expect(names(await search('node', 'policy_name:tt AND policy_group:production AND name:s-to*'))).toStrictEqual(['s-top']);
+    expect(names(await search('node', 'policy_name:tt AND policy_group:production AND NOT name:s-top'))).toStrictEqual(['s-nested']);
+    // One term also in a nested chunk: the general plan, both nodes.
+    expect(names(await search('node', 'policy_name:tt AND tt_zone:east AND policy_group:production'))).toStrictEqual(['s-nested', 's-top']);
+    expect(names(await search('node', '(policy_name:tt AND zone:east) OR (policy_name:tt AND tt_zone:none)'))).toStrictEqual(['s-nested', 's-top']);
+    for (const n of ['s-top', 's-nested']) expect((await chef.request('DELETE', `nodes/${n}`)).status).toBe(200);
+  });
+
   it('follows every write: update, rename of attributes, delete', async () => {
     const body = node('s-moving', { policy_name: 'base', policy_group: 'staging', normal: { app: { tier: 'old' } } });
     expect((await chef.request('POST', 'nodes', { body })).status).toBe(201);
