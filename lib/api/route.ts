@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
 import { NextResponse } from 'next/server';
 import { currentAccess } from '@/lib/authn/session';
-import type { Access, Actor } from '@/lib/auth/permissions';
+import { can, refusal, type Access, type Actor } from '@/lib/auth/permissions';
 import { AppError, asAppError } from '@/lib/errors';
 import { authenticateBearer, authenticateSigned } from '@/lib/chef/authn';
 import { hasChefSignature } from '@/lib/chef/signing';
@@ -100,13 +100,16 @@ function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, userOf
       return res;
     };
     try {
-      const refusal = crossSiteRefusal(req);
-      if (refusal) return withId(errorResponse(403, refusal));
+      const crossSite = crossSiteRefusal(req);
+      if (crossSite) return withId(errorResponse(403, crossSite));
       const caller = await authenticateCaller(req);
       if (caller === null) return withId(unauthenticated());
       // For the request log: who is asking, and how.
       const who = userOf(caller);
       if (who) noteActor(who.userId, who.via ?? 'session', req.headers);
+      // Issue 23: /api/v1 is the home organization's: a user who is not a member (and not an administrator, Chef's
+      // superuser) is refused every route, as the Chef router refuses them every organization route (one rule, in can()).
+      if (who && !can(who, 'org.access')) return withId(errorResponse(403, refusal('org.access', {}, who)));
       const raw = (await routeCtx?.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, safeDecode(Array.isArray(v) ? v.join('/') : v)]));
       return withId(await run(req, caller, requestId, params));

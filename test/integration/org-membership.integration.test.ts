@@ -22,6 +22,7 @@ import { accessFor, call, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
 import * as policiesRoute from '@/app/api/v1/policies/route';
+import * as settingsRoute from '@/app/api/v1/settings/route';
 import * as membersRoute from '@/app/api/v1/organizations/[org]/members/route';
 import * as memberRoute from '@/app/api/v1/organizations/[org]/members/[user]/route';
 
@@ -123,6 +124,8 @@ describe('the membership gate', () => {
     const refused = await call(policiesRoute.GET, 'GET', { token: await tokenFor('ops@example.com') });
     expect(refused.status).toBe(403);
     expect(refused.json.error[0]).toMatch(/not a member of this organization/);
+    // Every route, also one whose handler asks nothing of can() itself (the organization's settings).
+    expect((await call(settingsRoute.GET, 'GET', { token: await tokenFor('ops@example.com') })).status).toBe(403);
     expect((await call(policiesRoute.GET, 'GET', { token: await tokenFor('viewer@example.com') })).status).toBe(200);
   });
 
