@@ -4,12 +4,14 @@ import { useState, type FormEvent } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createUserAction, signOutEverywhereAction, updateUserAction } from '@/lib/actions/admin/users-actions';
+import { associateUserAction } from '@/lib/actions/admin/associate-user';
+import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 
-type User = { email: string; name: string; isAdmin: boolean; active: boolean; teams: string[] };
+type User = { id: string; email: string; name: string; isAdmin: boolean; active: boolean; member: boolean; teams: string[] };
 
-export function AdminUsers({ users, me }: { users: User[]; me: string }) {
+export function AdminUsers({ users, me, org }: { users: User[]; me: string; org: string }) {
   const [creating, setCreating] = useState(false);
   const [resetFor, setResetFor] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ email: string; active: boolean } | null>(null);
@@ -21,6 +23,13 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
     success: () => 'Password set',
     then: () => setResetFor(null),
     errors: 'inline',
+  });
+  // Issue 23: membership of the organization (removal asks first).
+  const [removing, setRemoving] = useState<User | null>(null);
+  const associate = useActionMutation((input: { userId: string }) => runAction(associateUserAction, input), { success: (u) => `Added ${u.email} to ${org}` });
+  const dissociate = useActionMutation((input: { userId: string }) => runAction(dissociateUserAction, input), {
+    success: (u) => `Removed ${u.email} from ${org}`,
+    then: () => setRemoving(null),
   });
   const signOutAll = useActionMutation((input: { email: string }) => runAction(signOutEverywhereAction, input), { success: (u) => `Signed ${u.email} out everywhere` });
   const create = useActionMutation((input: { email: string; name: string; password: string; isAdmin: boolean }) => runAction(createUserAction, input), {
@@ -46,6 +55,7 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
             <tr>
               <th>User</th>
               <th>Teams</th>
+              <th>Organization</th>
               <th>Status</th>
               <th>Admin</th>
               <th>
@@ -61,6 +71,23 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
                   <div className="text-xs text-slate-600">{u.email}</div>
                 </td>
                 <td>{u.teams.join(', ') || <span className="text-slate-600">none</span>}</td>
+                <td className="whitespace-nowrap">
+                  {u.member ? (
+                    <>
+                      <span className="badge bg-emerald-50 text-emerald-700">member</span>{' '}
+                      <button type="button" className="btn py-0.5 text-xs" aria-label={`Remove ${u.email} from organization ${org}`} disabled={dissociate.isPending} onClick={() => setRemoving(u)}>
+                        Remove
+                      </button>
+                    </>
+                  ) : (
+                    <>
+                      <span className="badge bg-amber-50 text-amber-800">{u.isAdmin ? 'not a member (admin: full access)' : 'not a member'}</span>{' '}
+                      <button type="button" className="btn py-0.5 text-xs" aria-label={`Add ${u.email} to organization ${org}`} disabled={associate.isPending} onClick={() => associate.mutate({ userId: u.id })}>
+                        Add
+                      </button>
+                    </>
+                  )}
+                </td>
                 <td>{u.active ? <span className="badge bg-emerald-50 text-emerald-700">active</span> : <span className="badge bg-slate-100 text-slate-600">deactivated</span>}</td>
                 <td>
                   <input
@@ -140,6 +167,20 @@ export function AdminUsers({ users, me }: { users: User[]; me: string }) {
             </div>
           </form>
         </Modal>
+      )}
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.email} from organization ${org}?`}
+          confirmLabel="Remove"
+          danger
+          pending={dissociate.isPending}
+          onConfirm={() => dissociate.mutate({ userId: removing.id })}
+          onClose={() => setRemoving(null)}
+        >
+          {removing.isAdmin
+            ? 'They stay an administrator, and administrators reach everything without being members.'
+            : 'They keep their account and their own keys, but no longer see or change anything in the organization, in the console, the API or with Chef’s tools, until added again.'}
+        </ConfirmDialog>
       )}
       {confirm && (
         <ConfirmDialog

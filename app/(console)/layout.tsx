@@ -4,11 +4,15 @@ import { requireAccess } from '@/lib/authn/session';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/requests-badge';
+import { chefOrg } from '@/lib/chef/context';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
+  // Issue 23: a signed-in user who is not a member of the organization (and not an administrator, Chef's
+  // superuser) sees why instead of a console every page of which would refuse them.
+  const outside = !access.isAdmin && !access.member;
   // Issue 29: the pending-count badge on Requests (server-computed; refreshed with every navigation and router.refresh()).
-  const pendingApprovals = await pendingApprovalCount(access);
+  const pendingApprovals = outside ? 0 : await pendingApprovalCount(access);
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:font-medium focus:text-indigo-800 focus:shadow-lg">
@@ -23,15 +27,36 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span className="hidden 2xl:inline">Policy Console</span>
             <span className="sr-only 2xl:hidden">Policy Console</span>
           </Link>
-          <NavLinks pendingApprovals={pendingApprovals} />
+          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} />}
           <div className="ml-auto">
             <UserMenu name={access.name} email={access.email} isAdmin={access.isAdmin} />
           </div>
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-[1600px] px-4 py-6 focus:outline-none">
-        {children}
+        {outside ? <NotAMember org={chefOrg()} email={access.email} /> : children}
       </main>
     </div>
+  );
+}
+
+/** What a signed-in user outside the organization sees on every console page (issue 23). */
+function NotAMember({ org, email }: { org: string; email: string }) {
+  return (
+    <section aria-labelledby="not-a-member" className="mx-auto mt-12 max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-6 text-slate-800">
+      <h1 id="not-a-member" className="text-lg font-semibold">
+        You are not a member of organization &lsquo;{org}&rsquo;
+      </h1>
+      <p className="mt-2">
+        You are signed in as {email}, but this account is not a member of the organization this console serves, so its
+        stages, policies, nodes and cookbooks are not shown to you. Chef&rsquo;s tools signing as you get the same answer.
+      </p>
+      <p className="mt-2">Ask an administrator to add you to the organization (Admin → Users), then reload this page.</p>
+      <p className="mt-4">
+        <Link href="/logout" className="font-medium text-indigo-700 underline hover:text-indigo-900">
+          Sign out
+        </Link>
+      </p>
+    </section>
   );
 }

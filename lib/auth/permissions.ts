@@ -11,6 +11,14 @@
  * - `{ kind: 'user' }` (also named `Access`): a console user, whichever way
  *   they came in (`via`: 'session', 'token', or 'chef-key:<name>/<key>');
  *   rights from the stage grants of the user and their teams.
+ *
+ * Membership (issue 23, docs/organizations-design.md step 2): a user who is
+ * not a member of the organization (`member`; the home organization for the
+ * console and /api/v1, the URL's on the Chef routes) gets no row whose scope
+ * is the organization (every row but the few marked `scope: 'server'`: their
+ * own account and keys, Chef's association of users). The console's
+ * administrators are Chef's superuser and pass this check, as erchef's
+ * superuser_bypasses_checks.
  * - `{ kind: 'client' }`: a Chef API client (a node's machine identity), or,
  *   with `validator`, the organization's validator, whose only right is to
  *   register clients. A client's `stage` is its node's policy_group.
@@ -47,7 +55,11 @@ export interface UserActor {
   userId: string;
   email: string;
   name: string;
+  /** The user's Chef name (X-Ops-Userid), null when they have none. */
+  chefName?: string | null;
   isAdmin: boolean;
+  /** A member of the organization the request is about (issue 23; the home organization for the console and /api/v1). */
+  member: boolean;
   teamIds: ReadonlySet<string>;
   /** Highest level per stage name, from the user's own and their teams' grants. */
   stageLevels: ReadonlyMap<string, StageLevel>;
@@ -128,6 +140,12 @@ interface Row {
   client?: ClientRule;
   /** The validator's right (its only one: registering clients). */
   validator?: true;
+  /**
+   * 'server': not about the organization's content (a user's own account and keys, Chef's associations),
+   * so a user who is not a member of the organization may still have it. Absent: the organization's, which
+   * a non-member never has (administrators excepted).
+   */
+  scope?: 'server';
 }
 
 const stage = (level: StageLevel, unstaged?: 'signed-in' | 'admin'): UserRule => ({ kind: 'stage', level, ...(unstaged ? { unstaged } : {}) });
@@ -169,14 +187,20 @@ export const PERMISSIONS = {
   'key.read': { label: 'read keys', user: SIGNED_IN, client: 'all' },
   'client-key.write': { label: "change clients' keys", user: ADMIN, client: 'self' },
   // A user's keys: the user, and the console's admins as Chef's superuser (pivotal) writes any user's keys (issue 23).
-  'user-key.write': { label: "change this user's keys", user: { kind: 'self', admins: true } },
+  'user-key.write': { label: "change this user's keys", user: { kind: 'self', admins: true }, scope: 'server' },
   // Data bags (issue 24: per-bag stage restrictions and team grants) and search (issue 25): clients read by stage.
   'data.read': { label: 'read data bags', user: { kind: 'bag', level: 'read' }, client: 'stage' },
   'data.write': { label: 'change data bags', user: { kind: 'bag', level: 'write' } },
   'data.create': { label: 'create data bags', user: MEMBER },
   'search.read': { label: 'search', user: SIGNED_IN, client: 'all' },
   // Console users, as Chef's server-level /users/:name sees them.
-  'user.read': { label: "read this user's account", user: { kind: 'self', admins: true } },
+  'user.read': { label: "read this user's account", user: { kind: 'self', admins: true }, scope: 'server' },
+  // Issue 23: the organization's membership. `org.access` is the Chef router's gate on every organization route
+  // (users: members; every client of the organization; the validator); associating is Chef's superuser's.
+  'org.access': { label: 'use this organization', user: SIGNED_IN, client: 'all', validator: true },
+  'org.read': { label: "read the organization's members", user: SIGNED_IN },
+  'org.associate': { label: 'add users to the organization', user: ADMIN, scope: 'server' },
+  'org.dissociate': { label: 'remove this user from the organization', user: { kind: 'self', admins: true }, scope: 'server' },
   // The console's administration.
   'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
   'admin.import': { label: 'import an organization from a Chef server and read the import reports', user: ADMIN },
@@ -198,9 +222,12 @@ export function levelAtLeast(have: StageLevel | undefined, need: StageLevel): bo
   return !!have && RANK[have] >= RANK[need];
 }
 
-function userMay(access: UserActor, rule: UserRule, resource: Resource): boolean {
+function userMay(access: UserActor, row: Row, resource: Resource): boolean {
+  const rule = row.user;
   if (rule.kind === 'self' && !rule.admins) return !!resource.userId && resource.userId === access.userId;
   if (access.isAdmin) return true;
+  // Issue 23: the organization's rows are its members' (the one membership gate, for every entry point).
+  if (row.scope !== 'server' && !access.member) return false;
   switch (rule.kind) {
     case 'signed-in':
       return true;
@@ -250,7 +277,7 @@ export function can(actor: Actor | null | undefined, action: Action, resource: R
   const row: Row | undefined = PERMISSIONS[action];
   if (!row) return false;
   if (actor.kind === 'client') return actor.validator ? !!row.validator : clientMay(actor, row.client, resource);
-  return userMay(actor, row.user, resource);
+  return userMay(actor, row, resource);
 }
 
 /**
@@ -266,6 +293,7 @@ export function refusal(action: Action, resource: Resource = {}, actor?: Actor |
     const what = row.clientLabel?.replace('{node}', resource.node ?? '').replace('{client}', resource.client ?? '') ?? label;
     return `${actorLabel(actor)} may not ${what}.`;
   }
+  if (actor?.kind === 'user' && !actor.isAdmin && !actor.member && row.scope !== 'server') return `You may not ${label}: you are not a member of this organization (an administrator must add you to it).`;
   if (!resource.stage && row.user.kind === 'stage' && row.user.unstaged === 'admin') return `You may not ${row.label.replace(' for this stage', '')} outside a known stage: only administrators may.`;
   if (row.user.kind === 'member') return `You may not ${label}: only administrators and members of a team may.`;
   if (row.user.kind === 'admin') return `You may not ${label}: only administrators may.`;

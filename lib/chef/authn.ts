@@ -1,7 +1,10 @@
 /**
  * Authenticates a request on either HTTP surface: a Chef signature
  * (X-Ops-* headers, verified as Chef Server does) or a console API token.
- * Returns who is asking, or Chef's refusal (status and message).
+ * Returns who is asking, or Chef's refusal (status and message). Issue 23:
+ * the actor is loaded for an organization (`orgId`: the URL's on the Chef
+ * routes, the home organization on /api/v1): a client only in its own, a
+ * user with their membership of it (`member`).
  */
 import type { Actor } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
@@ -9,6 +12,7 @@ import { accessOf } from '@/lib/db/queries/access';
 import { touchChefKey } from '@/lib/db/queries/chef-auth';
 import { chefKeysFor, type ChefKeyCandidate } from '@/lib/db/queries/chef-read-path';
 import { tokenUser } from '@/lib/db/queries/tokens';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
 import { countChefSigned } from '@/lib/ops/metrics';
 import { noteActor } from '@/lib/ops/request-context';
@@ -36,11 +40,11 @@ export type VerifyResult =
   | { ok: false; status: 0 };
 
 /** Checks a request's Chef signature against the keys of the actor it names. `status: 0`: no Chef signature at all. */
-export async function verifyChefRequest(req: AuthRequest, now = new Date()): Promise<VerifyResult> {
+export async function verifyChefRequest(req: AuthRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<VerifyResult> {
   if (!hasChefSignature(req.header)) return { ok: false, status: 0 };
   const sig = parseSignedHeaders(req.header, now);
   if (!sig.ok) return sig;
-  const keys = await chefKeysFor(sig.userId);
+  const keys = await chefKeysFor(sig.userId, orgId);
   if (!keys.length) {
     countChefSigned(sig.protocol, 'rejected');
     return { ok: false, status: 401, message: authFailedMessage(sig.userId) };
@@ -60,8 +64,8 @@ export async function verifyChefRequest(req: AuthRequest, now = new Date()): Pro
 }
 
 /** Verifies a Chef-signed request and loads who it is. `status: 0` means it carries no Chef signature at all. */
-export async function authenticateSigned(req: AuthRequest, now = new Date()): Promise<AuthResult> {
-  const v = await verifyChefRequest(req, now);
+export async function authenticateSigned(req: AuthRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<AuthResult> {
+  const v = await verifyChefRequest(req, now, orgId);
   if (!v.ok) return v;
   const { key, via } = v;
   if (key.clientId) {
@@ -75,19 +79,19 @@ export async function authenticateSigned(req: AuthRequest, now = new Date()): Pr
 }
 
 /** A console API token ("Authorization: Bearer …"); `status: 0` when there is none. */
-export async function authenticateBearer(req: AuthRequest): Promise<AuthResult> {
+export async function authenticateBearer(req: AuthRequest, orgId: string = HOME_ORG_ID): Promise<AuthResult> {
   const header = req.header('authorization');
   if (!header) return { ok: false, status: 0 };
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  const access = m ? accessOf(await tokenUser(hashToken(m[1]))) : null;
+  const access = m ? accessOf(await tokenUser(hashToken(m[1]), new Date(), orgId)) : null;
   if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
   noteActor(access.userId, 'token', req.header);
   return { ok: true, protocol: 'bearer', actor: { ...access, via: 'token' } };
 }
 
 /** Chef signature first, then a bearer token. */
-export async function authenticateRequest(req: AuthRequest, now = new Date()): Promise<AuthResult> {
-  const signed = await authenticateSigned(req, now);
+export async function authenticateRequest(req: AuthRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<AuthResult> {
+  const signed = await authenticateSigned(req, now, orgId);
   if (signed.ok || signed.status !== 0) return signed;
-  return authenticateBearer(req);
+  return authenticateBearer(req, orgId);
 }

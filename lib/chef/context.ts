@@ -41,6 +41,10 @@ export interface Ctx {
   params: Record<string, string>;
   apiVersion: number;
   requestId: string;
+  /** The organization of the URL (the home organization, CHEF_ORG, for the server-level routes). */
+  org: string;
+  /** Its id (issue 23: the home organization's, HOME_ORG_ID, until other organizations are served). */
+  orgId: string;
   orgUrl: string;
   /** True when the path came under /organizations/<org>/ (false for the server-level /users/…). */
   scoped: boolean;

@@ -6,6 +6,8 @@
  * shapes, status codes and messages; nothing here redirects.
  */
 import { randomUUID } from 'node:crypto';
+import { can } from '@/lib/auth/permissions';
+import { HOME_ORG_ID, notAssociatedMessage } from '@/lib/domain/organizations';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
 import { authenticateRequest } from './authn';
 import { isPresigned, verifyPresigned } from './file-url';
@@ -153,7 +155,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     const check = verifyPresigned(req.rawPath, req.query);
     if (check !== 'ok') return reply(403, errorBody(check === 'expired' ? 'This file URL has expired: read the cookbook artifact again for a fresh one.' : 'This file URL is not valid: its signature does not match.'));
     try {
-      const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped: segs[0] === 'organizations' });
+      const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, org, orgId: HOME_ORG_ID, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped: segs[0] === 'organizations' });
       if (!result) return reply(204);
       return reply(result.status, result.bytes ?? result.raw ?? (result.json === undefined ? '' : JSON.stringify(result.json)));
     } catch (e) {
@@ -164,13 +166,22 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     }
   }
 
-  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body });
+  // Issue 23: the actor is loaded for the URL's organization (the home one: the only one served until step 4).
+  const orgId = HOME_ORG_ID;
+  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body }, new Date(), orgId);
   if (!auth.ok) {
     if (auth.status === 0) return reply(401, errorBody('missing required authentication header(s) X-Ops-UserId, X-Ops-Timestamp, X-Ops-Sign, X-Ops-Content-Hash, X-Ops-Authorization-1'));
     return reply(auth.status, errorBody(auth.message));
   }
+  const scoped = segs[0] === 'organizations';
+  // Every organization route: a signed-in user who is not a member is refused before any handler, with erchef's
+  // exact body (its forbidden/2 check); the console's administrators (Chef's superuser) pass, as in erchef.
+  if (scoped && !can(auth.actor, 'org.access')) {
+    const who = auth.actor.kind === 'user' ? (auth.actor.chefName ?? auth.actor.email) : auth.actor.name;
+    return reply(403, errorBody(notAssociatedMessage(who, org)));
+  }
   const orgUrl = `${req.baseUrl}/organizations/${org}`;
-  const ctx: Ctx = { req, actor: auth.actor, params: hit.params!, apiVersion: version, requestId, orgUrl, headers, scoped: segs[0] === 'organizations' };
+  const ctx: Ctx = { req, actor: auth.actor, params: hit.params!, apiVersion: version, requestId, org, orgId, orgUrl, headers, scoped };
   try {
     const result = await hit.r.route.handler(ctx);
     if (!result) return reply(204);

@@ -15,7 +15,12 @@ import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
 import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from './chef-key-material';
 
-export type KeyOwner = { kind: 'user' | 'client'; name: string };
+/**
+ * Whose key set. `serverLevel`: a user's keys read through Chef's server-level /users/:user/keys, where the
+ * user and Chef's superuser read them whether or not the user is a member of the organization (issue 23:
+ * `user.read`, a server-scoped row); through the organization the rule is `key.read` (its members).
+ */
+export type KeyOwner = { kind: 'user' | 'client'; name: string; serverLevel?: boolean };
 
 export interface KeyDto {
   name: string;
@@ -89,9 +94,10 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
  * known once the owner row is loaded: the write functions check again with `ref`.
  */
 function assertKeyAccess(r: Actor, owner: KeyOwner, write: boolean, ref?: { userId?: string }) {
-  const action: Action = !write ? 'key.read' : owner.kind === 'client' ? 'client-key.write' : 'user-key.write';
+  const serverRead = !write && owner.kind === 'user' && !!owner.serverLevel;
+  const action: Action = serverRead ? 'user.read' : !write ? 'key.read' : owner.kind === 'client' ? 'client-key.write' : 'user-key.write';
   const resource: Resource = owner.kind === 'client' ? { client: owner.name } : { userId: ref?.userId };
-  if (write && owner.kind === 'user' && !ref) return;
+  if ((write || serverRead) && owner.kind === 'user' && !ref) return;
   if (!can(r, action, resource)) throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
 }
 
@@ -118,6 +124,7 @@ export async function listKeys(r: Actor, owner: KeyOwner): Promise<KeyDto[]> {
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
+  assertKeyAccess(r, owner, false, ref);
   const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } }).then(sortedBy((k) => k.name));
   return keys.map((k) => toDto(k));
 }
@@ -126,6 +133,7 @@ export async function getKey(r: Actor, owner: KeyOwner, keyName: string): Promis
   assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
+  assertKeyAccess(r, owner, false, ref);
   const key = await client.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
   if (!key) throw noSuchKey(owner, keyName);
   return toDto(key);

@@ -5,15 +5,15 @@
  * default `console`) with its five system groups, made every existing user a member and put every client in
  * it. At start-up `ensureHomeOrganization(chefOrg())` keeps that row named after CHEF_ORG.
  *
- * Step 1 builds the tables only: nothing reads them for a decision yet (the router still compares the URL's
- * organization with CHEF_ORG, membership gates nothing).
+ * Step 2: membership of the home organization gates every organization route, the console and /api/v1 (the
+ * actor's `member`, read by the read path; lib/services/org-members.ts associates and dissociates).
  */
 import { db, TRANSACTION_OPTIONS, type Db, type Tx } from '@/lib/db/client';
 import { audit } from './internal/audit';
 import { retryUniqueConflicts } from './internal/retry';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 
-/** The home organization's fixed id: the router can name it without a query, whatever CHEF_ORG is. */
-export const HOME_ORG_ID = 'org_home';
+export { HOME_ORG_ID } from '@/lib/domain/organizations';
 /** A new user's membership of the home organization, for `user.create`'s `orgMemberships` (every console user is a member). */
 export const HOME_MEMBERSHIP = { create: { orgId: HOME_ORG_ID } } as const;
 /** `Organization.homeKey` of the home row (null on every other): a unique key, so there is at most one. */

@@ -23,6 +23,7 @@ import * as auditRoute from '@/app/api/v1/audit/route';
 import * as orphans from '@/app/api/v1/orphans/cleanup/route';
 import * as nodes from '@/app/api/v1/nodes/[name]/route';
 import type { Access } from '@/lib/auth/permissions';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 // The server actions' edge (lib/actions/admin/users-actions.ts): the input parsed by the service's own schema, then the service.
 const createUser = async (a: Access, raw: z.input<typeof users.ZCreateUserInput>) => users.createUser(a, parseInput(users.ZCreateUserInput, raw));
@@ -46,7 +47,7 @@ const uid = () => randomUUID().slice(0, 8);
 async function freshUser(opts: { admin?: boolean; grants?: Record<string, 'view' | 'promote'> } = {}) {
   const s = uid();
   const email = `u-${s}@example.com`;
-  const user = await db().user.create({ data: { email, name: `User ${s}`, passwordHash: await hashPassword('a-long-password'), isAdmin: !!opts.admin } });
+  const user = await db().user.create({ data: { email, name: `User ${s}`, passwordHash: await hashPassword('a-long-password'), isAdmin: !!opts.admin, orgMemberships: HOME_MEMBERSHIP } });
   for (const [stage, level] of Object.entries(opts.grants ?? {})) {
     const g = await db().policyGroup.findUniqueOrThrow({ where: { name: stage } });
     await db().groupPermission.create({ data: { groupId: g.id, userId: user.id, level } });

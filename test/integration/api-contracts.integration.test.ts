@@ -14,6 +14,7 @@ import * as policiesRoute from '@/app/api/v1/policies/route';
 import * as nodesRoute from '@/app/api/v1/nodes/route';
 import * as stageRoute from '@/app/api/v1/policy_groups/[group]/route';
 import { startChefServer } from '@/lib/chef/http';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let admin: string, dev: string, nogrants: string;
 
@@ -25,7 +26,7 @@ const paths = (res: { json: { errors?: { path: string }[] } }) => (res.json.erro
 
 beforeAll(async () => {
   await seed();
-  await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x' } });
+  await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   [admin, dev, nogrants] = await Promise.all(['admin@example.com', 'dev@example.com', 'nogrants@example.com'].map(tokenFor));
   // Touch every token once so lastUsedAt does not show up in snapshots.
   for (const t of [admin, dev, nogrants]) await call(policiesRoute.GET, 'GET', { token: t });

@@ -10,6 +10,7 @@ import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-
 import { accessFor, snapshot } from '@/test/helpers';
 import { setDataBagGrant, setDataBagStages } from '@/lib/services/data-bags';
 import { chefMaxRequestSize } from '@/lib/chef/http';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let chef: ChefHarness;
 const SNAPSHOT_EXCEPT = ['ChefKey', 'ChefClient', 'ChefName'];
@@ -23,7 +24,7 @@ const ENCRYPTED = {
 beforeAll(async () => {
   chef = await startChefHarness();
   // A user with no team and no stage grant.
-  await db().user.create({ data: { email: 'nobody@example.com', name: 'No Body', chefName: 'nobody', passwordHash: 'x' } });
+  await db().user.create({ data: { email: 'nobody@example.com', name: 'No Body', chefName: 'nobody', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   await db().chefName.create({ data: { name: 'nobody', kind: 'user' } });
   // Two nodes with their clients: one in dev, one in production; and a client with no node.
   for (const [client, stage] of [

@@ -10,12 +10,13 @@ import * as nodes from '@/app/api/v1/nodes/route';
 import * as node from '@/app/api/v1/nodes/[name]/route';
 import * as board from '@/app/api/v1/board/route';
 import { db } from '@/lib/db/client';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let admin: string, release: string, dev: string, viewer: string, stranger: string;
 
 beforeAll(async () => {
   await seed();
-  await db().user.create({ data: { email: 'stranger@example.com', name: 'No Grants', passwordHash: 'x' } });
+  await db().user.create({ data: { email: 'stranger@example.com', name: 'No Grants', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   [admin, release, dev, viewer, stranger] = await Promise.all(
     ['admin@example.com', 'release@example.com', 'dev@example.com', 'viewer@example.com', 'stranger@example.com'].map(tokenFor),
   );

@@ -36,6 +36,7 @@ import * as approveRoute from '@/app/api/v1/promotion_requests/[id]/approve/rout
 import * as rejectRoute from '@/app/api/v1/promotion_requests/[id]/reject/route';
 import * as withdrawRoute from '@/app/api/v1/promotion_requests/[id]/withdraw/route';
 import * as badRoute from '@/app/api/v1/policies/[name]/revisions/[rev]/bad/route';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let chef: ChefHarness;
 const A: Record<string, Access> = {};
@@ -313,7 +314,7 @@ describe('approvals', () => {
     const team = await db().team.create({ data: { name: 'approvers20' } });
     const users = [];
     for (let i = 0; i < 20; i++) {
-      const u = await db().user.create({ data: { email: `appr${i}@example.com`, name: `Approver ${i}`, passwordHash: 'x' } });
+      const u = await db().user.create({ data: { email: `appr${i}@example.com`, name: `Approver ${i}`, passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
       await db().teamMember.create({ data: { teamId: team.id, userId: u.id } });
       await db().groupPermission.create({ data: { groupId: (await db().policyGroup.findUniqueOrThrow({ where: { name: 'production' } })).id, userId: u.id, level: 'view' } });
       users.push(u);

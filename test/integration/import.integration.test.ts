@@ -22,6 +22,7 @@ import { DirectorySource } from '@/lib/services/import/directory-source';
 import { runImport } from '@/lib/services/import/run-import';
 import { fixtureText } from '../fixtures';
 import { accessFor } from '../helpers';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let admin: Access;
 let dir: string;
@@ -39,8 +40,8 @@ function write(rel: string, text: string) {
 
 beforeAll(async () => {
   // A fresh console with two people (no demo data: an import goes into a new organization).
-  await db().user.create({ data: { email: 'admin@example.com', name: 'Admin', chefName: 'admin', isAdmin: true, passwordHash: '' } });
-  await db().user.create({ data: { email: 'viewer@example.com', name: 'Viewer', passwordHash: '' } });
+  await db().user.create({ data: { email: 'admin@example.com', name: 'Admin', chefName: 'admin', isAdmin: true, passwordHash: '', orgMemberships: HOME_MEMBERSHIP } });
+  await db().user.create({ data: { email: 'viewer@example.com', name: 'Viewer', passwordHash: '', orgMemberships: HOME_MEMBERSHIP } });
   admin = await accessFor('admin@example.com');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-dir-'));
   write(`policies/${lock.name}-${lock.revision_id}.json`, lockText);
@@ -150,6 +151,38 @@ describe('a knife download directory', () => {
     expect(listed.length).toBe(runs);
     expect(listed[0]).toMatchObject({ status: 'finished', prefer: 'source', imported: 1, report: { imported: [{ name: 'imp-app/settings' }] } });
     expect(await recentImports(viewer)).toEqual([]);
+  });
+});
+
+describe("a knife-ec-backup tree's organization members (issue 23)", () => {
+  it("the users members.json lists become members of the home organization; the server's other users do not", async () => {
+    const ec = fs.mkdtempSync(path.join(os.tmpdir(), 'import-ec-'));
+    try {
+      const put = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(ec, rel)), { recursive: true });
+        fs.writeFileSync(path.join(ec, rel), text);
+      };
+      put('users/ec-alice.json', JSON.stringify({ username: 'ec-alice', email: 'ec-alice@example.com', display_name: 'Alice', public_key: publicKey }));
+      put('users/ec-bob.json', JSON.stringify({ username: 'ec-bob', email: 'ec-bob@example.com', display_name: 'Bob' }));
+      put('organizations/acme/members.json', JSON.stringify([{ user: { username: 'ec-alice' } }, 'ec-carol']));
+      // A console user who is not a member, listed as one: joins; the importer never makes users of names alone.
+      await db().user.create({ data: { email: 'ec-carol@example.com', name: 'Carol', chefName: 'ec-carol', passwordHash: '' } });
+      const { report } = await runImport(admin, new DirectorySource(ec));
+      const member = async (chefName: string) => (await db().orgMember.count({ where: { user: { chefName } } })) === 1;
+      expect({ alice: await member('ec-alice'), bob: await member('ec-bob'), carol: await member('ec-carol') }).toEqual({ alice: true, bob: false, carol: true });
+      expect(report.imported).toEqual(
+        expect.arrayContaining([
+          { kind: 'user', name: 'ec-alice', detail: expect.stringMatching(/created .*, a member of the organization$/) },
+          { kind: 'user', name: 'ec-bob', detail: expect.stringMatching(/not a member of the organization/) },
+          { kind: 'user', name: 'ec-carol', detail: 'added to the organization' },
+        ]),
+      );
+      // A second run changes nothing.
+      const again = await runImport(admin, new DirectorySource(ec));
+      expect(again.report.imported.filter((e) => e.kind === 'user')).toEqual([]);
+    } finally {
+      fs.rmSync(ec, { recursive: true, force: true });
+    }
   });
 });
 

@@ -37,6 +37,7 @@ import * as webhooksRoute from '@/app/api/v1/webhooks/route';
 import * as scheduleRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/schedule/route';
 import * as scheduledListRoute from '@/app/api/v1/scheduled_promotions/route';
 import * as scheduledRoute from '@/app/api/v1/scheduled_promotions/[id]/route';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 // The server actions read the session through next-auth: the signed-in user is set per test.
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
@@ -110,7 +111,7 @@ beforeAll(async () => {
   await rejectPromotionRequest(A.lead, { id: rejectedId, comment: 'not during <@U123> *sale* [week](https://evil.example)' });
   // ---- the journey
   // A reader who may view dev and qa only.
-  const user = await db().user.create({ data: { email: 'journey-reader@example.com', name: 'Journey Reader', passwordHash: 'x' } });
+  const user = await db().user.create({ data: { email: 'journey-reader@example.com', name: 'Journey Reader', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   for (const stage of ['dev', 'qa']) {
     const g = await db().policyGroup.findUniqueOrThrow({ where: { name: stage } });
     await db().groupPermission.create({ data: { groupId: g.id, userId: user.id, level: 'view' } });

@@ -13,6 +13,7 @@ import { databaseProvider } from '@/lib/db/url';
 import { accessFor, seed } from '@/test/helpers';
 import { promotePolicy } from '@/lib/services/promote-policy';
 import { setStageProtection } from '@/lib/services/stage-guards';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PER_INSTANCE = 25;
@@ -180,7 +181,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database, 25 simulta
     const qa = await db().policyGroup.findUniqueOrThrow({ where: { name: 'qa' } });
     const emails: string[] = [];
     for (let i = 0; i < 2 * PER_INSTANCE; i++) {
-      const u = await db().user.create({ data: { email: `race-approver-${i}@example.com`, name: `Approver ${i}`, passwordHash: 'x' } });
+      const u = await db().user.create({ data: { email: `race-approver-${i}@example.com`, name: `Approver ${i}`, passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
       await db().teamMember.create({ data: { teamId: team.id, userId: u.id } });
       await db().groupPermission.create({ data: { groupId: qa.id, userId: u.id, level: 'view' } });
       emails.push(u.email);

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { accessFor, seed } from '@/test/helpers';
 import { deleteSavedSearch, listSavedSearches, saveSearch, searchNodesPage } from '@/lib/services/nodes-page';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 beforeAll(async () => {
   await seed();
@@ -24,7 +25,7 @@ describe('searchNodesPage', () => {
     expect(prod.rows[0]).toMatchObject({ name: 'bastion-production-01.example.com', platform: 'ubuntu 22.04' });
 
     // A user who may view only dev: the same query finds nothing in production, and '' lists only dev nodes.
-    const u = await db().user.create({ data: { email: 'devonly@example.com', name: 'Dev Only', chefName: 'devonly', passwordHash: 'x' } });
+    const u = await db().user.create({ data: { email: 'devonly@example.com', name: 'Dev Only', chefName: 'devonly', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
     const dev = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' }, select: { id: true } });
     await db().groupPermission.create({ data: { groupId: dev.id, userId: u.id, level: 'view' } });
     const devOnly = await accessFor('devonly@example.com');

@@ -19,6 +19,7 @@ import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[nam
 import * as permissionsRoute from '@/app/api/v1/policy_groups/[group]/permissions/route';
 import * as historyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/history/route';
 import * as auditRoute from '@/app/api/v1/audit/route';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 const ROLES = ['admin', 'release', 'dev', 'viewer', 'nogrants'] as const;
 type Role = (typeof ROLES)[number];
@@ -33,7 +34,7 @@ beforeAll(async () => {
   await seed();
   // These tests cover the promotion mechanics; the demo's protected stages (issue 15) are covered in guarded-stages.integration.test.ts.
   await db().stageProtection.deleteMany();
-  await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x' } });
+  await db().user.create({ data: { email: 'nogrants@example.com', name: 'Nobody', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   for (const r of ROLES) access[r] = await accessFor(`${r}@example.com`);
 });
 

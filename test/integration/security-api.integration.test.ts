@@ -18,6 +18,7 @@ import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route'
 import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
 // @ts-expect-error next.config.mjs is plain JavaScript without declarations
 import nextConfig from '@/next.config.mjs';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let dev: string, release: string, limited: string;
 const PROD_NODE = 'webapp-production-01.example.com';
@@ -30,7 +31,7 @@ async function active(stage: string, policy: string): Promise<string | null> {
 beforeAll(async () => {
   await seed();
   // A user who may promote in dev and cannot even view production.
-  const u = await db().user.create({ data: { email: 'limited@example.com', name: 'Lim', passwordHash: 'x' } });
+  const u = await db().user.create({ data: { email: 'limited@example.com', name: 'Lim', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   const devStage = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' } });
   await db().groupPermission.create({ data: { groupId: devStage.id, userId: u.id, level: 'promote' } });
   [dev, release, limited] = await Promise.all(['dev@example.com', 'release@example.com', 'limited@example.com'].map(tokenFor));

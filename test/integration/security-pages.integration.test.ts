@@ -5,15 +5,16 @@ import { db } from '@/lib/db/client';
 import { composeOptions } from '@/lib/db/queries/compose';
 import { comparePickerOptions } from '@/lib/db/queries/compare';
 import { permissionsMatrix } from '@/lib/db/queries/admin';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 beforeAll(async () => {
   await seed();
   // Views dev only; manages nothing.
-  const u = await db().user.create({ data: { email: 'devonly@example.com', name: 'Dev only', passwordHash: 'x' } });
+  const u = await db().user.create({ data: { email: 'devonly@example.com', name: 'Dev only', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   const dev = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' } });
   await db().groupPermission.create({ data: { groupId: dev.id, userId: u.id, level: 'view' } });
   // Manages qa only.
-  const m = await db().user.create({ data: { email: 'qamanager@example.com', name: 'QA manager', passwordHash: 'x' } });
+  const m = await db().user.create({ data: { email: 'qamanager@example.com', name: 'QA manager', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
   const qa = await db().policyGroup.findUniqueOrThrow({ where: { name: 'qa' } });
   await db().groupPermission.create({ data: { groupId: qa.id, userId: m.id, level: 'manage' } });
 });

@@ -15,6 +15,7 @@ import { checkRevision, storeRevision } from '@/lib/services/internal/store-revi
 import * as compose from '@/app/api/v1/policies/[name]/compose/route';
 import * as revisions from '@/app/api/v1/policies/[name]/revisions/route';
 import * as groupPolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let chef: ChefHarness;
 let dev: string;
@@ -41,7 +42,7 @@ async function twoTeamUser() {
   const [a, b] = [`red-${s}`, `blue-${s}`];
   const email = `two-${s}@example.com`;
   const dev = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' }, select: { id: true } });
-  const user = await db().user.create({ data: { email, name: 'Two Teams', passwordHash: await hashPassword('x-password-123'), chefName: `two-${s}` } });
+  const user = await db().user.create({ data: { email, name: 'Two Teams', passwordHash: await hashPassword('x-password-123'), chefName: `two-${s}`, orgMemberships: HOME_MEMBERSHIP } });
   for (const t of [a, b]) await db().team.create({ data: { name: t, members: { create: { userId: user.id } } } });
   await db().groupPermission.create({ data: { groupId: dev.id, userId: user.id, level: 'promote' } });
   return { email, teams: [a, b], token: await tokenFor(email), suffix: s };
@@ -203,7 +204,7 @@ describe('one owner-team rule for a new policy (a user in two teams)', () => {
     expect((await call(revisions.POST, 'POST', { token: dev, params: { name: policy }, body: lock(policy, 'r1') })).status).toBe(201);
     expect(await ownerOf(policy)).toBe('web');
     const s = uid();
-    await db().user.create({ data: { email: `noteam-admin-${s}@example.com`, name: 'Admin', passwordHash: 'x', isAdmin: true } });
+    await db().user.create({ data: { email: `noteam-admin-${s}@example.com`, name: 'Admin', passwordHash: 'x', isAdmin: true, orgMemberships: HOME_MEMBERSHIP } });
     const adminPolicy = `owner-admin-${s}`;
     const res = await call(revisions.POST, 'POST', { token: await tokenFor(`noteam-admin-${s}@example.com`), params: { name: adminPolicy }, body: lock(adminPolicy, 'r1') });
     expect(res.status).toBe(201);

@@ -10,6 +10,7 @@ import * as consoleRoutes from './console';
 import * as guarded from './guarded';
 import * as movePreview from './move-preview';
 import * as nodes from './nodes';
+import * as organizations from './organizations';
 import * as policies from './policies';
 import * as promotion from './promotion';
 import * as promoteCookbookPreview from './promote-cookbook-preview';
@@ -20,4 +21,4 @@ import * as stages from './stages';
 
 const contracts = (mod: Record<string, unknown>) => Object.values(mod).filter((v): v is RouteContract => !!v && typeof v === 'object' && 'method' in v && 'path' in v && 'responses' in v);
 
-export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, movePreview, nodes, policies, promotion, promoteCookbookPreview, rollout, rings, schedules, stages].flatMap(contracts);
+export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, movePreview, nodes, organizations, policies, promotion, promoteCookbookPreview, rollout, rings, schedules, stages].flatMap(contracts);

@@ -1,19 +1,27 @@
 /**
  * Chef's users resource: the server-level /users and /users/:name (create,
  * list, read, update, delete; lib/services/chef-users.ts maps them onto the
- * console's users), and through the organization /users (its members: every
- * console user) and /users/:name (a member's profile). Their keys: keys.ts.
+ * console's users), and through the organization its associations (issue 23,
+ * lib/services/org-members.ts, erchef's oc_chef_wm_org_associations): /users
+ * lists the members and associates a user (POST), /users/:name reads a
+ * member's profile and dissociates one (DELETE). Their keys: keys.ts.
  */
-import { userProfile } from '@/lib/db/queries/users';
-import { AppError, chefStringError, notFound } from '@/lib/errors';
+import { AppError } from '@/lib/errors';
 import { createChefUser, deleteChefUser, getChefUser, listChefUsers, updateChefUser, type ChefUserDto } from '@/lib/services/chef-users';
-import { jsonBody, ok, route, userAccess, type ChefRoute, type Ctx } from '../context';
+import { associateUser, dissociateUser, getOrgMember, listOrgMembers, type OrgMemberDto } from '@/lib/services/org-members';
+import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
 
 /** erchef's user JSON; API v0 adds the default key's `public_key` (null without one). */
 function userBody(u: ChefUserDto, apiVersion: number) {
   const [first, ...rest] = u.displayName.split(' ');
   const base = { username: u.username, email: u.email, display_name: u.displayName, first_name: first, last_name: rest.join(' ') };
   return apiVersion === 0 ? { ...base, public_key: u.publicKey } : base;
+}
+
+/** A member's profile as erchef answers it through the organization (chef_user:assemble_user_ejson). */
+function memberBody(u: OrgMemberDto) {
+  const [first, ...rest] = u.displayName.split(' ');
+  return { username: u.username ?? '', display_name: u.displayName, email: u.email, first_name: first, last_name: rest.join(' ') };
 }
 
 function serverLevel(ctx: Ctx) {
@@ -23,19 +31,25 @@ function serverLevel(ctx: Ctx) {
 export const userRoutes: ChefRoute[] = [
   // Server level: { name: uri }; through the organization: its members, as erchef lists an org's users.
   route('GET', 'users', async (ctx) => {
+    if (ctx.scoped) {
+      // The organization's members with a Chef name, as erchef lists them: [{ user: { username } }].
+      const members = await listOrgMembers(ctx.actor, { orgId: ctx.orgId, orgName: ctx.org });
+      return ok(members.filter((m) => m.username).map((m) => ({ user: { username: m.username } })));
+    }
     const names = await listChefUsers(ctx.actor);
-    if (ctx.scoped) return ok(names.map((username) => ({ user: { username } })));
     return ok(Object.fromEntries(names.map((n) => [n, `${ctx.req.baseUrl}/users/${n}`])));
   }),
 
   route('POST', 'users', async (ctx) => {
     if (ctx.scoped) {
-      // Associating a user with the organization: every console user is a member already (Chef's 409 text).
+      // Associating a user with the organization (Chef's superuser): 201, 409 for a member, 404 for no such user.
       const body = jsonBody(ctx) as { username?: unknown } | null;
       const name = body && typeof body === 'object' && typeof body.username === 'string' ? body.username : null;
-      if (!name) throw new AppError('bad_request', "Field 'username' missing");
-      await getChefUser(ctx.actor, name);
-      throw chefStringError('conflict', 'The association already exists.');
+      if (!name) throw new AppError('bad_request', "Field 'username' missing", [{ path: '/username', message: 'must be a user name' }]);
+      const u = await associateUser(ctx.actor, { username: name }, { orgId: ctx.orgId, orgName: ctx.org, requestId: ctx.requestId });
+      const uri = `${ctx.orgUrl}/users/${u.username}`;
+      ctx.headers.location = uri;
+      return ok({ uri }, 201);
     }
     const { user, privateKey } = await createChefUser(ctx.actor, jsonBody(ctx), { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
     const uri = `${ctx.req.baseUrl}/users/${user.username}`;
@@ -47,12 +61,8 @@ export const userRoutes: ChefRoute[] = [
 
   route('GET', 'users/:owner', async (ctx) => {
     if (!ctx.scoped) return ok(userBody(await getChefUser(ctx.actor, ctx.params.owner), ctx.apiVersion));
-    // Through the organization, every member reads a member's profile.
-    userAccess(ctx, 'read users');
-    const u = await userProfile(ctx.params.owner);
-    if (!u) throw notFound(`Could not find user '${ctx.params.owner}'`);
-    const [first, ...rest] = u.name.split(' ');
-    return ok({ username: u.chefName, display_name: u.name, email: u.email, first_name: first, last_name: rest.join(' ') });
+    // Through the organization, a member reads a member's profile (a user who is not a member: 404).
+    return ok(memberBody(await getOrgMember(ctx.actor, { username: ctx.params.owner }, { orgId: ctx.orgId, orgName: ctx.org })));
   }),
 
   route('PUT', 'users/:owner', async (ctx) => {
@@ -63,7 +73,8 @@ export const userRoutes: ChefRoute[] = [
   }),
 
   route('DELETE', 'users/:owner', async (ctx) => {
-    serverLevel(ctx);
+    // Through the organization: dissociation (an administrator, or the user themselves); 200 with the user.
+    if (ctx.scoped) return ok(memberBody(await dissociateUser(ctx.actor, { username: ctx.params.owner }, { orgId: ctx.orgId, orgName: ctx.org, requestId: ctx.requestId })));
     return ok(userBody(await deleteChefUser(ctx.actor, ctx.params.owner, ctx.requestId), ctx.apiVersion));
   }),
 ];

@@ -4,7 +4,9 @@ import { userAccessRow, type UserAccessRow } from './chef-read-path';
 
 /**
  * Loads a user's permissions from the database (one prepared statement, see
- * chef-read-path.ts: every authenticated request starts here); null when the
+ * chef-read-path.ts: every authenticated request starts here), with their
+ * membership of the home organization (issue 23: the console and /api/v1 are
+ * the home organization's); null when the
  * user is missing or deactivated, or, for a browser session, when the
  * session's version is no longer the user's (signed out, password changed:
  * issue 17, item 7).
@@ -23,5 +25,5 @@ export function accessOf(user: UserAccessRow | null, opts: { sessionVersion?: nu
     if (level !== 'view' && level !== 'promote' && level !== 'manage') continue;
     stageLevels.set(stage, highestLevel(stageLevels.get(stage), level));
   }
-  return { kind: 'user', userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, teamIds, stageLevels };
+  return { kind: 'user', userId: user.id, email: user.email, name: user.name, chefName: user.chefName, isAdmin: user.isAdmin, member: user.member, teamIds, stageLevels };
 }

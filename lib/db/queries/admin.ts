@@ -1,5 +1,6 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { db } from '../client';
 import { sortedBy } from '../order';
 
@@ -44,9 +45,19 @@ async function permissionsMatrixAll(access: Access) {
 export async function usersForAdmin() {
   const users = await db().user.findMany({
     orderBy: { email: 'asc' },
-    select: { email: true, name: true, isAdmin: true, active: true, createdAt: true, memberships: { select: { team: { select: { name: true } } } } },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      isAdmin: true,
+      active: true,
+      createdAt: true,
+      memberships: { select: { team: { select: { name: true } } } },
+      // Issue 23: membership of the home organization.
+      orgMemberships: { where: { orgId: HOME_ORG_ID }, select: { userId: true } },
+    },
   }).then(sortedBy((u) => u.email));
-  return users.map((u) => ({ email: u.email, name: u.name, isAdmin: u.isAdmin, active: u.active, createdAt: u.createdAt.toISOString(), teams: u.memberships.map((m) => m.team.name).sort() }));
+  return users.map((u) => ({ id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin, active: u.active, member: u.orgMemberships.length > 0, createdAt: u.createdAt.toISOString(), teams: u.memberships.map((m) => m.team.name).sort() }));
 }
 
 export async function teamsForAdmin() {

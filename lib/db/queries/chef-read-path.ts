@@ -31,6 +31,7 @@ import type pg from 'pg';
 import { db, onDisconnect, pgPoolOf } from '../client';
 import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
 import { RING_BUCKETS, ringBucket, ringSeed } from '@/lib/domain/rings';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 
 export interface ChefKeyCandidate {
   keyId: string;
@@ -55,6 +56,10 @@ export interface UserAccessRow {
   isAdmin: boolean;
   active: boolean;
   sessionVersion: number;
+  /** The user's Chef name (X-Ops-Userid), null when the user has none. */
+  chefName: string | null;
+  /** Issue 23: a member of the organization the read was made for (OrgMember; the home organization for the console and /api/v1). */
+  member: boolean;
   teamIds: string[];
   /** [stage name, level] of every grant to the user or one of their teams. */
   grants: [string, string][];
@@ -79,6 +84,15 @@ export interface NodeRow {
 
 type Sql = { sqlite: string; pg: string };
 
+/**
+ * Issue 23: the user `u`'s membership of the organization @p2 (a primary-key probe of OrgMember) and their
+ * Chef name, read with their access.
+ */
+const SQLITE_USER_ORG = `
+           u."chefName" AS "chefName", EXISTS (SELECT 1 FROM "OrgMember" m WHERE m."orgId" = @p2 AND m."userId" = u."id") AS "member",`;
+const PG_USER_ORG = `
+           u."chefName" AS "chefName", EXISTS (SELECT 1 FROM "OrgMember" m WHERE m."orgId" = $2::text AND m."userId" = u."id") AS "member",`;
+
 /** A user's teams and grants, as JSON text (SQLite), for the user row `u`. */
 const SQLITE_USER_GRANTS = `
            (SELECT json_group_array(tm."teamId") FROM "TeamMember" tm WHERE tm."userId" = u."id") AS "teamIds",
@@ -102,27 +116,29 @@ const CLIENT_CONTEXT = `
  * The keys of the active user or the client named @p1, each lookup through
  * its unique index (two branches, not an OR over joins, which scans every
  * key); a user's rows carry what their access is made of, so a signed request
- * by a user costs one query for both.
+ * by a user costs one query for both. @p2 is the organization the request is
+ * for (issue 23): a client is found only in its own organization, a user's
+ * rows say whether they are a member of it.
  */
 const KEYS: Sql = {
   sqlite: `
     SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey", k."expiresAt" AS "expiresAt", k."lastUsedAt" AS "lastUsedAt",
            u."id" AS "userId", NULL AS "clientId", NULL AS "clientName", 0 AS "validator",
-           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS},
+           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_ORG}${SQLITE_USER_GRANTS},
            NULL AS "clientStage", NULL AS "stageIsolation"
       FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
      WHERE u."chefName" = @p1 AND u."active" = 1
     UNION ALL
     SELECT k."id", k."name", k."publicKey", k."expiresAt", k."lastUsedAt",
            NULL, c."id", c."name", c."validator",
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL,${CLIENT_CONTEXT}
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,${CLIENT_CONTEXT}
       FROM "ChefClient" c JOIN "ChefKey" k ON k."clientId" = c."id"
-     WHERE c."name" = @p1`,
+     WHERE c."name" = @p1 AND c."orgId" = @p2`,
   pg: `
     SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey",
            (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt", (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
            u."id" AS "userId", NULL::text AS "clientId", NULL::text AS "clientName", false AS "validator",
-           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS},
+           u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_ORG}${PG_USER_GRANTS},
            NULL::text AS "clientStage", NULL::boolean AS "stageIsolation"
       FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
      WHERE u."chefName" = $1 AND u."active" = true
@@ -130,31 +146,31 @@ const KEYS: Sql = {
     SELECT k."id", k."name", k."publicKey",
            (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8, (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8,
            NULL, c."id", c."name", c."validator",
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL,${CLIENT_CONTEXT}
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,${CLIENT_CONTEXT}
       FROM "ChefClient" c JOIN "ChefKey" k ON k."clientId" = c."id"
-     WHERE c."name" = $1`,
+     WHERE c."name" = $1 AND c."orgId" = $2::text`,
 };
 
 /** A live-looking API token (not revoked) and its user's access, by the token's hash: one query for a bearer request. */
 const TOKEN: Sql = {
   sqlite: `
     SELECT t."id" AS "tokenId", t."lastUsedAt" AS "lastUsedAt", t."expiresAt" AS "expiresAt",
-           u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
+           u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_ORG}${SQLITE_USER_GRANTS}
       FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
      WHERE t."secretHash" = @p1 AND t."revokedAt" IS NULL`,
   pg: `
     SELECT t."id" AS "tokenId", (EXTRACT(EPOCH FROM t."lastUsedAt") * 1000)::float8 AS "lastUsedAt", (EXTRACT(EPOCH FROM t."expiresAt") * 1000)::float8 AS "expiresAt",
-           u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS}
+           u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_ORG}${PG_USER_GRANTS}
       FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
      WHERE t."secretHash" = $1 AND t."revokedAt" IS NULL`,
 };
 
 const ACCESS: Sql = {
   sqlite: `
-    SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_GRANTS}
+    SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_ORG}${SQLITE_USER_GRANTS}
       FROM "User" u WHERE u."id" = @p1`,
   pg: `
-    SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_GRANTS}
+    SELECT u."id" AS "id", u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_ORG}${PG_USER_GRANTS}
       FROM "User" u WHERE u."id" = $1`,
 };
 
@@ -306,11 +322,13 @@ const date = (v: unknown): Date | null => (v === null || v === undefined ? null 
 /**
  * Every key of the active user or the client named `name` (one query): what a
  * Chef-signed request may have been signed with. Users and clients share one
- * namespace (ChefName), so at most one of them matches.
+ * namespace (ChefName), so at most one of them matches. `orgId`: the
+ * organization the request is for (a client of another organization is not
+ * found; a user's access row says whether they are a member of it).
  */
-export async function chefKeysFor(name: string): Promise<readonly ChefKeyCandidate[]> {
+export async function chefKeysFor(name: string, orgId: string = HOME_ORG_ID): Promise<readonly ChefKeyCandidate[]> {
   const r = reader();
-  return r.memo(`keys\0${name}`, async () => Object.freeze((await r.all('keys', KEYS, [name])).map(keyCandidate())));
+  return r.memo(`keys\0${name}\0${orgId}`, async () => Object.freeze((await r.all('keys', KEYS, [name, orgId])).map(keyCandidate())));
 }
 
 /** Maps the KEYS rows of one name (a user's rows share one access row). */
@@ -339,6 +357,8 @@ function userRow(r: Row): UserAccessRow {
     isAdmin: !!r.isAdmin,
     active: !!r.active,
     sessionVersion: Number(r.sessionVersion),
+    chefName: (r.chefName as string | null) ?? null,
+    member: !!r.member,
     teamIds: JSON.parse((r.teamIds as string | null) ?? '[]') as string[],
     grants: JSON.parse((r.grants as string | null) ?? '[]') as [string, string][],
   };
@@ -351,15 +371,15 @@ export interface TokenRow {
   user: UserAccessRow;
 }
 
-/** The unrevoked API token with this secret hash and its user's access row (one query); null: no such token. */
-export async function tokenRow(secretHash: string): Promise<TokenRow | null> {
-  const r = (await reader().all('token', TOKEN, [secretHash]))[0];
+/** The unrevoked API token with this secret hash and its user's access row, membership of `orgId` included (one query); null: no such token. */
+export async function tokenRow(secretHash: string, orgId: string = HOME_ORG_ID): Promise<TokenRow | null> {
+  const r = (await reader().all('token', TOKEN, [secretHash, orgId]))[0];
   return r ? { tokenId: r.tokenId as string, lastUsedAt: date(r.lastUsedAt), expiresAt: date(r.expiresAt), user: userRow(r) } : null;
 }
 
-/** A user's flags, teams and stage grants (one query); null when there is no such user. */
-export async function userAccessRow(userId: string): Promise<UserAccessRow | null> {
-  const r = (await reader().all('access', ACCESS, [userId]))[0];
+/** A user's flags, membership of `orgId` (the home organization by default), teams and stage grants (one query); null when there is no such user. */
+export async function userAccessRow(userId: string, orgId: string = HOME_ORG_ID): Promise<UserAccessRow | null> {
+  const r = (await reader().all('access', ACCESS, [userId, orgId]))[0];
   return r ? userRow(r) : null;
 }
 

@@ -1,11 +1,12 @@
 import { db } from '../client';
 import { tokenRow, type UserAccessRow } from './chef-read-path';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** The user behind a live token (not revoked, not expired, user active), as the access row the read path reads; or null. */
-export async function tokenUser(secretHash: string, now = new Date()): Promise<UserAccessRow | null> {
-  const token = await tokenRow(secretHash);
+/** The user behind a live token (not revoked, not expired, user active), as the access row the read path reads (membership of `orgId`); or null. */
+export async function tokenUser(secretHash: string, now = new Date(), orgId: string = HOME_ORG_ID): Promise<UserAccessRow | null> {
+  const token = await tokenRow(secretHash, orgId);
   if (!token || (token.expiresAt && token.expiresAt <= now) || !token.user.active) return null;
   await touchToken(token.tokenId, token.lastUsedAt, now);
   return token.user;

@@ -11,6 +11,7 @@
  *   ├─ data_bags/BAG/ITEM.json
  *   ├─ nodes/NAME.json
  *   ├─ clients/NAME.json        (public_key, when the server showed it)
+ *   ├─ members.json             (the organization's members: issue 23)
  *   ├─ users/NAME.json
  *   └─ cookbooks/ roles/ environments/   (listed as not imported)
  *
@@ -248,6 +249,20 @@ export class DirectorySource implements ImportSource {
     const keys = this.dumpedKeys('user', name);
     if (!keys.length && typeof u.public_key === 'string') keys.push({ name: 'default', publicKey: u.public_key, expirationDate: null });
     return { username: name, email: u.email ?? null, displayName: u.display_name ?? name, keys };
+  }
+
+  /**
+   * knife-ec-backup's (and knife download's) organizations/ORG/members.json: `[{"user": {"username": U}}]`,
+   * or plain names (chef_fs's OrganizationMembersDataHandler reads both); null when the file is absent.
+   */
+  async members(): Promise<string[] | null> {
+    const file = this.p('members.json');
+    if (!fs.existsSync(file)) return null;
+    const list = readJson<unknown>(file);
+    if (!Array.isArray(list)) throw new SourceError(file, 'not a JSON array of members');
+    const names = list.map((m) => (typeof m === 'string' ? m : (m as { user?: { username?: unknown } } | null)?.user?.username));
+    if (names.some((n) => typeof n !== 'string' || !n)) throw new SourceError(file, 'every member must be a user name or {"user": {"username": NAME}}');
+    return [...new Set(names as string[])].sort();
   }
 
   async notImported() {

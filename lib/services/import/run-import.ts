@@ -32,6 +32,8 @@ import { normalisePublicKey } from '../chef-key-material';
 import { createKey } from '../chef-keys';
 import { createChefNode, getChefNode, normaliseNode, updateChefNode } from '../chef-nodes';
 import { createChefUser } from '../chef-users';
+import { associateUser } from '../org-members';
+import { HOME_ORG_ID } from '../organizations';
 import { commitSandbox, createSandbox, putArtifact, uploadSandboxFile } from '../cookbook-artifacts';
 import { createDataBag, createDataBagItem, updateDataBagItem } from '../data-bags';
 import { putStage, ZPutStageInput } from '../manage-stage';
@@ -336,7 +338,27 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
     );
 
     // 7. Users' public keys, matched to console users by Chef name or e-mail (or created, without a console password).
+    // Issue 23: the organization's members become members of the home organization (Chef's POST /users makes
+    // non-members): the names the source lists as members (knife-ec-backup's organizations/ORG/members.json; a
+    // server's organization users), else, when the source does not say, every user it lists.
     const users = await list('user', 'users', () => source.users(), [] as string[]);
+    const listedMembers = source.members ? await list('user', 'organization members', () => source.members!(), [] as string[] | null) : null;
+    const memberNames = new Set(listedMembers ?? users);
+    /** Associates a listed member who is not one yet (true: associated, or would be on a dry run). */
+    const joinOrganization = async (name: string): Promise<boolean> => {
+      if (!memberNames.has(name)) return false;
+      const u = await db().user.findUnique({ where: { chefName: name }, select: { orgMemberships: { where: { orgId: HOME_ORG_ID }, select: { userId: true } } } });
+      if (!u || u.orgMemberships.length) return false;
+      if (dry) return true;
+      try {
+        await associateUser(actor, { username: name });
+      } catch (e) {
+        if (isAppError(e) && e.code === 'conflict') return false; // another run associated them meanwhile
+        throw e;
+      }
+      return true;
+    };
+    const joined = (yes: boolean) => (yes ? `; ${dry ? 'would be added' : 'added'} to the organization` : '');
     phase('users', users.length);
     await pool(users, n, opts.signal, (name) =>
       one('user', name, async () => {
@@ -344,22 +366,32 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
         const match = (await db().user.findUnique({ where: { chefName: name }, select: { chefName: true, email: true } })) ?? (u.email ? await db().user.findUnique({ where: { email: u.email.toLowerCase() }, select: { chefName: true, email: true } }) : null);
         if (!match) {
           if (!u.email) return { kind: 'skipped', detail: 'no console user has this name, and the source gives no e-mail to create one' };
-          if (dry) return { kind: 'imported', detail: `would be created (${u.email}, no console password) with ${u.keys.length} key(s)` };
+          if (dry) return { kind: 'imported', detail: `would be created (${u.email}, no console password) with ${u.keys.length} key(s)${memberNames.has(name) ? ', a member of the organization' : ', not a member of the organization'}` };
           const first = u.keys.find((k) => k.name === 'default' && !k.expirationDate);
           await createChefUser(actor, { username: name, email: u.email, display_name: u.displayName, password: randomBytes(24).toString('base64url'), ...(first ? { public_key: first.publicKey } : {}) }, { apiVersion: 1 });
           for (const k of u.keys.filter((k) => k !== first)) await addKey(actor, { kind: 'user', name }, k);
-          return { kind: 'imported', detail: `created (${u.email}; no console password: an admin sets one to let them sign in) with ${u.keys.length} key(s)` };
+          const member = await joinOrganization(name);
+          return { kind: 'imported', detail: `created (${u.email}; no console password: an admin sets one to let them sign in) with ${u.keys.length} key(s)${member ? ', a member of the organization' : ', not a member of the organization (not in its members)'}` };
         }
         if (!match.chefName) return { kind: 'skipped', detail: `console user ${match.email} has no Chef name; give them one (Admin → Users) and run again` };
         if (match.chefName !== name) return { kind: 'conflict', detail: `matched console user ${match.email} by e-mail, whose Chef name is ${match.chefName}: keys not imported` };
+        const member = await joinOrganization(name);
         const keys = await db().chefKey.findMany({ where: { user: { chefName: name } }, select: { name: true, publicKey: true } });
         const byName = new Map(keys.map((k) => [k.name, k.publicKey]));
         const differing = u.keys.filter((k) => byName.has(k.name) && !sameKey(byName.get(k.name)!, k.publicKey));
         const missing = u.keys.filter((k) => !byName.has(k.name));
-        if (differing.length) return { kind: 'conflict', detail: `key(s) ${differing.map((k) => `'${k.name}'`).join(', ')} differ: ${prefer === 'console' ? "kept the console's (--prefer console)" : 'user keys are never replaced by an import'}` };
-        if (!missing.length) return { kind: 'unchanged' };
+        if (differing.length) return { kind: 'conflict', detail: `key(s) ${differing.map((k) => `'${k.name}'`).join(', ')} differ: ${prefer === 'console' ? "kept the console's (--prefer console)" : 'user keys are never replaced by an import'}${joined(member)}` };
+        if (!missing.length) return member ? { kind: 'imported', detail: wouldOr('added to the organization') } : { kind: 'unchanged' };
         if (!dry) for (const k of missing) await addKey(actor, { kind: 'user', name }, k);
-        return { kind: 'imported', detail: wouldOr(`keys ${missing.map((k) => k.name).join(', ')} added to ${match.email}`) };
+        return { kind: 'imported', detail: wouldOr(`keys ${missing.map((k) => k.name).join(', ')} added to ${match.email}`) + joined(member) };
+      }),
+    );
+    // Members the source lists without a user file: console users of that Chef name join the organization.
+    const listedOnly = [...memberNames].filter((m) => !users.includes(m)).sort();
+    await pool(listedOnly, n, opts.signal, (name) =>
+      one('user', name, async () => {
+        if (!(await db().user.findUnique({ where: { chefName: name }, select: { id: true } }))) return { kind: 'skipped', detail: 'a member of the source organization, but no console user has this Chef name (and the source has no user file to create one)' };
+        return (await joinOrganization(name)) ? { kind: 'imported', detail: wouldOr('added to the organization') } : { kind: 'unchanged' };
       }),
     );
 

@@ -80,6 +80,11 @@ export interface ImportSource {
   client(name: string): Promise<SourceClient>;
   users(): Promise<string[]>;
   user(name: string): Promise<SourceUser>;
+  /**
+   * Issue 23: the Chef names of the organization's members (knife-ec-backup's organizations/ORG/members.json),
+   * or null when the source does not say (then every user it lists is taken as a member).
+   */
+  members?(): Promise<string[] | null>;
   /** What the console does not import, listed in the report. */
   notImported(): Promise<{ kind: 'cookbooks' | 'roles' | 'environments'; names: string[] }[]>;
 }

@@ -4,6 +4,7 @@ import { can } from '@/lib/auth/permissions';
 import { usersForAdmin } from '@/lib/db/queries/admin';
 import { AdminUsers } from '@/components/admin-users';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { chefOrg } from '@/lib/chef/context';
 
 export const metadata: Metadata = { title: 'Users' };
 export const dynamic = 'force-dynamic';
@@ -13,8 +14,8 @@ export default async function UsersPage() {
   if (!can(access, 'admin.users')) return <EmptyState title="Admins only">Ask an admin to add or change users.</EmptyState>;
   return (
     <>
-      <PageHeader title="Users" description="Invite, deactivate, reset passwords, and grant the admin flag." />
-      <AdminUsers users={await usersForAdmin()} me={access.email} />
+      <PageHeader title="Users" description={`Invite, deactivate, reset passwords, grant the admin flag, and add people to or remove them from organization ${chefOrg()}.`} />
+      <AdminUsers users={await usersForAdmin()} me={access.email} org={chefOrg()} />
     </>
   );
 }

@@ -1,0 +1,14 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { associateUser } from '@/lib/services/org-members';
+import { chefOrg } from '@/lib/chef/context';
+import { authedAction } from '../safe-action';
+
+/** Issue 23: Admin → Users "Add to organization": the user becomes a member of the home organization (administrators; audited). */
+export const associateUserAction = authedAction.inputSchema(z.object({ userId: z.string().min(1, 'is required') })).action(async ({ parsedInput, ctx }) => {
+  const u = await associateUser(ctx.access, { userId: parsedInput.userId }, { orgName: chefOrg() });
+  revalidatePath('/admin', 'layout');
+  return { email: u.email };
+});
