@@ -147,7 +147,7 @@ async function saveNode(client: PrismaClient, body: string, index: boolean) {
 }
 
 /** What a chef-client run changes in a node it saves again. */
-function afterRun(node: ReturnType<typeof ohaiNode>, run: number) {
+export function afterRun(node: ReturnType<typeof ohaiNode>, run: number) {
   const auto = node.automatic as Record<string, unknown> & { memory: Record<string, unknown> };
   return { ...node, automatic: { ...auto, uptime_seconds: 1e7 + run, ohai_time: 1765000000 + run, memory: { ...auto.memory, free: `${run}kB`, available: `${run * 2}kB` } } };
 }

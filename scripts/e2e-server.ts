@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { databaseFile } from '../lib/db/url';
+import { serverNodeArgs } from './server-command';
 
 const file = databaseFile();
 for (const f of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
@@ -11,7 +12,8 @@ const run = (cmd: string, args: string[]) =>
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))));
   });
 await run('npx', ['tsx', 'scripts/prepare.ts']);
-const server = spawn('npx', ['tsx', 'scripts/serve.ts'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '0', HOST: '127.0.0.1', NODE_ENV: 'production' } });
+// As `npm run serve` starts it (its heap cap included).
+const server = spawn(process.execPath, [...serverNodeArgs(), '--import', 'tsx', 'scripts/serve.ts'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '0', HOST: '127.0.0.1', NODE_ENV: 'production' } });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
