@@ -104,6 +104,15 @@ export interface Resource {
   stages?: readonly string[];
   /** Teams' rights on the resource (a data bag's grants: 'read' or 'write'). */
   teamGrants?: ReadonlyArray<{ teamId: string; level: string }>;
+  /**
+   * Issue 23 (step 3): the organization's groups the actor is in, transitively (lib/services/chef-groups.ts
+   * `actorGroups`), for the rows that read groups (`org-admin`: `admins`; `group`). Absent: in none.
+   */
+  actorGroups?: ReadonlySet<string>;
+  /** The organizations whose `admins` group holds the actor (`adminOrganizations`), for `self` with `orgAdmins`. */
+  actorAdminOrgs?: readonly string[];
+  /** The organizations the user concerned is a member of, for `self` with `orgAdmins`. */
+  userOrgIds?: readonly string[];
 }
 /** @deprecated the old name of `Resource`. */
 export type Target = Resource;
@@ -116,7 +125,11 @@ type UserRule =
   | { kind: 'member' }
   | { kind: 'signed-in' }
   /** The user the resource names (and admins, with `admins`; without it, not even an admin). */
-  | { kind: 'self'; admins?: true }
+  | { kind: 'self'; admins?: true; orgAdmins?: true }
+  /** Issue 23: an org admin (the organization's `admins` group, transitively); console admins always. */
+  | { kind: 'org-admin' }
+  /** Issue 23: members of one of the organization's groups (transitively). */
+  | { kind: 'group'; group: string }
   /**
    * A data bag: `write` through a write grant to one of the user's teams;
    * `read` through any grant, or when the bag is restricted to no stage, or
@@ -130,7 +143,7 @@ type UserRule =
  * always); 'own-node': the node named like the client; 'self': the client
  * itself.
  */
-type ClientRule = 'all' | 'stage' | 'own-node' | 'self';
+type ClientRule = 'all' | 'stage' | 'own-node' | 'self' | { group: string };
 
 interface Row {
   label: string;
@@ -153,6 +166,9 @@ const SIGNED_IN: UserRule = { kind: 'signed-in' };
 const ADMIN: UserRule = { kind: 'admin' };
 const MEMBER: UserRule = { kind: 'member' };
 const OWNER: UserRule = { kind: 'owner' };
+const ORG_ADMIN: UserRule = { kind: 'org-admin' };
+/** Chef's public_key_read_access (issue 23): the only right for org-scoped key reads, users and clients alike. */
+const KEY_READERS = 'public_key_read_access';
 
 export const PERMISSIONS = {
   // Stages (Chef's policy groups) and what runs in them.
@@ -179,13 +195,14 @@ export const PERMISSIONS = {
   // Chef API clients and keys.
   'client.list': { label: 'list clients', user: SIGNED_IN },
   'client.read': { label: 'read clients', user: SIGNED_IN, client: 'self' },
-  'client.create': { label: 'create clients', user: ADMIN, validator: true },
+  // Issue 23: org admins (the `admins` group) create, update and delete clients and write their keys.
+  'client.create': { label: 'create clients', user: ORG_ADMIN, validator: true },
   'client.create-validator': { label: 'create validator clients', user: ADMIN },
-  'client.update': { label: 'update clients', user: ADMIN, client: 'self' },
-  'client.delete': { label: 'delete clients', user: ADMIN, client: 'self' },
-  // Chef's public_key_read_access: every member of the organization, clients included, reads public keys.
-  'key.read': { label: 'read keys', user: SIGNED_IN, client: 'all' },
-  'client-key.write': { label: "change clients' keys", user: ADMIN, client: 'self' },
+  'client.update': { label: 'update clients', user: ORG_ADMIN, client: 'self' },
+  'client.delete': { label: 'delete clients', user: ORG_ADMIN, client: 'self' },
+  // Chef's public_key_read_access (by default the groups `users` and `clients`): org-scoped key reads.
+  'key.read': { label: 'read keys', user: { kind: 'group', group: KEY_READERS }, client: { group: KEY_READERS } },
+  'client-key.write': { label: "change clients' keys", user: ORG_ADMIN, client: 'self' },
   // A user's keys: the user, and the console's admins as Chef's superuser (pivotal) writes any user's keys (issue 23).
   'user-key.write': { label: "change this user's keys", user: { kind: 'self', admins: true }, scope: 'server' },
   // Data bags (issue 24: per-bag stage restrictions and team grants) and search (issue 25): clients read by stage.
@@ -194,7 +211,11 @@ export const PERMISSIONS = {
   'data.create': { label: 'create data bags', user: MEMBER },
   'search.read': { label: 'search', user: SIGNED_IN, client: 'all' },
   // Console users, as Chef's server-level /users/:name sees them.
-  'user.read': { label: "read this user's account", user: { kind: 'self', admins: true }, scope: 'server' },
+  // Issue 23: also the org admins of an organization the user is a member of.
+  'user.read': { label: "read this user's account", user: { kind: 'self', admins: true, orgAdmins: true }, scope: 'server' },
+  // Issue 23 (step 3): the organization's groups; members read them, org admins replace their members.
+  'group.read': { label: "read the organization's groups", user: SIGNED_IN },
+  'group.update': { label: "change the organization's groups", user: ORG_ADMIN },
   // Issue 23: the organization's membership. `org.access` is the Chef router's gate on every organization route
   // (users: members; every client of the organization; the validator); associating is Chef's superuser's.
   'org.access': { label: 'use this organization', user: SIGNED_IN, client: 'all', validator: true },
@@ -238,7 +259,12 @@ function userMay(access: UserActor, row: Row, resource: Resource): boolean {
     case 'owner':
       return !!resource.ownerTeamId && access.teamIds.has(resource.ownerTeamId);
     case 'self':
-      return !!resource.userId && resource.userId === access.userId;
+      if (!!resource.userId && resource.userId === access.userId) return true;
+      return !!rule.orgAdmins && (resource.actorAdminOrgs ?? []).some((o) => (resource.userOrgIds ?? []).includes(o));
+    case 'org-admin':
+      return !!resource.actorGroups?.has('admins');
+    case 'group':
+      return !!resource.actorGroups?.has(rule.group);
     case 'bag': {
       const grants = (resource.teamGrants ?? []).filter((g) => access.teamIds.has(g.teamId));
       if (grants.some((g) => g.level === 'write')) return true;
@@ -267,7 +293,7 @@ function clientMay(client: ClientActor, rule: ClientRule | undefined, resource: 
       if (!client.stageIsolation || resource.stage === undefined || resource.node === client.name) return true;
       return resource.stage !== null && resource.stage === client.stage;
     default:
-      return false;
+      return typeof rule === 'object' && !!resource.actorGroups?.has(rule.group);
   }
 }
 
@@ -297,6 +323,7 @@ export function refusal(action: Action, resource: Resource = {}, actor?: Actor |
   if (!resource.stage && row.user.kind === 'stage' && row.user.unstaged === 'admin') return `You may not ${row.label.replace(' for this stage', '')} outside a known stage: only administrators may.`;
   if (row.user.kind === 'member') return `You may not ${label}: only administrators and members of a team may.`;
   if (row.user.kind === 'admin') return `You may not ${label}: only administrators may.`;
+  if (row.user.kind === 'org-admin') return `You may not ${label}: only administrators and the organization's admins may.`;
   return `You may not ${label}.`;
 }
 

@@ -21,6 +21,7 @@ import { toleratedRoutes } from './resources/tolerated';
 import { userRoutes } from './resources/users';
 import { serverApiVersionRoutes } from './resources/server-api-version';
 import { licenseRoutes } from './resources/license';
+import { groupRoutes } from './resources/groups';
 
 export const chefRoutes: readonly ChefRoute[] = [
   ...policyRoutes,
@@ -39,6 +40,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...toleratedRoutes,
   ...serverApiVersionRoutes,
   ...licenseRoutes,
+  ...groupRoutes,
 ];
 
 /**

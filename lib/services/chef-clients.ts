@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
+import { withActorGroups } from './chef-groups';
 import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
@@ -123,7 +124,7 @@ async function assertNodeNameFree(tx: Tx, name: string): Promise<void> {
 }
 
 export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
-  assertClient(r, 'client.create', 'create');
+  assertClient(r, 'client.create', 'create', await withActorGroups(r));
   const input = parseInput(ZCreateClientInput, chefClientFields(raw, { create: true, apiVersion: opts.apiVersion }));
   if (input.validator) assertClient(r, 'client.create-validator', 'create');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
@@ -187,7 +188,7 @@ export const ZUpdateClientInput = z
 
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
 export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
-  assertClient(r, 'client.update', 'update', { client: name });
+  assertClient(r, 'client.update', 'update', await withActorGroups(r, { client: name }));
   const fields = chefClientFields(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
   const input = parseInput(ZUpdateClientInput, fields);
@@ -220,7 +221,7 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
 }
 
 export async function deleteClient(r: Actor, name: string, requestId?: string): Promise<ClientDto> {
-  assertClient(r, 'client.delete', 'delete', { client: name });
+  assertClient(r, 'client.delete', 'delete', await withActorGroups(r, { client: name }));
   return transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
     if (!c) throw notFound(`Cannot load client ${name}`);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { can, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { chefStringError, forbidden, notFound } from '@/lib/errors';
+import { withActorGroups, withOrgAdminFacts } from './chef-groups';
 import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
@@ -93,11 +94,20 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
  * Chef's "missing read/update permission". Whose a user's key set is, is
  * known once the owner row is loaded: the write functions check again with `ref`.
  */
-function assertKeyAccess(r: Actor, owner: KeyOwner, write: boolean, ref?: { userId?: string }) {
+async function assertKeyAccess(r: Actor, owner: KeyOwner, write: boolean, ref?: { userId?: string }) {
   const serverRead = !write && owner.kind === 'user' && !!owner.serverLevel;
   const action: Action = serverRead ? 'user.read' : !write ? 'key.read' : owner.kind === 'client' ? 'client-key.write' : 'user-key.write';
-  const resource: Resource = owner.kind === 'client' ? { client: owner.name } : { userId: ref?.userId };
+  const base: Resource = owner.kind === 'client' ? { client: owner.name } : { userId: ref?.userId };
   if ((write || serverRead) && owner.kind === 'user' && !ref) return;
+  // Rules that do not read the owner row were checked before it was loaded (once: they load the actor's groups).
+  if (ref && (action === 'key.read' || action === 'client-key.write')) return;
+  // Issue 23 (step 3): org-scoped reads are public_key_read_access's, clients' key writes org admins' too;
+  // server-level reads of a user's keys also the org admins of an organization the user is a member of.
+  const resource =
+    action === 'key.read' ? await withActorGroups(r, base, { clients: true })
+    : action === 'client-key.write' ? await withActorGroups(r, base)
+    : action === 'user.read' && ref?.userId ? await withOrgAdminFacts(r, ref.userId, base)
+    : base;
   if (!can(r, action, resource)) throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
 }
 
@@ -121,19 +131,19 @@ function ownerWhere(ref: { userId?: string; clientId?: string }) {
 }
 
 export async function listKeys(r: Actor, owner: KeyOwner): Promise<KeyDto[]> {
-  assertKeyAccess(r, owner, false);
+  await assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  assertKeyAccess(r, owner, false, ref);
+  await assertKeyAccess(r, owner, false, ref);
   const keys = await client.chefKey.findMany({ where: ownerWhere(ref), orderBy: { name: 'asc' }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } }).then(sortedBy((k) => k.name));
   return keys.map((k) => toDto(k));
 }
 
 export async function getKey(r: Actor, owner: KeyOwner, keyName: string): Promise<KeyDto> {
-  assertKeyAccess(r, owner, false);
+  await assertKeyAccess(r, owner, false);
   const client = db();
   const ref = await ownerRef(client, owner);
-  assertKeyAccess(r, owner, false, ref);
+  await assertKeyAccess(r, owner, false, ref);
   const key = await client.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
   if (!key) throw noSuchKey(owner, keyName);
   return toDto(key);
@@ -141,13 +151,13 @@ export async function getKey(r: Actor, owner: KeyOwner, keyName: string): Promis
 
 /** Adds a key; with `create_key` the private key is generated and returned once. 409 when the name is taken. */
 export async function createKey(r: Actor, owner: KeyOwner, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string }> {
-  assertKeyAccess(r, owner, true);
+  await assertKeyAccess(r, owner, true);
   const input = parseInput(ZCreateKeyInput, raw);
   const pair = input.create_key ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : checkedPublicKey(input.public_key!);
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    assertKeyAccess(r, owner, true, ref);
+    await assertKeyAccess(r, owner, true, ref);
     const taken = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } });
     if (taken) throw keyExists(input.name);
     const key = await tx.chefKey.create({
@@ -167,7 +177,7 @@ export async function createKey(r: Actor, owner: KeyOwner, raw: unknown, request
 
 /** Renames, replaces or re-dates a key. Returns the key and whether it was renamed (Chef answers 201 then). */
 export async function updateKey(r: Actor, owner: KeyOwner, keyName: string, raw: unknown, requestId?: string): Promise<{ key: KeyDto; privateKey?: string; renamed: boolean }> {
-  assertKeyAccess(r, owner, true);
+  await assertKeyAccess(r, owner, true);
   const input = parseInput(ZUpdateKeyInput, raw);
   if (input.name === undefined && input.expiration_date === undefined && input.public_key === undefined && !input.create_key) {
     throw chefStringError('bad_request', "At least one of 'name', 'expiration_date', or 'public_key' must be specified");
@@ -176,7 +186,7 @@ export async function updateKey(r: Actor, owner: KeyOwner, keyName: string, raw:
   const publicKey = pair ? pair.publicKey : input.public_key !== undefined ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    assertKeyAccess(r, owner, true, ref);
+    await assertKeyAccess(r, owner, true, ref);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);
@@ -199,10 +209,10 @@ export async function updateKey(r: Actor, owner: KeyOwner, keyName: string, raw:
 }
 
 export async function deleteKey(r: Actor, owner: KeyOwner, keyName: string, requestId?: string): Promise<KeyDto> {
-  assertKeyAccess(r, owner, true);
+  await assertKeyAccess(r, owner, true);
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
-    assertKeyAccess(r, owner, true, ref);
+    await assertKeyAccess(r, owner, true, ref);
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true, name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);

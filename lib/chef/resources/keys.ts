@@ -1,7 +1,5 @@
 /** Chef's keys resource, for clients (/clients/:owner/keys) and users (/users/:owner/keys, org-scoped and server-level). */
-import { can } from '@/lib/auth/permissions';
-import { userProfile } from '@/lib/db/queries/users';
-import { AppError, forbidden } from '@/lib/errors';
+import { AppError } from '@/lib/errors';
 import { createKey, deleteKey, getKey, listKeys, updateKey, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
 import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
 
@@ -12,13 +10,11 @@ export function keyBody(k: KeyDto) {
 function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => string): ChefRoute[] {
   const owner = async (ctx: Ctx): Promise<KeyOwner> => {
     if (kind === 'user') {
-      // Users are server-level in Chef: clients do not exist there (401).
-      if (ctx.actor.kind === 'client') throw new AppError('unauthorized', `Failed to authenticate as '${ctx.actor.name}'. Ensure that your node_name and client key are correct.`);
-      // At the server level a user's keys are read by that user and admins; through the organization by every member.
-      if (!ctx.scoped) {
-        const u = await userProfile(ctx.params.owner);
-        if (u && !can(ctx.actor, 'user.read', { userId: u.id })) throw forbidden(`Only '${ctx.params.owner}' and administrators may read these keys here.`);
-      }
+      // Users are server-level in Chef: clients do not exist there (401); through the organization a client
+      // reads a user's keys as public_key_read_access allows (issue 23).
+      if (!ctx.scoped && ctx.actor.kind === 'client') throw new AppError('unauthorized', `Failed to authenticate as '${ctx.actor.name}'. Ensure that your node_name and client key are correct.`);
+      // Who reads: at the server level `user.read` (the user, administrators, org admins of the user's
+      // organizations), through the organization `key.read` (public_key_read_access): chef-keys.ts decides.
       // The org-scoped path is read-only (405).
       if (ctx.scoped && ctx.req.method !== 'GET') throw new AppError('method_not_allowed' as never, `Method ${ctx.req.method} is not allowed on ${ctx.req.rawPath}`);
     }
