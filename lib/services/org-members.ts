@@ -14,6 +14,7 @@ import { db, type Db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { chefStringError } from '@/lib/errors';
+import { adminOrganizations } from './chef-groups';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 
@@ -120,8 +121,15 @@ export async function dissociateUser(actor: Actor, ref: UserRef, opts: OrgOption
     const u = await findUser(tx, ref);
     assertCan(actor, 'org.dissociate', { userId: u.id });
     const org = await orgName(tx, opts);
+    // Issue 23 (step 3): an org admin is first removed from `admins` (erchef's 403 text, knife's check).
+    const member = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
+    if (member && (await adminOrganizations(u.id, tx)).includes(orgId)) {
+      throw chefStringError('forbidden', `Please remove ${refName(ref)} from this organization's admins group before removing him or her from the organization.`);
+    }
     const removed = await tx.orgMember.deleteMany({ where: { orgId, userId: u.id } });
     if (removed.count === 0) throw chefStringError('not_found', `Cannot find a user ${refName(ref)} in organization ${org}`);
+    // Console rule: the user's stored group memberships go with the membership (re-association brings no old rights).
+    await tx.chefGroupMember.deleteMany({ where: { userId: u.id, group: { orgId } } });
     await audit(tx, actor, { action: 'org.dissociate', targetType: 'organization', target: target(org, u), before: { organization: org, user: u.email, username: u.chefName }, requestId: opts.requestId });
     return dto(u);
   });

@@ -136,3 +136,18 @@ describe('public_key_read_access decides org-scoped key reads', () => {
     expect(await reads('dev', 'clients/grp-c1/keys')).toEqual([200, 200]);
   });
 });
+
+describe('dissociation and groups', () => {
+  it("refuses to dissociate an org admin (erchef's text); a dissociated user leaves the organization's groups", async () => {
+    await put('admins', { users: ['release'] });
+    const refused = await chef.request('DELETE', 'users/release', { as: 'admin' });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ error: "Please remove release from this organization's admins group before removing him or her from the organization." });
+    expect((await chef.request('GET', 'users/release', { as: 'admin' })).status).toBe(200);
+
+    await put('billing-admins', { users: ['dev'] });
+    expect((await chef.request('DELETE', 'users/dev', { as: 'admin' })).status).toBe(200);
+    expect((await chef.request('POST', 'users', { as: 'admin', body: { username: 'dev' } })).status).toBe(201);
+    expect((await chef.request('GET', 'groups/billing-admins', { as: 'viewer' })).json.users).toEqual([]);
+  });
+});
