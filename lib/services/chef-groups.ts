@@ -138,8 +138,8 @@ export function parseGroupMembers(raw: unknown): { users: string[]; clients: str
  * silently (a client name under `users` too); `users` and `clients` refuse (derived). Answers the group.
  */
 export async function updateGroup(actor: Actor, name: string, raw: unknown, opts: GroupOptions = {}): Promise<GroupDto> {
-  assertCan(actor, 'group.update');
   const orgId = opts.orgId ?? HOME_ORG_ID;
+  assertCan(actor, 'group.update', await withActorGroups(actor, {}, { orgId }));
   if (typeof (raw as { groupname?: unknown } | null)?.groupname === 'string' && (raw as { groupname: string }).groupname !== name) {
     throw new AppError('bad_request', "Field 'groupname' must match the group in the URL", [{ path: '/groupname', message: `must be '${name}'` }]);
   }

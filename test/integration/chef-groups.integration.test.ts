@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
+import { call, tokenFor } from '@/test/helpers';
+import * as groupRoute from '@/app/api/v1/organizations/[org]/groups/[group]/route';
 
 let chef: ChefHarness;
 
@@ -51,8 +53,8 @@ describe('GET /groups, GET/PUT /groups/:group', () => {
     expect(r.status).toBe(200);
     const g = (await chef.request('GET', 'groups/admins', { as: 'viewer' })).json;
     expect(g).toMatchObject({ users: ['release'], clients: ['grp-c1'], groups: ['billing-admins'], actors: ['grp-c1', 'release'] });
-    // Replacing again keeps only what is sent.
-    await put('admins', { users: ['release'] });
+    // Replacing again keeps only what is sent (release, an org admin now, replaces it).
+    expect((await put('admins', { users: ['release'] }, 'release')).status).toBe(200);
     expect((await chef.request('GET', 'groups/admins', { as: 'viewer' })).json).toMatchObject({ users: ['release'], clients: [], groups: [] });
     const events = await db().auditEvent.count({ where: { action: 'group.update', target: `${chef.org}/groups/admins` } });
     expect(events).toBe(2);
@@ -149,5 +151,21 @@ describe('dissociation and groups', () => {
     expect((await chef.request('DELETE', 'users/dev', { as: 'admin' })).status).toBe(200);
     expect((await chef.request('POST', 'users', { as: 'admin', body: { username: 'dev' } })).status).toBe(201);
     expect((await chef.request('GET', 'groups/billing-admins', { as: 'viewer' })).json.users).toEqual([]);
+  });
+});
+
+describe('/api/v1/organizations/{org}/groups/{group}', () => {
+  it('reads and replaces a group through the same service (admins and org admins; derived groups refuse)', async () => {
+    const params = (group: string) => ({ org: chef.org, group });
+    const got = await call(groupRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), params: params('public_key_read_access') });
+    expect(got.status).toBe(200);
+    expect(got.json).toEqual({ name: 'public_key_read_access', users: [], clients: [], groups: ['clients', 'users'], actors: [] });
+    const put1 = await call(groupRoute.PUT, 'PUT', { token: await tokenFor('release@example.com'), params: params('billing-admins'), body: { users: ['viewer', 'nobody'] } });
+    expect(put1.status).toBe(200);
+    expect(put1.json).toMatchObject({ users: ['viewer'], clients: [], groups: [] });
+    expect((await call(groupRoute.PUT, 'PUT', { token: await tokenFor('viewer@example.com'), params: params('billing-admins'), body: { users: [] } })).status).toBe(403);
+    expect((await call(groupRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: params('users'), body: { users: [] } })).status).toBe(403);
+    expect((await call(groupRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: params('billing-admins'), body: { users: 'viewer' } })).status).toBe(400);
+    expect((await call(groupRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), params: { org: 'elsewhere', group: 'admins' } })).status).toBe(404);
   });
 });
