@@ -5,11 +5,12 @@ import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createUserAction, signOutEverywhereAction, updateUserAction } from '@/lib/actions/admin/users-actions';
 import { associateUserAction } from '@/lib/actions/admin/associate-user';
+import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
 import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 
-type User = { id: string; email: string; name: string; isAdmin: boolean; active: boolean; member: boolean; teams: string[] };
+type User = { id: string; email: string; name: string; isAdmin: boolean; active: boolean; member: boolean; orgAdmin: boolean; teams: string[] };
 
 export function AdminUsers({ users, me, org }: { users: User[]; me: string; org: string }) {
   const [creating, setCreating] = useState(false);
@@ -27,6 +28,9 @@ export function AdminUsers({ users, me, org }: { users: User[]; me: string; org:
   // Issue 23: membership of the organization (removal asks first).
   const [removing, setRemoving] = useState<User | null>(null);
   const associate = useActionMutation((input: { userId: string }) => runAction(associateUserAction, input), { success: (u) => `Added ${u.email} to ${org}` });
+  const orgAdmin = useActionMutation((input: { userId: string; orgAdmin: boolean }) => runAction(setOrgAdminAction, input), {
+    success: (u) => (u.orgAdmin ? `${u.email} is now a Chef organization admin of ${org}` : `${u.email} is no longer a Chef organization admin of ${org}`),
+  });
   const dissociate = useActionMutation((input: { userId: string }) => runAction(dissociateUserAction, input), {
     success: (u) => `Removed ${u.email} from ${org}`,
     then: () => setRemoving(null),
@@ -78,6 +82,16 @@ export function AdminUsers({ users, me, org }: { users: User[]; me: string; org:
                       <button type="button" className="btn py-0.5 text-xs" aria-label={`Remove ${u.email} from organization ${org}`} disabled={dissociate.isPending} onClick={() => setRemoving(u)}>
                         Remove
                       </button>
+                      <label className="ml-2 inline-flex items-center gap-1 text-xs" title="Chef organization admin: the organization's admins group (manages clients and their keys, groups). Not a console administrator.">
+                        <input
+                          type="checkbox"
+                          aria-label={`${u.email} is a Chef organization admin`}
+                          checked={u.orgAdmin}
+                          disabled={orgAdmin.isPending}
+                          onChange={(e) => orgAdmin.mutate({ userId: u.id, orgAdmin: e.target.checked })}
+                        />
+                        Chef organization admin
+                      </label>
                     </>
                   ) : (
                     <>

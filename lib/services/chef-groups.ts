@@ -246,3 +246,34 @@ export async function withOrgAdminFacts(actor: Actor, userId: string, resource: 
   const userOrgIds = (await db().orgMember.findMany({ where: { userId }, select: { orgId: true } })).map((m) => m.orgId);
   return { ...resource, actorAdminOrgs, userOrgIds };
 }
+
+/**
+ * Admin → Users "Chef organization admin": adds the user to, or removes them from, the organization's `admins`
+ * group (administrators and org admins, as `group.update`; one transaction with its `group.update` event). Only
+ * a member may be made an org admin (400 otherwise). Nothing to change: no write, no event. Two instances adding
+ * one user at once: the loser's insert fails on the primary key and `transaction()` re-runs it, finding the row.
+ */
+export async function setOrgAdmin(actor: Actor, userId: string, on: boolean, opts: GroupOptions = {}): Promise<{ email: string; orgAdmin: boolean }> {
+  const orgId = opts.orgId ?? HOME_ORG_ID;
+  assertCan(actor, 'group.update', await withActorGroups(actor, {}, { orgId }));
+  return transaction(async (tx) => {
+    const u = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true, chefName: true } });
+    if (!u) throw chefStringError('not_found', `Could not find user ${userId}`);
+    const g = await tx.chefGroup.findUnique({ where: { orgId_name: { orgId, name: 'admins' } }, select: { id: true } });
+    if (!g) throw noSuchGroup('admins');
+    const member = `user:${u.id}`;
+    const existing = await tx.chefGroupMember.findUnique({ where: { groupId_member: { groupId: g.id, member } }, select: { member: true } });
+    if (!!existing === on) return { email: u.email, orgAdmin: on };
+    const org = await orgName(tx, opts);
+    if (on) {
+      const isMember = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
+      if (!isMember) throw new AppError('bad_request', `${u.email} is not a member of organization ${org}: add them to it first`, [{ path: '/userId', message: 'must be a member of the organization' }]);
+      await tx.chefGroupMember.create({ data: { groupId: g.id, member, userId: u.id } });
+    } else {
+      await tx.chefGroupMember.delete({ where: { groupId_member: { groupId: g.id, member } } });
+    }
+    await tx.chefGroup.update({ where: { id: g.id }, data: { updatedAt: new Date() } });
+    await audit(tx, actor, { action: 'group.update', targetType: 'organization', target: `${org}/groups/admins`, ...(on ? { after: { added: u.chefName ?? u.email } } : { before: { removed: u.chefName ?? u.email } }), requestId: opts.requestId });
+    return { email: u.email, orgAdmin: on };
+  });
+}

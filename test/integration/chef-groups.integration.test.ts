@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
-import { call, tokenFor } from '@/test/helpers';
+import { accessFor, call, tokenFor } from '@/test/helpers';
+import { setOrgAdmin } from '@/lib/services/chef-groups';
 import * as groupRoute from '@/app/api/v1/organizations/[org]/groups/[group]/route';
 
 let chef: ChefHarness;
@@ -167,5 +168,25 @@ describe('/api/v1/organizations/{org}/groups/{group}', () => {
     expect((await call(groupRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: params('users'), body: { users: [] } })).status).toBe(403);
     expect((await call(groupRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: params('billing-admins'), body: { users: 'viewer' } })).status).toBe(400);
     expect((await call(groupRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), params: { org: 'elsewhere', group: 'admins' } })).status).toBe(404);
+  });
+});
+
+describe('Admin → Users "Chef organization admin" (setOrgAdmin)', () => {
+  it('adds a member to admins and removes them, audited; refuses a non-member (400) and a plain member (403)', async () => {
+    const dev = await db().user.findFirstOrThrow({ where: { chefName: 'dev' }, select: { id: true } });
+    const ops = await db().user.findFirstOrThrow({ where: { chefName: 'ops' }, select: { id: true } });
+    const events = () => db().auditEvent.count({ where: { action: 'group.update', target: `${chef.org}/groups/admins` } });
+    const before = await events();
+    const admin = (await accessFor('admin@example.com'))!;
+    expect(await setOrgAdmin(admin, dev.id, true)).toEqual({ email: 'dev@example.com', orgAdmin: true });
+    expect((await chef.request('GET', 'groups/admins', { as: 'viewer' })).json.users).toContain('dev');
+    // Nothing to change: no event.
+    await setOrgAdmin(admin, dev.id, true);
+    expect(await events()).toBe(before + 1);
+    await expect(setOrgAdmin(admin, ops.id, true)).rejects.toMatchObject({ status: 400 });
+    await expect(setOrgAdmin((await accessFor('viewer@example.com'))!, dev.id, false)).rejects.toMatchObject({ status: 403 });
+    expect(await setOrgAdmin(admin, dev.id, false)).toEqual({ email: 'dev@example.com', orgAdmin: false });
+    expect((await chef.request('GET', 'groups/admins', { as: 'viewer' })).json.users).not.toContain('dev');
+    expect(await events()).toBe(before + 2);
   });
 });

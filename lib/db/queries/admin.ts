@@ -55,9 +55,11 @@ export async function usersForAdmin() {
       memberships: { select: { team: { select: { name: true } } } },
       // Issue 23: membership of the home organization.
       orgMemberships: { where: { orgId: HOME_ORG_ID }, select: { userId: true } },
+      // Issue 23 (step 3): a stored member of the home organization's `admins` group (Chef's org admins).
+      chefGroups: { where: { group: { orgId: HOME_ORG_ID, name: 'admins' } }, select: { groupId: true } },
     },
   }).then(sortedBy((u) => u.email));
-  return users.map((u) => ({ id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin, active: u.active, member: u.orgMemberships.length > 0, createdAt: u.createdAt.toISOString(), teams: u.memberships.map((m) => m.team.name).sort() }));
+  return users.map((u) => ({ id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin, active: u.active, member: u.orgMemberships.length > 0, orgAdmin: u.chefGroups.length > 0, createdAt: u.createdAt.toISOString(), teams: u.memberships.map((m) => m.team.name).sort() }));
 }
 
 export async function teamsForAdmin() {
