@@ -221,7 +221,7 @@ export const PERMISSIONS = {
   'org.access': { label: 'use this organization', user: SIGNED_IN, client: 'all', validator: true },
   'org.read': { label: "read the organization's members", user: SIGNED_IN },
   'org.associate': { label: 'add users to the organization', user: ADMIN, scope: 'server' },
-  'org.dissociate': { label: 'remove this user from the organization', user: { kind: 'self', admins: true }, scope: 'server' },
+  'org.dissociate': { label: 'remove this user from the organization', user: { kind: 'self', admins: true, orgAdmins: true }, scope: 'server' },
   // The console's administration.
   'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
   'admin.import': { label: 'import an organization from a Chef server and read the import reports', user: ADMIN },
@@ -260,7 +260,8 @@ function userMay(access: UserActor, row: Row, resource: Resource): boolean {
       return !!resource.ownerTeamId && access.teamIds.has(resource.ownerTeamId);
     case 'self':
       if (!!resource.userId && resource.userId === access.userId) return true;
-      return !!rule.orgAdmins && (resource.actorAdminOrgs ?? []).some((o) => (resource.userOrgIds ?? []).includes(o));
+      // Org admins: of the request's organization (`actorGroups`), or of one the user is a member of.
+      return !!rule.orgAdmins && (!!resource.actorGroups?.has('admins') || (resource.actorAdminOrgs ?? []).some((o) => (resource.userOrgIds ?? []).includes(o)));
     case 'org-admin':
       return !!resource.actorGroups?.has('admins');
     case 'group':

@@ -14,7 +14,7 @@ import { db, type Db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { chefStringError } from '@/lib/errors';
-import { adminOrganizations } from './chef-groups';
+import { actorGroups, adminOrganizations } from './chef-groups';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 
@@ -119,7 +119,9 @@ export async function dissociateUser(actor: Actor, ref: UserRef, opts: OrgOption
   const orgId = opts.orgId ?? HOME_ORG_ID;
   return transaction(async (tx) => {
     const u = await findUser(tx, ref);
-    assertCan(actor, 'org.dissociate', { userId: u.id });
+    // Issue 23 (step 3): org admins of the organization dissociate too (their groups read in this transaction).
+    const groups = actor.kind === 'user' && !actor.isAdmin && actor.userId !== u.id ? { actorGroups: await actorGroups(actor, orgId, tx) } : {};
+    assertCan(actor, 'org.dissociate', { userId: u.id, ...groups });
     const org = await orgName(tx, opts);
     // Issue 23 (step 3): an org admin is first removed from `admins` (erchef's 403 text, knife's check).
     const member = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });

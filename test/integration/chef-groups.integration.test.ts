@@ -149,7 +149,9 @@ describe('dissociation and groups', () => {
     expect((await chef.request('GET', 'users/release', { as: 'admin' })).status).toBe(200);
 
     await put('billing-admins', { users: ['dev'] });
-    expect((await chef.request('DELETE', 'users/dev', { as: 'admin' })).status).toBe(200);
+    // A plain member may not dissociate another; an org admin (release) may.
+    expect((await chef.request('DELETE', 'users/dev', { as: 'viewer' })).status).toBe(403);
+    expect((await chef.request('DELETE', 'users/dev', { as: 'release' })).status).toBe(200);
     expect((await chef.request('POST', 'users', { as: 'admin', body: { username: 'dev' } })).status).toBe(201);
     expect((await chef.request('GET', 'groups/billing-admins', { as: 'viewer' })).json.users).toEqual([]);
   });
