@@ -73,13 +73,6 @@ export async function listOrgMembers(actor: Actor, opts: OrgOptions = {}): Promi
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The user ids of the organization's members (for the console's Users page). */
-export async function orgMemberIds(actor: Actor, opts: OrgOptions = {}): Promise<Set<string>> {
-  assertCan(actor, 'org.read');
-  const rows = await db().orgMember.findMany({ where: { orgId: opts.orgId ?? HOME_ORG_ID }, select: { userId: true } });
-  return new Set(rows.map((r) => r.userId));
-}
-
 /**
  * A member's profile (GET /organizations/O/users/U): 404 "Could not find user U" for no such user, and
  * "Cannot find a user U in organization O" for a user who is not a member (erchef's texts).

@@ -7,11 +7,6 @@ export function findUserForLogin(email: string) {
   });
 }
 
-/** A user's public profile by Chef user name (active users only). */
-export function userProfile(chefName: string) {
-  return db().user.findFirst({ where: { chefName, active: true }, select: { id: true, chefName: true, name: true, email: true } });
-}
-
 /** Ends one browser session (sign-out); the row lives until the session would have expired anyway. */
 export async function revokeSession(sid: string, userId: string, expiresAt: Date, now = new Date()): Promise<void> {
   await db().$transaction([
