@@ -20,7 +20,8 @@ import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { AppError, chefStringError, forbidden } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
-import { SYSTEM_GROUPS, type SystemGroup } from './organizations';
+import { compareText } from '@/lib/db/order';
+import { organizationName, SYSTEM_GROUPS, type OrgOptions } from './organizations';
 
 export { SYSTEM_GROUPS, type SystemGroup } from './organizations';
 
@@ -38,20 +39,9 @@ export interface GroupDto {
   name: string;
 }
 
-export interface GroupOptions {
-  orgId?: string;
-  orgName?: string;
-  requestId?: string;
-}
+export type GroupOptions = OrgOptions;
 
 type GroupRow = { id: string; name: string; members: { userId: string | null; clientId: string | null; childGroupId: string | null }[] };
-
-async function orgName(tx: Db | Tx, opts: GroupOptions): Promise<string> {
-  if (opts.orgName) return opts.orgName;
-  const o = await tx.organization.findUnique({ where: { id: opts.orgId ?? HOME_ORG_ID }, select: { name: true } });
-  if (!o) throw chefStringError('not_found', 'The organization does not exist.');
-  return o.name;
-}
 
 const served = (name: string) => (SYSTEM_GROUPS as readonly string[]).includes(name);
 
@@ -74,8 +64,9 @@ export async function listGroups(actor: Actor, opts: GroupOptions = {}): Promise
   return (await loadGroups(db(), opts.orgId ?? HOME_ORG_ID)).map((g) => g.name);
 }
 
-async function groupBody(tx: Db | Tx, orgId: string, org: string, name: string): Promise<GroupDto> {
-  const groups = await loadGroups(tx, orgId);
+/** `loaded`: the organization's groups when the caller has just read them (loadGroups). */
+async function groupBody(tx: Db | Tx, orgId: string, org: string, name: string, loaded?: GroupRow[]): Promise<GroupDto> {
+  const groups = loaded ?? (await loadGroups(tx, orgId));
   const g = groups.find((x) => x.name === name);
   if (!g) throw noSuchGroup(name);
   let users: string[];
@@ -96,7 +87,7 @@ async function groupBody(tx: Db | Tx, orgId: string, org: string, name: string):
     const byId = new Map(groups.map((x) => [x.id, x.name]));
     children = g.members.flatMap((m) => (m.childGroupId && byId.has(m.childGroupId) ? [byId.get(m.childGroupId)!] : []));
   }
-  const sort = (a: string[]) => [...a].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const sort = (a: string[]) => [...a].sort(compareText);
   users = sort(users);
   clients = sort(clients);
   children = sort(children);
@@ -107,7 +98,7 @@ async function groupBody(tx: Db | Tx, orgId: string, org: string, name: string):
 export async function getGroup(actor: Actor, name: string, opts: GroupOptions = {}): Promise<GroupDto> {
   assertCan(actor, 'group.read');
   const client = db();
-  return groupBody(client, opts.orgId ?? HOME_ORG_ID, await orgName(client, opts), name);
+  return groupBody(client, opts.orgId ?? HOME_ORG_ID, await organizationName(client, opts), name);
 }
 
 function names(v: unknown, field: string): string[] {
@@ -147,11 +138,11 @@ export async function updateGroup(actor: Actor, name: string, raw: unknown, opts
   if (!served(name)) throw noSuchGroup(name);
   if (DERIVED_GROUPS.includes(name)) throw forbidden(`The group '${name}' is derived (${name === 'users' ? "the organization's members" : "the organization's clients"}) and cannot be edited.`);
   return transaction(async (tx) => {
-    const org = await orgName(tx, opts);
+    const org = await organizationName(tx, opts);
     const groups = await loadGroups(tx, orgId);
     const g = groups.find((x) => x.name === name);
     if (!g) throw noSuchGroup(name);
-    const before = await groupBody(tx, orgId, org, name);
+    const before = await groupBody(tx, orgId, org, name, groups);
     const users = wanted.users.length ? await tx.user.findMany({ where: { chefName: { in: wanted.users }, active: true }, select: { id: true } }) : [];
     const clients = wanted.clients.length ? await tx.chefClient.findMany({ where: { orgId, name: { in: wanted.clients } }, select: { id: true } }) : [];
     const children = groups.filter((x) => wanted.groups.includes(x.name) && x.id !== g.id);
@@ -182,17 +173,22 @@ export async function updateGroup(actor: Actor, name: string, raw: unknown, opts
  * the actor, then every group holding one of those. The validator is in none (R7).
  */
 export async function actorGroups(actor: Actor, orgId: string = HOME_ORG_ID, client: Db | Tx = db()): Promise<ReadonlySet<string>> {
+  if (actor.kind === 'user') return userGroups(actor.userId, actor.member, orgId, client);
   const groups = await loadGroups(client, orgId);
   const direct = new Set<string>();
-  if (actor.kind === 'user') {
-    if (actor.member) direct.add('users');
-  } else if (!actor.validator) {
+  if (!actor.validator) {
     const c = await client.chefClient.findUnique({ where: { id: actor.clientId }, select: { orgId: true } });
     if (c?.orgId === orgId) direct.add('clients');
   }
-  for (const g of groups) {
-    if (g.members.some((m) => (actor.kind === 'user' ? m.userId === actor.userId : m.clientId === actor.clientId))) direct.add(g.name);
-  }
+  for (const g of groups) if (g.members.some((m) => m.clientId === actor.clientId)) direct.add(g.name);
+  return closure(groups, direct);
+}
+
+/** A user's groups in an organization (`member`: whether they are its member, so in `users`), transitively. */
+export async function userGroups(userId: string, member: boolean, orgId: string, client: Db | Tx = db()): Promise<ReadonlySet<string>> {
+  const groups = await loadGroups(client, orgId);
+  const direct = new Set<string>(member ? ['users'] : []);
+  for (const g of groups) if (g.members.some((m) => m.userId === userId)) direct.add(g.name);
   return closure(groups, direct);
 }
 
@@ -219,11 +215,8 @@ export async function adminOrganizations(userId: string, client: Db | Tx = db())
   const orgs = await client.chefGroup.findMany({ where: { name: 'admins' }, select: { orgId: true } });
   const out: string[] = [];
   for (const o of orgs) {
-    const groups = await loadGroups(client, o.orgId);
     const member = await client.orgMember.findUnique({ where: { orgId_userId: { orgId: o.orgId, userId } }, select: { userId: true } });
-    const direct = new Set<string>(member ? ['users'] : []);
-    for (const g of groups) if (g.members.some((m) => m.userId === userId)) direct.add(g.name);
-    if (closure(groups, direct).has('admins')) out.push(o.orgId);
+    if ((await userGroups(userId, !!member, o.orgId, client)).has('admins')) out.push(o.orgId);
   }
   return out;
 }
@@ -264,7 +257,7 @@ export async function setOrgAdmin(actor: Actor, userId: string, on: boolean, opt
     const member = `user:${u.id}`;
     const existing = await tx.chefGroupMember.findUnique({ where: { groupId_member: { groupId: g.id, member } }, select: { member: true } });
     if (!!existing === on) return { email: u.email, orgAdmin: on };
-    const org = await orgName(tx, opts);
+    const org = await organizationName(tx, opts);
     if (on) {
       const isMember = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
       if (!isMember) throw new AppError('bad_request', `${u.email} is not a member of organization ${org}: add them to it first`, [{ path: '/userId', message: 'must be a member of the organization' }]);

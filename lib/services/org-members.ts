@@ -14,7 +14,9 @@ import { db, type Db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { chefStringError } from '@/lib/errors';
-import { actorGroups, adminOrganizations } from './chef-groups';
+import { compareText } from '@/lib/db/order';
+import { actorGroups, userGroups } from './chef-groups';
+import { organizationName, type OrgOptions } from './organizations';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 
@@ -31,13 +33,7 @@ export interface OrgMemberDto {
 /** Which user: by Chef user name (the Chef routes), by id (the console) or by e-mail (/api/v1, for users without a Chef name). */
 export type UserRef = { username: string } | { userId: string } | { email: string };
 
-export interface OrgOptions {
-  /** The organization (default: the home organization). */
-  orgId?: string;
-  /** Its name, for messages and the audit target (default: the stored name). */
-  orgName?: string;
-  requestId?: string;
-}
+export type { OrgOptions } from './organizations';
 
 const USER_SELECT = { id: true, chefName: true, email: true, name: true, isAdmin: true } as const;
 type UserRow = { id: string; chefName: string | null; email: string; name: string; isAdmin: boolean };
@@ -55,23 +51,14 @@ async function findUser(tx: Db | Tx, ref: UserRef): Promise<UserRow> {
   return u;
 }
 
-async function orgName(tx: Db | Tx, opts: OrgOptions): Promise<string> {
-  if (opts.orgName) return opts.orgName;
-  const o = await tx.organization.findUnique({ where: { id: opts.orgId ?? HOME_ORG_ID }, select: { name: true } });
-  if (!o) throw chefStringError('not_found', 'The organization does not exist.');
-  return o.name;
-}
-
 const target = (org: string, u: UserRow) => `${org}/users/${u.chefName ?? u.email}`;
 
 /** The organization's members, by Chef user name then e-mail (members of the organization, and administrators). */
 export async function listOrgMembers(actor: Actor, opts: OrgOptions = {}): Promise<OrgMemberDto[]> {
   assertCan(actor, 'org.read');
   const rows = await db().orgMember.findMany({ where: { orgId: opts.orgId ?? HOME_ORG_ID, user: { active: true } }, select: { user: { select: USER_SELECT } } });
-  return rows.map((r) => dto(r.user)).sort((a, b) => cmp(a.username ?? a.email, b.username ?? b.email));
+  return rows.map((r) => dto(r.user)).sort((a, b) => compareText(a.username ?? a.email, b.username ?? b.email));
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A member's profile (GET /organizations/O/users/U): 404 "Could not find user U" for no such user, and
@@ -82,7 +69,7 @@ export async function getOrgMember(actor: Actor, ref: UserRef, opts: OrgOptions 
   const tx = db();
   const u = await findUser(tx, ref);
   const m = await db().orgMember.findUnique({ where: { orgId_userId: { orgId: opts.orgId ?? HOME_ORG_ID, userId: u.id } }, select: { userId: true } });
-  if (!m) throw chefStringError('not_found', `Cannot find a user ${refName(ref)} in organization ${await orgName(tx, opts)}`);
+  if (!m) throw chefStringError('not_found', `Cannot find a user ${refName(ref)} in organization ${await organizationName(tx, opts)}`);
   return dto(u);
 }
 
@@ -95,7 +82,7 @@ export async function associateUser(actor: Actor, ref: UserRef, opts: OrgOptions
   const orgId = opts.orgId ?? HOME_ORG_ID;
   return transaction(async (tx) => {
     const u = await findUser(tx, ref);
-    const org = await orgName(tx, opts);
+    const org = await organizationName(tx, opts);
     const existing = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
     if (existing) throw chefStringError('conflict', 'The association already exists.');
     await tx.orgMember.create({ data: { orgId, userId: u.id } });
@@ -115,10 +102,10 @@ export async function dissociateUser(actor: Actor, ref: UserRef, opts: OrgOption
     // Issue 23 (step 3): org admins of the organization dissociate too (their groups read in this transaction).
     const groups = actor.kind === 'user' && !actor.isAdmin && actor.userId !== u.id ? { actorGroups: await actorGroups(actor, orgId, tx) } : {};
     assertCan(actor, 'org.dissociate', { userId: u.id, ...groups });
-    const org = await orgName(tx, opts);
+    const org = await organizationName(tx, opts);
     // Issue 23 (step 3): an org admin is first removed from `admins` (erchef's 403 text, knife's check).
     const member = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
-    if (member && (await adminOrganizations(u.id, tx)).includes(orgId)) {
+    if (member && (await userGroups(u.id, true, orgId, tx)).has('admins')) {
       throw chefStringError('forbidden', `Please remove ${refName(ref)} from this organization's admins group before removing him or her from the organization.`);
     }
     const removed = await tx.orgMember.deleteMany({ where: { orgId, userId: u.id } });

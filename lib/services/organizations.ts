@@ -9,6 +9,7 @@
  * actor's `member`, read by the read path; lib/services/org-members.ts associates and dissociates).
  */
 import { db, TRANSACTION_OPTIONS, type Db, type Tx } from '@/lib/db/client';
+import { chefStringError } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { retryUniqueConflicts } from './internal/retry';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
@@ -47,6 +48,23 @@ export async function homeOrganization(client: Db | Tx = db()): Promise<Organiza
 export async function organizationByName(name: string, client: Db | Tx = db()): Promise<OrganizationRow | null> {
   const o = await client.organization.findUnique({ where: { name }, select: SELECT });
   return o ? toRow(o) : null;
+}
+
+/** Which organization a service call is about (memberships, groups), and the request it serves. */
+export interface OrgOptions {
+  /** The organization (default: the home organization). */
+  orgId?: string;
+  /** Its name, for messages and audit targets (default: the stored name). */
+  orgName?: string;
+  requestId?: string;
+}
+
+/** The organization's name: `opts.orgName` when the caller knows it, else the stored one (Chef's 404 when there is none). */
+export async function organizationName(client: Db | Tx, opts: OrgOptions): Promise<string> {
+  if (opts.orgName) return opts.orgName;
+  const o = await client.organization.findUnique({ where: { id: opts.orgId ?? HOME_ORG_ID }, select: { name: true } });
+  if (!o) throw chefStringError('not_found', 'The organization does not exist.');
+  return o.name;
 }
 
 /** Start-up refuses: CHEF_ORG names an organization other than the home one. */
