@@ -222,6 +222,10 @@ export const PERMISSIONS = {
   'org.read': { label: "read the organization's members", user: SIGNED_IN },
   'org.associate': { label: 'add users to the organization', user: ADMIN, scope: 'server' },
   'org.dissociate': { label: 'remove this user from the organization', user: { kind: 'self', admins: true, orgAdmins: true }, scope: 'server' },
+  // Issue 23 (step 4): organizations themselves are Chef's superuser's (the console's administrators).
+  'org.list': { label: 'list organizations', user: ADMIN, scope: 'server' },
+  'org.create': { label: 'create organizations', user: ADMIN, scope: 'server' },
+  'org.delete': { label: 'delete organizations', user: ADMIN, scope: 'server' },
   // The console's administration.
   'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
   'admin.import': { label: 'import an organization from a Chef server and read the import reports', user: ADMIN },

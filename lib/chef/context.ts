@@ -43,8 +43,10 @@ export interface Ctx {
   requestId: string;
   /** The organization of the URL (the home organization, CHEF_ORG, for the server-level routes). */
   org: string;
-  /** Its id (issue 23: the home organization's, HOME_ORG_ID, until other organizations are served). */
+  /** Its id (issue 23: HOME_ORG_ID for the home organization and at the server level). */
   orgId: string;
+  /** Issue 23 (step 4): the URL's organization is the home one, which holds every Chef object (true at the server level). */
+  home: boolean;
   orgUrl: string;
   /** True when the path came under /organizations/<org>/ (false for the server-level /users/…). */
   scoped: boolean;
@@ -67,6 +69,23 @@ export interface ChefRoute {
    * request is authenticated.
    */
   presigned?: (ctx: PresignedCtx) => Promise<Result>;
+  /**
+   * Issue 23 (step 4): served under every organization (clients, users, their keys, groups). Absent: the
+   * home organization's only (another organization holds identities, not Chef objects: 404 there).
+   */
+  anyOrg?: true;
+  /** Served at the server level only, its path taken from the root (`organizations`, `organizations/:org`). */
+  serverOnly?: true;
+}
+
+/** The routes of a resource served under every organization (routes.ts). */
+export function everyOrganization(routes: readonly ChefRoute[]): ChefRoute[] {
+  return routes.map((r) => ({ ...r, anyOrg: true as const }));
+}
+
+/** The routes of a resource served at the server level only (routes.ts). */
+export function serverLevelOnly(routes: readonly ChefRoute[]): ChefRoute[] {
+  return routes.map((r) => ({ ...r, serverOnly: true as const }));
 }
 
 /** What a pre-signed request's handler works with: no actor. */

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { can } from '@/lib/auth/permissions';
-import { HOME_ORG_ID, notAssociatedMessage } from '@/lib/domain/organizations';
+import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
+import { organizationByName } from '@/lib/services/organizations';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
 import { authenticateRequest } from './authn';
 import { isPresigned, verifyPresigned } from './file-url';
@@ -125,25 +126,39 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     if (d === null) return reply(400, errorBody(`Malformed percent-escape in path segment '${s}'`));
     segs.push(d);
   }
-  const org = chefOrg();
+  // Issue 23 (step 4): the URL's organization. The home one (CHEF_ORG) is known without a query; another is one
+  // lookup by its unique name. `/organizations` and `/organizations/:org` themselves are server-level routes.
+  const homeName = chefOrg();
+  const scoped = segs[0] === 'organizations' && segs.length > 2;
+  let org = homeName;
+  let orgId = HOME_ORG_ID;
+  let home = true;
   let rel: string[];
-  if (segs[0] === 'organizations') {
-    if (segs.length < 2) return reply(404, errorBody('Not found: this server serves one organization, ' + org));
-    if (segs[1] !== org) return reply(404, errorBody(`organization '${segs[1]}' does not exist.`));
+  if (scoped) {
+    if (segs[1] !== homeName) {
+      const found = await organizationByName(segs[1]);
+      if (!found) return reply(404, errorBody(`organization '${segs[1]}' does not exist.`));
+      orgId = found.id;
+      home = found.home;
+    }
+    org = segs[1];
     rel = segs.slice(2);
   } else {
-    rel = segs; // /users/…: Chef's server-level user endpoints
+    rel = segs; // /users/…, /organizations[/:org]: Chef's server-level endpoints
   }
 
   const candidates: { r: CompiledRoute; params: Record<string, string> }[] = [];
   for (const c of compiled) {
+    if (c.route.serverOnly && scoped) continue;
     const params = match(c.pattern, rel);
     if (params) candidates.push({ r: c, params });
   }
   if (!candidates.length) return reply(404, errorBody(`Not found: ${req.rawPath}`));
+  // Another organization holds identities only: its clients, users, their keys and its groups.
+  if (!home && !candidates.some((c) => c.r.route.anyOrg)) return reply(404, errorBody(notHeldMessage(org, homeName)));
   const hit = candidates.find((c) => c.r.route.method === req.method);
   // Metrics and the request log name the pattern, never the raw path.
-  noteRoute((segs[0] === 'organizations' ? '/organizations/:org/' : '/') + (hit ?? candidates[0]).r.pattern.join('/'));
+  noteRoute((scoped ? '/organizations/:org/' : '/') + (hit ?? candidates[0]).r.pattern.join('/'));
   if (!hit) {
     headers.allow = [...new Set(candidates.map((c) => c.r.route.method))].join(', ');
     return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));
@@ -155,7 +170,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     const check = verifyPresigned(req.rawPath, req.query);
     if (check !== 'ok') return reply(403, errorBody(check === 'expired' ? 'This file URL has expired: read the cookbook artifact again for a fresh one.' : 'This file URL is not valid: its signature does not match.'));
     try {
-      const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, org, orgId: HOME_ORG_ID, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped: segs[0] === 'organizations' });
+      const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, org, orgId, home, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped });
       if (!result) return reply(204);
       return reply(result.status, result.bytes ?? result.raw ?? (result.json === undefined ? '' : JSON.stringify(result.json)));
     } catch (e) {
@@ -166,14 +181,13 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     }
   }
 
-  // Issue 23: the actor is loaded for the URL's organization (the home one: the only one served until step 4).
-  const orgId = HOME_ORG_ID;
-  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body }, new Date(), orgId);
+  // Issue 23: the actor is loaded for the URL's organization: a client only there (elsewhere it does not exist:
+  // 401), a user with their membership of it. At the server level there is no organization: users only.
+  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body }, new Date(), scoped ? orgId : SERVER_LEVEL_ORG_ID);
   if (!auth.ok) {
     if (auth.status === 0) return reply(401, errorBody('missing required authentication header(s) X-Ops-UserId, X-Ops-Timestamp, X-Ops-Sign, X-Ops-Content-Hash, X-Ops-Authorization-1'));
     return reply(auth.status, errorBody(auth.message));
   }
-  const scoped = segs[0] === 'organizations';
   // Every organization route: a signed-in user who is not a member is refused before any handler, with erchef's
   // exact body (its forbidden/2 check); the console's administrators (Chef's superuser) pass, as in erchef.
   if (scoped && !can(auth.actor, 'org.access')) {
@@ -181,7 +195,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     return reply(403, errorBody(notAssociatedMessage(who, org)));
   }
   const orgUrl = `${req.baseUrl}/organizations/${org}`;
-  const ctx: Ctx = { req, actor: auth.actor, params: hit.params!, apiVersion: version, requestId, org, orgId, orgUrl, headers, scoped };
+  const ctx: Ctx = { req, actor: auth.actor, params: hit.params!, apiVersion: version, requestId, org, orgId, home, orgUrl, headers, scoped };
   try {
     const result = await hit.r.route.handler(ctx);
     if (!result) return reply(204);

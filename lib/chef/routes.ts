@@ -3,9 +3,9 @@
  * resource per file under resources/ (as chef-zero has one endpoint per file
  * and erchef one module per resource). A new resource adds its file and one
  * line here. Paths are below /organizations/<org>/, except `users/…`, which is
- * also served at the server level.
+ * also served at the server level, and `organizations…`, served there only.
  */
-import type { ChefRoute } from './context';
+import { everyOrganization, serverLevelOnly, type ChefRoute } from './context';
 import { clientRoutes } from './resources/clients';
 import { cookbookArtifactRoutes } from './resources/cookbook-artifacts';
 import { dataBagRoutes } from './resources/data-bags';
@@ -22,16 +22,18 @@ import { userRoutes } from './resources/users';
 import { serverApiVersionRoutes } from './resources/server-api-version';
 import { licenseRoutes } from './resources/license';
 import { groupRoutes } from './resources/groups';
+import { organizationRoutes } from './resources/organizations';
 
 export const chefRoutes: readonly ChefRoute[] = [
   ...policyRoutes,
   ...policyGroupRoutes,
   ...nodeRoutes,
   ...environmentRoutes,
-  ...clientRoutes,
-  ...clientKeyRoutes,
-  ...userKeyRoutes,
-  ...userRoutes,
+  // Issue 23: identities are served under every organization; every other resource under the home one only.
+  ...everyOrganization(clientRoutes),
+  ...everyOrganization(clientKeyRoutes),
+  ...everyOrganization(userKeyRoutes),
+  ...everyOrganization(userRoutes),
   ...sandboxRoutes,
   ...cookbookArtifactRoutes,
   ...dataBagRoutes,
@@ -40,7 +42,8 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...toleratedRoutes,
   ...serverApiVersionRoutes,
   ...licenseRoutes,
-  ...groupRoutes,
+  ...everyOrganization(groupRoutes),
+  ...serverLevelOnly(organizationRoutes),
 ];
 
 /**

@@ -15,7 +15,18 @@ import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
-import { HOME_ORG_ID } from './organizations';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
+
+/**
+ * Issue 23 (step 4): which organization's clients a call is about (default: the home organization's). Clients
+ * of another organization are found only there; what is about Chef objects (the node-name check, the search
+ * index, nodes hidden by stage) applies to the home organization only, where the objects are.
+ */
+export interface ClientOrg {
+  orgId?: string;
+}
+const orgOf = (o?: ClientOrg) => o?.orgId ?? HOME_ORG_ID;
+const isHome = (o?: ClientOrg) => orgOf(o) === HOME_ORG_ID;
 
 /** Reserves a Chef actor name for a user or a client; 409 when a user or client already has it. */
 export async function claimChefName(tx: Tx, name: string, kind: 'user' | 'client', message: string) {
@@ -123,8 +134,8 @@ async function assertNodeNameFree(tx: Tx, name: string): Promise<void> {
   }
 }
 
-export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
-  assertClient(r, 'client.create', 'create', await withActorGroups(r));
+export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string } & ClientOrg): Promise<{ client: ClientDto; key: KeyDto | null; privateKey?: string }> {
+  assertClient(r, 'client.create', 'create', await withActorGroups(r, {}, { orgId: orgOf(opts) }));
   const input = parseInput(ZCreateClientInput, chefClientFields(raw, { create: true, apiVersion: opts.apiVersion }));
   if (input.validator) assertClient(r, 'client.create-validator', 'create');
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
@@ -132,9 +143,9 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
   return transaction(async (tx) => {
     await claimChefName(tx, input.name, 'client', 'Client already exists');
-    if (r.kind === 'client') await assertNodeNameFree(tx, input.name);
-    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator, orgId: HOME_ORG_ID }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
-    await indexClient(tx, client);
+    if (r.kind === 'client' && isHome(opts)) await assertNodeNameFree(tx, input.name);
+    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator, orgId: orgOf(opts) }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    if (isHome(opts)) await indexClient(tx, client);
     let key: KeyDto | null = null;
     if (publicKey) {
       const k = await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey }, select: { name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
@@ -156,18 +167,18 @@ async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<strin
   return new Set(nodes.filter((n) => !can(actor, 'node.read', { node: n.name, stage: n.group?.name ?? null })).map((n) => n.name));
 }
 
-export async function getClient(r: Actor, name: string): Promise<ClientDto> {
+export async function getClient(r: Actor, name: string, org?: ClientOrg): Promise<ClientDto> {
   // Users read every client; a client itself only (Chef's default).
   assertClient(r, 'client.read', 'read', { client: name });
-  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
-  if (!c || (await hiddenNodeNames(r, [name])).has(name)) throw notFound(`Cannot load client ${name}`);
+  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, orgId: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
+  if (!c || c.orgId !== orgOf(org) || (isHome(org) && (await hiddenNodeNames(r, [name])).has(name))) throw notFound(`Cannot load client ${name}`);
   return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
 }
 
-export async function listClients(r: Actor): Promise<ClientDto[]> {
+export async function listClients(r: Actor, org?: ClientOrg): Promise<ClientDto[]> {
   assertCan(r, 'client.list');
-  const all = await db().chefClient.findMany({ orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
-  const hidden = await hiddenNodeNames(r, all.map((c) => c.name));
+  const all = await db().chefClient.findMany({ where: { orgId: orgOf(org) }, orderBy: { name: 'asc' }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } } } }).then(sortedBy((c) => c.name));
+  const hidden = isHome(org) ? await hiddenNodeNames(r, all.map((c) => c.name)) : new Set<string>();
   const rows = all.filter((c) => !hidden.has(c.name));
   return rows.map((c) => ({ name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys }));
 }
@@ -187,8 +198,8 @@ export const ZUpdateClientInput = z
   .passthrough();
 
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
-export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
-  assertClient(r, 'client.update', 'update', await withActorGroups(r, { client: name }));
+export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } & ClientOrg = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
+  assertClient(r, 'client.update', 'update', await withActorGroups(r, { client: name }, { orgId: orgOf(opts) }));
   const fields = chefClientFields(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
   const input = parseInput(ZUpdateClientInput, fields);
@@ -197,8 +208,8 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
   const pair = input.private_key === true ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
-    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, validator: true } });
-    if (!c) throw notFound(`Cannot load client ${name}`);
+    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, orgId: true, validator: true } });
+    if (!c || c.orgId !== orgOf(opts)) throw notFound(`Cannot load client ${name}`);
     const renamed = input.name !== undefined && input.name !== name;
     if (renamed) {
       await claimChefName(tx, input.name!, 'client', 'Client already exists');
@@ -209,7 +220,7 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
       data: { name: input.name, validator: input.validator },
       select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY },
     });
-    await indexClient(tx, updated, name);
+    if (isHome(opts)) await indexClient(tx, updated, name);
     if (publicKey) {
       await tx.chefKey.deleteMany({ where: { clientId: c.id, name: 'default' } });
       await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey } });
@@ -220,13 +231,13 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
   });
 }
 
-export async function deleteClient(r: Actor, name: string, requestId?: string): Promise<ClientDto> {
-  assertClient(r, 'client.delete', 'delete', await withActorGroups(r, { client: name }));
+export async function deleteClient(r: Actor, name: string, requestId?: string, org?: ClientOrg): Promise<ClientDto> {
+  assertClient(r, 'client.delete', 'delete', await withActorGroups(r, { client: name }, { orgId: orgOf(org) }));
   return transaction(async (tx) => {
-    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
-    if (!c) throw notFound(`Cannot load client ${name}`);
+    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, orgId: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
+    if (!c || c.orgId !== orgOf(org)) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
-    await unindexClient(tx, name);
+    if (isHome(org)) await unindexClient(tx, name);
     await tx.chefName.deleteMany({ where: { name } });
     await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
     return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };

@@ -14,6 +14,7 @@ import { audit } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from './chef-key-material';
 
 /**
@@ -21,7 +22,13 @@ import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from './chef-key-mate
  * user and Chef's superuser read them whether or not the user is a member of the organization (issue 23:
  * `user.read`, a server-scoped row); through the organization the rule is `key.read` (its members).
  */
-export type KeyOwner = { kind: 'user' | 'client'; name: string; serverLevel?: boolean };
+export type KeyOwner = {
+  kind: 'user' | 'client';
+  name: string;
+  serverLevel?: boolean;
+  /** Issue 23 (step 4): the organization of the URL (default: the home one). A client is found only in its own. */
+  orgId?: string;
+};
 
 export interface KeyDto {
   name: string;
@@ -79,8 +86,8 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
     if (!u) throw chefStringError('not_found', `Could not find user ${owner.name}`);
     return { userId: u.id, label: owner.name };
   }
-  const c = await tx.chefClient.findUnique({ where: { name: owner.name }, select: { id: true } });
-  if (!c) throw notFound(`Cannot load client ${owner.name}`);
+  const c = await tx.chefClient.findUnique({ where: { name: owner.name }, select: { id: true, orgId: true } });
+  if (!c || c.orgId !== (owner.orgId ?? HOME_ORG_ID)) throw notFound(`Cannot load client ${owner.name}`);
   return { clientId: c.id, label: owner.name };
 }
 
@@ -104,8 +111,8 @@ async function assertKeyAccess(r: Actor, owner: KeyOwner, write: boolean, ref?: 
   // Issue 23 (step 3): org-scoped reads are public_key_read_access's, clients' key writes org admins' too;
   // server-level reads of a user's keys also the org admins of an organization the user is a member of.
   const resource =
-    action === 'key.read' ? await withActorGroups(r, base, { clients: true })
-    : action === 'client-key.write' ? await withActorGroups(r, base)
+    action === 'key.read' ? await withActorGroups(r, base, { clients: true, orgId: owner.orgId })
+    : action === 'client-key.write' ? await withActorGroups(r, base, { orgId: owner.orgId })
     : action === 'user.read' && ref?.userId ? await withOrgAdminFacts(r, ref.userId, base)
     : base;
   if (!can(r, action, resource)) throw forbidden(`missing ${write ? 'update' : 'read'} permission`);

@@ -7,12 +7,20 @@
  *
  * Step 2: membership of the home organization gates every organization route, the console and /api/v1 (the
  * actor's `member`, read by the read path; lib/services/org-members.ts associates and dissociates).
+ *
+ * Step 4: other organizations are made and deleted here (Chef's `POST /organizations`, Admin → Organizations,
+ * /api/v1/organizations). They hold identities only: a validator and the clients it registers, members and
+ * groups; policies, nodes, cookbooks, data bags and search stay in the home organization.
  */
 import { db, TRANSACTION_OPTIONS, type Db, type Tx } from '@/lib/db/client';
-import { chefStringError } from '@/lib/errors';
+import { assertCan, type Actor } from '@/lib/auth/permissions';
+import { badRequest, chefStringError, notFound } from '@/lib/errors';
+import { compareText, sortedBy } from '@/lib/db/order';
 import { audit } from './internal/audit';
-import { retryUniqueConflicts } from './internal/retry';
+import { retryUniqueConflicts, transaction } from './internal/retry';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
+import { generateChefKeyPair } from './chef-key-material';
+import { claimChefName, validatorName } from './chef-clients';
 
 export { HOME_ORG_ID } from '@/lib/domain/organizations';
 /** A new user's membership of the home organization, for `user.create`'s `orgMemberships` (every console user is a member). */
@@ -158,4 +166,123 @@ export function homeOrganizationReport(r: EnsureHomeResult): string[] {
 /** The id of a home system group: fixed (the migration made them with these ids). */
 export function homeGroupId(group: SystemGroup): string {
   return `${HOME_ORG_ID}_${group.replace(/-/g, '_')}`;
+}
+
+// ---------------------------------------------------------------- step 4: organizations made and deleted
+
+/** An organization as the console and /api/v1 show it (Chef's body is `{name, full_name, guid}`). */
+export interface OrganizationDto {
+  name: string;
+  fullName: string;
+  home: boolean;
+  createdAt: Date;
+  /** Its members (users associated with it). */
+  members: number;
+  /** Its clients, the validator included. */
+  clients: number;
+  /** Chef's `guid`: the organization's id. */
+  guid: string;
+}
+
+/** erchef's organization name and full-name rules (oc_chef_organization's ORG_NAME_REGEX and FULL_NAME_REGEX). */
+export const ORG_NAME = /^[a-z0-9][a-z0-9_-]{0,254}$/;
+export const ORG_FULL_NAME = /^\S.{0,1022}$/su;
+const ORG_NAME_MESSAGE = 'Malformed org name.  Must only contain A-Z, a-z, 0-9, _, or -';
+const ORG_FULL_NAME_MESSAGE = 'Malformed org full name.  Must only contain A-Z, a-z, 0-9, _, or -';
+
+const DTO_SELECT = { id: true, name: true, fullName: true, homeKey: true, createdAt: true, _count: { select: { members: true, clients: true } } } as const;
+type DtoRow = { id: string; name: string; fullName: string; homeKey: string | null; createdAt: Date; _count: { members: number; clients: number } };
+const toDto = (o: DtoRow): OrganizationDto => ({ name: o.name, fullName: o.fullName, home: o.homeKey === HOME_KEY, createdAt: o.createdAt, members: o._count.members, clients: o._count.clients, guid: o.id });
+
+function noSuchOrganization(name: string) {
+  return notFound(`organization '${name}' does not exist.`);
+}
+
+/** Every organization, by name (Chef's superuser: the console's administrators). */
+export async function listOrganizations(actor: Actor): Promise<OrganizationDto[]> {
+  assertCan(actor, 'org.list');
+  const rows = await db().organization.findMany({ select: DTO_SELECT, orderBy: { name: 'asc' } }).then(sortedBy((o) => o.name));
+  return rows.map(toDto);
+}
+
+/**
+ * One organization: the console's administrators, its members and its own clients read it (erchef: READ on the
+ * organization, which its `users` and `admins` groups have). Anyone else: 403; no such organization: 404.
+ */
+export async function getOrganization(actor: Actor, name: string): Promise<OrganizationDto> {
+  const o = await db().organization.findUnique({ where: { name }, select: DTO_SELECT });
+  if (!o) throw noSuchOrganization(name);
+  if (!(actor.kind === 'user' && actor.isAdmin)) {
+    const mine =
+      actor.kind === 'user'
+        ? !!(await db().orgMember.findUnique({ where: { orgId_userId: { orgId: o.id, userId: actor.userId } }, select: { userId: true } }))
+        : (await db().chefClient.findUnique({ where: { id: actor.clientId }, select: { orgId: true } }))?.orgId === o.id && !actor.validator;
+    if (!mine) throw chefStringError('forbidden', `missing read permission`);
+  }
+  return toDto(o);
+}
+
+/** Chef's organization body (`POST /organizations`): name and full_name, with erchef's rules and messages. */
+export function parseOrganizationInput(raw: unknown): { name: string; fullName: string } {
+  const b = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  if (!b) throw badRequest('The organization must be a JSON object with name and full_name.', [{ path: '', message: 'must be an object' }]);
+  const field = (key: 'name' | 'full_name', rule: RegExp, message: string): string => {
+    const v = b[key];
+    if (v === undefined || v === null) throw badRequest(`Field '${key}' missing`, [{ path: `/${key}`, message: 'is required' }]);
+    if (typeof v !== 'string' || !rule.test(v)) throw badRequest(message, [{ path: `/${key}`, message: key === 'name' ? 'must be 1 to 255 of a-z, 0-9, _ and -, starting with a letter or digit' : 'must be 1 to 1023 characters, the first not a space' }]);
+    return v;
+  };
+  return { name: field('name', ORG_NAME, ORG_NAME_MESSAGE), fullName: field('full_name', ORG_FULL_NAME, ORG_FULL_NAME_MESSAGE) };
+}
+
+/**
+ * Chef's `POST /organizations` (the console's administrators): the organization, its five system groups
+ * (`public_key_read_access` holding `users` and `clients`, as Chef makes it) and its validator client
+ * `<name>-validator` with a generated key pair, whose private key is returned once and never stored. One
+ * transaction with its `org.create` event. 409 "Organization already exists" when the name is taken (two
+ * instances creating one name: the organization's unique name lets one commit; the other's re-run finds it),
+ * 409 when a user or client already has the validator's name.
+ */
+export async function createOrganization(actor: Actor, raw: unknown, opts: { requestId?: string } = {}): Promise<{ organization: OrganizationDto; validator: { name: string; privateKey: string } }> {
+  assertCan(actor, 'org.create');
+  const input = parseOrganizationInput(raw);
+  const pair = await generateChefKeyPair();
+  const validator = validatorName(input.name);
+  return transaction(async (tx) => {
+    if (await tx.organization.findUnique({ where: { name: input.name }, select: { id: true } })) throw chefStringError('conflict', 'Organization already exists');
+    const org = await tx.organization.create({ data: { name: input.name, fullName: input.fullName }, select: { id: true } });
+    await tx.chefGroup.createMany({ data: SYSTEM_GROUPS.map((name) => ({ orgId: org.id, name })) });
+    const groups = new Map((await tx.chefGroup.findMany({ where: { orgId: org.id }, select: { id: true, name: true } })).map((g) => [g.name, g.id]));
+    const keyReaders = groups.get('public_key_read_access')!;
+    await tx.chefGroupMember.createMany({ data: KEY_READ_DEFAULTS.map((g) => ({ groupId: keyReaders, member: `group:${groups.get(g)!}`, childGroupId: groups.get(g)! })) });
+    await claimChefName(tx, validator, 'client', `The name '${validator}' is taken by a user or client: the organization's validator needs it.`);
+    const client = await tx.chefClient.create({ data: { name: validator, validator: true, orgId: org.id }, select: { id: true } });
+    await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey: pair.publicKey } });
+    await audit(tx, actor, { action: 'org.create', targetType: 'organization', target: input.name, after: { name: input.name, full_name: input.fullName, validator }, requestId: opts.requestId });
+    const created = await tx.organization.findUniqueOrThrow({ where: { id: org.id }, select: DTO_SELECT });
+    return { organization: toDto(created), validator: { name: validator, privateKey: pair.privateKey } };
+  });
+}
+
+/**
+ * Chef's `DELETE /organizations/:org` (the console's administrators): the organization with its clients (their
+ * keys and names), memberships and groups, in one transaction with its `org.delete` event. The home
+ * organization holds the install's Chef objects and refuses (400); another organization holds none.
+ */
+export async function deleteOrganization(actor: Actor, name: string, opts: { requestId?: string } = {}): Promise<OrganizationDto> {
+  assertCan(actor, 'org.delete');
+  return transaction(async (tx) => {
+    const o = await tx.organization.findUnique({ where: { name }, select: { ...DTO_SELECT, clients: { select: { name: true } } } });
+    if (!o) throw noSuchOrganization(name);
+    if (o.homeKey === HOME_KEY) {
+      throw badRequest(`Organization '${name}' is this server's home organization (CHEF_ORG): it holds the policies, nodes and cookbooks and cannot be deleted.`, [{ path: '/name', message: 'is the home organization' }]);
+    }
+    const clients = o.clients.map((c) => c.name).sort(compareText);
+    // Clients, their keys, the organization's memberships and groups go with the row (cascades); the clients'
+    // names are freed here (ChefName has no relation to them).
+    await tx.organization.delete({ where: { id: o.id } });
+    if (clients.length) await tx.chefName.deleteMany({ where: { name: { in: clients }, kind: 'client' } });
+    await audit(tx, actor, { action: 'org.delete', targetType: 'organization', target: name, before: { name, full_name: o.fullName, clients, members: o._count.members }, requestId: opts.requestId });
+    return toDto(o);
+  });
 }

@@ -18,7 +18,7 @@ function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => s
       // The org-scoped path is read-only (405).
       if (ctx.scoped && ctx.req.method !== 'GET') throw new AppError('method_not_allowed' as never, `Method ${ctx.req.method} is not allowed on ${ctx.req.rawPath}`);
     }
-    return kind === 'user' && !ctx.scoped ? { kind, name: ctx.params.owner, serverLevel: true } : { kind, name: ctx.params.owner };
+    return kind === 'user' && !ctx.scoped ? { kind, name: ctx.params.owner, serverLevel: true } : { kind, name: ctx.params.owner, orgId: ctx.orgId };
   };
   return [
     route('GET', `${prefix}/:owner/keys`, async (ctx) =>

@@ -11,3 +11,14 @@ export const HOME_ORG_ID = 'org_home';
 export function notAssociatedMessage(user: string, org: string): string {
   return `'${user}' not associated with organization '${org}'`;
 }
+
+/**
+ * The organization a server-level request (`/users/…`, `/organizations`, `/license`) authenticates in: none.
+ * No client belongs to it (a client signing there is unknown: 401, as in erchef) and no user is its member.
+ */
+export const SERVER_LEVEL_ORG_ID = '';
+
+/** The 404 of a home-only route under another organization (issue 23, option B: it holds identities only). */
+export function notHeldMessage(org: string, home: string): string {
+  return `Organization '${org}' holds clients, users and groups only: this server keeps policies, nodes, cookbooks, data bags and search in organization '${home}'.`;
+}
