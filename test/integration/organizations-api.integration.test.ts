@@ -108,10 +108,11 @@ describe('/api/v1/organizations', () => {
     const state = snapshot({ except: ['ApiToken'] });
     const badName = await call(orgsRoute.POST, 'POST', { token: admin, body: { name: 'Not A Name!', full_name: 'Bad' } });
     expect(badName.status).toBe(400);
-    expect(badName.json.error.join(' ')).toMatch(/\bname\b/);
+    expect(badName.json.errors.map((e: { path: string }) => e.path)).toEqual(['/name']);
     const noFullName = await call(orgsRoute.POST, 'POST', { token: admin, body: { name: 'api-nofull' } });
     expect(noFullName.status).toBe(400);
-    expect(noFullName.json.error.join(' ')).toMatch(/full_name/);
+    expect(noFullName.json.error[0]).toBe("Field 'full_name' missing");
+    expect(noFullName.json.errors.map((e: { path: string }) => e.path)).toEqual(['/full_name']);
     const notJson = await call(orgsRoute.POST, 'POST', { token: admin, body: '{"name":' });
     expect(notJson.status).toBe(400);
     const home = await call(orgRoute.DELETE, 'DELETE', { token: admin, params: { org: chefOrg() } });
@@ -122,7 +123,7 @@ describe('/api/v1/organizations', () => {
     expect((await call(orgsRoute.POST, 'POST', { token: admin, body: { name: 'api-twice', full_name: 'Twice' } })).status).toBe(201);
     const again = await call(orgsRoute.POST, 'POST', { token: admin, body: { name: 'api-twice', full_name: 'Twice again' } });
     expect(again.status).toBe(409);
-    expect(again.json.error.join(' ')).toMatch(/already exists/);
+    expect(again.json.error).toEqual(['Organization already exists']);
     expect(await orgCount()).toBe(before + 1);
     expect((await db().organization.findUniqueOrThrow({ where: { name: 'api-twice' } })).fullName).toBe('Twice');
   });
@@ -175,6 +176,9 @@ describe('Admin → Organizations: the server actions', () => {
     const bad = await failure(runAction(createOrganizationAction, { name: 'Bad Name', full_name: 'Bad' }));
     expect(bad.code).toBe('bad_request');
     expect(Object.keys(bad.fieldErrors)).toEqual(['name']);
+    // The rule next to the field, and no second, form-level message.
+    expect(bad.fieldErrors.name.join(' ')).toMatch(/a-z/);
+    expect(bad.formError).toBeUndefined();
     const noFull = await failure(runAction(createOrganizationAction, { name: 'act-org', full_name: '' }));
     expect(Object.keys(noFull.fieldErrors)).toEqual(['full_name']);
     expect(snapshot({ except: ['ApiToken'] })).toBe(state);
