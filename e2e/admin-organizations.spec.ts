@@ -1,5 +1,6 @@
 import { expect, test } from './test';
 import { stateFile } from './roles';
+import { restoreSeedState } from './seed-state';
 
 /**
  * Issue 23 (step 4): Admin → Organizations. Its own organization name (e2e-orgs-acme); the spec file starts from the
@@ -7,6 +8,10 @@ import { stateFile } from './roles';
  */
 test.describe('admin', () => {
   test.use({ storageState: stateFile('admin') });
+  // A retry (CI) would start where the failed attempt stopped: put the seeded demo back first.
+  test.beforeEach(({}, testInfo) => {
+    if (testInfo.retry) restoreSeedState();
+  });
 
   test('creates an organization (the validator key shown once), adds a member, and deletes it after a confirmation', async ({ page }) => {
     await page.goto('/admin');
