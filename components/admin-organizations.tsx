@@ -9,13 +9,14 @@ import { createOrganizationAction } from '@/lib/actions/admin/create-organizatio
 import { deleteOrganizationAction } from '@/lib/actions/admin/delete-organization';
 import { associateUserAction } from '@/lib/actions/admin/associate-user';
 import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
+import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
 import { dateTime } from '@/lib/format';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 import { SecretDialog } from './secret-dialog';
 
 type Organization = { name: string; fullName: string; home: boolean; createdAt: string; members: number; clients: number };
-type Member = { userId: string; username: string | null; email: string; displayName: string; isAdmin: boolean };
+type Member = { userId: string; username: string | null; email: string; displayName: string; isAdmin: boolean; orgAdmin: boolean };
 type User = { id: string; email: string; name: string };
 type Created = { name: string; validator: { name: string; privateKey: string } };
 
@@ -206,6 +207,9 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
     success: (u) => `Removed ${u.email} from ${org.name}`,
     then: () => setRemoving(null),
   });
+  const orgAdmin = useActionMutation((input: { userId: string; orgAdmin: boolean }) => runAction(setOrgAdminAction, { ...input, org: org.name }), {
+    success: (u) => (u.orgAdmin ? `${u.email} is now a Chef organization admin of ${org.name}` : `${u.email} is no longer a Chef organization admin of ${org.name}`),
+  });
   const headingId = `members-of-${org.name}`;
   return (
     <section className="card space-y-3 p-4" aria-labelledby={headingId} data-testid="organization-members">
@@ -249,6 +253,7 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
             <tr>
               <th scope="col">Chef name</th>
               <th scope="col">User</th>
+              <th scope="col">Chef organization admin</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -264,6 +269,16 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
                     {m.isAdmin && <span className="badge ml-2 bg-slate-100">administrator</span>}
                   </div>
                   <div className="text-xs text-slate-600">{m.email}</div>
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`${m.email} is a Chef organization admin of ${org.name}`}
+                    title="The organization's admins group: manages its clients and their keys, its groups, and removes users. Not a console administrator."
+                    checked={m.orgAdmin}
+                    disabled={orgAdmin.isPending}
+                    onChange={(e) => orgAdmin.mutate({ userId: m.userId, orgAdmin: e.target.checked })}
+                  />
                 </td>
                 <td className="text-right">
                   <button type="button" className="btn py-0.5 text-xs" aria-label={`Remove ${m.email} from organization ${org.name}`} disabled={dissociate.isPending} onClick={() => setRemoving(m)}>
@@ -284,9 +299,11 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
           onConfirm={() => dissociate.mutate({ userId: removing.userId })}
           onClose={() => setRemoving(null)}
         >
-          {removing.isAdmin
-            ? 'They stay an administrator, and administrators reach everything without being members.'
-            : `They keep their account and their own keys, and lose their groups in ${org.name}: they can no longer use its Chef routes${org.home ? ', the console or the API' : ''} until added again.`}
+          {removing.orgAdmin
+            ? `They are a Chef organization admin of ${org.name}: clear that first (Chef refuses to remove a member of the admins group).`
+            : removing.isAdmin
+              ? 'They stay an administrator, and administrators reach everything without being members.'
+              : `They keep their account and their own keys, and lose their groups in ${org.name}: they can no longer use its Chef routes${org.home ? ', the console or the API' : ''} until added again.`}
         </ConfirmDialog>
       )}
     </section>

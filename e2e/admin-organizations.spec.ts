@@ -59,6 +59,13 @@ test.describe('admin', () => {
     await members.getByRole('button', { name: 'Add member' }).press('Enter');
     await expect(members.getByRole('row', { name: /viewer@example.com/ })).toBeVisible();
     await expect(row.getByRole('cell').nth(2)).toHaveText('1');
+    // Chef organization admin of this organization (its admins group), kept across a reload.
+    const orgAdmin = members.getByLabel('viewer@example.com is a Chef organization admin of e2e-orgs-acme');
+    await orgAdmin.click();
+    await expect(page.getByText('viewer@example.com is now a Chef organization admin of e2e-orgs-acme')).toBeVisible();
+    await expect(orgAdmin).toBeChecked();
+    await page.reload();
+    await expect(orgAdmin).toBeChecked();
 
     // Delete: the dialog names what goes and wants the name typed.
     await row.getByRole('button', { name: 'Delete organization e2e-orgs-acme' }).click();

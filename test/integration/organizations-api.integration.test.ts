@@ -30,6 +30,7 @@ const { createOrganizationAction } = await import('@/lib/actions/admin/create-or
 const { deleteOrganizationAction } = await import('@/lib/actions/admin/delete-organization');
 const { associateUserAction } = await import('@/lib/actions/admin/associate-user');
 const { dissociateUserAction } = await import('@/lib/actions/admin/dissociate-user');
+const { setOrgAdminAction } = await import('@/lib/actions/admin/set-org-admin');
 
 let admin: string;
 let viewer: string;
@@ -195,7 +196,7 @@ describe('Admin → Organizations: the server actions', () => {
     expect(await db().organization.count({ where: { name: { in: ['act-viewer'] } } })).toBe(0);
   });
 
-  it("members of another organization: add and remove through Admin → Users' actions told the organization; the home organization unchanged; then delete", async () => {
+  it("members of another organization: add, org admin and remove through Admin → Users' actions told the organization; the home organization unchanged; then delete", async () => {
     await signIn('admin@example.com');
     await runAction(createOrganizationAction, { name: 'act-members', full_name: 'Members' });
     const outsider = await db().user.findUniqueOrThrow({ where: { email: 'outsider@example.com' }, select: { id: true } });
@@ -208,6 +209,13 @@ describe('Admin → Organizations: the server actions', () => {
     expect(await homeMember()).toBe(1);
     expect((await failure(runAction(associateUserAction, { userId: outsider.id, org: 'act-members' }))).code).toBe('conflict');
     expect((await failure(runAction(associateUserAction, { userId: outsider.id, org: 'no-such-org' }))).code).toBe('not_found');
+    // Chef organization admin of that organization only; Chef refuses to remove a member of `admins`.
+    const admins = (orgId: string) => db().chefGroupMember.count({ where: { userId: outsider.id, group: { orgId, name: 'admins' } } });
+    expect(await runAction(setOrgAdminAction, { userId: outsider.id, orgAdmin: true, org: 'act-members' })).toEqual({ email: 'outsider@example.com', orgAdmin: true });
+    expect([await admins(org.id), await admins(HOME_ORG_ID)]).toEqual([1, 0]);
+    expect((await failure(runAction(dissociateUserAction, { userId: outsider.id, org: 'act-members' }))).code).toBe('forbidden');
+    expect(await runAction(setOrgAdminAction, { userId: outsider.id, orgAdmin: false, org: 'act-members' })).toEqual({ email: 'outsider@example.com', orgAdmin: false });
+    expect(await admins(org.id)).toBe(0);
     expect(await runAction(dissociateUserAction, { userId: outsider.id, org: 'act-members' })).toEqual({ email: 'outsider@example.com' });
     expect(await member()).toBe(0);
     expect(await homeMember()).toBe(1);

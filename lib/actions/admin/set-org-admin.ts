@@ -4,13 +4,17 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { setOrgAdmin } from '@/lib/services/chef-groups';
 import { chefOrg } from '@/lib/chef/context';
+import { orgOptionsFor } from '@/lib/api/org-members';
 import { authedAction } from '../safe-action';
 
-/** Issue 23 (step 3): Admin → Users "Chef organization admin": the organization's `admins` group (audited). */
+/**
+ * Issue 23 (step 3): Admin → Users "Chef organization admin": the home organization's `admins` group (audited).
+ * Admin → Organizations names another organization with `org` (step 4).
+ */
 export const setOrgAdminAction = authedAction
-  .inputSchema(z.object({ userId: z.string().min(1, 'is required'), orgAdmin: z.boolean({ error: 'must be true or false' }) }))
+  .inputSchema(z.object({ userId: z.string().min(1, 'is required'), orgAdmin: z.boolean({ error: 'must be true or false' }), org: z.string().min(1, 'is required').optional() }))
   .action(async ({ parsedInput, ctx }) => {
-    const r = await setOrgAdmin(ctx.access, parsedInput.userId, parsedInput.orgAdmin, { orgName: chefOrg() });
+    const r = await setOrgAdmin(ctx.access, parsedInput.userId, parsedInput.orgAdmin, parsedInput.org === undefined ? { orgName: chefOrg() } : await orgOptionsFor(parsedInput.org));
     revalidatePath('/admin', 'layout');
     return r;
   });

@@ -105,3 +105,9 @@ export async function stagesForAdmin(access: Access) {
       .map((s) => ({ name: s.name, position: s.position, description: s.description, requireArtifacts: s.requireArtifacts, policies: s._count.policies, nodes: s._count.nodes, canManage: can(access, 'stage.manage', { stage: s.name }) })),
   };
 }
+
+/** Issue 23 (step 4): the users stored in an organization's `admins` group (Chef's org admins), for Admin → Organizations. */
+export async function orgAdminUserIds(orgId: string): Promise<string[]> {
+  const rows = await db().chefGroupMember.findMany({ where: { group: { orgId, name: 'admins' }, userId: { not: null } }, select: { userId: true } });
+  return rows.map((r) => r.userId!);
+}

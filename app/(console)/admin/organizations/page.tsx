@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/context';
-import { usersForAdmin } from '@/lib/db/queries/admin';
+import { orgAdminUserIds, usersForAdmin } from '@/lib/db/queries/admin';
 import { orgOptionsFor } from '@/lib/api/org-members';
 import { listOrganizations } from '@/lib/services/organizations';
 import { listOrgMembers } from '@/lib/services/org-members';
@@ -33,7 +33,9 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
   const selectedName = typeof wanted === 'string' && wanted ? wanted : null;
   const orgs = await listOrganizations(access);
   const selected = selectedName ? (orgs.find((o) => o.name === selectedName) ?? null) : null;
-  const [members, users] = await Promise.all([selected ? listOrgMembers(access, await orgOptionsFor(selected.name)) : null, selected ? usersForAdmin() : null]);
+  const scope = selected ? await orgOptionsFor(selected.name) : null;
+  const [members, users, orgAdmins] = scope ? await Promise.all([listOrgMembers(access, scope), usersForAdmin(), orgAdminUserIds(scope.orgId)]) : [null, null, null];
+  const admins = new Set(orgAdmins ?? []);
   const h = await headers();
   const serverUrl = process.env.PUBLIC_URL?.replace(/\/+$/, '') ?? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? 'localhost:3000'}`;
   return (
@@ -46,7 +48,7 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         serverUrl={serverUrl}
         organizations={orgs.map((o) => ({ name: o.name, fullName: o.fullName, home: o.home, createdAt: o.createdAt.toISOString(), members: o.members, clients: o.clients }))}
         selectedName={selectedName}
-        members={members?.map((m) => ({ userId: m.userId, username: m.username, email: m.email, displayName: m.displayName, isAdmin: m.isAdmin })) ?? null}
+        members={members?.map((m) => ({ userId: m.userId, username: m.username, email: m.email, displayName: m.displayName, isAdmin: m.isAdmin, orgAdmin: admins.has(m.userId) })) ?? null}
         users={users?.filter((u) => u.active).map((u) => ({ id: u.id, email: u.email, name: u.name })) ?? null}
       />
     </>
