@@ -7,6 +7,7 @@ const TABS = [
   ['/admin', 'Permissions'],
   ['/admin/stages', 'Stages'],
   ['/admin/users', 'Users'],
+  ['/admin/organizations', 'Organizations'],
   ['/admin/teams', 'Teams'],
   ['/admin/tokens', 'API tokens'],
   ['/admin/clients', 'Chef clients'],

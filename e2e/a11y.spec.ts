@@ -36,6 +36,7 @@ test.describe('axe: pages', () => {
     ['admin stages', '/admin/stages'],
     ['admin teams', '/admin/teams'],
     ['admin users', '/admin/users'],
+    ['admin organizations', '/admin/organizations?org=console'],
     ['admin tokens', '/admin/tokens'],
     ['admin Chef clients', '/admin/clients'],
     ['admin git repositories', '/admin/git'],

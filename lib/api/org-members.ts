@@ -1,16 +1,42 @@
 import 'server-only';
 import { chefOrg } from '@/lib/chef/context';
 import { notFound } from '@/lib/errors';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
+import { organizationByName, type OrganizationDto } from '@/lib/services/organizations';
+import { db } from '@/lib/db/client';
+import type { Access } from '@/lib/auth/permissions';
 import type { OrgMemberDto } from '@/lib/services/org-members';
 
-/** The organization a /api/v1/organizations/{org}/… path names: the one this console serves, else 404 (issue 23). */
-export function homeOrg(name: string): string {
-  const org = chefOrg();
-  if (name !== org) throw notFound(`organization '${name}' does not exist.`);
-  return org;
+/**
+ * The organization a path or a form names (`/api/v1/organizations/{org}/…`, Admin → Organizations), as the
+ * services take it: the home organization (CHEF_ORG) without a lookup, any other by its name; 404 with Chef's
+ * text when there is none (issue 23).
+ */
+export async function orgOptionsFor(name: string): Promise<{ orgId: string; orgName: string }> {
+  if (name === chefOrg()) return { orgId: HOME_ORG_ID, orgName: name };
+  const o = name ? await organizationByName(name) : null;
+  if (!o) throw notFound(`organization '${name}' does not exist.`);
+  return { orgId: o.id, orgName: o.name };
+}
+
+/**
+ * A /api/v1/organizations/{org}/… request's organization and caller. /api/v1's caller is a member or not of the home
+ * organization (its `member`); under another organization, `member` says whether they are a member of that one, so
+ * the services' rights (members read, the rest as before) are about the organization the path names.
+ */
+export async function orgScope(access: Access, name: string): Promise<{ actor: Access; org: { orgId: string; orgName: string } }> {
+  const org = await orgOptionsFor(name);
+  if (org.orgId === HOME_ORG_ID) return { actor: access, org };
+  const m = await db().orgMember.findUnique({ where: { orgId_userId: { orgId: org.orgId, userId: access.userId } }, select: { userId: true } });
+  return { actor: { ...access, member: !!m }, org };
 }
 
 /** A member as /api/v1 answers it. */
 export function memberJson(m: OrgMemberDto) {
   return { username: m.username, email: m.email, display_name: m.displayName, admin: m.isAdmin };
+}
+
+/** An organization as /api/v1 answers it (issue 23, step 4). */
+export function organizationJson(o: OrganizationDto) {
+  return { name: o.name, full_name: o.fullName, home: o.home, created_at: o.createdAt.toISOString(), members: o.members, clients: o.clients, guid: o.guid };
 }

@@ -4,11 +4,17 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { associateUser } from '@/lib/services/org-members';
 import { chefOrg } from '@/lib/chef/context';
+import { orgOptionsFor } from '@/lib/api/org-members';
 import { authedAction } from '../safe-action';
 
-/** Issue 23: Admin → Users "Add to organization": the user becomes a member of the home organization (administrators; audited). */
-export const associateUserAction = authedAction.inputSchema(z.object({ userId: z.string().min(1, 'is required') })).action(async ({ parsedInput, ctx }) => {
-  const u = await associateUser(ctx.access, { userId: parsedInput.userId }, { orgName: chefOrg() });
-  revalidatePath('/admin', 'layout');
-  return { email: u.email };
-});
+/**
+ * Issue 23: Admin → Users "Add to organization": the user becomes a member of the home organization (administrators;
+ * audited). Admin → Organizations names another organization with `org` (step 4).
+ */
+export const associateUserAction = authedAction
+  .inputSchema(z.object({ userId: z.string().min(1, 'is required'), org: z.string().min(1, 'is required').optional() }))
+  .action(async ({ parsedInput, ctx }) => {
+    const u = await associateUser(ctx.access, { userId: parsedInput.userId }, parsedInput.org === undefined ? { orgName: chefOrg() } : await orgOptionsFor(parsedInput.org));
+    revalidatePath('/admin', 'layout');
+    return { email: u.email };
+  });

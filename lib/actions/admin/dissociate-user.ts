@@ -4,11 +4,17 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { dissociateUser } from '@/lib/services/org-members';
 import { chefOrg } from '@/lib/chef/context';
+import { orgOptionsFor } from '@/lib/api/org-members';
 import { authedAction } from '../safe-action';
 
-/** Issue 23: Admin → Users "Remove from organization" (after a confirmation): the user stops being a member (audited). */
-export const dissociateUserAction = authedAction.inputSchema(z.object({ userId: z.string().min(1, 'is required') })).action(async ({ parsedInput, ctx }) => {
-  const u = await dissociateUser(ctx.access, { userId: parsedInput.userId }, { orgName: chefOrg() });
-  revalidatePath('/admin', 'layout');
-  return { email: u.email };
-});
+/**
+ * Issue 23: Admin → Users "Remove from organization" (after a confirmation): the user stops being a member of the
+ * home organization (audited). Admin → Organizations names another organization with `org` (step 4).
+ */
+export const dissociateUserAction = authedAction
+  .inputSchema(z.object({ userId: z.string().min(1, 'is required'), org: z.string().min(1, 'is required').optional() }))
+  .action(async ({ parsedInput, ctx }) => {
+    const u = await dissociateUser(ctx.access, { userId: parsedInput.userId }, parsedInput.org === undefined ? { orgName: chefOrg() } : await orgOptionsFor(parsedInput.org));
+    revalidatePath('/admin', 'layout');
+    return { email: u.email };
+  });

@@ -1,13 +1,82 @@
-/** Issue 23: the organization's members (the home organization, CHEF_ORG; Chef's associations, as /organizations/:org/users). */
+/**
+ * Issue 23: organizations (step 4: list, create with the validator's key answered once, read, delete), their members
+ * (Chef's associations, as /organizations/:org/users) and their groups.
+ */
 import { z } from 'zod';
 import { defineRoute } from '../contract';
+
+const organization = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    full_name: { type: 'string' },
+    home: { type: 'boolean', description: "This server's home organization (CHEF_ORG): the one that holds policies, nodes, cookbooks, data bags and search" },
+    created_at: { type: 'string', format: 'date-time' },
+    members: { type: 'integer', description: 'How many users are members' },
+    clients: { type: 'integer', description: 'How many clients it has (its validator included)' },
+    guid: { type: 'string' },
+  },
+  required: ['name', 'full_name', 'home', 'created_at', 'members', 'clients', 'guid'],
+};
+
+export const listOrganizationsRoute = defineRoute({
+  method: 'GET',
+  path: '/organizations',
+  summary: "Every organization on this server, by name (administrators: Chef's superuser)",
+  responses: { 200: { description: '[{ name, full_name, home, created_at, members, clients, guid }]', schema: { type: 'array', items: organization } }, 403: 'Not an administrator' },
+});
+
+export const createOrganizationRoute = defineRoute({
+  method: 'POST',
+  path: '/organizations',
+  summary: "Create an organization with its five groups and its validator client `<name>-validator` (administrators; audited). The validator's private key is in this answer only",
+  description:
+    "Chef's body and rules (as POST /organizations on the Chef routes): `name` matches ^[a-z0-9][a-z0-9_-]{0,254}$, `full_name` is 1 to 1023 characters and does not start with a space; `org_type` is accepted and ignored. A refused field answers 400 naming it, and nothing is stored. Other organizations hold clients, members and groups only: policies, nodes, cookbooks, data bags and search stay in the home organization.",
+  bodyKind: 'json',
+  bodyDoc: {
+    schema: {
+      type: 'object',
+      properties: { name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,254}$' }, full_name: { type: 'string', minLength: 1, maxLength: 1023 }, org_type: { type: 'string', description: 'Accepted and ignored (Chef sends "Business")' } },
+      required: ['name', 'full_name'],
+    },
+  },
+  responses: {
+    201: {
+      description: '{ organization, validator: { name, private_key } }: the private key is shown once; the server keeps only the public key',
+      schema: {
+        type: 'object',
+        properties: { organization, validator: { type: 'object', properties: { name: { type: 'string' }, private_key: { type: 'string', description: 'PEM (PKCS#1)' } }, required: ['name', 'private_key'] } },
+        required: ['organization', 'validator'],
+      },
+    },
+    400: 'A field is missing or breaks its rule (the message names it); the name of the home organization',
+    403: 'Not an administrator',
+    409: 'An organization of that name exists',
+  },
+});
+
+export const getOrganizationRoute = defineRoute({
+  method: 'GET',
+  path: '/organizations/{org}',
+  summary: 'One organization (administrators, and its members)',
+  params: { org: "The organization's name" },
+  responses: { 200: { description: '{ name, full_name, home, created_at, members, clients, guid }', schema: organization }, 403: 'Neither an administrator nor a member', 404: 'No such organization' },
+});
+
+export const deleteOrganizationRoute = defineRoute({
+  method: 'DELETE',
+  path: '/organizations/{org}',
+  summary: 'Delete an organization with its clients (and their keys), memberships and groups (administrators; audited). The home organization refuses',
+  params: { org: "The organization's name" },
+  responses: { 200: { description: 'The organization as it was', schema: organization }, 400: "The home organization (CHEF_ORG) cannot be deleted", 403: 'Not an administrator', 404: 'No such organization' },
+});
 
 const member = {
   type: 'object',
   properties: { username: { type: ['string', 'null'] }, email: { type: 'string' }, display_name: { type: 'string' }, admin: { type: 'boolean' } },
   required: ['email'],
 };
-const ORG = { org: "The organization's name (this console serves one: CHEF_ORG)" };
+const ORG = { org: "The organization's name" };
 
 export const listMembersRoute = defineRoute({
   method: 'GET',

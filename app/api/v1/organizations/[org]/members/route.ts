@@ -1,20 +1,20 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { addMemberRoute, listMembersRoute } from '@/lib/api/contracts/organizations';
-import { homeOrg, memberJson } from '@/lib/api/org-members';
+import { memberJson, orgScope } from '@/lib/api/org-members';
 import { associateUser, listOrgMembers } from '@/lib/services/org-members';
 
 export const dynamic = 'force-dynamic';
 
 /** The organization's members (issue 23). */
 export const GET = apiRoute(listMembersRoute, async (_req, { access, params }) => {
-  const org = homeOrg(params.org);
-  return NextResponse.json((await listOrgMembers(access, { orgName: org })).map(memberJson));
+  const { actor, org } = await orgScope(access, params.org);
+  return NextResponse.json((await listOrgMembers(actor, org)).map(memberJson));
 });
 
 /** Administrators: make a user a member (201; 409 for a member). */
 export const POST = apiRoute(addMemberRoute, async (_req, { access, params, body, requestId }) => {
-  const org = homeOrg(params.org);
+  const { actor, org } = await orgScope(access, params.org);
   const ref = body.username !== undefined ? { username: body.username } : { email: body.email! };
-  return NextResponse.json(memberJson(await associateUser(access, ref, { orgName: org, requestId })), { status: 201 });
+  return NextResponse.json(memberJson(await associateUser(actor, ref, { ...org, requestId })), { status: 201 });
 });

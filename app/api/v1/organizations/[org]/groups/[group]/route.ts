@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getGroupRoute, updateGroupRoute } from '@/lib/api/contracts/organizations';
-import { homeOrg } from '@/lib/api/org-members';
+import { orgScope } from '@/lib/api/org-members';
 import { getGroup, updateGroup, type GroupDto } from '@/lib/services/chef-groups';
 
 export const dynamic = 'force-dynamic';
@@ -10,12 +10,12 @@ const groupJson = (g: GroupDto) => ({ name: g.name, users: g.users, clients: g.c
 
 /** One of the organization's groups (issue 23, step 3). */
 export const GET = apiRoute(getGroupRoute, async (_req, { access, params }) => {
-  const org = homeOrg(params.org);
-  return NextResponse.json(groupJson(await getGroup(access, params.group, { orgName: org })));
+  const { actor, org } = await orgScope(access, params.org);
+  return NextResponse.json(groupJson(await getGroup(actor, params.group, org)));
 });
 
 /** Administrators and org admins: replace a group's members. */
 export const PUT = apiRoute(updateGroupRoute, async (_req, { access, params, body, requestId }) => {
-  const org = homeOrg(params.org);
-  return NextResponse.json(groupJson(await updateGroup(access, params.group, body, { orgName: org, requestId })));
+  const { actor, org } = await orgScope(access, params.org);
+  return NextResponse.json(groupJson(await updateGroup(actor, params.group, body, { ...org, requestId })));
 });

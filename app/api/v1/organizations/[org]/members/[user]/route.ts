@@ -1,14 +1,14 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { removeMemberRoute } from '@/lib/api/contracts/organizations';
-import { homeOrg, memberJson } from '@/lib/api/org-members';
+import { memberJson, orgScope } from '@/lib/api/org-members';
 import { dissociateUser } from '@/lib/services/org-members';
 
 export const dynamic = 'force-dynamic';
 
 /** Administrators, or the user themselves: end a membership (issue 23). */
 export const DELETE = apiRoute(removeMemberRoute, async (_req, { access, params, requestId }) => {
-  const org = homeOrg(params.org);
+  const { actor, org } = await orgScope(access, params.org);
   const ref = params.user.includes('@') ? { email: params.user } : { username: params.user };
-  return NextResponse.json(memberJson(await dissociateUser(access, ref, { orgName: org, requestId })));
+  return NextResponse.json(memberJson(await dissociateUser(actor, ref, { ...org, requestId })));
 });

@@ -1,0 +1,54 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { requireAccess } from '@/lib/authn/session';
+import { can } from '@/lib/auth/permissions';
+import { chefOrg } from '@/lib/chef/context';
+import { usersForAdmin } from '@/lib/db/queries/admin';
+import { orgOptionsFor } from '@/lib/api/org-members';
+import { listOrganizations } from '@/lib/services/organizations';
+import { listOrgMembers } from '@/lib/services/org-members';
+import { AdminOrganizations } from '@/components/admin-organizations';
+import { EmptyState, PageHeader } from '@/components/page-header';
+
+export const metadata: Metadata = { title: 'Organizations' };
+export const dynamic = 'force-dynamic';
+
+/**
+ * Issue 23 (step 4): Admin → Organizations. Every organization (the home one holds the Chef objects; the others hold
+ * clients, members and groups), create one (its validator's key shown once), delete one (not home), and the members
+ * of the one `?org=<name>` selects.
+ */
+export default async function OrganizationsPage({ searchParams }: { searchParams: Promise<{ org?: string | string[] }> }) {
+  const access = await requireAccess();
+  const home = chefOrg();
+  if (!can(access, 'org.list')) {
+    return (
+      <>
+        <PageHeader title="Organizations" />
+        <EmptyState title="Administrators only">Organizations are Chef&rsquo;s tenants: only administrators (Chef&rsquo;s superuser) list, create and delete them.</EmptyState>
+      </>
+    );
+  }
+  const wanted = (await searchParams).org;
+  const selectedName = typeof wanted === 'string' && wanted ? wanted : null;
+  const orgs = await listOrganizations(access);
+  const selected = selectedName ? (orgs.find((o) => o.name === selectedName) ?? null) : null;
+  const [members, users] = await Promise.all([selected ? listOrgMembers(access, await orgOptionsFor(selected.name)) : null, selected ? usersForAdmin() : null]);
+  const h = await headers();
+  const serverUrl = process.env.PUBLIC_URL?.replace(/\/+$/, '') ?? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? 'localhost:3000'}`;
+  return (
+    <>
+      <PageHeader
+        title="Organizations"
+        description={`Chef organizations on this server. ${home} is the home organization: it holds the policies, nodes, cookbooks, data bags and search. Other organizations hold their own clients, members and groups only.`}
+      />
+      <AdminOrganizations
+        serverUrl={serverUrl}
+        organizations={orgs.map((o) => ({ name: o.name, fullName: o.fullName, home: o.home, createdAt: o.createdAt.toISOString(), members: o.members, clients: o.clients }))}
+        selectedName={selectedName}
+        members={members?.map((m) => ({ userId: m.userId, username: m.username, email: m.email, displayName: m.displayName, isAdmin: m.isAdmin })) ?? null}
+        users={users?.filter((u) => u.active).map((u) => ({ id: u.id, email: u.email, name: u.name })) ?? null}
+      />
+    </>
+  );
+}
