@@ -74,7 +74,10 @@ export interface ChefRoute {
    * home organization's only (another organization holds identities, not Chef objects: 404 there).
    */
   anyOrg?: true;
-  /** Served at the server level only, its path taken from the root (`organizations`, `organizations/:org`). */
+  /**
+   * Served at the server level only (`organizations`, `organizations/:org`, a user's key writes): under an
+   * organization the path matches other methods only (405 before authentication, as erchef), or nothing (404).
+   */
   serverOnly?: true;
 }
 

@@ -1,5 +1,4 @@
 /** Chef's keys resource, for clients (/clients/:owner/keys) and users (/users/:owner/keys, org-scoped and server-level). */
-import { AppError } from '@/lib/errors';
 import { createKey, deleteKey, getKey, listKeys, updateKey, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
 import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
 
@@ -8,18 +7,12 @@ export function keyBody(k: KeyDto) {
 }
 
 function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => string): ChefRoute[] {
-  const owner = async (ctx: Ctx): Promise<KeyOwner> => {
-    if (kind === 'user') {
-      // Users are server-level in Chef: clients do not exist there (401); through the organization a client
-      // reads a user's keys as public_key_read_access allows (issue 23).
-      if (!ctx.scoped && ctx.actor.kind === 'client') throw new AppError('unauthorized', `Failed to authenticate as '${ctx.actor.name}'. Ensure that your node_name and client key are correct.`);
-      // Who reads: at the server level `user.read` (the user, administrators, org admins of the user's
-      // organizations), through the organization `key.read` (public_key_read_access): chef-keys.ts decides.
-      // The org-scoped path is read-only (405).
-      if (ctx.scoped && ctx.req.method !== 'GET') throw new AppError('method_not_allowed' as never, `Method ${ctx.req.method} is not allowed on ${ctx.req.rawPath}`);
-    }
-    return kind === 'user' && !ctx.scoped ? { kind, name: ctx.params.owner, serverLevel: true } : { kind, name: ctx.params.owner, orgId: ctx.orgId };
-  };
+  // Who reads a user's keys: at the server level `user.read` (the user, administrators, org admins of the user's
+  // organizations), through the organization `key.read` (public_key_read_access): chef-keys.ts decides. A client
+  // at the server level is unknown there (401 when it authenticates); the org-scoped user-key path is read-only
+  // (its writes are served at the server level only: 405 under an organization, before authentication).
+  const owner = async (ctx: Ctx): Promise<KeyOwner> =>
+    kind === 'user' && !ctx.scoped ? { kind, name: ctx.params.owner, serverLevel: true } : { kind, name: ctx.params.owner, orgId: ctx.orgId };
   return [
     route('GET', `${prefix}/:owner/keys`, async (ctx) =>
       ok((await listKeys(ctx.actor, await owner(ctx))).map((k) => ({ uri: `${base(ctx)}/${ctx.params.owner}/keys/${k.name}`, name: k.name, expired: k.expired }))),
@@ -51,4 +44,6 @@ function keyRoutes(prefix: string, kind: KeyOwner['kind'], base: (ctx: Ctx) => s
 }
 
 export const clientKeyRoutes = keyRoutes('clients', 'client', (ctx) => `${ctx.orgUrl}/clients`);
-export const userKeyRoutes = keyRoutes('users', 'user', (ctx) => (ctx.scoped ? `${ctx.orgUrl}/users` : `${ctx.req.baseUrl}/users`));
+export const userKeyRoutes = keyRoutes('users', 'user', (ctx) => (ctx.scoped ? `${ctx.orgUrl}/users` : `${ctx.req.baseUrl}/users`)).map((r) =>
+  r.method === 'GET' ? r : { ...r, serverOnly: true as const },
+);

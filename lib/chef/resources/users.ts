@@ -9,7 +9,7 @@
 import { AppError } from '@/lib/errors';
 import { createChefUser, deleteChefUser, getChefUser, listChefUsers, updateChefUser, type ChefUserDto } from '@/lib/services/chef-users';
 import { associateUser, dissociateUser, getOrgMember, listOrgMembers, type OrgMemberDto } from '@/lib/services/org-members';
-import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
+import { jsonBody, ok, route, type ChefRoute } from '../context';
 
 /** erchef's user JSON; API v0 adds the default key's `public_key` (null without one). */
 function userBody(u: ChefUserDto, apiVersion: number) {
@@ -22,10 +22,6 @@ function userBody(u: ChefUserDto, apiVersion: number) {
 function memberBody(u: OrgMemberDto) {
   const [first, ...rest] = u.displayName.split(' ');
   return { username: u.username ?? '', display_name: u.displayName, email: u.email, first_name: first, last_name: rest.join(' ') };
-}
-
-function serverLevel(ctx: Ctx) {
-  if (ctx.scoped) throw new AppError('method_not_allowed' as never, `Method ${ctx.req.method} is not allowed on ${ctx.req.rawPath}`);
 }
 
 export const userRoutes: ChefRoute[] = [
@@ -65,12 +61,15 @@ export const userRoutes: ChefRoute[] = [
     return ok(memberBody(await getOrgMember(ctx.actor, { username: ctx.params.owner }, { orgId: ctx.orgId, orgName: ctx.org })));
   }),
 
-  route('PUT', 'users/:owner', async (ctx) => {
-    serverLevel(ctx);
-    const { user, echo, privateKey } = await updateChefUser(ctx.actor, ctx.params.owner, jsonBody(ctx), { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
-    if (ctx.apiVersion === 0) return ok({ ...echo, public_key: user.publicKey, ...(privateKey ? { private_key: privateKey } : {}) });
-    return ok(echo);
-  }),
+  // Server level only (under an organization: 405, before authentication).
+  {
+    ...route('PUT', 'users/:owner', async (ctx) => {
+      const { user, echo, privateKey } = await updateChefUser(ctx.actor, ctx.params.owner, jsonBody(ctx), { apiVersion: ctx.apiVersion, requestId: ctx.requestId });
+      if (ctx.apiVersion === 0) return ok({ ...echo, public_key: user.publicKey, ...(privateKey ? { private_key: privateKey } : {}) });
+      return ok(echo);
+    }),
+    serverOnly: true,
+  },
 
   route('DELETE', 'users/:owner', async (ctx) => {
     // Through the organization: dissociation (an administrator, or the user themselves); 200 with the user.

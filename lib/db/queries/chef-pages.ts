@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canReadNode, type Access } from '@/lib/auth/permissions';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { db } from '../client';
 import { compareText } from '../order';
 
@@ -9,9 +10,10 @@ export function keyFingerprint(pem: string): string {
   return 'SHA256:' + createHash('sha256').update(der).digest('base64').replace(/=+$/, '').slice(0, 20) + '…';
 }
 
-/** Admin page: every client with its keys and when it was last seen, and the nodes named like them. */
+/** Admin page: every client of the home organization (issue 23: another one's are on Admin → Organizations) with its keys and when it was last seen, and the nodes named like them. */
 export async function clientsPage() {
   const rows = await db().chefClient.findMany({
+    where: { orgId: HOME_ORG_ID },
     orderBy: [{ validator: 'desc' }, { name: 'asc' }],
     select: { name: true, validator: true, createdAt: true, lastSeenAt: true, keys: { select: { name: true, publicKey: true, expiresAt: true, lastUsedAt: true }, orderBy: { name: 'asc' } } },
   });
