@@ -5,6 +5,8 @@
  * every other path goes to Next. Every request gets an X-Request-Id, a
  * metrics count and one log line (lib/ops/server.ts).
  *   tsx scripts/serve.ts [--dev]      PORT (3000), HOST (0.0.0.0)
+ * With TLS_CERT_FILE and TLS_KEY_FILE it serves HTTPS on that port, and
+ * redirects plain HTTP there (lib/ops/tls.ts).
  */
 import next from 'next';
 import { serveChef } from '../lib/chef/http';
@@ -16,6 +18,7 @@ import { consoleRouteLabeler } from '../lib/ops/routes';
 import { createConsoleServer, exitOnSignals } from '../lib/ops/server';
 import { onShutdown } from '../lib/ops/shutdown';
 import { startBackgroundJobs } from '../lib/services/background';
+import { tlsFromEnv } from '../lib/ops/tls';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -24,7 +27,8 @@ const app = next({ dev, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-const { server, shutdown } = createConsoleServer({
+const { listen, scheme, shutdown } = createConsoleServer({
+  tls: tlsFromEnv(),
   surface: (pathname) => (isChefPath(pathname) ? 'chef' : 'console'),
   routeLabel: consoleRouteLabeler(process.cwd()),
   handle: async (req, res) => {
@@ -37,9 +41,8 @@ const { server, shutdown } = createConsoleServer({
 onShutdown('database', disconnectDb);
 const background = startBackgroundJobs(); // webhook outbox worker (issue 15)
 onShutdown('webhooks', () => background.stop());
-server.listen(port, hostname, () =>
-  log('info', `Policy Console on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port} (${dev ? 'development' : 'production'})`, { port, pid: process.pid }),
-);
+const bound = await listen(port, hostname);
+log('info', `Policy Console on ${scheme}://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${bound} (${dev ? 'development' : 'production'})`, { port: bound, pid: process.pid });
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, run the shutdown hooks, exit.
 exitOnSignals(shutdown);

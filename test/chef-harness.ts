@@ -58,7 +58,6 @@ export interface ChefHarness {
   close(): Promise<void>;
 }
 
-import type http from 'node:http';
 import { db } from '@/lib/db/client';
 import { loadAccess } from '@/lib/db/queries/access';
 import { startChefServer } from '@/lib/chef/http';
@@ -71,6 +70,7 @@ import { seedDemo } from '@/lib/seed/seed-demo';
 import { hashPassword } from '@/lib/auth/password';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/seed/demo-data';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
+import type { TlsFiles } from '@/lib/ops/tls';
 
 const SYSTEM = { kind: 'system' as const, userId: null, email: 'test-harness' };
 const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
@@ -87,10 +87,11 @@ async function seedUsersOnly() {
   });
 }
 
-export async function startChefHarness(opts: { seed?: boolean } = {}): Promise<ChefHarness> {
+export async function startChefHarness(opts: { seed?: boolean; tls?: TlsFiles } = {}): Promise<ChefHarness> {
   if (opts.seed === false) await seedUsersOnly();
   else await seedDemo(db(), HARNESS_NOW);
-  const { server, url } = await startChefServer(0);
+  // With `tls` the URL is https:// (a self-signed certificate: for callers that do not check it, like pedant).
+  const { url, close } = await startChefServer(0, '127.0.0.1', { tls: opts.tls });
   const org = chefOrg();
   const orgUrl = `${url}/organizations/${org}`;
   const keys = new Map<string, Promise<string>>();
@@ -172,10 +173,6 @@ export async function startChefHarness(opts: { seed?: boolean } = {}): Promise<C
     orgUrl,
     request,
     privateKey,
-    close: () =>
-      new Promise<void>((resolve) => {
-        (server as http.Server).close(() => resolve());
-        (server as http.Server).closeAllConnections();
-      }),
+    close,
   };
 }

@@ -8,7 +8,9 @@
  * MAX_BODY_BYTES.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { dualProtocolListener, type TlsFiles } from '@/lib/ops/tls';
 import { randomUUID } from 'node:crypto';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { handleChef, isChefPath, sanitizeRequestId } from './router';
@@ -104,9 +106,12 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   return true;
 }
 
-/** A server for the Chef surface alone (tests, benchmarks): other paths get a JSON 404. */
-export async function startChefServer(port = 0, host = '127.0.0.1'): Promise<{ server: http.Server; url: string }> {
-  const server = http.createServer((req, res) => {
+/**
+ * A server for the Chef surface alone (tests, benchmarks): other paths get a JSON 404. With `tls`, HTTPS on
+ * the port and plain HTTP redirected, as scripts/serve.ts serves with TLS_CERT_FILE (lib/ops/tls.ts).
+ */
+export async function startChefServer(port = 0, host = '127.0.0.1', opts: { tls?: TlsFiles } = {}): Promise<{ server: http.Server | https.Server; url: string; close(): Promise<void> }> {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     serveChef(req, res)
       .then((handled) => {
         if (!handled) {
@@ -119,9 +124,18 @@ export async function startChefServer(port = 0, host = '127.0.0.1'): Promise<{ s
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestIdOf(req) });
         res.end(JSON.stringify({ error: ['internal service error'] }));
       });
-  });
+  };
+  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const addr = server.address() as AddressInfo;
-  return { server, url: `http://${host}:${addr.port}` };
+  const front = opts.tls ? dualProtocolListener(server as https.Server) : null;
+  const listening = front ? front.listener : server;
+  await new Promise<void>((resolve) => listening.listen(port, host, resolve));
+  const addr = listening.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      listening.close(() => resolve());
+      server.closeAllConnections();
+      front?.plain.closeAllConnections();
+    });
+  return { server, url: `${opts.tls ? 'https' : 'http'}://${host}:${addr.port}`, close };
 }

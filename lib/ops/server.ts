@@ -6,12 +6,15 @@
  * in-flight requests finish before the shutdown hooks run.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_METHODS } from './http-methods';
 import { logRequest, log } from './log';
 import { metrics } from './metrics';
 import { acceptableRequestId, CONTEXT_HEADER, requestsInFlight, requestStore, type RequestInfo } from './request-context';
 import { runShutdownHooks } from './shutdown';
+import { dualProtocolListener, type TlsFiles } from './tls';
 
 export interface ConsoleServerOptions {
   /** Serves every request but /metrics. */
@@ -20,10 +23,17 @@ export interface ConsoleServerOptions {
   surface(pathname: string): 'chef' | 'console';
   /** The route pattern of a path whose handler noted none (Next's routes, assets). */
   routeLabel(pathname: string): string;
+  /** Serve HTTPS with this key and certificate (lib/ops/tls.ts: plain HTTP on the same port is redirected). */
+  tls?: TlsFiles | null;
 }
 
 export interface ConsoleServer {
-  server: http.Server;
+  /** The server the requests reach (HTTPS when `tls` was given). Listen with `listen`, not on it. */
+  server: http.Server | https.Server;
+  /** Starts listening (on the one socket that takes HTTPS and plain HTTP when `tls` was given); resolves to the port. */
+  listen(port: number, host: string): Promise<number>;
+  /** `https` or `http`. */
+  scheme: 'https' | 'http';
   /** Stops accepting, lets in-flight requests finish (at most `timeoutMs`), runs the shutdown hooks; resolves to the exit code (0 clean, 1 cut short). */
   shutdown(timeoutMs?: number): Promise<number>;
 }
@@ -77,7 +87,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   let stopping = false;
   m.inFlight.collect(() => active.size);
 
-  const server = http.createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const id = acceptableRequestId(req.headers['x-request-id']) ?? randomUUID();
     // Downstream (the Chef router, the API routes, audit events) reads the same id.
@@ -121,9 +131,20 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
         res.end(JSON.stringify({ error: ['internal service error'] }));
       });
     });
-  });
+  };
+  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler);
   // Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
   server.keepAliveTimeout = 65_000;
+  const front = opts.tls ? dualProtocolListener(server as https.Server) : null;
+  const listening = front ? front.listener : server;
+  const listen = (port: number, host: string) =>
+    new Promise<number>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(port, host, () => {
+        listening.off('error', reject);
+        resolve((listening.address() as AddressInfo).port);
+      });
+    });
 
   let shuttingDown: Promise<number> | null = null;
   const shutdown = (timeoutMs = shutdownTimeoutMs()) => {
@@ -132,14 +153,17 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       const deadline = Date.now() + timeoutMs;
       // Responses still to be written end their connection; idle keep-alive connections close now.
       for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The listening socket stops accepting; it reports closed when every connection it took has ended.
+      const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
       server.closeIdleConnections();
+      front?.plain.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
       const inTime = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)))]);
       clearTimeout(timer);
       if (!inTime) {
         log('warn', 'shutdown timeout: closing connections with requests still in flight', { in_flight: active.size, timeout_ms: timeoutMs });
         server.closeAllConnections();
+        front?.plain.closeAllConnections();
       }
       const failed = await runShutdownHooks(Math.max(1_000, deadline - Date.now()));
       if (failed.length) log('warn', 'shutdown hooks failed or timed out', { hooks: failed });
@@ -147,7 +171,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     })();
     return shuttingDown;
   };
-  return { server, shutdown };
+  return { server, shutdown, listen, scheme: opts.tls ? 'https' : 'http' };
 }
 
 /** SHUTDOWN_TIMEOUT_MS (default 10 s): how long in-flight requests get to finish. */

@@ -24,6 +24,7 @@ import { startChefHarness } from '../chef-harness';
 import { loadAccess } from '@/lib/db/queries/access';
 import { search } from '@/lib/services/search';
 import { AppError } from '@/lib/errors';
+import { selfSignedCert } from '@/test/tls-cert';
 import { expectedEntry, PEDANT_SPECS, pedantDir, readExpectedFailures, runPedant, startSolrStandIn } from './pedant';
 
 const found = pedantDir();
@@ -86,7 +87,10 @@ describe.runIf('dir' in found)('oc-chef-pedant, unmodified', () => {
       const dir = (found as { dir: string }).dir;
       const slug = spec.replace(/[^a-z0-9]+/gi, '-');
       await freshDatabase(slug);
-      const chef = await startChefHarness({ seed: false });
+      // header_spec checks what Chef Server's deployment answers plain HTTP on its HTTPS port: it is run against
+      // the console serving HTTPS as TLS_CERT_FILE makes it (lib/ops/tls.ts; pedant does not verify certificates).
+      const tls = spec === 'header_spec.rb' ? selfSignedCert(work) : undefined;
+      const chef = await startChefHarness({ seed: false, tls });
       const keys = path.join(work, `${slug}-keys`);
       fs.mkdirSync(keys);
       try {

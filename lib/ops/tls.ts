@@ -1,0 +1,79 @@
+/**
+ * HTTPS on the console's own port (TLS_CERT_FILE and TLS_KEY_FILE), as Chef Infra Server serves its API:
+ * chef-client and knife configurations name `https://…` URLs, and a fleet moving in keeps them. One listening
+ * socket takes both protocols: the first byte of a connection tells a TLS handshake (0x16) from a plain HTTP
+ * request, which gets an answer of its own instead of a broken handshake — a redirect to the same URL over
+ * HTTPS for GET and HEAD (Chef Server's nginx redirects its plain port the same way), else a 400 saying to use
+ * HTTPS. Neither answer names the server software (pedant's header spec checks that nginx's error pages
+ * do not).
+ */
+import fs from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type https from 'node:https';
+import net from 'node:net';
+
+export interface TlsFiles {
+  key: Buffer;
+  cert: Buffer;
+}
+
+/** TLS_CERT_FILE and TLS_KEY_FILE (PEM; both or neither): the operator's files, read once at start-up. */
+export function tlsFromEnv(env: Record<string, string | undefined> = process.env): TlsFiles | null {
+  const cert = env.TLS_CERT_FILE;
+  const key = env.TLS_KEY_FILE;
+  if (!cert && !key) return null;
+  if (!cert || !key) throw new Error(`Set both TLS_CERT_FILE and TLS_KEY_FILE to serve HTTPS (only ${cert ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set).`);
+  return { cert: fs.readFileSync(cert), key: fs.readFileSync(key) };
+}
+
+/** A Host header fit to build a redirect from (a name or address and an optional port; nothing else). */
+const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The answer to plain HTTP on the HTTPS port. */
+function plainHttpAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const host = req.headers.host;
+  const headers = { 'content-type': 'application/json', connection: 'close' };
+  if ((req.method === 'GET' || req.method === 'HEAD') && host && SAFE_HOST.test(host) && (req.url ?? '/').startsWith('/')) {
+    const location = `https://${host}${req.url ?? '/'}`;
+    res.writeHead(301, { ...headers, location });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ error: [`This server speaks HTTPS on this port: ${location}`] }));
+    return;
+  }
+  res.writeHead(400, headers);
+  res.end(JSON.stringify({ error: ['The plain HTTP request was sent to the HTTPS port: use https://.'] }));
+}
+
+/** How long a new connection may stay silent before its first byte (then the protocol servers' own timeouts apply). */
+const FIRST_BYTE_TIMEOUT_MS = 30_000;
+
+/**
+ * One listening socket for `secure` (HTTPS) and `plain` (plain HTTP answered by `plainHttpAnswer`): each
+ * connection is handed to one of them by its first byte. Listen on `listener`; the two servers never listen
+ * themselves but track their connections as if they did (closeIdleConnections, closeAllConnections, timeouts).
+ */
+export function dualProtocolListener(secure: https.Server, plain: http.Server = http.createServer(plainHttpAnswer)): { listener: net.Server; plain: http.Server } {
+  const listener = net.createServer((socket) => {
+    const drop = () => socket.destroy();
+    socket.on('error', drop);
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, drop);
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.setTimeout(0);
+      socket.off('timeout', drop);
+      socket.off('error', drop);
+      socket.unshift(first);
+      (first[0] === 0x16 ? secure : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
+  // The two servers never listen, but their connection tracking (closeIdleConnections, and the checks of
+  // headersTimeout and requestTimeout against slow clients) starts on 'listening' and stops with close().
+  listener.on('listening', () => {
+    secure.emit('listening');
+    plain.emit('listening');
+  });
+  listener.on('close', () => {
+    for (const s of [secure, plain]) s.close(() => undefined);
+  });
+  return { listener, plain };
+}
