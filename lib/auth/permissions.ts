@@ -222,6 +222,10 @@ export const PERMISSIONS = {
   'org.read': { label: "read the organization's members", user: SIGNED_IN },
   'org.associate': { label: 'add users to the organization', user: ADMIN, scope: 'server' },
   'org.dissociate': { label: 'remove this user from the organization', user: { kind: 'self', admins: true, orgAdmins: true }, scope: 'server' },
+  // Issue 23: association requests (Chef's invitations, `knife org user add`): the organization's admins invite,
+  // list and cancel (erchef: update on the organization); the invited user (or Chef's superuser) reads and answers.
+  'org.invite': { label: 'invite users to the organization', user: ORG_ADMIN },
+  'user.invitations': { label: "read or answer this user's invitations", user: { kind: 'self', admins: true }, scope: 'server' },
   // Issue 23 (step 4): organizations themselves are Chef's superuser's (the console's administrators).
   'org.list': { label: 'list organizations', user: ADMIN, scope: 'server' },
   'org.create': { label: 'create organizations', user: ADMIN, scope: 'server' },

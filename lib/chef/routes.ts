@@ -23,6 +23,7 @@ import { serverApiVersionRoutes } from './resources/server-api-version';
 import { licenseRoutes } from './resources/license';
 import { groupRoutes } from './resources/groups';
 import { organizationRoutes } from './resources/organizations';
+import { orgAssociationRequestRoutes, userAssociationRequestRoutes } from './resources/association-requests';
 
 export const chefRoutes: readonly ChefRoute[] = [
   ...policyRoutes,
@@ -44,6 +45,7 @@ export const chefRoutes: readonly ChefRoute[] = [
   ...licenseRoutes,
   ...everyOrganization(groupRoutes),
   ...serverLevelOnly(organizationRoutes),
+  ...everyOrganization(orgAssociationRequestRoutes), ...userAssociationRequestRoutes,
 ];
 
 /**

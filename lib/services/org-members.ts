@@ -41,7 +41,8 @@ const dto = (u: UserRow): OrgMemberDto => ({ userId: u.id, username: u.chefName,
 
 const refName = (ref: UserRef) => ('username' in ref ? ref.username : 'email' in ref ? ref.email : ref.userId);
 
-async function findUser(tx: Db | Tx, ref: UserRef): Promise<UserRow> {
+/** A user by reference (active users by name or e-mail), or erchef's 404 "Could not find user U". */
+export async function findUser(tx: Db | Tx, ref: UserRef): Promise<UserRow> {
   const where = 'username' in ref ? { chefName: ref.username, active: true } : 'email' in ref ? { email: ref.email.toLowerCase(), active: true } : { id: ref.userId };
   // Never a query without its key (Prisma drops an undefined condition, which would match any user).
   if (Object.values(where).some((v) => v === undefined || v === '')) throw chefStringError('not_found', `Could not find user ${refName(ref)}`);
@@ -74,6 +75,18 @@ export async function getOrgMember(actor: Actor, ref: UserRef, opts: OrgOptions 
 }
 
 /**
+ * The association itself, inside the caller's transaction: one rule for a direct association (`associateUser`)
+ * and an accepted invitation (association-requests.ts). 409 "The association already exists." for a member; a
+ * pending invitation of the user to the organization is fulfilled by it (deleted).
+ */
+export async function addMember(tx: Tx, orgId: string, userId: string): Promise<void> {
+  const existing = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId } }, select: { userId: true } });
+  if (existing) throw chefStringError('conflict', 'The association already exists.');
+  await tx.orgMember.create({ data: { orgId, userId } });
+  await tx.associationRequest.deleteMany({ where: { orgId, userId } });
+}
+
+/**
  * Associates a user with the organization (Chef's superuser only: the console's administrators). 404 "Could
  * not find user U"; 409 "The association already exists." for a member (erchef's texts, strings).
  */
@@ -83,9 +96,7 @@ export async function associateUser(actor: Actor, ref: UserRef, opts: OrgOptions
   return transaction(async (tx) => {
     const u = await findUser(tx, ref);
     const org = await organizationName(tx, opts);
-    const existing = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
-    if (existing) throw chefStringError('conflict', 'The association already exists.');
-    await tx.orgMember.create({ data: { orgId, userId: u.id } });
+    await addMember(tx, orgId, u.id);
     await audit(tx, actor, { action: 'org.associate', targetType: 'organization', target: target(org, u), after: { organization: org, user: u.email, username: u.chefName }, requestId: opts.requestId });
     return dto(u);
   });
