@@ -167,11 +167,21 @@ async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<strin
   return new Set(nodes.filter((n) => !can(actor, 'node.read', { node: n.name, stage: n.group?.name ?? null })).map((n) => n.name));
 }
 
+/**
+ * erchef loads a named client before it decides who may act on it: a missing one is 404 for everyone (knife's
+ * `client create` asks with a PUT first and creates on the 404, the validator included).
+ */
+async function assertClientExists(name: string, org?: ClientOrg): Promise<void> {
+  const c = await db().chefClient.findUnique({ where: { name }, select: { orgId: true } });
+  if (!c || c.orgId !== orgOf(org)) throw notFound(`Cannot load client ${name}`);
+}
+
 export async function getClient(r: Actor, name: string, org?: ClientOrg): Promise<ClientDto> {
+  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, orgId: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
+  if (!c || c.orgId !== orgOf(org)) throw notFound(`Cannot load client ${name}`);
   // Users read every client; a client itself only (Chef's default).
   assertClient(r, 'client.read', 'read', { client: name });
-  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, orgId: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
-  if (!c || c.orgId !== orgOf(org) || (isHome(org) && (await hiddenNodeNames(r, [name])).has(name))) throw notFound(`Cannot load client ${name}`);
+  if (isHome(org) && (await hiddenNodeNames(r, [name])).has(name)) throw notFound(`Cannot load client ${name}`);
   return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
 }
 
@@ -199,6 +209,7 @@ export const ZUpdateClientInput = z
 
 /** PUT /clients/:name (admin): validator flag, rename, or a replaced default key. 201 when renamed. */
 export async function updateClient(r: Actor, name: string, raw: unknown, opts: { apiVersion?: number; requestId?: string } & ClientOrg = {}): Promise<{ client: ClientDto; renamed: boolean; privateKey?: string }> {
+  await assertClientExists(name, opts);
   assertClient(r, 'client.update', 'update', await withActorGroups(r, { client: name }, { orgId: orgOf(opts) }));
   const fields = chefClientFields(raw, { create: false, apiVersion: opts.apiVersion ?? 2 });
   const requestId = opts.requestId;
@@ -232,6 +243,7 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
 }
 
 export async function deleteClient(r: Actor, name: string, requestId?: string, org?: ClientOrg): Promise<ClientDto> {
+  await assertClientExists(name, org);
   assertClient(r, 'client.delete', 'delete', await withActorGroups(r, { client: name }, { orgId: orgOf(org) }));
   return transaction(async (tx) => {
     const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, orgId: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });

@@ -28,7 +28,7 @@ export function run(cmd: string, args: string[], opts: { cwd?: string; env?: Rec
 }
 
 /** A knife/chef-cli config.rb for one user of the console. */
-export function writeConfig(dir: string, file: string, o: { serverUrl: string; nodeName: string; keyFile: string; protocol?: '1.0' | '1.1' | '1.3' }): string {
+export function writeConfig(dir: string, file: string, o: { serverUrl: string; nodeName: string; keyFile: string; protocol?: '1.0' | '1.1' | '1.3'; extra?: string[] }): string {
   fs.mkdirSync(dir, { recursive: true });
   const p = path.join(dir, file);
   fs.writeFileSync(
@@ -39,6 +39,7 @@ export function writeConfig(dir: string, file: string, o: { serverUrl: string; n
       `client_key ${JSON.stringify(o.keyFile)}`,
       `authentication_protocol_version ${JSON.stringify(o.protocol ?? '1.1')}`,
       `cache_path ${JSON.stringify(path.join(dir, 'cache'))}`,
+      ...(o.extra ?? []),
       '',
     ].join('\n'),
   );

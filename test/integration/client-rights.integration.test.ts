@@ -51,7 +51,10 @@ describe("Chef's default client rights (stage isolation off)", () => {
   it('a client reads and updates itself, and changes no other node', async () => {
     expect((await chef.request('GET', 'clients/iso_dev_client', { as: DEV_CLIENT })).status).toBe(200);
     expect((await chef.request('PUT', 'clients/iso_dev_client', { as: DEV_CLIENT, body: { name: 'iso_dev_client', validator: false } })).status).toBe(200);
+    // Another client that exists (a missing one is 404 for everyone, as erchef loads it first).
+    await chef.privateKey(NOSTAGE_CLIENT);
     expect((await chef.request('GET', 'clients/iso_nostage_client', { as: DEV_CLIENT })).status).toBe(403);
+    expect((await chef.request('GET', 'clients/no_such_client', { as: DEV_CLIENT })).status).toBe(404);
     expect((await chef.request('PUT', 'nodes/iso_prod_node', { as: DEV_CLIENT, body: newNode('iso_prod_node', { normal: { changed: true } }) })).status).toBe(403);
     expect((await chef.request('DELETE', 'nodes/iso_prod_node', { as: DEV_CLIENT })).status).toBe(403);
     expect((await chef.request('GET', 'nodes/iso_prod_node', { as: 'admin' })).json.normal).toEqual({ is_anyone: 'no' });
