@@ -41,5 +41,8 @@ export const orgAssociationRequestRoutes: ChefRoute[] = [
 export const userAssociationRequestRoutes: ChefRoute[] = serverLevelOnly([
   route('GET', 'users/:user/association_requests', async (ctx) => ok(await listUserInvitations(ctx.actor, ctx.params.user))),
   route('GET', 'users/:user/association_requests/count', async (ctx) => ok({ value: await countUserInvitations(ctx.actor, ctx.params.user) })),
-  route('PUT', 'users/:user/association_requests/:id', async (ctx) => ok(await respondToInvitation(ctx.actor, ctx.params.user, ctx.params.id, jsonBody(ctx), { requestId: ctx.requestId }))),
+  route('PUT', 'users/:user/association_requests/:id', async (ctx) => {
+    const { organization } = await respondToInvitation(ctx.actor, ctx.params.user, ctx.params.id, jsonBody(ctx), { requestId: ctx.requestId });
+    return ok({ organization: { name: organization } });
+  }),
 ]);
