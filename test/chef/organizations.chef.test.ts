@@ -1,7 +1,7 @@
 /**
  * Issue 23 (organizations, step 4) with the real knife, against the console serving HTTPS as TLS_CERT_FILE
  * makes it (a throw-away certificate; `ssl_verify_mode :verify_none`): `knife org create` makes an organization
- * and writes its validator key, `knife org list/show`, an association, `knife org user remove`; that validator registers a
+ * and writes its validator key, `knife org list/show`, `knife org user add` (an invitation and its acceptance; `--admin`), `knife org user remove`; that validator registers a
  * client (`knife client create`) which reads itself there and is unknown in the home organization; the new
  * organization's Chef-object routes answer 404; `knife org delete` removes it with its clients.
  */
@@ -51,12 +51,21 @@ describe('knife org over HTTPS', () => {
     expect(show.stdout).toMatch(/full_name:\s+Acme, Inc\./);
   });
 
-  it('an association makes a member; the validator registers a client that lives in acme only', async () => {
-    fs.writeFileSync(path.join(dir, 'assoc.json'), JSON.stringify({ username: 'viewer' }));
-    const add = await knife('admin-acme.rb', 'raw', '-m', 'POST', '-i', path.join(dir, 'assoc.json'), '/users');
+  it('knife org user add makes a member (--admin: in admins); the validator registers a client that lives in acme only', async () => {
+    // knife associates through an invitation and its acceptance (POST …/association_requests, PUT /users/U/association_requests/ID).
+    const add = await knife('admin.rb', 'org', 'user', 'add', 'acme', 'viewer');
     expect(add.code, add.stderr + add.stdout).toBe(0);
     const acme = await db().organization.findUniqueOrThrow({ where: { name: 'acme' }, select: { id: true } });
     expect(await db().orgMember.count({ where: { orgId: acme.id, user: { chefName: 'viewer' } } })).toBe(1);
+    const again = await knife('admin.rb', 'org', 'user', 'add', 'acme', 'viewer');
+    expect(again.code, again.stderr + again.stdout).toBe(0);
+    expect(again.stdout + again.stderr).toContain('User viewer already associated with organization acme');
+    // --admin: then knife adds the user to admins and billing-admins (GET and PUT of the groups).
+    const admin = await knife('admin.rb', 'org', 'user', 'add', 'acme', 'dba', '--admin');
+    expect(admin.code, admin.stderr + admin.stdout).toBe(0);
+    const admins = await knife('admin-acme.rb', 'raw', '/groups/admins');
+    expect(JSON.parse(admins.stdout).users).toContain('dba');
+    expect(await db().associationRequest.count({ where: { orgId: acme.id } })).toBe(0);
 
     const client = await knife('validator.rb', 'client', 'create', 'acme-web-1', '-d', '-f', path.join(dir, 'acme-web-1.pem'));
     expect(client.code, client.stderr + client.stdout).toBe(0);
