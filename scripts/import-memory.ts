@@ -23,11 +23,9 @@ import path from 'node:path';
 import { applyMigrations } from '../lib/db/migrate';
 import { maxDocumentBytes } from '../lib/validation/limits';
 
+import { numberFlag } from './flags';
 const args = process.argv.slice(2);
-const num = (flag: string, dflt: number) => {
-  const i = args.indexOf(flag);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
+const num = (flag: string, dflt: number) => numberFlag(args, flag, dflt);
 const NODES = num('--nodes', 5000);
 const FILES_MB = num('--files-mb', 300);
 const FILE_KB = num('--file-kb', 256);

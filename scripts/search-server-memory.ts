@@ -27,11 +27,9 @@ import { signRequest } from '../lib/chef/signing';
 import { afterRun, ohaiNode } from '../bench/search.bench';
 import { serverNodeArgs } from './server-command';
 
+import { numberFlag } from './flags';
 const args = process.argv.slice(2);
-const num = (flag: string, dflt: number) => {
-  const i = args.indexOf(flag);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
+const num = (flag: string, dflt: number) => numberFlag(args, flag, dflt);
 const NODES = num('--nodes', 10_000);
 const CONCURRENCY = num('--concurrency', 4);
 const RUNS = num('--runs', 1);

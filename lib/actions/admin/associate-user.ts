@@ -14,7 +14,7 @@ import { authedAction } from '../safe-action';
 export const associateUserAction = authedAction
   .inputSchema(z.object({ userId: z.string().min(1, 'is required'), org: z.string().min(1, 'is required').optional() }))
   .action(async ({ parsedInput, ctx }) => {
-    const u = await associateUser(ctx.access, { userId: parsedInput.userId }, parsedInput.org === undefined ? { orgName: chefOrg() } : await orgOptionsFor(parsedInput.org));
+    const u = await associateUser(ctx.access, { userId: parsedInput.userId }, await orgOptionsFor(parsedInput.org ?? chefOrg()));
     revalidatePath('/admin', 'layout');
     return { email: u.email };
   });

@@ -14,7 +14,7 @@ import { authedAction } from '../safe-action';
 export const setOrgAdminAction = authedAction
   .inputSchema(z.object({ userId: z.string().min(1, 'is required'), orgAdmin: z.boolean({ error: 'must be true or false' }), org: z.string().min(1, 'is required').optional() }))
   .action(async ({ parsedInput, ctx }) => {
-    const r = await setOrgAdmin(ctx.access, parsedInput.userId, parsedInput.orgAdmin, parsedInput.org === undefined ? { orgName: chefOrg() } : await orgOptionsFor(parsedInput.org));
+    const r = await setOrgAdmin(ctx.access, parsedInput.userId, parsedInput.orgAdmin, await orgOptionsFor(parsedInput.org ?? chefOrg()));
     revalidatePath('/admin', 'layout');
     return r;
   });
