@@ -10,6 +10,7 @@ import { deleteOrganizationAction } from '@/lib/actions/admin/delete-organizatio
 import { associateUserAction } from '@/lib/actions/admin/associate-user';
 import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
 import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
+import { cancelInvitationAction } from '@/lib/actions/admin/cancel-invitation';
 import { dateTime } from '@/lib/format';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
@@ -18,6 +19,8 @@ import { SecretDialog } from './secret-dialog';
 type Organization = { name: string; fullName: string; home: boolean; createdAt: string; members: number; clients: number };
 type Member = { userId: string; username: string | null; email: string; displayName: string; isAdmin: boolean; orgAdmin: boolean };
 type User = { id: string; email: string; name: string };
+/** A pending invitation (Chef's association request): the user has not accepted it yet. */
+type Invitation = { id: string; username: string; email: string; createdAt: string };
 type Created = { name: string; validator: { name: string; privateKey: string } };
 
 const PAGE = '/admin/organizations';
@@ -34,12 +37,15 @@ export function AdminOrganizations({
   selectedName,
   members,
   users,
+  invitations,
   serverUrl,
 }: {
   organizations: Organization[];
   selectedName: string | null;
   members: Member[] | null;
   users: User[] | null;
+  /** The selected organization's pending invitations (null: none selected). */
+  invitations: Invitation[] | null;
   serverUrl: string;
 }) {
   const router = useRouter();
@@ -131,7 +137,10 @@ export function AdminOrganizations({
       </div>
 
       {selected ? (
-        <OrganizationMembers key={selected.name} org={selected} members={members ?? []} users={users ?? []} />
+        <>
+          <OrganizationMembers key={selected.name} org={selected} members={members ?? []} users={users ?? []} />
+          {!!invitations?.length && <PendingInvitations key={`inv-${selected.name}`} org={selected} invitations={invitations} />}
+        </>
       ) : (
         !selectedName && <p className="text-sm text-slate-600">Choose an organization to see and change its members.</p>
       )}
@@ -304,6 +313,68 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
             : removing.isAdmin
               ? 'They stay an administrator, and administrators reach everything without being members.'
               : `They keep their account and their own keys, and lose their groups in ${org.name}: they can no longer use its Chef routes${org.home ? ', the console or the API' : ''} until added again.`}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The selected organization's pending invitations (Chef's association requests: made by an org admin with
+ * `POST /organizations/O/association_requests`, waiting for the user to accept), each with a Cancel that asks first.
+ */
+function PendingInvitations({ org, invitations }: { org: Organization; invitations: Invitation[] }) {
+  const [cancelling, setCancelling] = useState<Invitation | null>(null);
+  const cancel = useActionMutation((id: string) => runAction(cancelInvitationAction, { id, org: org.name }), {
+    success: (r) => `Cancelled the invitation of ${r.username} to ${org.name}`,
+    then: () => setCancelling(null),
+  });
+  const headingId = `invitations-of-${org.name}`;
+  return (
+    <section className="card space-y-3 p-4" aria-labelledby={headingId} data-testid="organization-invitations">
+      <div>
+        <h2 id={headingId} className="font-medium">
+          Pending invitations to {org.name}
+        </h2>
+        <p className="text-sm text-slate-600">Invited users become members when they accept (<span className="mono">knife org user add</span> invites and accepts at once).</p>
+      </div>
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Chef name</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Invited</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.map((i) => (
+            <tr key={i.id} data-invitation={i.username}>
+              <td className="mono">{i.username}</td>
+              <td className="text-slate-600">{i.email}</td>
+              <td>{dateTime(i.createdAt)}</td>
+              <td className="text-right">
+                <button type="button" className="btn py-0.5 text-xs" aria-label={`Cancel the invitation of ${i.username} to ${org.name}`} disabled={cancel.isPending} onClick={() => setCancelling(i)}>
+                  Cancel
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {cancelling && (
+        <ConfirmDialog
+          title={`Cancel the invitation of ${cancelling.username} to ${org.name}?`}
+          confirmLabel="Cancel invitation"
+          cancelLabel="Keep it"
+          danger
+          pending={cancel.isPending}
+          onConfirm={() => cancel.mutate(cancelling.id)}
+          onClose={() => setCancelling(null)}
+        >
+          They can no longer accept it; an org admin may invite them again.
         </ConfirmDialog>
       )}
     </section>

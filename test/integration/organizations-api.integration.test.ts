@@ -31,6 +31,9 @@ const { deleteOrganizationAction } = await import('@/lib/actions/admin/delete-or
 const { associateUserAction } = await import('@/lib/actions/admin/associate-user');
 const { dissociateUserAction } = await import('@/lib/actions/admin/dissociate-user');
 const { setOrgAdminAction } = await import('@/lib/actions/admin/set-org-admin');
+const { cancelInvitationAction } = await import('@/lib/actions/admin/cancel-invitation');
+const { createInvitation } = await import('@/lib/services/association-requests');
+const { loadAccess } = await import('@/lib/db/queries/access');
 
 let admin: string;
 let viewer: string;
@@ -225,6 +228,16 @@ describe('Admin → Organizations: the server actions', () => {
     expect(await homeMember()).toBe(0);
     expect(await runAction(associateUserAction, { userId: outsider.id })).toEqual({ email: 'outsider@example.com' });
     expect(await homeMember()).toBe(1);
+
+    // A pending invitation (Chef's association request) is cancelled from the page: administrators only, once.
+    const adminUser = await db().user.findUniqueOrThrow({ where: { email: 'admin@example.com' }, select: { id: true } });
+    const { id } = await createInvitation((await loadAccess(adminUser.id))!, 'viewer', { orgId: org.id });
+    await signIn('viewer@example.com');
+    expect((await failure(runAction(cancelInvitationAction, { id, org: 'act-members' }))).code).toBe('forbidden');
+    await signIn('admin@example.com');
+    expect(await runAction(cancelInvitationAction, { id, org: 'act-members' })).toEqual({ username: 'viewer' });
+    expect((await failure(runAction(cancelInvitationAction, { id, org: 'act-members' }))).code).toBe('not_found');
+    expect([await db().associationRequest.count(), await events('org.invite-cancel', 'act-members')]).toEqual([0, 1]);
 
     expect((await failure(runAction(deleteOrganizationAction, { name: chefOrg() }))).code).toBe('bad_request');
     expect(await runAction(deleteOrganizationAction, { name: 'act-members' })).toMatchObject({ name: 'act-members' });

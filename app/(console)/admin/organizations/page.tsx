@@ -7,6 +7,7 @@ import { orgAdminUserIds, usersForAdmin } from '@/lib/db/queries/admin';
 import { orgOptionsFor } from '@/lib/api/org-members';
 import { listOrganizations } from '@/lib/services/organizations';
 import { listOrgMembers } from '@/lib/services/org-members';
+import { listOrgInvitations } from '@/lib/services/association-requests';
 import { AdminOrganizations } from '@/components/admin-organizations';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
@@ -16,7 +17,7 @@ export const dynamic = 'force-dynamic';
 /**
  * Issue 23 (step 4): Admin → Organizations. Every organization (the home one holds the Chef objects; the others hold
  * clients, members and groups), create one (its validator's key shown once), delete one (not home), and the members
- * of the one `?org=<name>` selects.
+ * of the one `?org=<name>` selects, with its pending invitations (Chef's association requests).
  */
 export default async function OrganizationsPage({ searchParams }: { searchParams: Promise<{ org?: string | string[] }> }) {
   const access = await requireAccess();
@@ -34,7 +35,9 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
   const orgs = await listOrganizations(access);
   const selected = selectedName ? (orgs.find((o) => o.name === selectedName) ?? null) : null;
   const scope = selected ? await orgOptionsFor(selected.name) : null;
-  const [members, users, orgAdmins] = scope ? await Promise.all([listOrgMembers(access, scope), usersForAdmin(), orgAdminUserIds(scope.orgId)]) : [null, null, null];
+  const [members, users, orgAdmins, invitations] = scope
+    ? await Promise.all([listOrgMembers(access, scope), usersForAdmin(), orgAdminUserIds(scope.orgId), listOrgInvitations(access, scope)])
+    : [null, null, null, null];
   const admins = new Set(orgAdmins ?? []);
   const h = await headers();
   const serverUrl = process.env.PUBLIC_URL?.replace(/\/+$/, '') ?? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? 'localhost:3000'}`;
@@ -50,6 +53,7 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         selectedName={selectedName}
         members={members?.map((m) => ({ userId: m.userId, username: m.username, email: m.email, displayName: m.displayName, isAdmin: m.isAdmin, orgAdmin: admins.has(m.userId) })) ?? null}
         users={users?.filter((u) => u.active).map((u) => ({ id: u.id, email: u.email, name: u.name })) ?? null}
+        invitations={invitations}
       />
     </>
   );
