@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { withActorGroups } from './chef-groups';
 import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
-import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
+import { badRequest, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
@@ -16,6 +16,7 @@ import { sortedBy } from '@/lib/db/order';
 import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
+import { claimChefName, validatorName } from './chef-names';
 
 /**
  * Issue 23 (step 4): which organization's clients a call is about (default: the home organization's). Clients
@@ -27,18 +28,6 @@ export interface ClientOrg {
 }
 const orgOf = (o?: ClientOrg) => o?.orgId ?? HOME_ORG_ID;
 const isHome = (o?: ClientOrg) => orgOf(o) === HOME_ORG_ID;
-
-/** Reserves a Chef actor name for a user or a client; 409 when a user or client already has it. */
-export async function claimChefName(tx: Tx, name: string, kind: 'user' | 'client', message: string) {
-  const taken = await tx.chefName.findUnique({ where: { name }, select: { name: true } });
-  if (taken) throw conflict(message);
-  try {
-    await tx.chefName.create({ data: { name, kind } });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'P2002') throw conflict(message);
-    throw e;
-  }
-}
 
 export const ZCreateClientInput = z
   .object({
@@ -256,10 +245,6 @@ export async function deleteClient(r: Actor, name: string, requestId?: string, o
   });
 }
 
-/** The organization's validator client name, as Chef names it. */
-export function validatorName(org: string): string {
-  return `${org}-validator`;
-}
 
 /**
  * Creates the validator client, or rotates its key: every old key is removed

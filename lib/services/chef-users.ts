@@ -12,7 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { checkedPublicKey, generateChefKeyPair } from './chef-key-material';
-import { claimChefName } from './chef-clients';
+import { claimChefName } from './chef-names';
 
 /** Chef's user-name rule (chef_regex user_name). */
 export const CHEF_USER_NAME_RULE = /^[a-z0-9_-]{1,255}$/;

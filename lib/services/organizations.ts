@@ -20,7 +20,7 @@ import { audit } from './internal/audit';
 import { retryUniqueConflicts, transaction } from './internal/retry';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { generateChefKeyPair } from './chef-key-material';
-import { claimChefName, validatorName } from './chef-clients';
+import { claimChefName, validatorName } from './chef-names';
 
 export { HOME_ORG_ID } from '@/lib/domain/organizations';
 /** A new user's membership of the home organization, for `user.create`'s `orgMemberships` (every console user is a member). */

@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
 import { chefOrg } from '@/lib/chef/router';
 import { keyFingerprint } from '@/lib/db/queries/chef-pages';
-import { validatorName } from '@/lib/services/chef-clients';
+import { validatorName } from '@/lib/services/chef-names';
 import { ownKeys } from '@/lib/services/chef-user-keys';
 import { ChefConnect } from '@/components/chef-connect';
 import { PageHeader } from '@/components/page-header';

@@ -4,7 +4,7 @@ import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/router';
 import { clientsPage } from '@/lib/db/queries/chef-pages';
 import { orgSettings } from '@/lib/db/queries/org-settings';
-import { validatorName } from '@/lib/services/chef-clients';
+import { validatorName } from '@/lib/services/chef-names';
 import { ChefClients } from '@/components/chef-clients';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { OrgSettings } from '@/components/org-settings';
