@@ -230,6 +230,8 @@ export const PERMISSIONS = {
   'org.list': { label: 'list organizations', user: ADMIN, scope: 'server' },
   'org.create': { label: 'create organizations', user: ADMIN, scope: 'server' },
   'org.delete': { label: 'delete organizations', user: ADMIN, scope: 'server' },
+  // erchef: the organization's admins group has update on it (its full name; `knife org edit`).
+  'org.update': { label: "change the organization's full name", user: ORG_ADMIN, scope: 'server' },
   // The console's administration.
   'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
   'admin.import': { label: 'import an organization from a Chef server and read the import reports', user: ADMIN },

@@ -190,19 +190,19 @@ export const ORG_FULL_NAME = /^\S.{0,1022}$/su;
 const ORG_NAME_MESSAGE = 'Malformed org name.  Must only contain A-Z, a-z, 0-9, _, or -';
 const ORG_FULL_NAME_MESSAGE = 'Malformed org full name.  Must only contain A-Z, a-z, 0-9, _, or -';
 
-const DTO_SELECT = { id: true, name: true, fullName: true, homeKey: true, createdAt: true, _count: { select: { members: true, clients: true } } } as const;
+export const ORGANIZATION_SELECT = { id: true, name: true, fullName: true, homeKey: true, createdAt: true, _count: { select: { members: true, clients: true } } } as const;
 type DtoRow = { id: string; name: string; fullName: string; homeKey: string | null; createdAt: Date; _count: { members: number; clients: number } };
-const toDto = (o: DtoRow): OrganizationDto => ({ name: o.name, fullName: o.fullName, home: o.homeKey === HOME_KEY, createdAt: o.createdAt, members: o._count.members, clients: o._count.clients, guid: o.id });
+export const organizationDto = (o: DtoRow): OrganizationDto => ({ name: o.name, fullName: o.fullName, home: o.homeKey === HOME_KEY, createdAt: o.createdAt, members: o._count.members, clients: o._count.clients, guid: o.id });
 
-function noSuchOrganization(name: string) {
+export function noSuchOrganization(name: string) {
   return notFound(`organization '${name}' does not exist.`);
 }
 
 /** Every organization, by name (Chef's superuser: the console's administrators). */
 export async function listOrganizations(actor: Actor): Promise<OrganizationDto[]> {
   assertCan(actor, 'org.list');
-  const rows = await db().organization.findMany({ select: DTO_SELECT, orderBy: { name: 'asc' } }).then(sortedBy((o) => o.name));
-  return rows.map(toDto);
+  const rows = await db().organization.findMany({ select: ORGANIZATION_SELECT, orderBy: { name: 'asc' } }).then(sortedBy((o) => o.name));
+  return rows.map(organizationDto);
 }
 
 /**
@@ -210,7 +210,7 @@ export async function listOrganizations(actor: Actor): Promise<OrganizationDto[]
  * organization, which its `users` and `admins` groups have). Anyone else: 403; no such organization: 404.
  */
 export async function getOrganization(actor: Actor, name: string): Promise<OrganizationDto> {
-  const o = await db().organization.findUnique({ where: { name }, select: DTO_SELECT });
+  const o = await db().organization.findUnique({ where: { name }, select: ORGANIZATION_SELECT });
   if (!o) throw noSuchOrganization(name);
   if (!(actor.kind === 'user' && actor.isAdmin)) {
     const mine =
@@ -219,7 +219,7 @@ export async function getOrganization(actor: Actor, name: string): Promise<Organ
         : (await db().chefClient.findUnique({ where: { id: actor.clientId }, select: { orgId: true } }))?.orgId === o.id && !actor.validator;
     if (!mine) throw chefStringError('forbidden', `missing read permission`);
   }
-  return toDto(o);
+  return organizationDto(o);
 }
 
 /** Chef's organization body (`POST /organizations`): name and full_name, with erchef's rules and messages. */
@@ -259,8 +259,8 @@ export async function createOrganization(actor: Actor, raw: unknown, opts: { req
     const client = await tx.chefClient.create({ data: { name: validator, validator: true, orgId: org.id }, select: { id: true } });
     await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey: pair.publicKey } });
     await audit(tx, actor, { action: 'org.create', targetType: 'organization', target: input.name, after: { name: input.name, full_name: input.fullName, validator }, requestId: opts.requestId });
-    const created = await tx.organization.findUniqueOrThrow({ where: { id: org.id }, select: DTO_SELECT });
-    return { organization: toDto(created), validator: { name: validator, privateKey: pair.privateKey } };
+    const created = await tx.organization.findUniqueOrThrow({ where: { id: org.id }, select: ORGANIZATION_SELECT });
+    return { organization: organizationDto(created), validator: { name: validator, privateKey: pair.privateKey } };
   });
 }
 
@@ -272,7 +272,7 @@ export async function createOrganization(actor: Actor, raw: unknown, opts: { req
 export async function deleteOrganization(actor: Actor, name: string, opts: { requestId?: string } = {}): Promise<OrganizationDto> {
   assertCan(actor, 'org.delete');
   return transaction(async (tx) => {
-    const o = await tx.organization.findUnique({ where: { name }, select: { ...DTO_SELECT, clients: { select: { name: true } } } });
+    const o = await tx.organization.findUnique({ where: { name }, select: { ...ORGANIZATION_SELECT, clients: { select: { name: true } } } });
     if (!o) throw noSuchOrganization(name);
     if (o.homeKey === HOME_KEY) {
       throw badRequest(`Organization '${name}' is this server's home organization (CHEF_ORG): it holds the policies, nodes and cookbooks and cannot be deleted.`, [{ path: '/name', message: 'is the home organization' }]);
@@ -283,6 +283,6 @@ export async function deleteOrganization(actor: Actor, name: string, opts: { req
     await tx.organization.delete({ where: { id: o.id } });
     if (clients.length) await tx.chefName.deleteMany({ where: { name: { in: clients }, kind: 'client' } });
     await audit(tx, actor, { action: 'org.delete', targetType: 'organization', target: name, before: { name, full_name: o.fullName, clients, members: o._count.members }, requestId: opts.requestId });
-    return toDto(o);
+    return organizationDto(o);
   });
 }

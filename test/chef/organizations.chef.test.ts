@@ -1,9 +1,10 @@
 /**
  * Issue 23 (organizations, step 4) with the real knife, against the console serving HTTPS as TLS_CERT_FILE
  * makes it (a throw-away certificate; `ssl_verify_mode :verify_none`): `knife org create` makes an organization
- * and writes its validator key, `knife org list/show`, `knife org user add` (an invitation and its acceptance; `--admin`), `knife org user remove`; that validator registers a
- * client (`knife client create`) which reads itself there and is unknown in the home organization; the new
- * organization's Chef-object routes answer 404; `knife org delete` removes it with its clients.
+ * and writes its validator key, `knife org list/show/edit`, `knife org user add` (an invitation and its acceptance;
+ * `--admin`), `knife user show -l`, `knife org user remove`; that validator registers a client (`knife client
+ * create`) which reads itself there and is unknown in the home organization; the new organization's Chef-object
+ * routes answer 404; `knife org delete` removes it with its clients.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,7 +38,7 @@ afterAll(async () => {
 const knife = (config: string, ...args: string[]) => run('knife', [...args, '-c', path.join(dir, config)], { cwd: dir, env: { HOME: dir } });
 
 describe('knife org over HTTPS', () => {
-  it('knife org create makes the organization and writes its validator key; list and show see it', async () => {
+  it('knife org create makes the organization and writes its validator key; list and show see it, edit changes its full name', async () => {
     const made = await knife('admin.rb', 'org', 'create', 'acme', 'Acme, Inc.', '-f', path.join(dir, 'acme-validator.pem'));
     expect(made.code, made.stderr + made.stdout).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'acme-validator.pem'), 'utf8')).toMatch(/BEGIN (RSA )?PRIVATE KEY/);
@@ -49,6 +50,11 @@ describe('knife org over HTTPS', () => {
     const show = await knife('admin.rb', 'org', 'show', 'acme');
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/full_name:\s+Acme, Inc\./);
+    // knife org edit (PUT /organizations/:org): an editor that changes the full name.
+    fs.writeFileSync(path.join(dir, 'edit.sh'), `#!/bin/sh\nsed -i 's/Acme, Inc\\./Acme Corporation/' "$1"\n`, { mode: 0o755 });
+    const edit = await knife('admin.rb', 'org', 'edit', 'acme', '-e', path.join(dir, 'edit.sh'));
+    expect(edit.code, edit.stderr + edit.stdout).toBe(0);
+    expect(await db().organization.findUnique({ where: { name: 'acme' }, select: { fullName: true } })).toEqual({ fullName: 'Acme Corporation' });
   });
 
   it('knife org user add makes a member (--admin: in admins); the validator registers a client that lives in acme only', async () => {
@@ -66,6 +72,10 @@ describe('knife org over HTTPS', () => {
     const admins = await knife('admin-acme.rb', 'raw', '/groups/admins');
     expect(JSON.parse(admins.stdout).users).toContain('dba');
     expect(await db().associationRequest.count({ where: { orgId: acme.id } })).toBe(0);
+    // knife user show -l lists the user's organizations (GET /users/:user/organizations).
+    const shown = await knife('admin.rb', 'user', 'show', 'dba', '-l', '-F', 'json');
+    expect(shown.code, shown.stderr + shown.stdout).toBe(0);
+    expect(JSON.parse(shown.stdout).organizations.sort()).toEqual(['acme', chef.org].sort());
 
     const client = await knife('validator.rb', 'client', 'create', 'acme-web-1', '-d', '-f', path.join(dir, 'acme-web-1.pem'));
     expect(client.code, client.stderr + client.stdout).toBe(0);

@@ -126,6 +126,35 @@ describe('POST /organizations', () => {
   });
 });
 
+describe('PUT /organizations/:org and GET /users/:user/organizations', () => {
+  it("changes the full name (administrators, the organization's org admins), never the name; audited once", async () => {
+    const r = await chef.request('PUT', '/organizations/acme', { as: 'admin', body: { name: 'acme', full_name: 'Acme Corporation' } });
+    expect([r.status, r.json]).toEqual([200, { name: 'acme', full_name: 'Acme Corporation', guid: expect.any(String) }]);
+    expect((await chef.request('PUT', '/organizations/acme', { as: 'admin', body: { full_name: 'Acme Corporation' } })).status).toBe(200);
+    const renamed = await chef.request('PUT', '/organizations/acme', { as: 'admin', body: { name: 'other', full_name: 'x' } });
+    expect([renamed.status, JSON.stringify(renamed.json)]).toEqual([400, expect.stringContaining('must match existing name')]);
+    expect((await chef.request('PUT', '/organizations/acme', { as: 'admin', body: { full_name: ' ' } })).status).toBe(400);
+    // ops is a member of acme (above), not an org admin: refused; in acme's admins group: allowed.
+    expect((await chef.request('PUT', '/organizations/acme', { as: 'ops', body: { full_name: 'By ops' } })).status).toBe(403);
+    expect((await chef.request('PUT', '/organizations/acme/groups/admins', { as: 'admin', body: { groupname: 'admins', actors: { users: ['ops'], clients: [], groups: [] } } })).status).toBe(200);
+    expect((await chef.request('PUT', '/organizations/acme', { as: 'ops', body: { full_name: 'Acme, Inc.' } })).status).toBe(200);
+    expect((await chef.request('PUT', '/organizations/no-such-org', { as: 'admin', body: { full_name: 'x' } })).status).toBe(404);
+    expect(await db().organization.findUnique({ where: { name: 'acme' }, select: { fullName: true } })).toEqual({ fullName: 'Acme, Inc.' });
+    expect(await db().auditEvent.count({ where: { action: 'org.update', target: 'acme' } })).toBe(2);
+  });
+
+  it("lists a user's organizations to the user, administrators and their org admins", async () => {
+    const own = await chef.request('GET', '/users/ops/organizations', { as: 'ops' });
+    expect([own.status, own.json]).toEqual([200, [{ organization: { name: 'acme', full_name: 'Acme, Inc.', guid: expect.any(String) } }]]);
+    const viewer = await chef.request('GET', '/users/viewer/organizations', { as: 'admin' });
+    expect(viewer.json.map((o: { organization: { name: string } }) => o.organization.name)).toEqual([chef.org]);
+    expect((await chef.request('GET', '/users/admin/organizations', { as: 'viewer' })).status).toBe(403);
+    expect((await chef.request('GET', '/users/nobody/organizations', { as: 'admin' })).status).toBe(404);
+    // Back as it was for the deletion tests: ops out of acme's admins.
+    expect((await chef.request('PUT', '/organizations/acme/groups/admins', { as: 'admin', body: { groupname: 'admins', actors: { users: [], clients: [], groups: [] } } })).status).toBe(200);
+  });
+});
+
 describe('DELETE /organizations/:org', () => {
   it('refuses the home organization and non-administrators', async () => {
     const home = await chef.request('DELETE', `/organizations/${chef.org}`, { as: 'admin' });
