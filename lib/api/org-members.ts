@@ -2,8 +2,7 @@ import 'server-only';
 import { chefOrg } from '@/lib/chef/context';
 import { notFound } from '@/lib/errors';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { organizationByName, type OrganizationDto } from '@/lib/services/organizations';
-import { db } from '@/lib/db/client';
+import { isOrgMember, organizationForName, type OrganizationDto } from '@/lib/services/organizations';
 import type { Access } from '@/lib/auth/permissions';
 import type { OrgMemberDto } from '@/lib/services/org-members';
 
@@ -13,8 +12,7 @@ import type { OrgMemberDto } from '@/lib/services/org-members';
  * text when there is none (issue 23).
  */
 export async function orgOptionsFor(name: string): Promise<{ orgId: string; orgName: string }> {
-  if (name === chefOrg()) return { orgId: HOME_ORG_ID, orgName: name };
-  const o = name ? await organizationByName(name) : null;
+  const o = await organizationForName(name, chefOrg());
   if (!o) throw notFound(`organization '${name}' does not exist.`);
   return { orgId: o.id, orgName: o.name };
 }
@@ -27,8 +25,7 @@ export async function orgOptionsFor(name: string): Promise<{ orgId: string; orgN
 export async function orgScope(access: Access, name: string): Promise<{ actor: Access; org: { orgId: string; orgName: string } }> {
   const org = await orgOptionsFor(name);
   if (org.orgId === HOME_ORG_ID) return { actor: access, org };
-  const m = await db().orgMember.findUnique({ where: { orgId_userId: { orgId: org.orgId, userId: access.userId } }, select: { userId: true } });
-  return { actor: { ...access, member: !!m }, org };
+  return { actor: { ...access, member: await isOrgMember(org.orgId, access.userId) }, org };
 }
 
 /** A member as /api/v1 answers it. */

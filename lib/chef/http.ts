@@ -8,9 +8,8 @@
  * MAX_BODY_BYTES.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { dualProtocolListener, type TlsFiles } from '@/lib/ops/tls';
+import type https from 'node:https';
+import { servePort, type TlsFiles } from '@/lib/ops/tls';
 import { randomUUID } from 'node:crypto';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { handleChef, isChefPath, sanitizeRequestId } from './router';
@@ -125,17 +124,12 @@ export async function startChefServer(port = 0, host = '127.0.0.1', opts: { tls?
         res.end(JSON.stringify({ error: ['internal service error'] }));
       });
   };
-  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler);
-  server.keepAliveTimeout = 65_000;
-  const front = opts.tls ? dualProtocolListener(server as https.Server) : null;
-  const listening = front ? front.listener : server;
-  await new Promise<void>((resolve) => listening.listen(port, host, resolve));
-  const addr = listening.address() as AddressInfo;
+  const served = servePort(handler, opts.tls);
+  const bound = await served.listen(port, host);
   const close = () =>
     new Promise<void>((resolve) => {
-      listening.close(() => resolve());
-      server.closeAllConnections();
-      front?.plain.closeAllConnections();
+      served.listening.close(() => resolve());
+      served.closeAllConnections();
     });
-  return { server, url: `${opts.tls ? 'https' : 'http'}://${host}:${addr.port}`, close };
+  return { server: served.server, url: `${served.scheme}://${host}:${bound}`, close };
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
-import { organizationByName } from '@/lib/services/organizations';
+import { organizationForName } from '@/lib/services/organizations';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
 import { authenticateRequest } from './authn';
 import { isPresigned, verifyPresigned } from './file-url';
@@ -135,12 +135,10 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   let home = true;
   let rel: string[];
   if (scoped) {
-    if (segs[1] !== homeName) {
-      const found = await organizationByName(segs[1]);
-      if (!found) return reply(404, errorBody(`organization '${segs[1]}' does not exist.`));
-      orgId = found.id;
-      home = found.home;
-    }
+    const found = await organizationForName(segs[1], homeName);
+    if (!found) return reply(404, errorBody(`organization '${segs[1]}' does not exist.`));
+    orgId = found.id;
+    home = found.home;
     org = segs[1];
     rel = segs.slice(2);
   } else {

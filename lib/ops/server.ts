@@ -6,15 +6,14 @@
  * in-flight requests finish before the shutdown hooks run.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type https from 'node:https';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_METHODS } from './http-methods';
 import { logRequest, log } from './log';
 import { metrics } from './metrics';
 import { acceptableRequestId, CONTEXT_HEADER, requestsInFlight, requestStore, type RequestInfo } from './request-context';
 import { runShutdownHooks } from './shutdown';
-import { dualProtocolListener, type TlsFiles } from './tls';
+import { servePort, type TlsFiles } from './tls';
 
 export interface ConsoleServerOptions {
   /** Serves every request but /metrics. */
@@ -132,19 +131,8 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       });
     });
   };
-  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler);
-  // Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
-  server.keepAliveTimeout = 65_000;
-  const front = opts.tls ? dualProtocolListener(server as https.Server) : null;
-  const listening = front ? front.listener : server;
-  const listen = (port: number, host: string) =>
-    new Promise<number>((resolve, reject) => {
-      listening.once('error', reject);
-      listening.listen(port, host, () => {
-        listening.off('error', reject);
-        resolve((listening.address() as AddressInfo).port);
-      });
-    });
+  const port = servePort(handler, opts.tls);
+  const { server, listening } = port;
 
   let shuttingDown: Promise<number> | null = null;
   const shutdown = (timeoutMs = shutdownTimeoutMs()) => {
@@ -155,15 +143,13 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
       // The listening socket stops accepting; it reports closed when every connection it took has ended.
       const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
-      server.closeIdleConnections();
-      front?.plain.closeIdleConnections();
+      port.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
       const inTime = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)))]);
       clearTimeout(timer);
       if (!inTime) {
         log('warn', 'shutdown timeout: closing connections with requests still in flight', { in_flight: active.size, timeout_ms: timeoutMs });
-        server.closeAllConnections();
-        front?.plain.closeAllConnections();
+        port.closeAllConnections();
       }
       const failed = await runShutdownHooks(Math.max(1_000, deadline - Date.now()));
       if (failed.length) log('warn', 'shutdown hooks failed or timed out', { hooks: failed });
@@ -171,7 +157,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     })();
     return shuttingDown;
   };
-  return { server, shutdown, listen, scheme: opts.tls ? 'https' : 'http' };
+  return { server, shutdown, listen: port.listen, scheme: port.scheme };
 }
 
 /** SHUTDOWN_TIMEOUT_MS (default 10 s): how long in-flight requests get to finish. */

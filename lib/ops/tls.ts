@@ -9,8 +9,8 @@
  */
 import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type https from 'node:https';
-import net from 'node:net';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
 
 export interface TlsFiles {
   key: Buffer;
@@ -51,7 +51,7 @@ const FIRST_BYTE_TIMEOUT_MS = 30_000;
  * connection is handed to one of them by its first byte. Listen on `listener`; the two servers never listen
  * themselves but track their connections as if they did (closeIdleConnections, closeAllConnections, timeouts).
  */
-export function dualProtocolListener(secure: https.Server, plain: http.Server = http.createServer(plainHttpAnswer)): { listener: net.Server; plain: http.Server } {
+function dualProtocolListener(secure: https.Server, plain: http.Server = http.createServer(plainHttpAnswer)): { listener: net.Server; plain: http.Server } {
   const listener = net.createServer((socket) => {
     const drop = () => socket.destroy();
     socket.on('error', drop);
@@ -76,4 +76,47 @@ export function dualProtocolListener(secure: https.Server, plain: http.Server = 
     for (const s of [secure, plain]) s.close(() => undefined);
   });
   return { listener, plain };
+}
+
+/** A request handler's server and the socket it listens on: HTTPS and plain HTTP on one port with `tls`, else plain HTTP. */
+export interface ServedPort {
+  /** The server the requests reach. */
+  server: http.Server | https.Server;
+  /** What listens (the server itself without `tls`): close it to stop accepting; it reports closed when its connections have ended. */
+  listening: net.Server;
+  scheme: 'https' | 'http';
+  /** Starts listening; resolves to the port. */
+  listen(port: number, host: string): Promise<number>;
+  closeIdleConnections(): void;
+  closeAllConnections(): void;
+}
+
+/** The one way the console's servers (scripts/serve.ts's, the Chef surface's in tests and benchmarks) take a port. */
+export function servePort(handler: http.RequestListener, tls?: TlsFiles | null): ServedPort {
+  const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+  // Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
+  server.keepAliveTimeout = 65_000;
+  const front = tls ? dualProtocolListener(server as https.Server) : null;
+  const listening: net.Server = front ? front.listener : server;
+  return {
+    server,
+    listening,
+    scheme: tls ? 'https' : 'http',
+    listen: (port, host) =>
+      new Promise<number>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen(port, host, () => {
+          listening.off('error', reject);
+          resolve((listening.address() as AddressInfo).port);
+        });
+      }),
+    closeIdleConnections: () => {
+      server.closeIdleConnections();
+      front?.plain.closeIdleConnections();
+    },
+    closeAllConnections: () => {
+      server.closeAllConnections();
+      front?.plain.closeAllConnections();
+    },
+  };
 }

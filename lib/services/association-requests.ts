@@ -19,7 +19,7 @@ import { AppError, chefStringError, forbidden } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
 import { actorGroups, userGroups } from './chef-groups';
 import { addMember, findUser } from './org-members';
-import { organizationName, type OrgOptions } from './organizations';
+import { isOrgMember, organizationName, type OrgOptions } from './organizations';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 
@@ -78,8 +78,7 @@ export async function createInvitation(actor: Actor, username: string, opts: Org
     const u = await findUser(tx, { username });
     assertCan(actor, 'org.invite', await inviteResource(actor, orgId, tx));
     const org = await organizationName(tx, opts);
-    const member = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
-    if (member) throw chefStringError('conflict', 'The association already exists.');
+    if (await isOrgMember(orgId, u.id, tx)) throw chefStringError('conflict', 'The association already exists.');
     const invited = await tx.associationRequest.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { id: true } });
     if (invited) throw chefStringError('conflict', 'The invite already exists.');
     const id = randomBytes(16).toString('hex');

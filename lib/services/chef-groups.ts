@@ -21,7 +21,7 @@ import { AppError, chefStringError, forbidden } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { compareText } from '@/lib/db/order';
-import { organizationName, SYSTEM_GROUPS, type OrgOptions } from './organizations';
+import { isOrgMember, organizationName, SYSTEM_GROUPS, type OrgOptions } from './organizations';
 
 export { SYSTEM_GROUPS, type SystemGroup } from './organizations';
 
@@ -215,8 +215,7 @@ export async function adminOrganizations(userId: string, client: Db | Tx = db())
   const orgs = await client.chefGroup.findMany({ where: { name: 'admins' }, select: { orgId: true } });
   const out: string[] = [];
   for (const o of orgs) {
-    const member = await client.orgMember.findUnique({ where: { orgId_userId: { orgId: o.orgId, userId } }, select: { userId: true } });
-    if ((await userGroups(userId, !!member, o.orgId, client)).has('admins')) out.push(o.orgId);
+    if ((await userGroups(userId, await isOrgMember(o.orgId, userId, client), o.orgId, client)).has('admins')) out.push(o.orgId);
   }
   return out;
 }
@@ -259,8 +258,7 @@ export async function setOrgAdmin(actor: Actor, userId: string, on: boolean, opt
     if (!!existing === on) return { email: u.email, orgAdmin: on };
     const org = await organizationName(tx, opts);
     if (on) {
-      const isMember = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
-      if (!isMember) throw new AppError('bad_request', `${u.email} is not a member of organization ${org}: add them to it first`, [{ path: '/userId', message: 'must be a member of the organization' }]);
+      if (!(await isOrgMember(orgId, u.id, tx))) throw new AppError('bad_request', `${u.email} is not a member of organization ${org}: add them to it first`, [{ path: '/userId', message: 'must be a member of the organization' }]);
       await tx.chefGroupMember.create({ data: { groupId: g.id, member, userId: u.id } });
     } else {
       await tx.chefGroupMember.delete({ where: { groupId_member: { groupId: g.id, member } } });

@@ -16,7 +16,7 @@ import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { chefStringError } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
 import { actorGroups, userGroups } from './chef-groups';
-import { organizationName, type OrgOptions } from './organizations';
+import { isOrgMember, organizationName, type OrgOptions } from './organizations';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 
@@ -69,8 +69,7 @@ export async function getOrgMember(actor: Actor, ref: UserRef, opts: OrgOptions 
   assertCan(actor, 'org.read');
   const tx = db();
   const u = await findUser(tx, ref);
-  const m = await db().orgMember.findUnique({ where: { orgId_userId: { orgId: opts.orgId ?? HOME_ORG_ID, userId: u.id } }, select: { userId: true } });
-  if (!m) throw chefStringError('not_found', `Cannot find a user ${refName(ref)} in organization ${await organizationName(tx, opts)}`);
+  if (!(await isOrgMember(opts.orgId ?? HOME_ORG_ID, u.id, tx))) throw chefStringError('not_found', `Cannot find a user ${refName(ref)} in organization ${await organizationName(tx, opts)}`);
   return dto(u);
 }
 
@@ -80,8 +79,7 @@ export async function getOrgMember(actor: Actor, ref: UserRef, opts: OrgOptions 
  * pending invitation of the user to the organization is fulfilled by it (deleted).
  */
 export async function addMember(tx: Tx, orgId: string, userId: string): Promise<void> {
-  const existing = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId } }, select: { userId: true } });
-  if (existing) throw chefStringError('conflict', 'The association already exists.');
+  if (await isOrgMember(orgId, userId, tx)) throw chefStringError('conflict', 'The association already exists.');
   await tx.orgMember.create({ data: { orgId, userId } });
   await tx.associationRequest.deleteMany({ where: { orgId, userId } });
 }
@@ -115,8 +113,7 @@ export async function dissociateUser(actor: Actor, ref: UserRef, opts: OrgOption
     assertCan(actor, 'org.dissociate', { userId: u.id, ...groups });
     const org = await organizationName(tx, opts);
     // Issue 23 (step 3): an org admin is first removed from `admins` (erchef's 403 text, knife's check).
-    const member = await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } });
-    if (member && (await userGroups(u.id, true, orgId, tx)).has('admins')) {
+    if ((await isOrgMember(orgId, u.id, tx)) && (await userGroups(u.id, true, orgId, tx)).has('admins')) {
       throw chefStringError('forbidden', `Please remove ${refName(ref)} from this organization's admins group before removing him or her from the organization.`);
     }
     const removed = await tx.orgMember.deleteMany({ where: { orgId, userId: u.id } });

@@ -58,6 +58,21 @@ export async function organizationByName(name: string, client: Db | Tx = db()): 
   return o ? toRow(o) : null;
 }
 
+/** Whether the user is a member of the organization (one probe of OrgMember's primary key). */
+export async function isOrgMember(orgId: string, userId: string, client: Db | Tx = db()): Promise<boolean> {
+  return !!(await client.orgMember.findUnique({ where: { orgId_userId: { orgId, userId } }, select: { userId: true } }));
+}
+
+/**
+ * The organization a request names (the Chef router, /api/v1, Admin → Organizations): the home organization when
+ * `name` is CHEF_ORG's (`homeName`), without a query; any other by its unique name; null when there is none.
+ */
+export async function organizationForName(name: string, homeName: string): Promise<{ id: string; name: string; home: boolean } | null> {
+  if (name === homeName) return { id: HOME_ORG_ID, name, home: true };
+  const o = name ? await organizationByName(name) : null;
+  return o ? { id: o.id, name: o.name, home: o.home } : null;
+}
+
 /** Which organization a service call is about (memberships, groups), and the request it serves. */
 export interface OrgOptions {
   /** The organization (default: the home organization). */
@@ -215,7 +230,7 @@ export async function getOrganization(actor: Actor, name: string): Promise<Organ
   if (!(actor.kind === 'user' && actor.isAdmin)) {
     const mine =
       actor.kind === 'user'
-        ? !!(await db().orgMember.findUnique({ where: { orgId_userId: { orgId: o.id, userId: actor.userId } }, select: { userId: true } }))
+        ? await isOrgMember(o.id, actor.userId)
         : (await db().chefClient.findUnique({ where: { id: actor.clientId }, select: { orgId: true } }))?.orgId === o.id && !actor.validator;
     if (!mine) throw chefStringError('forbidden', `missing read permission`);
   }
