@@ -20,6 +20,7 @@ import { NAME_PATTERN } from '@/lib/domain';
 import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { groupCommit } from './internal/group-commit';
 import { evaluateAfterRun } from './rollout';
+import { assertStageClaim } from './stage-binding';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -234,6 +235,8 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
   const group = m.policy_group ?? str(nodeDoc.policy_group, 255);
   const policy = m.policy_name ?? str(nodeDoc.policy_name, 255);
   assertMaySend(sender, m.node_name, group, await stageExists(sender, group));
+  // Issue 41 (stage-binding's hook): a node's client may name only the stage the console has its node in.
+  if (sender.kind === 'actor') await assertStageClaim(sender.actor, group, 'run report');
   const revisionId = revisionOf(m);
   const resources = resourceRows(m);
   let failedRes: (typeof m.resources)[number] | undefined;

@@ -19,6 +19,7 @@ import { NODE_SELECT, nodeJson } from './chef-nodes';
 import { clientJson, DEFAULT_KEY } from './chef-clients';
 import { bagReadable, listDataBags } from './data-bags';
 import { bagIndex } from './internal/search-index';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 
 /** The indexes every organization has; each data bag adds one named like the bag. */
 export const BUILT_IN_INDEXES = ['client', 'node'] as const;
@@ -150,7 +151,7 @@ async function loadHits(target: Target, names: string[], opts: { org: string; ap
       return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
     });
   }
-  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true, keys: DEFAULT_KEY } });
+  const clients = await db().chefClient.findMany({ where: { orgId: HOME_ORG_ID, name: { in: names } }, select: { name: true, validator: true, keys: DEFAULT_KEY } });
   return byOrder(clients).map((c) => {
     const row = clientJson({ name: c.name, validator: c.validator, publicKey: c.keys[0]?.publicKey ?? null }, opts.org, opts.apiVersion);
     return { name: c.name, path: `clients/${c.name}`, row, partialSource: row };
