@@ -48,5 +48,5 @@ CREATE UNIQUE INDEX "ChefClient_orgId_name_key" ON "ChefClient"("orgId", "name")
 UPDATE "ChefName" SET "scope" = COALESCE((SELECT c."orgId" FROM "ChefClient" c WHERE c."name" = "ChefName"."name"), 'org_home') WHERE "kind" = 'client';
 
 -- Issue 41: stages that exist keep enrolling nodes through the plain validator, unless they are guarded
--- (protected stages close); a stage made from now on starts closed.
+-- (protected stages close), and a stage made from now on starts closed.
 UPDATE "PolicyGroup" SET "openEnrollment" = 1 WHERE "id" NOT IN (SELECT "groupId" FROM "StageProtection");

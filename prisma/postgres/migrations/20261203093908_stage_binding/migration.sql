@@ -28,5 +28,5 @@ CREATE INDEX "ChefName_name_idx" ON "ChefName"("name");
 UPDATE "ChefName" SET "scope" = COALESCE((SELECT c."orgId" FROM "ChefClient" c WHERE c."name" = "ChefName"."name"), 'org_home') WHERE "kind" = 'client';
 
 -- Issue 41: stages that exist keep enrolling nodes through the plain validator, unless they are guarded
--- (protected stages close); a stage made from now on starts closed.
+-- (protected stages close), and a stage made from now on starts closed.
 UPDATE "PolicyGroup" SET "openEnrollment" = true WHERE "id" NOT IN (SELECT "groupId" FROM "StageProtection");
