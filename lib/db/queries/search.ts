@@ -110,10 +110,18 @@ async function resolveFieldPaths(reads: Reads, idx: string, q: SearchQuery): Pro
   return out;
 }
 
+/** Above this many paths, a field's paths are one JSON parameter (fieldPaths). */
+const MANY_PATHS = 32;
+
 /** SQL for the paths a field pattern names (null: any path). */
 function fieldPaths(s: Sql, idx: string, field: Pattern | null, known: FieldPaths): string | null {
   if (!field || isMatchAll(field)) return null;
-  if (!field.wildcard) return `(${(known.get(literalField(field)) ?? []).map((p) => s.p(p)).join(', ')})`;
+  if (!field.wildcard) {
+    const paths = known.get(literalField(field)) ?? [];
+    // Issue 41: a field name many paths end in (`version`: every package's) as one JSON parameter, so that a query
+    // the budget accepts never runs out of bound parameters (SQLite's 32,766); a few paths are named one by one.
+    return paths.length > MANY_PATHS ? inJson(s, s['provider'], paths) : `(${paths.map((p) => s.p(p)).join(', ')})`;
+  }
   const like = likePattern(lowerPattern(field));
   return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND (f."path" LIKE ${s.p(like)} ESCAPE '\\' OR f."leaf" LIKE ${s.p(like)} ESCAPE '\\'))`;
 }
