@@ -177,15 +177,17 @@ describe('finding 1: a node cannot place itself in another stage', () => {
   });
 
   it('the plain validator cannot re-register the client of a production node (its client deleted), the production validator can', async () => {
-    const pv = await rotateValidator(SYSTEM, chef.org, { stage: 'production' });
-    const k1 = await register(pv.name, pv.privateKey, 'prod-re-1');
-    expect((await signed('POST', 'nodes', 'prod-re-1', k1, node('prod-re-1', 'production'))).status).toBe(201);
-    expect((await chef.request('DELETE', 'clients/prod-re-1', { as: 'admin' })).status).toBe(200);
+    // A production node its namesake client created (issue 28's re-registration case), whose client an admin deleted.
+    expect((await chef.request('POST', 'nodes', { as: 'admin', body: node('prod-re-1', 'production') })).status).toBe(201);
+    await db().node.update({ where: { name: 'prod-re-1' }, data: { registeredByClient: 'prod-re-1' } });
     const again = await signed('POST', 'clients', `${chef.org}-validator`, await plainValidatorKey(), { name: 'prod-re-1', create_key: true });
     expect(again.status, again.text).toBe(403);
+    expect(again.json.error[0]).toContain("stage 'production' does not allow open enrollment");
     expect(await db().chefClient.findFirst({ where: { name: 'prod-re-1' } })).toBeNull();
-    const pv2 = await rotateValidator(SYSTEM, chef.org, { stage: 'production' });
-    await register(pv2.name, pv2.privateKey, 'prod-re-1');
+    // Its stage's validator may.
+    const pv = await rotateValidator(SYSTEM, chef.org, { stage: 'production' });
+    const key = await register(pv.name, pv.privateKey, 'prod-re-1');
+    expect((await signed('PUT', 'nodes/prod-re-1', 'prod-re-1', key, node('prod-re-1', 'production'))).status).toBe(200);
   });
 
   it('a user with rights on both stages moves a node (knife node policy set), and its client then reads the new stage only', async () => {
