@@ -284,12 +284,18 @@ describe('low: client names per organization (no squatting)', () => {
   });
 });
 
-describe('low: /api/v1 answers a hidden stage exactly as a missing one', () => {
-  it('every stage GET route gives a user who may not view production the same answer for production and for a stage that does not exist', async () => {
-    // A member who may view dev only: qa, staging and production are hidden from it.
+/** A member who may view (and promote into) dev only: qa, staging and production are hidden from it. */
+async function devOnlyToken(): Promise<string> {
+  if (!(await db().user.findUnique({ where: { email: 'dev-only@example.com' } }))) {
     const dev = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' } });
     await db().user.create({ data: { email: 'dev-only@example.com', name: 'Dev Only', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP, permissions: { create: { groupId: dev.id, level: 'promote' } } } });
-    const token = await tokenFor('dev-only@example.com');
+  }
+  return tokenFor('dev-only@example.com');
+}
+
+describe('low: /api/v1 answers a hidden stage exactly as a missing one', () => {
+  it('every stage GET route gives a user who may not view production the same answer for production and for a stage that does not exist', async () => {
+    const token = await devOnlyToken();
     const root = path.resolve('app/api/v1/policy_groups/[group]');
     const files: string[] = [];
     const walk = (d: string) => {
@@ -312,6 +318,26 @@ describe('low: /api/v1 answers a hidden stage exactly as a missing one', () => {
         const norm = (t: string) => t.replaceAll('production', 'STAGE').replaceAll('zz-none', 'STAGE').replace(/"request_id":"[^"]*"/g, '');
         if (hidden.status !== missing.status || norm(hidden.text) !== norm(missing.text)) differences.push(`${method} ${path.relative(root, f)}: ${hidden.status} ${hidden.text.slice(0, 120)} | ${missing.status} ${missing.text.slice(0, 120)}`);
       }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('the routes that take a stage in the query answer alike too', async () => {
+    const token = await devOnlyToken();
+    const cases: [string, Record<string, string>, (g: string) => string][] = [
+      ['app/api/v1/nodes/route.ts', {}, (g) => `group=${g}`],
+      ['app/api/v1/rings/route.ts', {}, (g) => `stage=${g}`],
+      ['app/api/v1/diff/route.ts', {}, (g) => `policy=webapp&from=dev&to=${g}`],
+      ['app/api/v1/policies/[name]/artifacts/route.ts', { name: 'webapp' }, (g) => `from=dev&to=${g}`],
+      ['app/api/v1/policy_groups/[group]/policies/[name]/gate/route.ts', { group: 'dev', name: 'webapp' }, (g) => `from=${g}`],
+    ];
+    const differences: string[] = [];
+    for (const [file, params, query] of cases) {
+      const mod = (await import(path.resolve(file))) as Record<string, any>;
+      const hidden = await call(mod.GET, 'GET', { token, params, query: query('production') });
+      const missing = await call(mod.GET, 'GET', { token, params, query: query('zz-none') });
+      const norm = (t: string) => t.replaceAll('production', 'STAGE').replaceAll('zz-none', 'STAGE').replace(/"request_id":"[^"]*"/g, '');
+      if (hidden.status !== missing.status || norm(hidden.text) !== norm(missing.text)) differences.push(`${file}: ${hidden.status} ${hidden.text.slice(0, 160)} | ${missing.status} ${missing.text.slice(0, 160)}`);
     }
     expect(differences).toEqual([]);
   });
@@ -349,5 +375,50 @@ describe('low: HSTS on the HTTPS port', () => {
       await server.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the console API doors of stage binding', () => {
+  it('PUT /api/v1/nodes/:name/stage moves a node for a user with rights on both stages, audited; others are refused and nothing moves', async () => {
+    const moveRoute = await import('@/app/api/v1/nodes/[name]/stage/route');
+    const name = 'webapp-dev-03.example.com';
+    const before = snapshot({ except: ['ApiToken', 'AuditEvent'] });
+    const refused = await call(moveRoute.PUT, 'PUT', { token: await tokenFor('release@example.com'), params: { name }, body: { stage: 'qa' } });
+    expect(refused.status, refused.text).toBe(403);
+    const hidden = await call(moveRoute.PUT, 'PUT', { token: await devOnlyToken(), params: { name }, body: { stage: 'production' } });
+    const missing = await call(moveRoute.PUT, 'PUT', { token: await devOnlyToken(), params: { name }, body: { stage: 'zz-none' } });
+    expect([hidden.status, missing.status]).toEqual([403, 403]);
+    expect(hidden.text.replace('production', 'X')).toBe(missing.text.replace('zz-none', 'X'));
+    expect(snapshot({ except: ['ApiToken', 'AuditEvent'] })).toBe(before);
+    const moved = await call(moveRoute.PUT, 'PUT', { token: await tokenFor('dev@example.com'), params: { name }, body: { stage: 'qa' } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.json).toMatchObject({ name, policy_group: 'qa' });
+    expect(await stageOf(name)).toBe('qa');
+    expect(await db().auditEvent.count({ where: { action: 'node.move', target: name, actorEmail: 'dev@example.com' } })).toBe(1);
+    // The node object is kept: only its policy_group changed.
+    const doc = JSON.parse((await db().node.findUniqueOrThrow({ where: { name } })).chefDocument!);
+    expect(doc).toMatchObject({ name, policy_group: 'qa', policy_name: 'webapp' });
+  });
+
+  it('open enrollment is a stage setting of its managers; stage validators are administrators\'', async () => {
+    const stageRoute = await import('@/app/api/v1/policy_groups/[group]/route');
+    const validatorRoute = await import('@/app/api/v1/policy_groups/[group]/validator/route');
+    const dev = await call(stageRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), params: { group: 'dev' } });
+    expect(dev.json.open_enrollment).toBe(true);
+    expect((await call(stageRoute.GET, 'GET', { token: await tokenFor('viewer@example.com'), params: { group: 'production' } })).json.open_enrollment).toBe(false);
+    expect((await call(stageRoute.PUT, 'PUT', { token: await tokenFor('dev@example.com'), params: { group: 'production' }, body: { open_enrollment: true } })).status).toBe(403);
+    expect((await call(stageRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: { group: 'qa' }, body: { open_enrollment: false } })).status).toBe(200);
+    expect((await db().policyGroup.findUniqueOrThrow({ where: { name: 'qa' } })).openEnrollment).toBe(false);
+    expect(await db().auditEvent.count({ where: { action: 'stage.update', target: 'qa' } })).toBeGreaterThan(0);
+    expect((await call(stageRoute.PUT, 'PUT', { token: await tokenFor('admin@example.com'), params: { group: 'qa' }, body: { open_enrollment: true } })).status).toBe(200);
+
+    expect((await call(validatorRoute.POST, 'POST', { token: await tokenFor('release@example.com'), params: { group: 'staging' } })).status).toBe(403);
+    const made = await call(validatorRoute.POST, 'POST', { token: await tokenFor('admin@example.com'), params: { group: 'staging' } });
+    expect(made.status, made.text).toBe(201);
+    expect(made.json).toMatchObject({ name: `${chef.org}-validator-staging`, stage: 'staging', created: true });
+    expect(made.json.private_key).toContain('PRIVATE KEY');
+    const key = await register(made.json.name, made.json.private_key, 'staging-new-1');
+    expect((await signed('POST', 'nodes', 'staging-new-1', key, node('staging-new-1', 'staging'))).status).toBe(201);
+    expect((await call(validatorRoute.POST, 'POST', { token: await tokenFor('admin@example.com'), params: { group: 'zz-none' } })).status).toBe(404);
   });
 });
