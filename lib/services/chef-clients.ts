@@ -296,12 +296,6 @@ export async function rotateValidator(actor: AuditActor, org: string, opts: { st
   });
 }
 
-/** Issue 41: the stage validators (name → stage), for Admin → Stages. */
-export async function stageValidators(): Promise<Map<string, { name: string; createdAt: Date; lastSeenAt: Date | null }>> {
-  const rows = await db().chefClient.findMany({ where: { orgId: HOME_ORG_ID, validator: true, enrollStage: { not: null } }, select: { name: true, enrollStage: true, createdAt: true, lastSeenAt: true } });
-  return new Map(rows.map((r) => [r.enrollStage!, { name: r.name, createdAt: r.createdAt, lastSeenAt: r.lastSeenAt }]));
-}
-
 /**
  * Issue 41 (finding 3): a rename into the name of an existing node: never by a client (a client named like a node
  * acts as it); by a user, with the node's stage rights (assertNodeClientRights).

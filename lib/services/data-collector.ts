@@ -20,7 +20,7 @@ import { NAME_PATTERN } from '@/lib/domain';
 import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { groupCommit } from './internal/group-commit';
 import { evaluateAfterRun } from './rollout';
-import { assertStageClaim } from './stage-binding';
+import { assertStageClaim, nodeStage as consoleNodeStage } from './stage-binding';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -202,7 +202,8 @@ async function store(w: RunWrite): Promise<RunWriteOutcome> {
 /** A run_start names no stage: a user's is checked against the stage the node is in (a client's right does not depend on it). */
 async function nodeStage(sender: DataCollectorSender, nodeName: string): Promise<string | null> {
   if (sender.kind !== 'actor' || sender.actor.kind !== 'user') return null;
-  return (await db().node.findUnique({ where: { name: nodeName }, select: { group: { select: { name: true } } } }))?.group?.name ?? null;
+  // Issue 41: the one answer to "which stage is this node in" (lib/services/stage-binding.ts).
+  return consoleNodeStage(nodeName);
 }
 
 /** Whether the run's stage exists (a user's right depends on it; a client's and the token's do not). */
