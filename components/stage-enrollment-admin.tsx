@@ -50,7 +50,7 @@ export function StageEnrollmentAdmin({ stages, canValidators }: { stages: Row[];
           </thead>
           <tbody>
             {stages.map((s) => (
-              <tr key={s.name} data-stage={s.name}>
+              <tr key={s.name} data-enrollment-stage={s.name}>
                 <td className="font-medium">{s.name}</td>
                 <td>
                   <label className="flex items-center gap-1.5 text-xs text-slate-700">
