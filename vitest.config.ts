@@ -21,7 +21,7 @@ export default defineConfig({
           testTimeout: 60_000,
           sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', '**/*.pg.test.ts', 'node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', '**/*.pg.test.ts', '**/*.deployed.test.ts', 'node_modules/**'],
         },
       },
       {
@@ -59,6 +59,23 @@ export default defineConfig({
           // (load 16 on 2 cores) ran seeds past 60 s and PostgreSQL race tests past 30 s.
           testTimeout: 120_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The production build as the README deploys it (SQLite; two instances on PostgreSQL, one over HTTPS), driven
+          // with Chromium, the Chef tools and the API: run through `npm run test:deployed` (scripts/test-deployed.ts),
+          // which builds when no current build is there and says what could not run. One deployment at a time.
+          name: 'deployed',
+          environment: 'node',
+          include: ['test/deployed/**/*.deployed.test.ts'],
+          exclude: ['node_modules/**', '.next/**'],
+          maxWorkers: 1,
+          fileParallelism: false,
+          // Hang guards, not speed checks (the tests wait on results).
+          testTimeout: 900_000,
+          hookTimeout: 600_000,
         },
       },
       {
