@@ -82,7 +82,9 @@ if (built && built.mtimeMs >= newestSource()) {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
-const files = ['test/deployed/sqlite.deployed.test.ts', ...(pg && openssl ? ['test/deployed/postgres.deployed.test.ts'] : [])];
-const r = spawnSync('npx', ['vitest', 'run', '--project', 'deployed', ...files, ...process.argv.slice(2)], { cwd: ROOT, env, stdio: 'inherit' });
+// Arguments go to vitest; test files named there replace the default choice (e.g. one deployment only).
+const args = process.argv.slice(2);
+const files = args.some((a) => a.endsWith('.ts')) ? [] : ['test/deployed/sqlite.deployed.test.ts', ...(pg && openssl ? ['test/deployed/postgres.deployed.test.ts'] : [])];
+const r = spawnSync('npx', ['vitest', 'run', '--project', 'deployed', ...files, ...args], { cwd: ROOT, env, stdio: 'inherit' });
 if (notRun.length) console.log(`test:deployed: ${notRun.length} part(s) NOT RUN on this machine (above); the rest ${r.status === 0 ? 'passed' : 'failed'}.`);
 process.exit(r.status ?? 1);

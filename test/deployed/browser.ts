@@ -4,7 +4,7 @@
  * other). A problem is any 5xx (the page or anything it loads), the console's error screen or Next's, a redirect
  * to /login after signing in, or the catch-all not answering 404.
  */
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '@/e2e/chromium';
 import { DEMO_PASSWORD, DEMO_USERS } from '@/lib/seed/demo-data';
 import type { Instance } from './deployment';
@@ -29,6 +29,22 @@ async function signIn(page: Page, base: string, email: string): Promise<void> {
   await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 60_000 });
 }
 
+const SESSION_COOKIES = ['next-auth.session-token', '__Secure-next-auth.session-token'];
+
+/**
+ * The instances here are told apart by port on one host, and one of them speaks HTTPS: next-auth names its
+ * session cookie `__Secure-next-auth.session-token` over HTTPS and `next-auth.session-token` over HTTP. Behind one
+ * load balancer every instance sees one scheme, so one name; here the session one instance issued is handed to
+ * the other under both names (the signed token is what the other instance must honour).
+ */
+async function shareSession(context: BrowserContext): Promise<void> {
+  const cookies = await context.cookies();
+  const issued = cookies.find((c) => SESSION_COOKIES.includes(c.name));
+  if (!issued) throw new Error('no session cookie after signing in');
+  const add = SESSION_COOKIES.filter((name) => !cookies.some((c) => c.name === name)).map((name) => ({ ...issued, name, secure: name.startsWith('__Secure-') }));
+  if (add.length) await context.addCookies(add);
+}
+
 /** Every persona × every page; returns the problems found (empty when all is well) and how many pages were opened. */
 export async function everyPersonaEveryPage(browser: Browser, instances: Instance[], pages: ConsolePage[]): Promise<{ problems: string[]; opened: number }> {
   const problems: string[] = [];
@@ -46,6 +62,7 @@ export async function everyPersonaEveryPage(browser: Browser, instances: Instanc
       const home = instances[k % instances.length];
       current = `sign-in on ${home.name}`;
       await signIn(page, home.url, user.email);
+      if (new Set(instances.map((i) => i.https)).size > 1) await shareSession(context);
       for (const [j, p] of ordered.entries()) {
         const inst = instances[(k + j + 1) % instances.length];
         current = `${p.url} on ${inst.name}`;

@@ -119,8 +119,9 @@ export function deployedSuite(kind: DeploymentKind): void {
         expect(statuses.filter((s) => s === 409)).toHaveLength(answers.length - 1);
         const history = await api(first(), `/policy_groups/qa/policies/${target.policy}/history`);
         expect(history.status, history.text).toBe(200);
-        const rows = (history.json.history as { at: string; to_revision_id: string }[]).filter((h) => Date.parse(h.at) >= started - 1000 && h.to_revision_id === target.from);
-        expect(rows).toHaveLength(1);
+        // (The rows' fields are camelCase, though the contract's summary spells them snake_case.)
+        const rows = (history.json.history as { at: string; toRevisionId?: string; to_revision_id?: string }[]).filter((h) => Date.parse(h.at) >= started - 1000 && (h.toRevisionId ?? h.to_revision_id) === target.from);
+        expect(rows, history.text.slice(0, 1000)).toHaveLength(1);
         expect((await stagePolicies('qa'))[target.policy]).toBe(target.from);
 
         // The webhook worker (WEBHOOK_POLL_MS short) delivers promotion.applied, signed with the subscription's secret.
@@ -132,20 +133,23 @@ export function deployedSuite(kind: DeploymentKind): void {
     });
 
     it('the rollout worker applies a scheduled promotion at its time (scheduled on one instance, seen on the other)', async () => {
-      const [target] = await promotableIntoQa();
-      expect(target, 'another policy whose dev revision qa does not run').toBeTruthy();
+      // Into dev, of the revision staging runs (dev@ promotes into dev): a policy whose two revisions differ.
+      const [dev, staging] = [await stagePolicies('dev'), await stagePolicies('staging')];
+      const policy = Object.keys(staging).sort().find((p) => p !== 'webapp' && dev[p] && staging[p] !== dev[p]);
+      expect(policy, 'a policy whose staging revision dev does not run').toBeTruthy();
+      const target = { policy: policy!, from: staging[policy!], expected: dev[policy!] };
       const at = new Date(Date.now() + 2000).toISOString();
-      const s = await api(last(), `/policy_groups/qa/policies/${target.policy}/schedule`, { method: 'POST', token: tokens.dev, body: { from: 'dev', when: 'at', at, expected_revision_id: target.expected } });
+      const s = await api(last(), `/policy_groups/dev/policies/${target.policy}/schedule`, { method: 'POST', token: tokens.dev, body: { from: `rev:${target.from}`, when: 'at', at, expected_revision_id: target.expected } });
       expect(s.status, s.text).toBe(201);
       const id: string = s.json.scheduled_promotion?.id ?? s.json.id;
       const applied = await until('the scheduled promotion applied', async () => {
-        const list = await api(first(), `/scheduled_promotions?policy=${target.policy}&stage=qa`, { token: tokens.dev });
+        const list = await api(first(), `/scheduled_promotions?policy=${target.policy}&stage=dev`, { token: tokens.dev });
         expect(list.status, list.text).toBe(200);
         const row = (list.json.scheduled_promotions as { id: string; status: string }[]).find((x) => x.id === id);
         return row?.status === 'applied' ? row : undefined;
       });
       expect(applied.status).toBe('applied');
-      expect((await stagePolicies('qa'))[target.policy]).toBe(target.from);
+      expect((await stagePolicies('dev'))[target.policy]).toBe(target.from);
     });
 
     if (CHEF) {
@@ -158,8 +162,10 @@ export function deployedSuite(kind: DeploymentKind): void {
           fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
           fs.writeFileSync(path.join(dir, rel), text);
         };
+        /** v2 raises on a node whose `deployed.fail` attribute is set. */
         const recipe = (v: string) =>
-          `file ::File.join(node['deployed']['dir'], node.name) do\n  content '${v}'\nend\nruby_block 'check' do\n  block { raise 'this release breaks the node' if node.read('deployed', 'fail') }\nend\n`;
+          `file ::File.join(node['deployed']['dir'], node.name) do\n  content '${v}'\nend\n` +
+          (v === 'v1' ? '' : `ruby_block 'check' do\n  block { raise 'this release breaks the node' if node.read('deployed', 'fail') }\nend\n`);
         async function converge(inst: Instance, node: string, fail = false) {
           const home = path.join(dir, node);
           fs.mkdirSync(home, { recursive: true });
@@ -223,7 +229,8 @@ export function deployedSuite(kind: DeploymentKind): void {
           const push = await tool('chef', ['push', 'qa', '-c', configs[configs.length - 1]]);
           expect(push.code, push.stdout + push.stderr).toBe(0);
           const v2 = JSON.parse(fs.readFileSync(path.join(dir, 'Policyfile.lock.json'), 'utf8')).revision_id;
-          const ringNode = 'deployed-ring-node';
+          // A node of the stage (it converged v1 through the last instance above), named into the ring.
+          const ringNode = `deployed-node-${d.instances.length - 1}`;
           const started = await api(first(), '/rings', { method: 'POST', body: { stage: 'dev', policy: POLICY, revision_id: v2, steps: [50, 100], nodes: [ringNode], gate_on_convergence: true, soak_minutes: 60 } });
           expect(started.status, started.text).toBe(201);
           const id: string = started.json.ring.id;
@@ -231,10 +238,14 @@ export function deployedSuite(kind: DeploymentKind): void {
           expect(r.code, 'the ring node fails on the ring revision').not.toBe(0);
           expect(fs.readFileSync(path.join(dir, 'out', ringNode), 'utf8')).toBe('v2');
           // Nobody clicks: the rollout worker (ROLLOUT_WORKER_INTERVAL_MS short) sees the failed ring node and rolls back.
+          let seen = '';
           const ring = await until('the ring rolled back', async () => {
             const a = await api(first(), `/rings/${id}`);
             expect(a.status, a.text).toBe(200);
+            seen = a.text;
             return a.json.ring.status === 'rolled_back' ? a.json.ring : undefined;
+          }).catch((e: Error) => {
+            throw new Error(`${e.message}; the ring as last seen: ${seen.slice(0, 3000)}`);
           });
           expect(ring.status).toBe('rolled_back');
           expect((await stagePolicies('dev'))[POLICY]).not.toBe(v2);
@@ -253,14 +264,15 @@ export function deployedSuite(kind: DeploymentKind): void {
         expect(r.status, r.text).toBe(201);
       }
       const ids: Record<string, string | undefined> = {
-        promotion_requests: await first200('/promotion_requests?status=all', 'requests'),
+        promotion_requests: await first200('/promotion_requests', 'requests'),
         rings: await first200('/rings', 'rings'),
         webhooks: await first200('/webhooks', 'webhooks'),
       };
       const node = ((await api(first(), '/nodes?group=dev')).json?.nodes as { name: string }[] | undefined)?.[0]?.name;
       const QUERY: Record<string, string> = {
         '/diff': '?policy=webapp&from=qa&to=dev',
-        '/policy_groups/{group}/policies/{name}/promote-cookbook/preview': '?from=qa&cookbook=nginx',
+        '/policy_groups/{group}/policies/{name}/promote-cookbook/preview': `?from=qa&cookbook=nginx&expected_revision_id=${rev}`,
+        '/policies/{name}/artifacts': '?from=qa&to=dev',
       };
       const gets = API_CONTRACTS.filter((c) => c.method === 'GET');
       expect(gets.length).toBeGreaterThan(30);
