@@ -138,7 +138,8 @@ export function deployedSuite(kind: DeploymentKind): void {
       const policy = Object.keys(staging).sort().find((p) => p !== 'webapp' && dev[p] && staging[p] !== dev[p]);
       expect(policy, 'a policy whose staging revision dev does not run').toBeTruthy();
       const target = { policy: policy!, from: staging[policy!], expected: dev[policy!] };
-      const at = new Date(Date.now() + 2000).toISOString();
+      // A few seconds ahead (it must be in the future when the request is handled, on a loaded machine too).
+      const at = new Date(Date.now() + 4000).toISOString();
       const s = await api(last(), `/policy_groups/dev/policies/${target.policy}/schedule`, { method: 'POST', token: tokens.dev, body: { from: `rev:${target.from}`, when: 'at', at, expected_revision_id: target.expected } });
       expect(s.status, s.text).toBe(201);
       const id: string = s.json.scheduled_promotion?.id ?? s.json.id;
