@@ -95,6 +95,19 @@ function baseEnv(databaseUrl: string): Record<string, string> {
   };
 }
 
+/** Process groups of instances still running: killed when this process exits, however it ends its run (they are detached). */
+const running = new Set<number>();
+process.on('exit', () => {
+  for (const pgid of running) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 function startInstance(name: string, dir: string, env: Record<string, string>, port: number, tls?: { certFile: string; keyFile: string }): Instance {
   const logFile = path.join(dir, `${name}.log`);
   const out = fs.openSync(logFile, 'a');
@@ -102,6 +115,8 @@ function startInstance(name: string, dir: string, env: Record<string, string>, p
   // Exactly the README's command, in its own process group (npm → sh → node), so stopping it stops them all.
   const child = spawn('npm', ['run', 'serve'], { cwd: ROOT, env: { ...process.env, ...instanceEnv }, stdio: ['ignore', out, out], detached: true });
   fs.closeSync(out);
+  running.add(child.pid!);
+  child.once('exit', () => running.delete(child.pid!));
   return { name, url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, https: !!tls, logFile, child };
 }
 
