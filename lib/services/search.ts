@@ -11,7 +11,7 @@
  */
 import { db } from '@/lib/db/client';
 import { assertCan, can, type Actor } from '@/lib/auth/permissions';
-import { SearchDeadlineError, searchIndex, type SearchScope } from '@/lib/db/queries/search';
+import { isSearchDeadline, searchIndex, type SearchScope } from '@/lib/db/queries/search';
 import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
 import { parseSearchQuery, SearchBudgetError, SearchSyntaxError, type SearchBudget, type SearchBudgetLimit, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
@@ -182,7 +182,7 @@ export async function search(actor: Actor, index: string, params: SearchParams, 
     if (isTooComplex(e)) {
       throw new AppError('bad_request', `invalid search query: '${quoted(params.q ?? '')}': the query is too complex for the database; split it into smaller queries`, [{ path: 'q', message: 'too complex for the database' }]);
     }
-    if (e instanceof SearchDeadlineError) {
+    if (isSearchDeadline(e)) {
       throw new AppError('bad_request', `invalid search query: '${quoted(params.q ?? '')}': it took longer than ${timeout} ms (SEARCH_TIMEOUT_MS); narrow it (name fields, fewer wildcards)`, [{ path: 'q', message: `took longer than ${timeout} ms (SEARCH_TIMEOUT_MS)` }]);
     }
     throw e;

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { onDisconnect } from '../client';
+import { processState } from '@/lib/process-state';
 
 /** The SQL function a statement calls on the rows it scans; it throws once the search's deadline has passed. */
 export const DEADLINE_FUNCTION = 'search_deadline';
@@ -55,6 +56,14 @@ export class SearchDeadlineError extends Error {
     super('search deadline passed');
     this.name = 'SearchDeadlineError';
   }
+}
+
+/**
+ * Whether `e` is a SearchDeadlineError, by its name: the pools are one per process (lib/process-state.ts), so the
+ * error may come from the other copy of this module, where `instanceof` would answer false.
+ */
+export function isSearchDeadline(e: unknown): boolean {
+  return e instanceof Error && e.name === 'SearchDeadlineError';
 }
 
 interface Job {
@@ -175,20 +184,20 @@ function workerCount(): number {
   return Number.isInteger(n) && n > 0 ? Math.min(n, 16) : 2;
 }
 
-const g = globalThis as unknown as { __searchPools?: Map<string, Pool> };
+/** The worker pools, one per database file and per process (both copies of this module share them). */
+const pools = processState('search-worker.pools', () => new Map<string, Pool>());
 
 /** Runs one read statement of a search against the SQLite file `file` on a worker thread; rejects with SearchDeadlineError past `deadline` (epoch ms). */
 export function offThreadAll<T>(file: string, sql: string, params: readonly unknown[], deadline: number): Promise<T[]> {
-  g.__searchPools ??= new Map();
-  let pool = g.__searchPools.get(file);
+  let pool = pools.get(file);
   if (!pool) {
     pool = new Pool(file, workerCount());
-    g.__searchPools.set(file, pool);
+    pools.set(file, pool);
   }
   return pool.all(sql, params, deadline) as Promise<T[]>;
 }
 
-onDisconnect(() => {
-  for (const p of g.__searchPools?.values() ?? []) p.close();
-  g.__searchPools = undefined;
+onDisconnect('search-worker', () => {
+  for (const p of pools.values()) p.close();
+  pools.clear();
 });

@@ -30,7 +30,7 @@ import type { Pattern, SearchQuery } from '@/lib/domain/search/parse';
 import { databaseFile } from '@/lib/db/url';
 import { DEADLINE_FUNCTION, offThreadAll, SearchDeadlineError } from './search-worker';
 
-export { SearchDeadlineError } from './search-worker';
+export { isSearchDeadline } from './search-worker';
 
 class Sql {
   readonly params: unknown[] = [];
