@@ -15,6 +15,7 @@ import { dateTime } from '@/lib/format';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 import { SecretDialog } from './secret-dialog';
+import { useOptimisticToggle } from './use-optimistic-toggle';
 
 type Organization = { name: string; fullName: string; home: boolean; createdAt: string; members: number; clients: number };
 type Member = { userId: string; username: string | null; email: string; displayName: string; isAdmin: boolean; orgAdmin: boolean };
@@ -216,7 +217,9 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
     success: (u) => `Removed ${u.email} from ${org.name}`,
     then: () => setRemoving(null),
   });
-  const orgAdmin = useActionMutation((input: { userId: string; orgAdmin: boolean }) => runAction(setOrgAdminAction, { ...input, org: org.name }), {
+  // Issue 43: the box answers at once; a refusal puts it back.
+  const orgAdmin = useOptimisticToggle((v: { key: string; on: boolean }) => runAction(setOrgAdminAction, { userId: v.key, orgAdmin: v.on, org: org.name }), {
+    scope: `org-admin:${org.name}`,
     success: (u) => (u.orgAdmin ? `${u.email} is now a Chef organization admin of ${org.name}` : `${u.email} is no longer a Chef organization admin of ${org.name}`),
   });
   const headingId = `members-of-${org.name}`;
@@ -284,9 +287,9 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
                     type="checkbox"
                     aria-label={`${m.email} is a Chef organization admin of ${org.name}`}
                     title="The organization's admins group: manages its clients and their keys, its groups, and removes users. Not a console administrator."
-                    checked={m.orgAdmin}
-                    disabled={orgAdmin.isPending}
-                    onChange={(e) => orgAdmin.mutate({ userId: m.userId, orgAdmin: e.target.checked })}
+                    checked={orgAdmin.value(m.userId, m.orgAdmin)}
+                    aria-busy={orgAdmin.saving(m.userId, m.orgAdmin) || undefined}
+                    onChange={(e) => orgAdmin.toggle({ key: m.userId, on: e.target.checked })}
                   />
                 </td>
                 <td className="text-right">

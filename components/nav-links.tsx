@@ -19,12 +19,15 @@ const LINKS = [
   { href: '/admin', label: 'Admin' },
 ];
 
-/** `pendingApprovals`: issue 29's badge on Requests, counted on the server (requests this user may approve now). */
-export function NavLinks({ pendingApprovals = 0 }: { pendingApprovals?: number }) {
+/**
+ * `pendingApprovals`: issue 29's badge on Requests, counted on the server (requests this user may approve now).
+ * `admin`: issue 43, the Admin tab only for those who may use an Admin page (lib/services/admin-areas.ts).
+ */
+export function NavLinks({ pendingApprovals = 0, admin = false }: { pendingApprovals?: number; admin?: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:gap-1">
-      {LINKS.map((l) => {
+      {LINKS.filter((l) => admin || l.href !== '/admin').map((l) => {
         const active = l.href === '/' ? pathname === '/' : pathname === l.href || pathname.startsWith(l.href + '/');
         return (
           <Link

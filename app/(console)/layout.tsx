@@ -5,6 +5,7 @@ import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/requests-badge';
 import { chefOrg } from '@/lib/chef/context';
+import { requestAdminAreas, showsAdmin } from '@/lib/services/admin-areas';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
@@ -12,7 +13,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   // superuser) sees why instead of a console every page of which would refuse them.
   const outside = !access.isAdmin && !access.member;
   // Issue 29: the pending-count badge on Requests (server-computed; refreshed with every navigation and router.refresh()).
-  const pendingApprovals = outside ? 0 : await pendingApprovalCount(access);
+  const [pendingApprovals, areas] = outside ? [0, []] : await Promise.all([pendingApprovalCount(access), requestAdminAreas(access)]);
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:font-medium focus:text-indigo-800 focus:shadow-lg">
@@ -27,7 +28,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span className="hidden 2xl:inline">Policy Console</span>
             <span className="sr-only 2xl:hidden">Policy Console</span>
           </Link>
-          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} />}
+          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} admin={showsAdmin(areas)} />}
           <div className="ml-auto">
             <UserMenu name={access.name} email={access.email} isAdmin={access.isAdmin} />
           </div>
