@@ -6,8 +6,11 @@
  * invitations; everyone their own API tokens (also in the account menu).
  */
 import { cache } from 'react';
+import { db } from '@/lib/db/client';
+import { sortedBy } from '@/lib/db/order';
 import { can, type Access } from '@/lib/auth/permissions';
 import { adminOrganizations } from './chef-groups';
+import { listOrganizations, ORGANIZATION_SELECT, organizationDto, type OrganizationDto } from './organizations';
 
 export const ADMIN_AREAS = ['permissions', 'stages', 'users', 'organizations', 'teams', 'tokens', 'clients', 'git', 'webhooks', 'import'] as const;
 export type AdminArea = (typeof ADMIN_AREAS)[number];
@@ -36,3 +39,16 @@ export const showsAdmin = (areas: readonly AdminArea[]) => areas.some((a) => a !
 
 /** adminAreas once per request (the console layout and the Admin layout both ask). */
 export const requestAdminAreas = cache(adminAreas);
+
+/**
+ * The organizations Admin → Organizations shows `access`: every one to administrators (Chef's superuser), and to
+ * anyone else the ones whose `admins` group holds them (they list members and invitations there, invite, and
+ * remove members; creating and deleting organizations stays the administrators').
+ */
+export async function administeredOrganizations(access: Access): Promise<OrganizationDto[]> {
+  if (can(access, 'org.list')) return listOrganizations(access);
+  if (!access.member) return [];
+  const ids = await adminOrganizations(access.userId);
+  if (!ids.length) return [];
+  return (await db().organization.findMany({ where: { id: { in: ids } }, select: ORGANIZATION_SELECT }).then(sortedBy((o) => o.name))).map(organizationDto);
+}
