@@ -4,7 +4,9 @@ import { db, type Tx } from '../client';
 /** The organization's settings (the defaults when they were never changed). */
 export async function orgSettings(tx: Tx = db()): Promise<OrgSettingsDto> {
   const row = await tx.orgSetting.findUnique({ where: { id: 'org' }, select: { stageIsolation: true, updatedAt: true, updatedBy: true } });
-  return { stage_isolation: row?.stageIsolation ?? false, updated_at: row?.updatedAt.toISOString() ?? null, updated_by: row?.updatedBy ?? null };
+  // A row only the demo seed wrote (its demo password hash, issue 43) was never changed by anyone: no "changed" time.
+  const changed = !!row?.updatedBy;
+  return { stage_isolation: row?.stageIsolation ?? false, updated_at: changed ? row!.updatedAt.toISOString() : null, updated_by: row?.updatedBy ?? null };
 }
 
 /** Issue 43: a demo user the sign-in page may name, with what they can do in the demo. */
