@@ -3,26 +3,14 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { AdminArea } from '@/lib/services/admin-areas';
-
-const TABS: readonly (readonly [AdminArea, string, string])[] = [
-  ['permissions', '/admin', 'Permissions'],
-  ['stages', '/admin/stages', 'Stages'],
-  ['users', '/admin/users', 'Users'],
-  ['organizations', '/admin/organizations', 'Organizations'],
-  ['teams', '/admin/teams', 'Teams'],
-  ['tokens', '/admin/tokens', 'API tokens'],
-  ['clients', '/admin/clients', 'Chef clients'],
-  ['git', '/admin/git', 'Git repositories'],
-  ['webhooks', '/admin/webhooks', 'Webhooks'],
-  ['import', '/admin/import', 'Import'],
-];
+import { ADMIN_TABS } from './admin-tab-list';
 
 /** The Admin pages' tabs: those of `areas` (the pages this user may use). */
 export function AdminTabs({ areas }: { areas: readonly AdminArea[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Admin" className="mb-5 flex gap-1 border-b border-slate-200">
-      {TABS.filter(([area]) => areas.includes(area)).map(([, href, label]) => {
+      {ADMIN_TABS.filter(([area]) => areas.includes(area)).map(([, href, label]) => {
         const active = pathname === href || (href !== '/admin' && pathname.startsWith(`${href}/`));
         return (
           <Link

@@ -5,7 +5,8 @@ import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/requests-badge';
 import { chefOrg } from '@/lib/chef/context';
-import { requestAdminAreas, showsAdmin } from '@/lib/services/admin-areas';
+import { requestAdminAreas } from '@/lib/services/admin-areas';
+import { adminHref } from '@/components/admin-tab-list';
 import { listMyInvitations } from '@/lib/services/association-requests';
 import { MyInvitations } from '@/components/my-invitations';
 
@@ -35,7 +36,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span className="hidden 2xl:inline">Policy Console</span>
             <span className="sr-only 2xl:hidden">Policy Console</span>
           </Link>
-          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} admin={showsAdmin(areas)} />}
+          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} adminHref={adminHref(areas)} />}
           <div className="ml-auto">
             <UserMenu name={access.name} email={access.email} isAdmin={access.isAdmin} />
           </div>

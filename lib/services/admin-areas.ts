@@ -34,9 +34,6 @@ export async function adminAreas(access: Access): Promise<AdminArea[]> {
   return ADMIN_AREAS.filter((a) => may[a]);
 }
 
-/** Whether the Admin tab is worth showing: some Admin page besides one's own API tokens (those are in the account menu). */
-export const showsAdmin = (areas: readonly AdminArea[]) => areas.some((a) => a !== 'tokens');
-
 /** adminAreas once per request (the console layout and the Admin layout both ask). */
 export const requestAdminAreas = cache(adminAreas);
 

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { requireAccess } from '@/lib/authn/session';
 import { demoAdminWarning } from '@/lib/seed/demo-seed-policy';
 import { AdminTabs } from '@/components/admin-tabs';
-import { requestAdminAreas, showsAdmin } from '@/lib/services/admin-areas';
+import { requestAdminAreas } from '@/lib/services/admin-areas';
+import { adminHref } from '@/components/admin-tab-list';
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
@@ -15,7 +16,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         </p>
       )}
       {/* Only the pages this user may use; someone with only their own API tokens (the account menu's link) gets no tabs. */}
-      {showsAdmin(areas) && <AdminTabs areas={areas} />}
+      {adminHref(areas) && <AdminTabs areas={areas} />}
       {children}
     </div>
   );
