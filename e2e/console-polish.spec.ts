@@ -257,6 +257,21 @@ test('invitations in the console: invited from Admin → Organizations, answered
   await theirs.getByRole('button', { name: 'Invite' }).click();
   await expect(theirs.locator('tr[data-invitation="dba"]')).toBeVisible();
   await expectNoViolations(viewer, 'Admin → Organizations as an organization admin');
+
+  // Someone outside the console's organization sees why, with their invitation to it, and gets in by accepting.
+  const removed = await admin.request.delete('/api/v1/organizations/console/members/lead', { headers: origin(admin) });
+  expect(removed.status(), await removed.text()).toBe(200);
+  await admin.goto('/admin/organizations?org=console');
+  await admin.getByTestId('organization-invitations').getByLabel('Chef user name or e-mail').fill('lead');
+  await admin.getByTestId('organization-invitations').getByRole('button', { name: 'Invite' }).click();
+  await expect(admin.getByTestId('organization-invitations').locator('tr[data-invitation="lead"]')).toBeVisible();
+  const lead = await pageAs(browser, 'lead');
+  await lead.goto('/');
+  await expect(lead.getByRole('heading', { name: /You are not a member of organization/ })).toBeVisible();
+  await expect(lead.getByText('You are invited to it: accept the invitation above to become a member.')).toBeVisible();
+  await expectNoViolations(lead, 'outside the organization, with an invitation to it');
+  await lead.getByTestId('my-invitations').getByRole('button', { name: 'Accept the invitation to console' }).click();
+  await expect(lead.getByTestId('stage-board')).toBeVisible();
 });
 
 test('every freeze window counted; client.rb for a chosen stage and policy (a deep link); the demo users on the sign-in page', async ({ browser }) => {
