@@ -2,6 +2,7 @@
 
 import { signIn } from 'next-auth/react';
 import { useRef, useState, type FormEvent } from 'react';
+import { dateTime } from '@/lib/format';
 
 /** Issue 43: the seeded demo's users, named only while the demo is seeded here (the sign-in page decides). */
 export interface DemoHint {
@@ -33,7 +34,7 @@ export function LoginForm({ callbackUrl, demo = null }: { callbackUrl: string; d
     // The server locks sign-in after repeated failures and says until when (lib/authn/login.ts).
     const locked = res?.error?.startsWith('locked:') ? new Date(res.error.slice('locked:'.length)) : null;
     if (locked && !Number.isNaN(locked.getTime())) {
-      setError(`Too many failed sign-ins. Try again after ${locked.toLocaleTimeString()} (${Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 1000))} seconds).`);
+      setError(`Too many failed sign-ins. Try again after ${dateTime(locked)} (${Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 1000))} seconds).`);
       return;
     }
     if (res?.error === 'deactivated') {
