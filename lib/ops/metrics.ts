@@ -174,6 +174,10 @@ function build() {
     chefSigned: registry.register(
       new Counter('policy_console_chef_signed_requests_total', 'Chef-signed requests (X-Ops-Sign), by signing protocol version and result (ok, rejected).', ['protocol', 'result'] as const),
     ),
+    fileStoreOps: registry.register(
+      new Counter('policy_console_file_store_operations_total', 'Cookbook file store operations (issue 46), by store (db, s3), operation (put, get, delete, presign, ping, list) and result (ok, error).', ['store', 'operation', 'result'] as const),
+    ),
+    fileStoreBytes: registry.register(new Counter('policy_console_file_store_bytes_total', 'Cookbook file bytes written to and read from a store, by store and direction (in, out).', ['store', 'direction'] as const)),
     dbPool: registry.register(new Gauge('policy_console_db_pool_connections', 'Database connections by state (total, idle, waiting requests for a connection).')),
     startTime: registry.register(new Gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch, in seconds.', () => startedAt)),
     memory: registry.register(new Gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss())),
@@ -195,4 +199,14 @@ export function countPromotions(kind: 'policy' | 'bulk' | 'cookbook', n = 1): vo
 /** Counts a Chef-signed request by protocol version ('1.0', '1.1', '1.3') and whether its signature verified. */
 export function countChefSigned(protocol: string, result: 'ok' | 'rejected'): void {
   metrics().chefSigned.inc({ protocol, result });
+}
+
+/** Counts one cookbook file store operation (issue 46) and whether it failed. */
+export function countFileStore(store: string, operation: 'put' | 'get' | 'delete' | 'presign' | 'ping' | 'list', result: 'ok' | 'error'): void {
+  metrics().fileStoreOps.inc({ store, operation, result });
+}
+
+/** Counts cookbook file bytes written to (`in`) or read from (`out`) a store. */
+export function countFileStoreBytes(store: string, direction: 'in' | 'out', bytes: number): void {
+  if (bytes > 0) metrics().fileStoreBytes.inc({ store, direction }, bytes);
 }
