@@ -13,7 +13,7 @@ import { touchChefKey } from '@/lib/db/queries/chef-auth';
 import { chefKeysFor, type ChefKeyCandidate } from '@/lib/db/queries/chef-read-path';
 import { tokenUser } from '@/lib/db/queries/tokens';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol } from './signing';
+import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol, type STREAMED_BODY } from './signing';
 import { countChefSigned } from '@/lib/ops/metrics';
 import { noteActor } from '@/lib/ops/request-context';
 
@@ -27,7 +27,8 @@ export interface AuthRequest {
   /** The path exactly as the client sent it, without the query string. */
   path: string;
   header(name: string): string | null | undefined;
-  body: string | Uint8Array;
+  /** STREAMED_BODY: a cookbook file upload, checked against its X-Ops-Content-Hash as it streams (issue 46). */
+  body: string | Uint8Array | typeof STREAMED_BODY;
 }
 
 export function authFailedMessage(user: string): string {

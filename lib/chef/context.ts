@@ -4,6 +4,7 @@
  * the helpers that shape Chef's answers. The route table (routes.ts) lists
  * the resources; router.ts dispatches to them.
  */
+import type { Readable } from 'node:stream';
 import { can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { AppError, forbidden } from '@/lib/errors';
 import { assertBodyDepth } from '@/lib/validation/limits';
@@ -24,6 +25,11 @@ export interface ChefRequest {
   query: URLSearchParams;
   header(name: string): string | null | undefined;
   body: Buffer;
+  /**
+   * Issue 46: a cookbook file upload's body, not read yet (`body` is then empty): the handler streams it to the
+   * file store. Its X-Ops-Content-Hash is checked as it is read (the stream fails at its end when it does not match).
+   */
+  stream?: Readable;
   /** scheme://host[:port] the client reached us at: the base of absolute URIs. */
   baseUrl: string;
 }
@@ -32,6 +38,8 @@ export interface ChefResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Buffer;
+  /** Issue 46: a body streamed to the client (a cookbook file from the store); `body` is then empty. */
+  stream?: Readable;
 }
 
 export interface Ctx {
@@ -54,7 +62,7 @@ export interface Ctx {
   headers: Record<string, string>;
 }
 
-export type Result = { status: number; json?: unknown; raw?: string; bytes?: Buffer } | null;
+export type Result = { status: number; json?: unknown; raw?: string; bytes?: Buffer; stream?: Readable } | null;
 export type Handler = (ctx: Ctx) => Promise<Result>;
 
 /** One row of the Chef route table: method, path pattern (`:param` segments, below /organizations/<org>/), handler. */

@@ -45,9 +45,14 @@ function mac(path: string, expires: number): string {
   return createHmac('sha256', secretKey()).update(`${path}\n${expires}`).digest('hex');
 }
 
+/** When a file URL handed out at `now` (ms) expires, in Unix seconds (the store's own pre-signed URLs expire then too, issue 46). */
+export function presignExpiry(now = Date.now()): number {
+  return Math.ceil((now / 1000 + ttlSeconds()) / WINDOW_SECONDS) * WINDOW_SECONDS;
+}
+
 /** `?expires=…&signature=…` for a path (as it will be sent, below the base URL). */
 export function presignQuery(path: string, now = Date.now()): string {
-  const expires = Math.ceil((now / 1000 + ttlSeconds()) / WINDOW_SECONDS) * WINDOW_SECONDS;
+  const expires = presignExpiry(now);
   return `expires=${expires}&signature=${mac(path, expires)}`;
 }
 

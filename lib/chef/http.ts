@@ -8,6 +8,7 @@
  * MAX_BODY_BYTES.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type https from 'node:https';
 import { servePort, type TlsFiles } from '@/lib/ops/tls';
 import { randomUUID } from 'node:crypto';
@@ -82,7 +83,9 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   const upload = isFileUpload(rawPath);
   const limit = upload ? maxDocumentBytes() : chefMaxRequestSize();
   const declared = Number(req.headers['content-length'] ?? 0);
-  const body = declared > limit ? null : await readBody(req, limit);
+  // Issue 46: a cookbook file upload is not read here: its handler streams it to the file store (which counts it against the limit).
+  const streamed = upload && req.method === 'PUT' && declared <= limit;
+  const body = declared > limit ? null : streamed ? EMPTY : await readBody(req, limit);
   if (body === null) {
     res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'x-request-id': requestIdOf(req) });
     // Chef's text (a string, as erchef answers it); uploads name the console's own limit.
@@ -98,8 +101,16 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
       return Array.isArray(v) ? v.join(', ') : v;
     },
     body,
+    ...(streamed ? { stream: req } : {}),
     baseUrl: baseUrl(req),
   });
+  // What a handler did not read of a streamed body (a refusal before it) is drained, so the connection can be reused.
+  if (streamed && !req.readableEnded) req.resume();
+  if (out.stream) {
+    res.writeHead(out.status, out.headers);
+    await pipeline(out.stream, res).catch(() => res.destroy());
+    return true;
+  }
   res.writeHead(out.status, out.headers);
   res.end(out.body);
   return true;

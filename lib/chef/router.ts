@@ -6,6 +6,7 @@
  * shapes, status codes and messages; nothing here redirects.
  */
 import { randomUUID } from 'node:crypto';
+import type { Readable, Transform } from 'node:stream';
 import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
 import { organizationForName } from '@/lib/services/organizations';
@@ -13,9 +14,9 @@ import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
 import { authenticateRequest } from './authn';
 import { isPresigned, verifyPresigned } from './file-url';
-import { hasChefSignature } from './signing';
+import { contentHashCheck, hasChefSignature, STREAMED_BODY } from './signing';
 import { noteRoute } from '@/lib/ops/request-context';
-import { API_MAX_VERSION, API_MIN_VERSION, chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx } from './context';
+import { API_MAX_VERSION, API_MIN_VERSION, chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx, type Result } from './context';
 import { chefRoutes } from './routes';
 
 export { chefOrg, type ChefRequest, type ChefResponse } from './context';
@@ -108,6 +109,19 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   const requestId = sanitizeRequestId(req.header('x-request-id')) ?? randomUUID();
   const headers: Record<string, string> = { ...JSON_HEADERS, 'x-request-id': requestId };
   const reply = (status: number, body: string | Buffer = ''): ChefResponse => ({ status, headers, body: req.method === 'HEAD' ? '' : body });
+  // Issue 46: a file streamed from the store (a HEAD gets its headers only).
+  const replyWith = (result: NonNullable<Result>): ChefResponse => {
+    if (result.stream) {
+      if (req.method === 'HEAD') {
+        result.stream.destroy();
+        return reply(result.status);
+      }
+      return { status: result.status, headers, body: '', stream: result.stream };
+    }
+    if (result.raw !== undefined) return reply(result.status, result.raw);
+    if (result.bytes !== undefined) return reply(result.status, result.bytes);
+    return reply(result.status, result.json === undefined ? '' : JSON.stringify(result.json));
+  };
 
   const tooOld = chefVersionRefusal(req.header('x-chef-version'));
   if (tooOld) return reply(400, JSON.stringify({ error: tooOld }));
@@ -172,7 +186,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     try {
       const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, org, orgId, home, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped });
       if (!result) return reply(204);
-      return reply(result.status, result.bytes ?? result.raw ?? (result.json === undefined ? '' : JSON.stringify(result.json)));
+      return replyWith(result);
     } catch (e) {
       const known = asAppError(e);
       if (known) return reply(known.status, errorBody(known.message));
@@ -183,11 +197,14 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
 
   // Issue 23: the actor is loaded for the URL's organization: a client only there (elsewhere it does not exist:
   // 401), a user with their membership of it. At the server level there is no organization: users only.
-  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.body }, new Date(), scoped ? orgId : SERVER_LEVEL_ORG_ID);
+  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.stream ? STREAMED_BODY : req.body }, new Date(), scoped ? orgId : SERVER_LEVEL_ORG_ID);
   if (!auth.ok) {
+    req.stream?.resume();
     if (auth.status === 0) return reply(401, errorBody('missing required authentication header(s) X-Ops-UserId, X-Ops-Timestamp, X-Ops-Sign, X-Ops-Content-Hash, X-Ops-Authorization-1'));
     return reply(auth.status, errorBody(auth.message));
   }
+  // Issue 46: a streamed upload's body is checked against the hash the signature covers as the handler reads it.
+  if (req.stream && auth.protocol !== 'bearer') req = { ...req, stream: through(req.stream, contentHashCheck(auth.protocol, req.header('x-ops-content-hash') ?? '')) };
   // Every organization route: a signed-in user who is not a member is refused before any handler, with erchef's
   // exact body (its forbidden/2 check); the console's administrators (Chef's superuser) pass, as in erchef.
   if (scoped && !can(auth.actor, 'org.access')) {
@@ -199,9 +216,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
   try {
     const result = await hit.r.route.handler(ctx);
     if (!result) return reply(204);
-    if (result.raw !== undefined) return reply(result.status, result.raw);
-    if (result.bytes !== undefined) return reply(result.status, result.bytes);
-    return reply(result.status, result.json === undefined ? '' : JSON.stringify(result.json));
+    return replyWith(result);
   } catch (e) {
     const known = asAppError(e);
     if (known && (known.code as string) === 'method_not_allowed') return reply(405, errorBody(known.message));
@@ -209,6 +224,13 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
     return reply(500, errorBody('internal service error'));
   }
+}
+
+/** `source` piped into `t`, a failure of the source (the client went away) failing `t` too. */
+function through(source: Readable, t: Transform): Transform {
+  source.once('error', (e) => t.destroy(e));
+  source.once('aborted', () => t.destroy(new Error('the client closed the connection before the body ended')));
+  return source.pipe(t);
 }
 
 /** An incoming X-Request-Id is kept when short and printable, else replaced (never a reason to refuse a request). */

@@ -6,6 +6,8 @@
  * No I/O: key lookup belongs to the caller.
  */
 import { createHash, createPrivateKey, createPublicKey, privateEncrypt, publicDecrypt, constants, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { AppError } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
 
 export type SignProtocol = '1.0' | '1.1' | '1.3';
@@ -51,6 +53,27 @@ function nameDigest(algorithm: 'sha1' | 'sha256', name: string): string {
     nameDigests.set(k, d);
   }
   return d;
+}
+
+/**
+ * Issue 46: the body of a streamed cookbook file upload, not read when the signature is verified: the signature is
+ * checked over the X-Ops-Content-Hash the client sent, and the body against it as it streams (contentHashCheck).
+ */
+export const STREAMED_BODY: unique symbol = Symbol('streamed body');
+
+/** A Transform passing a streamed body through and failing at its end unless its digest is `contentHash`. */
+export function contentHashCheck(protocol: SignProtocol, contentHash: string): Transform {
+  const h = createHash(DIGEST[protocol]);
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      h.update(chunk);
+      cb(null, chunk);
+    },
+    flush(cb) {
+      const got = h.digest('base64');
+      cb(got === contentHash ? null : new AppError('unauthorized', 'The uploaded body does not match its X-Ops-Content-Hash: the request signature does not cover it.'));
+    },
+  });
 }
 
 /** X-Ops-Content-Hash for a body under a protocol. */
@@ -181,8 +204,8 @@ export function publicKeyObject(pem: string): KeyObject {
 }
 
 /** Verifies a parsed signature for a request with `body` against one public key. */
-export function verifySignature(sig: Extract<ParsedSignature, { ok: true }>, req: { method: string; path: string; body: string | Uint8Array }, publicKeyPem: string): boolean {
-  if (hashBody(sig.protocol, req.body) !== sig.contentHash) return false;
+export function verifySignature(sig: Extract<ParsedSignature, { ok: true }>, req: { method: string; path: string; body: string | Uint8Array | typeof STREAMED_BODY }, publicKeyPem: string): boolean {
+  if (req.body !== STREAMED_BODY && hashBody(sig.protocol, req.body) !== sig.contentHash) return false;
   const canonical = canonicalRequest(sig.protocol, {
     method: req.method,
     path: req.path,

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
 import { demoVaultKeyPairs, seedDemoDataBags } from './demo-data-bags';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
+import { storeFileInTransaction } from '@/lib/services/cookbooks/files';
 import { seedDemoRunHistory } from './demo-run-history';
 import { audit, checkRevision, indexNode, movePointer, NODE_SELECT, nodeJson, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
 
@@ -65,7 +66,7 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
         for (const f of allFiles) {
           if (files.has(f.checksum)) continue;
           files.add(f.checksum);
-          await tx.cookbookFile.create({ data: { checksum: f.checksum, size: Buffer.byteLength(f.text), content: new Uint8Array(Buffer.from(f.text)) } });
+          await storeFileInTransaction(tx, f.checksum, Buffer.from(f.text), now);
         }
         const manifest = {
           name: `${a.name}-${a.version}`,

@@ -9,6 +9,7 @@ import { metrics } from '@/lib/ops/metrics';
 import { startWebhookWorker, type RunningWorker } from './webhook-worker';
 import { startRolloutWorker } from './rollout-worker';
 import { collectExpiredUploads } from './cookbook-artifacts';
+import { collectFiles } from './cookbooks/files';
 
 /** The /metrics gauges that read the database (issue 14): pending approval requests and the webhook backlog, counted on each scrape. */
 export function registerGauges(): void {
@@ -23,8 +24,11 @@ export function startBackgroundJobs(): { stop(): Promise<void> } {
   // Issue 26: run-report retention and the automatic rollback's catch-up pass.
   if (process.env.ROLLOUT_WORKER !== 'false') workers.push(startRolloutWorker());
   // Issue 28: uploaded files of expired sandboxes that nothing names are collected every 10 minutes.
+  // Issue 46: then files nothing has named for the grace period are removed from the file store (safe on every instance).
   const collector = setInterval(() => {
-    collectExpiredUploads().catch((e) => console.error('[uploads] collecting expired sandboxes failed', e));
+    collectExpiredUploads()
+      .then(() => collectFiles())
+      .catch((e) => console.error('[uploads] collecting expired sandboxes and unreferenced files failed', e));
   }, 10 * 60 * 1000);
   collector.unref();
   return {

@@ -1,16 +1,20 @@
 /**
  * The artifact server: sandboxes (file upload sessions), the content-addressed
  * file store, and immutable cookbook artifacts, as Chef Server serves them to
- * `chef push` and chef-client. Files live in the database (keyed by MD5, as
- * Chef's SQL storage mode does), so several instances share them.
+ * `chef push` and chef-client. Files are content-addressed by MD5 and kept in
+ * the file store (issue 46, lib/services/cookbooks/: the database or an S3
+ * bucket), shared by every instance; their StoredFile rows say which exist.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { AppError, badRequest, chefStringError, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
+import { claimFiles, openFile, releaseFiles, storeFile } from './cookbooks/files';
+import type { StoredObject } from './cookbooks/file-store';
 
 const MD5 = /^[0-9a-f]{32}$/;
 /** Chef's cookbook-name rule. */
@@ -55,7 +59,8 @@ export async function createSandbox(r: Actor, body: unknown, now = new Date()): 
   if (sums.length > max) throw new AppError('too_large', `A sandbox holds at most ${max} files (SANDBOX_MAX_FILES); this one names ${sums.length}. Upload in several sandboxes.`, [{ path: '/checksums', message: `at most ${max} checksums` }]);
   const id = randomBytes(16).toString('hex');
   const created = await transaction(async (tx) => {
-    const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
+    // Issue 46: the files held are claimed for this sandbox (a collector no longer takes them); the others are uploaded.
+    const have = await claimFiles(tx, sums, now);
     await tx.sandbox.create({ data: { id, checksums: JSON.stringify(sums), createdById: r.userId, createdBy: r.email, createdAt: now, expiresAt: new Date(now.getTime() + SANDBOX_TTL_MS) } });
     return { id, checksums: Object.fromEntries(sums.map((c) => [c, { needs_upload: !have.has(c) }])) };
   });
@@ -74,7 +79,8 @@ export function maxUploadFiles(): number {
  * Issue 28: uploaded files are collected once their sandbox has expired,
  * unless an artifact or a live sandbox names them (content-addressed files
  * are shared). Up to `limit` expired sandboxes per call, oldest first, each
- * in one transaction. Returns how many files were removed.
+ * in one transaction. Returns how many files were left unreferenced (orphans,
+ * collected from the store after a grace period: lib/services/cookbooks/files.ts).
  */
 export async function collectExpiredUploads(now = new Date(), limit = 50): Promise<number> {
   const expired = await db().sandbox.findMany({ where: { expiresAt: { lt: now } }, orderBy: { expiresAt: 'asc' }, take: limit, select: { id: true, checksums: true } });
@@ -83,14 +89,8 @@ export async function collectExpiredUploads(now = new Date(), limit = 50): Promi
     removed += await transaction(async (tx) => {
       const { count } = await tx.sandbox.deleteMany({ where: { id: sb.id } });
       if (count !== 1) return 0; // another instance collected it
-      const sums = [...new Set(JSON.parse(sb.checksums) as string[])];
-      const orphans: string[] = [];
-      for (const c of sums) {
-        const used = (await tx.cookbookArtifact.findFirst({ where: { manifest: { contains: c } }, select: { id: true } })) || (await tx.sandbox.findFirst({ where: { expiresAt: { gte: now }, checksums: { contains: c } }, select: { id: true } }));
-        if (!used) orphans.push(c);
-      }
-      if (orphans.length) await tx.cookbookFile.deleteMany({ where: { checksum: { in: orphans } } });
-      return orphans.length;
+      // Issue 46: files nothing else names become orphans, removed from the store after the grace period (collectFiles).
+      return releaseFiles(tx, JSON.parse(sb.checksums) as string[], now);
     });
   }
   return removed;
@@ -102,22 +102,16 @@ async function openSandbox(id: string, now: Date) {
   return { ...sb, sums: JSON.parse(sb.checksums) as string[] };
 }
 
-/** PUT <upload url>: the raw bytes of one file; its MD5 must be the checksum (and Content-MD5, when sent). */
-export async function uploadSandboxFile(r: Actor, sandboxId: string, checksum: string, bytes: Buffer, contentMd5: string | null | undefined, now = new Date()) {
+/**
+ * PUT <upload url>: the raw bytes of one file (a buffer, or a stream of `size` bytes, null when chunked), streamed
+ * to the file store; its MD5 must be the checksum (and Content-MD5, when sent), checked before anything can name it.
+ */
+export async function uploadSandboxFile(r: Actor, sandboxId: string, checksum: string, body: Buffer | Readable, contentMd5: string | null | undefined, now = new Date(), size: number | null = null) {
   assertUpload(r);
   const sb = await openSandbox(sandboxId, now);
   if (sb.completed) throw conflict(`Sandbox '${sandboxId}' is already committed`);
   if (!sb.sums.includes(checksum)) throw notFound(`Checksum ${checksum} is not part of sandbox '${sandboxId}'`);
-  const md5 = createHash('md5').update(bytes);
-  const hex = md5.copy().digest('hex');
-  if (hex !== checksum) throw badRequest(`Uploaded content has MD5 ${hex}, not ${checksum}`, [{ path: '', message: 'content does not match its checksum' }]);
-  if (contentMd5 && contentMd5.trim() !== md5.digest('base64')) throw badRequest('Content-MD5 does not match the uploaded content', [{ path: '', message: 'Content-MD5 mismatch' }]);
-  try {
-    await db().cookbookFile.create({ data: { checksum, size: bytes.length, content: new Uint8Array(bytes) } });
-  } catch (e) {
-    // Stored already (another upload of the same content): content-addressed, so nothing to do.
-    if ((e as { code?: string }).code !== 'P2002') throw e;
-  }
+  await storeFile(checksum, body, { size, contentMd5 });
 }
 
 /** PUT /sandboxes/:id {is_completed: true}: succeeds only when every file arrived. */
@@ -125,10 +119,13 @@ export async function commitSandbox(r: Actor, id: string, body: unknown, now = n
   assertUpload(r);
   if ((body as { is_completed?: unknown } | null)?.is_completed !== true) throw badRequest("Field 'is_completed' must be true", [{ path: '/is_completed', message: 'must be true' }]);
   const sb = await openSandbox(id, now);
-  const have = new Set((await db().cookbookFile.findMany({ where: { checksum: { in: sb.sums } }, select: { checksum: true } })).map((f) => f.checksum));
-  const missing = sb.sums.filter((c) => !have.has(c));
-  if (missing.length) throw badRequest(`Cannot update sandbox ${id}: the following checksums have not been uploaded: ${missing.join(', ')}`, missing.map((c) => ({ path: `/checksums/${c}`, message: 'not uploaded' })));
-  const done = await db().sandbox.update({ where: { id }, data: { completed: true }, select: { createdAt: true } });
+  const done = await transaction(async (tx) => {
+    // Issue 46: only files stored (verified) count; claimed in the commit's transaction, so none is collected meanwhile.
+    const have = await claimFiles(tx, sb.sums, now);
+    const missing = sb.sums.filter((c) => !have.has(c));
+    if (missing.length) throw badRequest(`Cannot update sandbox ${id}: the following checksums have not been uploaded: ${missing.join(', ')}`, missing.map((c) => ({ path: `/checksums/${c}`, message: 'not uploaded' })));
+    return tx.sandbox.update({ where: { id }, data: { completed: true }, select: { createdAt: true } });
+  });
   return { guid: id, name: id, checksums: sb.sums, create_time: done.createdAt.toISOString().replace(/\.\d{3}Z$/, '+00:00'), is_completed: true };
 }
 
@@ -167,7 +164,8 @@ export async function putArtifact(r: Actor, name: string, identifier: string, bo
   const text = stableJson(manifest);
   return transaction(async (tx) => {
     const sums = [...new Set(files.map((f) => f.checksum))];
-    const have = new Set((await tx.cookbookFile.findMany({ where: { checksum: { in: sums } }, select: { checksum: true } })).map((f) => f.checksum));
+    // Issue 46: a manifest names only files stored (verified); claiming them keeps a collector away.
+    const have = await claimFiles(tx, sums);
     const missing = sums.filter((c) => !have.has(c));
     if (missing.length) {
       throw new AppError('bad_request', "Manifest has a checksum that hasn't been uploaded.", missing.map((c) => ({ path: '/all_files', message: `checksum ${c} not uploaded` })));
@@ -245,21 +243,17 @@ export async function deleteArtifact(r: Actor, name: string, identifier: string)
     }
     await assertNotNeeded(tx, name, identifier);
     await tx.cookbookArtifact.delete({ where: { id: a.id } });
-    // Files no other artifact or open sandbox names go with it (Chef cleans up unused checksum data too).
+    // Files no other artifact or live sandbox names go with it (Chef cleans up unused checksum data too): issue 46,
+    // they become orphans, removed from the file store after a grace period unless an upload names them again.
     const manifest = JSON.parse(a.manifest) as Record<string, unknown>;
-    const orphans: string[] = [];
-    for (const c of new Set(manifestFiles(manifest).map((f) => f.checksum))) {
-      const used = (await tx.cookbookArtifact.count({ where: { manifest: { contains: c } } })) + (await tx.sandbox.count({ where: { completed: false, checksums: { contains: c } } }));
-      if (!used) orphans.push(c);
-    }
-    if (orphans.length) await tx.cookbookFile.deleteMany({ where: { checksum: { in: orphans } } });
-    await audit(tx, r, { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}`, after: { files_removed: orphans.length } });
+    const orphans = await releaseFiles(tx, manifestFiles(manifest).map((f) => f.checksum));
+    await audit(tx, r, { action: 'artifact.delete', targetType: 'artifact', target: `${name}@${identifier}`, after: { files_removed: orphans } });
     return JSON.parse(a.manifest);
   });
 }
 
 /** A stored file's bytes, for callers that may read cookbooks. */
-export async function readCookbookFile(r: Actor, checksum: string): Promise<Buffer> {
+export async function readCookbookFile(r: Actor, checksum: string): Promise<StoredObject> {
   assertCookbookRead(r);
   return readPresignedCookbookFile(checksum);
 }
@@ -269,9 +263,9 @@ export async function readCookbookFile(r: Actor, checksum: string): Promise<Buff
  * capability, handed out only with a manifest to an actor `cookbook.read`
  * allowed; 404 once no artifact keeps the file.
  */
-export async function readPresignedCookbookFile(checksum: string): Promise<Buffer> {
+export async function readPresignedCookbookFile(checksum: string): Promise<StoredObject> {
   if (!MD5.test(checksum)) throw notFound(`No file with checksum ${checksum}`);
-  const f = await db().cookbookFile.findUnique({ where: { checksum }, select: { content: true } });
+  const f = await openFile(checksum);
   if (!f) throw notFound(`No file with checksum ${checksum}`);
-  return Buffer.from(f.content);
+  return f;
 }

@@ -16,7 +16,10 @@ export const sandboxRoutes: ChefRoute[] = [
   route('PUT', 'sandboxes/:id', async (ctx) => ok(await commitSandbox(ctx.actor, ctx.params.id, jsonBody(ctx)))),
 
   route('PUT', 'file_store/sandboxes/:id/:checksum', async (ctx) => {
-    await uploadSandboxFile(ctx.actor, ctx.params.id, ctx.params.checksum, ctx.req.body, ctx.req.header('content-md5'));
+    // Issue 46: streamed to the file store as it arrives (http.ts hands the body over unread).
+    const length = ctx.req.header('content-length');
+    const size = ctx.req.stream ? (length && /^\d+$/.test(length) ? Number(length) : null) : null;
+    await uploadSandboxFile(ctx.actor, ctx.params.id, ctx.params.checksum, ctx.req.stream ?? ctx.req.body, ctx.req.header('content-md5'), new Date(), size);
     return { status: 204 };
   }),
 ];

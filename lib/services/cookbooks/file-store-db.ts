@@ -47,6 +47,15 @@ export function databaseStore(): FileStore {
       counted('db', 'ping', async () => {
         await db().$queryRaw`SELECT 1`;
       }),
+    list: async function* () {
+      let cursor = '';
+      for (;;) {
+        const rows = await counted('db', 'list', () => db().cookbookFile.findMany({ where: { checksum: { gt: cursor } }, orderBy: { checksum: 'asc' }, take: 500, select: { checksum: true } }));
+        if (!rows.length) return;
+        cursor = rows[rows.length - 1].checksum;
+        yield rows.map((r) => r.checksum);
+      }
+    },
     sweepStaging: async () => 0,
   };
 }

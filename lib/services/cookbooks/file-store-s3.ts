@@ -153,6 +153,16 @@ export function s3Store(settings: S3Settings = s3Settings()): FileStore {
       counted('s3', 'ping', async () => {
         await c.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(3_000) });
       }),
+    list: async function* () {
+      let token: string | undefined;
+      do {
+        const page = await counted('s3', 'list', () => c.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 })));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        // Files only: `<prefix><md5>` (staging objects are under `<prefix>uploads/`).
+        const sums = (page.Contents ?? []).map((o) => (o.Key ?? '').slice(prefix.length)).filter((k) => /^[0-9a-f]{32}$/.test(k));
+        if (sums.length) yield sums;
+      } while (token);
+    },
     sweepStaging: (before: Date) =>
       counted('s3', 'list', async () => {
         const page = await c.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: stagingPrefix, MaxKeys: 1000 }));

@@ -20,7 +20,6 @@ import type { Tx } from '@/lib/db/client';
 import { countFileStore } from '@/lib/ops/metrics';
 
 export type StoreKind = 'db' | 's3';
-export const STORE_KINDS: readonly StoreKind[] = ['db', 's3'];
 
 /** An object as read: its length and its bytes (a stream from S3, a buffer from the database). */
 export interface StoredObject {
@@ -54,6 +53,8 @@ export interface FileStore {
   presign(checksum: string, expiresAt: number, now: Date): Promise<string | null>;
   /** Throws when the store does not answer (readiness). */
   ping(): Promise<void>;
+  /** The checksums of the objects held, a page at a time (the migration's sweep of leftovers). */
+  list(): AsyncIterable<string[]>;
   /** Removes staging objects of uploads that started before `before` and never finished (S3); how many. */
   sweepStaging(before: Date): Promise<number>;
 }

@@ -57,7 +57,7 @@ import { AppError, badRequest, isAppError } from '@/lib/errors';
 import { log } from '@/lib/ops/log';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { isUniqueViolation } from '../internal/retry';
-import { configuredStoreKind, directDownloads, FileStoreConfigError, STORE_KINDS, type FileStore, type StoreKind, type StoredObject } from './file-store';
+import { configuredStoreKind, directDownloads, FileStoreConfigError, type FileStore, type StoreKind, type StoredObject } from './file-store';
 import { databaseStore } from './file-store-db';
 import { s3Store } from './file-store-s3';
 
@@ -134,16 +134,23 @@ class BodyCheck {
     this.hasher = h;
     // A failed source (the client went away, a signature's body hash did not match) fails the hasher, and so the store's read.
     body.once('error', (e) => {
-      this.failure ??= e;
+      this.fail(e);
       h.destroy(e);
     });
-    h.once('error', (e) => (this.failure ??= e));
+    h.once('error', (e) => this.fail(e));
     body.pipe(h);
     return h;
   }
 
   /** Why the body could not be read, if it could not (the first error of the source or the hasher). */
   failure: unknown = null;
+  /** Called once with that error (the upload aborts the store's write: a store reading a failed stream may wait for more). */
+  onFailure: (e: unknown) => void = () => undefined;
+  private fail(e: unknown) {
+    if (this.failure !== null) return;
+    this.failure = e;
+    this.onFailure(e);
+  }
 
   /** Throws unless the whole body was read and is the file it claims to be. */
   async verify(): Promise<void> {
@@ -260,14 +267,15 @@ export async function storeFile(checksum: string, body: Readable | Buffer, opts:
     return 'present';
   }
   const abort = new AbortController();
+  check.onFailure = (e) => abort.abort(e);
   const renewal = keepClaim(checksum, claim, () => abort.abort(new AppError('unavailable', `The upload of ${checksum} took longer than the file store keeps an unfinished upload; upload it again.`)));
   try {
     try {
       await store.put(checksum, check.feed(body), { size, verify: () => check.verify(), signal: abort.signal });
     } catch (e) {
       if (isAppError(e)) throw e;
-      if (abort.signal.aborted) throw abort.signal.reason;
       if (isAppError(check.failure)) throw check.failure;
+      if (abort.signal.aborted) throw abort.signal.reason;
       // A store that checks Content-MD5 refuses a wrong body itself: say so as the console would.
       if ((e as { name?: string }).name === 'BadDigest' || (e as { name?: string }).name === 'InvalidDigest') {
         const refused = await check.verify().then(
@@ -328,27 +336,6 @@ export async function openFile(checksum: string): Promise<StoredObject | null> {
   }
   log('error', 'file store: a stored file is missing from its store', { checksum, store: last });
   return null;
-}
-
-/** Sizes of the files held (stored), by checksum. */
-export async function fileSizes(checksums: string[]): Promise<Map<string, number>> {
-  if (!checksums.length) return new Map();
-  const rows = await db().storedFile.findMany({ where: { checksum: { in: checksums }, state: 'stored' }, select: { checksum: true, size: true } });
-  return new Map(rows.map((r) => [r.checksum, r.size]));
-}
-
-/** Up to `limit` bytes of a stored file (the artifact pages show small text files), with its size. */
-export async function readFileHead(checksum: string, limit: number): Promise<{ size: number; bytes: Buffer | null } | null> {
-  const sizes = await fileSizes([checksum]);
-  const size = sizes.get(checksum);
-  if (size === undefined) return null;
-  if (size > limit) return { size, bytes: null };
-  const obj = await openFile(checksum);
-  if (!obj) return null;
-  if (Buffer.isBuffer(obj.body)) return { size, bytes: obj.body };
-  const chunks: Buffer[] = [];
-  for await (const c of obj.body) chunks.push(c as Buffer);
-  return { size, bytes: Buffer.concat(chunks) };
 }
 
 /**
@@ -504,10 +491,3 @@ export async function fileStoreReadiness(): Promise<FileStoreReadiness> {
   }
 }
 
-/** How many files, and bytes, each store holds by state (the migration's report). */
-export async function fileCounts(): Promise<{ store: string; state: string; files: number; bytes: number }[]> {
-  const rows = await db().storedFile.groupBy({ by: ['store', 'state'], _count: { _all: true }, _sum: { size: true } });
-  return rows.map((r) => ({ store: r.store, state: r.state, files: r._count._all, bytes: r._sum.size ?? 0 })).sort((a, b) => (a.store + a.state < b.store + b.state ? -1 : 1));
-}
-
-export { STORE_KINDS };
