@@ -31,7 +31,8 @@ import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
 import * as webhooksRoute from '@/app/api/v1/webhooks/route';
 import { createWebhook, sendTestWebhook } from '@/lib/services/webhooks';
 import { deliverDue } from '@/lib/services/webhook-worker';
-import { commitSandbox, createSandbox, deleteArtifact, putArtifact, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
+import { commitSandbox, createSandbox, deleteArtifact, putArtifact, readPresignedCookbookFile, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
+import { collectFiles, GRACE_MS } from '@/lib/services/cookbooks/files';
 import { artifactPage } from '@/lib/db/queries/artifacts';
 import { createApiToken } from '@/lib/services/create-api-token';
 import * as boardRoute from '@/app/api/v1/board/route';
@@ -438,9 +439,15 @@ describe('low findings: uploads, artifacts, JSON depth, credentials', () => {
     await uploadSandboxFile(user(A.dev), sb.id, md5(orphan), Buffer.from(orphan), null, t0);
     await artifact(A.dev, 'keptcb28', { 'recipes/default.rb': kept }, t0);
     expect(await db().cookbookFile.count({ where: { checksum: { in: [md5(orphan), md5(kept)] } } })).toBe(2);
-    // Two days later, another upload starts: the expired sandboxes are collected with their unused files.
-    await createSandbox(user(A.dev), { checksums: { [md5('later')]: null } }, new Date(t0.getTime() + 2 * 24 * 3600 * 1000));
+    // Two days later, another upload starts: the expired sandboxes are collected; their unused files become orphans,
+    // no longer served, and leave the file store after the grace period (issue 46).
+    const t2 = new Date(t0.getTime() + 2 * 24 * 3600 * 1000);
+    await createSandbox(user(A.dev), { checksums: { [md5('later')]: null } }, t2);
+    expect(await db().storedFile.findUnique({ where: { checksum: md5(orphan) }, select: { state: true } })).toEqual({ state: 'orphan' });
+    await expect(readPresignedCookbookFile(md5(orphan))).rejects.toMatchObject({ status: 404 });
+    await collectFiles({ now: new Date(t2.getTime() + GRACE_MS + 1) });
     expect(await db().cookbookFile.count({ where: { checksum: md5(orphan) } })).toBe(0);
+    expect(await db().storedFile.count({ where: { checksum: md5(orphan) } })).toBe(0);
     expect(await db().cookbookFile.count({ where: { checksum: md5(kept) } })).toBe(1);
   });
 
