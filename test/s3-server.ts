@@ -28,7 +28,7 @@ export interface S3Server {
 export async function startS3Server(bucket = 'cookbooks'): Promise<S3Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-console-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }], vhostBuckets: false });
-  const addr = (await server.run()) as AddressInfo;
+  const addr: AddressInfo = await server.run();
   // s3rver keeps objects as files and removes a directory when its last object is deleted: an upload writing a staging
   // object under uploads/ while another upload's delete empties it then fails to open its file (ENOENT, uncaught).
   // A file that is not an object keeps the directory (S3 itself has no directories).

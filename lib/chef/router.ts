@@ -10,7 +10,7 @@ import type { Readable, Transform } from 'node:stream';
 import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
 import { organizationForName } from '@/lib/services/organizations';
-import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
+import { asAppError, badRequest, CHEF_STRING_ERROR } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
 import { authenticateRequest } from './authn';
 import { isPresigned, verifyPresigned } from './file-url';
@@ -229,7 +229,7 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
 /** `source` piped into `t`, a failure of the source (the client went away) failing `t` too. */
 function through(source: Readable, t: Transform): Transform {
   source.once('error', (e) => t.destroy(e));
-  source.once('aborted', () => t.destroy(new Error('the client closed the connection before the body ended')));
+  source.once('aborted', () => t.destroy(badRequest('The upload ended before its body did: the client closed the connection.')));
   return source.pipe(t);
 }
 

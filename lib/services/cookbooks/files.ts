@@ -25,7 +25,7 @@
  *    its row stored only after the store holds the verified bytes; bytes are
  *    deleted only under a `deleting` row, which nothing moves back: uploads of
  *    that file wait until the row is gone, and then make a new generation.
- * 2. A manifest (an artifact) or a live sandbox names only files whose row
+ * 2. A manifest (an artifact) or an open sandbox names only files whose row
  *    is `stored`: creating either claims its files (`claimFiles`: stored or
  *    orphan → stored, version + 1) in the same transaction, and a file that
  *    could not be claimed is reported not uploaded.
@@ -349,11 +349,14 @@ export async function claimFiles(tx: Tx, checksums: string[], now = new Date()):
   return new Set(rows.map((r) => r.checksum));
 }
 
-/** True when an artifact's manifest or a live sandbox names the file. */
+/**
+ * True when an artifact's manifest or an open sandbox (live, not committed: its uploads may be in flight) names the
+ * file. A committed sandbox does not hold its files: the artifact PUT that follows it claims them (an orphan too).
+ */
 async function referenced(tx: Tx, checksum: string, now: Date): Promise<boolean> {
   const artifact = await tx.cookbookArtifact.findFirst({ where: { manifest: { contains: checksum } }, select: { id: true } });
   if (artifact) return true;
-  return !!(await tx.sandbox.findFirst({ where: { expiresAt: { gte: now }, checksums: { contains: checksum } }, select: { id: true } }));
+  return !!(await tx.sandbox.findFirst({ where: { completed: false, expiresAt: { gte: now }, checksums: { contains: checksum } }, select: { id: true } }));
 }
 
 /**
