@@ -125,7 +125,7 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
   await form.getByTestId('rollback-enabled').check();
   await form.getByLabel('Within (W)').fill('60');
   await form.getByLabel('At least (Y)').fill('50');
-  await form.getByLabel('Runs at least (N)').fill('2');
+  await form.getByLabel('Counted nodes at least (N)').fill('2');
   await saveRules(page, 'dev');
   await expect(page.getByText('dev: promotion gate off, automatic rollback on')).toBeVisible();
 
