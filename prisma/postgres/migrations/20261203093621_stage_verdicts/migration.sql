@@ -34,7 +34,7 @@ CREATE INDEX "StageVerdict_policyName_revisionId_idx" ON "StageVerdict"("policyN
 -- CreateIndex
 CREATE INDEX "StageVerdict_groupName_policyName_idx" ON "StageVerdict"("groupName", "policyName");
 
--- Issue 43: before, a gated ring also rolled back automatically when a ring node failed; keep that for existing rings.
+-- Issue 43: before, a gated ring also rolled back automatically when a ring node failed, and keeps doing so for existing rings.
 UPDATE "RingRollout" SET "rollbackOnFailure" = "gateOnConvergence";
 
 -- Issue 41: a bad mark made by the automatic rollback becomes what it always was: evidence about the stage that rolled
