@@ -398,8 +398,8 @@ describe("a change's events go out in the order they were written (issue 43)", (
 
 describe('reports of a node the console has in no stage', () => {
   it('are stored and count in no stage', async () => {
-    const c = await change('staging');
-    const r = await ingestRunMessage({ kind: 'token' }, runMessage('unplaced-node', 'staging', c.policy, c.from, 'failure'));
+    const c = await db().groupPolicy.findFirstOrThrow({ where: { group: { name: 'staging' } }, select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } });
+    const r = await ingestRunMessage({ kind: 'token' }, runMessage('unplaced-node', 'staging', c.policy.name, c.revision.revisionId, 'failure'));
     expect(r.status).toBe('failure');
     expect(await db().runReport.findFirstOrThrow({ where: { nodeName: 'unplaced-node' }, select: { groupName: true, policyName: true } })).toEqual({ groupName: null, policyName: null });
   });
