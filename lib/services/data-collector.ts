@@ -288,7 +288,9 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
     status: m.status,
     startTime: m.start_time,
     endTime,
-    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime()),
+    // Issue 43: chef-client's times are whole seconds: a run (often a failed one) that ended in the second it started
+    // would read "0 ms"; its resources' own durations (milliseconds) say at least how long it ran.
+    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime(), resources.reduce((n, r) => n + (r.duration_ms ?? 0), 0)),
     totalResources: m.total_resource_count ?? m.resources.length,
     updatedResources: updated,
     failedResources: failed,

@@ -694,3 +694,9 @@ export async function advanceRings(now = new Date()): Promise<{ widened: string[
   }
   return { widened, rolledBack };
 }
+
+/** Issue 43: the ringed rollout a ring request starts (for the request page; the request's own visibility was checked). */
+export async function ringOfRequest(requestId: string): Promise<{ id: string; url: string; status: string } | null> {
+  const r = await db().ringRollout.findFirst({ where: { requestId }, orderBy: { createdAt: 'desc' }, select: { id: true, status: true } });
+  return r ? { id: r.id, url: `/rings/${r.id}`, status: r.status } : null;
+}

@@ -90,4 +90,6 @@ export interface RingStartChoices {
     /** Newest first (at most 20): id, when, how it arrived. */
     revisions: { id: string; created_at: string; origin: string; created_by: string | null }[];
   }[];
+  /** Issue 43: per stage the viewer may change, per policy: its nodes' names (the form computes the blast radius of each step). */
+  nodes: Record<string, Record<string, string[]>>;
 }
