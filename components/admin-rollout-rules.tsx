@@ -101,7 +101,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
         <div className="flex flex-wrap gap-3">
           <NumberField id={id('rb-window')} label="Within (W)" suffix="minutes of a change" value={rollback.window_minutes} min={1} max={10080} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, window_minutes: n })} error={err('rollback.window_minutes')} />
           <NumberField id={id('rb-pct')} label="At least (Y)" suffix="% of nodes failed" value={rollback.failure_pct} min={1} max={100} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, failure_pct: n })} error={err('rollback.failure_pct')} />
-          <NumberField id={id('rb-runs')} label="Counted nodes at least (N)" suffix="nodes" value={rollback.min_runs} min={1} max={100000} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, min_runs: n })} error={err('rollback.min_runs')} />
+          <NumberField id={id('rb-runs')} label="Reported by at least (N)" suffix="nodes" value={rollback.min_runs} min={1} max={100000} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, min_runs: n })} error={err('rollback.min_runs')} />
         </div>
         {rollback.enabled && (
           <p className="text-xs text-slate-600" data-testid="rollback-sentence">
