@@ -219,6 +219,10 @@ test('high 2: a ring request says a ring starts — the request page, the approv
   await expect(lead.getByText(new RegExp(`Approved: the ring started; production still runs ${current.slice(0, 10)}`))).toBeVisible();
   await expect(lead.getByTestId('request-status-line')).toContainText(`Applied: the ring started; production still runs ${current.slice(0, 10)}`);
   await expectNoViolations(lead, 'ring request page (applied)');
+  // The ring it started: approved, by whom, and what its start did.
+  await lead.goto(`/rings/${asked.ring.id}`);
+  await expect(lead.getByTestId('ring-status')).toHaveText('active');
+  await expectNoViolations(lead, 'ring page (approved)');
 
   // The requests list tells a ring from a whole-policy promotion; production's history shows the ring and the request.
   await lead.goto('/requests?view=all&stage=production');
@@ -229,6 +233,9 @@ test('high 2: a ring request says a ring starts — the request page, the approv
 });
 
 test('mediums: the Widen dialog says the ring has not converged, in words; the stage health counts the ring apart; the ring form gives the blast radius', async ({ page }) => {
+  // The seeded demo has no ring yet: the rings list's empty state (one of the pages axe found a link-in-text-block on).
+  await page.goto('/rings');
+  await expectNoViolations(page, 'rings list (empty)');
   const key = await chefKey(page);
   const [{ policy, revision }] = await differing(page, 'dev', 'qa');
   const { inside, outside } = ringNodes('qa', policy, 'e2e-widen', 2, 2);
