@@ -1,4 +1,5 @@
 import type { Tx } from '@/lib/db/client';
+import { processState } from '@/lib/process-state';
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '@/lib/validation/webhooks';
 
 /** Events a webhook subscription can choose (issues 15 and 26; lib/validation/webhooks.ts). `test` is sent only by "send test event". */
@@ -103,8 +104,8 @@ export function slackEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-let lastMs = 0;
-let seq = 0;
+/** The last delivery id's millisecond and its counter: one per process (issue 40: process state, not module state). */
+const idClock = processState('outbox.delivery-id', () => ({ lastMs: 0, seq: 0 }));
 
 /**
  * Issue 43: a delivery id that orders by creation (a UUIDv7: 48 bits of milliseconds, then a counter within the
@@ -113,19 +114,20 @@ let seq = 0;
  * de-duplicate on.
  */
 export function deliveryId(now = Date.now()): string {
-  if (now <= lastMs) seq++;
+  const c = idClock;
+  if (now <= c.lastMs) c.seq++;
   else {
-    lastMs = now;
-    seq = 0;
+    c.lastMs = now;
+    c.seq = 0;
   }
-  if (seq > 0xfff) {
+  if (c.seq > 0xfff) {
     // More than 4096 in one millisecond: borrow the next millisecond (the order still holds).
-    lastMs++;
-    seq = 0;
+    c.lastMs++;
+    c.seq = 0;
   }
-  const ms = lastMs.toString(16).padStart(12, '0');
+  const ms = c.lastMs.toString(16).padStart(12, '0');
   const rand = crypto.getRandomValues(new Uint8Array(8));
-  const counter = (seq & 0xfff).toString(16).padStart(3, '0');
+  const counter = (c.seq & 0xfff).toString(16).padStart(3, '0');
   const variant = ((rand[0] & 0x3f) | 0x80).toString(16).padStart(2, '0');
   const tail = [...rand.slice(1)].map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${counter}-${variant}${tail.slice(0, 2)}-${tail.slice(2, 14)}`;
