@@ -170,23 +170,32 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
         )}
         {(p.verdicts?.here.length ?? 0) > 0 && (
           <div data-testid="guard-verdict" data-where="here">
-            {p.verdicts.here.map((v) => (
-              <p key={v.id}>
-                <b>This revision {verdictWords(v)}.</b>{' '}
-                <Link href={v.url} className="underline">
-                  See the evidence<span className="sr-only"> of its failure in {v.stage}</span>
-                </Link>
-              </p>
-            ))}
             {p.verdicts.may_override ? (
-              <div className="mt-1">
-                <label htmlFor="guard-verdict-override" className="mb-1 block text-xs font-semibold uppercase">
-                  Move it into {p.stage} again anyway: reason (required, kept in the audit log and the history)
-                </label>
-                <textarea id="guard-verdict-override" className="input h-16 text-slate-900" value={overrides.verdict ?? ''} onChange={(e) => onOverrides({ ...overrides, verdict: e.target.value })} maxLength={1000} />
-              </div>
+              <>
+                {p.verdicts.here.map((v) => (
+                  <p key={v.id}>
+                    <b>This revision {verdictWords(v)}.</b>{' '}
+                    <Link href={v.url} className="underline">
+                      See the evidence<span className="sr-only"> of its failure in {v.stage}</span>
+                    </Link>
+                  </p>
+                ))}
+                <div className="mt-1">
+                  <label htmlFor="guard-verdict-override" className="mb-1 block text-xs font-semibold uppercase">
+                    Move it into {p.stage} again anyway: reason (required, kept in the audit log and the history)
+                  </label>
+                  <textarea id="guard-verdict-override" className="input h-16 text-slate-900" value={overrides.verdict ?? ''} onChange={(e) => onOverrides({ ...overrides, verdict: e.target.value })} maxLength={1000} />
+                </div>
+              </>
             ) : (
-              <p>Only someone who manages {p.stage} may move it there again, with a written reason.</p>
+              // The refusal above says what happened and who may override; here only the way to the evidence.
+              p.verdicts.here.map((v) => (
+                <p key={v.id}>
+                  <Link href={v.url} className="underline">
+                    See the evidence of its failure in {v.stage}
+                  </Link>
+                </p>
+              ))
             )}
           </div>
         )}

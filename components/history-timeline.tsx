@@ -32,29 +32,11 @@ export function HistoryTimeline({
 }) {
   const [target, setTarget] = useState<string | null>(null);
   if (entries.length === 0 && events.length === 0) return <p className="card p-6 text-center text-slate-600">No changes recorded for {policy} in {stage}.</p>;
-  // Newest first; at the same instant the move comes before what it caused (a ring's last step, an applied request).
-  const items = [...entries.map((e) => ({ at: e.at, move: e, event: null })), ...events.map((ev) => ({ at: ev.at, move: null, event: ev }))].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.move ? -1 : 1));
   return (
     <>
+      {events.length > 0 && <StageEvents stage={stage} events={events} />}
       <ol className="card divide-y divide-slate-100" data-testid="history">
-        {items.map(({ move: e, event: ev }) =>
-          ev ? (
-            <li key={ev.id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-kind={ev.kind} data-action={ev.action} data-testid="history-event">
-              <span className="w-40 text-xs text-slate-600">{dateTime(ev.at)}</span>
-              <span className={`badge ${ev.kind === 'verdict' ? 'bg-red-100 text-red-900' : ev.kind === 'ring' ? 'bg-indigo-50 text-indigo-800' : 'bg-violet-50 text-violet-800'}`}>{ev.kind === 'verdict' ? 'failed here' : ev.kind}</span>
-              <span className="text-slate-800">{ev.text}</span>
-              <span className="text-slate-600">{ev.actor}</span>
-              <span className="ml-auto flex items-center gap-2">
-                {ev.links.map((l) => (
-                  <Link key={l.href} className="text-xs text-indigo-700 underline" href={l.href}>
-                    {l.label}
-                    <span className="sr-only"> ({dateTime(ev.at)})</span>
-                  </Link>
-                ))}
-              </span>
-            </li>
-          ) : (
-            e && (
+        {entries.map((e) => (
           <li key={e.id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-kind={e.kind}>
             <span className="w-40 text-xs text-slate-600">{dateTime(e.at)}</span>
             <span className="badge bg-slate-100 text-slate-700">{e.kind}</span>
@@ -84,12 +66,42 @@ export function HistoryTimeline({
               {e.toRevisionId === current && e === entries.find((x) => x.toRevisionId === current) && <span className="badge bg-emerald-50 text-emerald-700">current</span>}
             </span>
           </li>
-            )
-          ),
-        )}
+        ))}
       </ol>
       {target && <RollbackDialog policy={policy} stage={stage} toRevisionId={target} current={current} canManage={canManage} onClose={() => setTarget(null)} />}
     </>
+  );
+}
+
+/**
+ * Issue 43: the policy's ringed rollouts, promotion requests and recorded failures in the stage, newest first,
+ * beside the pointer's moves (a ring moves the pointer only at its last step; a request only when applied).
+ */
+function StageEvents({ stage, events }: { stage: string; events: StageEventEntry[] }) {
+  return (
+    <section aria-labelledby="stage-events-h" className="mb-4">
+      <h2 id="stage-events-h" className="mb-1 text-sm font-semibold text-slate-700">
+        Rings, requests and failures in {stage}
+      </h2>
+      <ol className="card divide-y divide-slate-100" data-testid="history-events">
+        {events.map((ev) => (
+          <li key={ev.id} className="flex flex-wrap items-center gap-3 px-4 py-2" data-kind={ev.kind} data-action={ev.action} data-testid="history-event">
+            <span className="w-40 text-xs text-slate-600">{dateTime(ev.at)}</span>
+            <span className={`badge ${ev.kind === 'verdict' ? 'bg-red-100 text-red-900' : ev.kind === 'ring' ? 'bg-indigo-50 text-indigo-800' : 'bg-violet-50 text-violet-800'}`}>{ev.kind === 'verdict' ? 'failed here' : ev.kind}</span>
+            <span className="text-slate-800">{ev.text}</span>
+            <span className="text-slate-600">{ev.actor}</span>
+            <span className="ml-auto flex items-center gap-2">
+              {ev.links.map((l) => (
+                <Link key={l.href} className="text-xs text-indigo-700 underline" href={l.href}>
+                  {l.label}
+                  <span className="sr-only"> ({dateTime(ev.at)})</span>
+                </Link>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

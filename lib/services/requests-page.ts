@@ -133,7 +133,7 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
   // Issue 29: a pending request whose stage has moved is outdated: it can no longer apply, so it invites no approval.
   const moved = d.status === 'pending' && current !== d.from_revision_id;
   const open = d.status === 'pending' && !moved;
-  const approveHint = moved
+  const approveHint = moved || d.status === 'outdated'
     ? `${d.stage} has changed since this request was made (it now runs ${current ? current.slice(0, 10) : 'nothing'}): the request is outdated and can no longer be approved; ask again to judge the change against what runs now.`
     : !open || !v ? null : v.is_requester ? 'You asked for this change: someone else has to approve it.' : v.already_decided ? 'You have already given your decision on this request.' : !v.is_approver ? `Only approvers of ${d.stage} can approve or reject.` : null;
   const decisions = [...d.approvals.map((a) => ({ ...a, decision: 'approved' as const })), ...d.rejections.map((a) => ({ ...a, decision: 'rejected' as const }))].sort((a, b) => a.at.localeCompare(b.at));
