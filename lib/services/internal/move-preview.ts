@@ -98,7 +98,7 @@ export async function guardPreview(tx: Tx, access: Access, input: GuardPreviewIn
     if (manage) {
       needs.push('freeze_override_reason');
       overrides.push('the freeze');
-    } else blocked.push(`${group.name} is frozen until ${judged.freeze.ends_at} (${judged.freeze.reason}); only those who manage ${group.name} may override.`);
+    } else blocked.push(`${group.name} is frozen until ${dateTime(judged.freeze.ends_at)} (${judged.freeze.reason}); only those who manage ${group.name} may override.`);
   }
   if (judged.gate) {
     const g = judged.gate;
