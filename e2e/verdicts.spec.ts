@@ -187,8 +187,8 @@ test('high 1: a canary ring rolled back for a failed node leaves its verdict on 
   await dev.goto('/');
   await dev.locator(`tr[data-policy="${policy}"] td[data-stage="dev"]`).getByTestId('promote-button').click();
   await expect(dev.getByTestId('guard-answer')).toHaveAttribute('data-outcome', 'blocked');
-  await expect(dev.getByTestId('guard-summary')).toContainText('failed in a canary ring in qa');
-  await expect(dev.getByTestId('guard-summary')).not.toContainText('_reason');
+  await expect(dev.getByTestId('guard-refusal')).toContainText('failed in a canary ring in qa');
+  await expect(dev.getByTestId('guard-answer')).not.toContainText('_reason');
 
   // The revision's journey and qa's history tell of the ring and its failure.
   await page.goto(`/policies/${policy}/revisions/${revision}`);

@@ -29,6 +29,7 @@ import { groupCommit } from './internal/group-commit';
 import { processState } from '@/lib/process-state';
 import { evaluateAfterRun } from './rollout';
 import { judgeRingsAfterRun } from './rings';
+import { assertStageClaim, nodeStage as consoleNodeStage } from './stage-binding';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -215,8 +216,9 @@ async function store(w: RunWrite): Promise<RunWriteOutcome> {
 
 /** The stage and policy the console has a node in (its node row), null when it has none (or no such node). */
 async function nodeStanding(nodeName: string): Promise<{ stage: string | null; policy: string | null }> {
-  const n = await db().node.findUnique({ where: { name: nodeName }, select: { group: { select: { name: true } }, policy: { select: { name: true } } } });
-  return { stage: n?.group?.name ?? null, policy: n?.policy?.name ?? null };
+  // The stage: the one answer to "which stage is this node in" (lib/services/stage-binding.ts); the policy: its node row's.
+  const [stage, n] = await Promise.all([consoleNodeStage(nodeName), db().node.findUnique({ where: { name: nodeName }, select: { policy: { select: { name: true } } } })]);
+  return { stage, policy: n?.policy?.name ?? null };
 }
 
 /**
@@ -257,6 +259,9 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
   // Issue 41: the run counts in the stage and policy the console has the node in; a message naming others is refused.
   const named = { stage: m.policy_group ?? str(nodeDoc.policy_group, 255), policy: m.policy_name ?? str(nodeDoc.policy_name, 255) };
   assertMaySend(sender, m.node_name, node.stage, !!node.stage);
+  // Stage binding's one stage-claim check (a node's client may name only its node's stage, or one it may enroll into)…
+  if (sender.kind === 'actor') await assertStageClaim(sender.actor, named.stage, 'run report');
+  // …and, for every sender, the stage and policy a run counts in are the node row's: a report naming others is refused.
   assertNamesNodeStage(m.node_name, named, node);
   const counted = !!(node.stage && node.policy);
   const group = counted ? node.stage : null;

@@ -58,8 +58,9 @@ export interface StageHealthDto extends HealthSummary {
   stage: string;
   policy: string;
   /**
-   * Issue 43: nodes served an open ring's revision (a ringed rollout of this stage and policy): they run the
-   * ring's revision, not the stage's, so they are counted here (and on the ring's page), not as "not yet run".
+   * Issue 43: of the nodes counted, those served an open ring's revision (a ringed rollout of this stage and
+   * policy): each is counted against the revision it is served — converged, failed or not yet run on the RING's
+   * revision — never as "not yet run" for the stage's. The Nodes list counts a node the same way (servedRevisions).
    */
   in_ring: number;
   ring: { id: string; percent: number; to_revision_id: string } | null;
@@ -67,7 +68,7 @@ export interface StageHealthDto extends HealthSummary {
 
 type OpenRing = { id: string; percent: number; toRevisionId: string; named: string[]; groupName: string; policyName: string };
 
-/** The open rings (active or paused) still serving, by `stage/policy`: one statement. */
+/** The open rings (active or paused) still serving, by `stage/policy`: one statement (and the pointers'). */
 async function openRings(tx: Tx, where: { stage?: string; policy?: string } = {}): Promise<Map<string, OpenRing>> {
   const rows = await tx.ringRollout.findMany({
     where: { status: { in: ['active', 'paused'] }, ...(where.stage ? { groupName: where.stage } : {}), ...(where.policy ? { policyName: where.policy } : {}) },
@@ -85,15 +86,33 @@ async function openRings(tx: Tx, where: { stage?: string; policy?: string } = {}
   return out;
 }
 
-/** A cell's health: the ring's nodes apart, the others against the stage's revision. */
+const inOpenRing = (ring: OpenRing | undefined, nodeName: string) => !!ring && inRing({ seed: ringSeed(ring.groupName, ring.policyName), percent: ring.percent, named: ring.named }, nodeName);
+
+/**
+ * Issue 43: the revision each node should run — its open ring's when a ring serves it, else its stage's (undefined:
+ * the stage runs no revision of its policy). The one rule the board's health and the Nodes list's run status share.
+ */
+export async function servedRevisions(tx: Tx): Promise<(f: Pick<StageNodeFacts, 'nodeName' | 'groupName' | 'policyName'>) => string | undefined> {
+  const [pointers, rings] = await Promise.all([
+    tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
+    openRings(tx),
+  ]);
+  const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
+  return (f) => {
+    const key = `${f.groupName}/${f.policyName}`;
+    const ring = rings.get(key);
+    return inOpenRing(ring, f.nodeName) ? ring!.toRevisionId : revision.get(key);
+  };
+}
+
+/** A cell's health: ring nodes against the ring's revision, the others against the stage's. */
 function cellHealth(stage: string, policy: string, facts: StageNodeFacts[], revisionId: string | null, ring: OpenRing | undefined, now: Date): StageHealthDto {
-  const seed = ring ? ringSeed(stage, policy) : '';
-  const outside = ring ? facts.filter((f) => !inRing({ seed, percent: ring.percent, named: ring.named }, f.nodeName)) : facts;
+  const ringNodes = new Set(ring ? facts.filter((f) => inOpenRing(ring, f.nodeName)).map((f) => f.nodeName) : []);
   return {
     stage,
     policy,
-    ...summarizeHealth(outside, revisionId, now, missingAfterMs()),
-    in_ring: facts.length - outside.length,
+    ...summarizeHealth(facts, revisionId, now, missingAfterMs(), 5, (f) => (ringNodes.has(f.nodeName) ? ring!.toRevisionId : revisionId)),
+    in_ring: ringNodes.size,
     ring: ring ? { id: ring.id, percent: ring.percent, to_revision_id: ring.toRevisionId } : null,
   };
 }

@@ -275,9 +275,11 @@ describe('canary rings: the verdict is kept where the next decision is made (iss
     expect(res.status, res.text).toBe(201);
     ringId = res.json.ring.id;
     for (const n of nodes.outRing) expect((await reportAs(n, 'dev', c.policy, c.from, 'success')).status).toBe(201);
+    // A ring node that converged the ring's revision is converged (on the ring's revision), not "not yet run".
+    expect((await reportAs(nodes.inRing[2], 'dev', c.policy, c.to, 'success')).status).toBe(201);
     const h = await stageHealth(await accessFor('viewer@example.com'), 'dev', c.policy);
-    expect(h.pending).toBe(0);
-    expect(h).toMatchObject({ converged: 3, in_ring: 3, ring: { id: ringId, percent: 50 } });
+    expect(h).toMatchObject({ converged: 4, pending: 2 });
+    expect(h).toMatchObject({ in_ring: 3, ring: { id: ringId, percent: 50 } });
   });
 
   it('a gated ring without a soak time whose ring node fails is rolled back as the run is reported: nobody clicks, no worker pass', async () => {
@@ -287,7 +289,7 @@ describe('canary rings: the verdict is kept where the next decision is made (iss
     expect(ring.status).toBe('rolled_back');
     expect(ring.end_reason).toMatch(/^automatic: 1 of 3 ring nodes failed on revision .+ \(ruby_block\[check release\]\)$/);
     // The ended ring shows the facts of its end, not what its former nodes run now.
-    expect(ring).toMatchObject({ ended_facts: true, health: { ring_nodes: 3, converged: 1, failed: 1, pending: 1 } });
+    expect(ring).toMatchObject({ ended_facts: true, health: { ring_nodes: 3, converged: 2, failed: 1, pending: 0 } });
     const failedNode = ring.step_nodes.flatMap((s: { nodes: unknown[] }) => s.nodes).find((n: { name: string }) => n.name === nodes.inRing[1]);
     expect(failedNode).toMatchObject({ serves: 'ring', standing: 'failed', failed_resource: 'ruby_block[check release]', failed_cookbook: 'rollout' });
     expect(ring.verdict).toMatchObject({ stage: 'dev', source: 'ring', ring_id: ringId, nodes: 3, failed_nodes: 1, failed_resource: 'ruby_block[check release]', failed_node_names: [nodes.inRing[1]] });
