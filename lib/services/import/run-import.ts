@@ -306,7 +306,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
           kind: 'imported',
           would: `would be created${note}`,
           apply: async () => {
-            await uploadRevision(actor, { policyName: name, text, ownerTeam: opts.ownerTeam ?? undefined });
+            await uploadRevision(actor, { policyName: name, text, ownerTeam: opts.ownerTeam ?? undefined, origin: 'import' });
             return { kind: 'imported', detail: `created${note}` };
           },
         };
