@@ -39,6 +39,8 @@ export interface RightsPhaseInput {
   policies: string[];
   /** Chef names of accounts made by an import (this run's included). */
   importUsers: ReadonlySet<string>;
+  /** E-mails of accounts the run creates (a dry run names them before they exist). */
+  emails: ReadonlyMap<string, string>;
   one: (kind: ImportKind, name: string, decide: () => Promise<Plan>) => Promise<void>;
   runId: string;
 }
@@ -226,7 +228,7 @@ export async function importRights(o: RightsPhaseInput): Promise<ImportRights> {
   const byPerson = rightsByPerson(plan);
   const people = [...byPerson.keys()].sort().map((user) => ({
     user,
-    email: accounts.get(user)?.email ?? null,
+    email: accounts.get(user)?.email ?? o.emails.get(user) ?? null,
     rights: byPerson.get(user)!,
     given: eligible(user),
     ...(eligible(user) ? {} : { note: 'an existing console account (not made by an import): none of these given (run with --prefer source to give them)' }),

@@ -181,6 +181,8 @@ export interface Planned {
   bags: Set<string>;
   /** Chef user names the run creates (or created before: made by an import). */
   importUsers: Set<string>;
+  /** Their e-mails, as the source gives them (what the report names people by, before they exist). */
+  emails: Map<string, string>;
   /** Stage/policy → the revision the stage will run after the pointer phase (null: none), and why not when refused. */
   pointers: Map<string, { revisionId: string | null; why?: string }>;
 }
@@ -195,7 +197,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
   const actor: Access = { ...access, via: `${IMPORT_VIA_PREFIX}${runId}` };
   const report: ImportReport = { source: source.label, dryRun: dry, prefer, imported: [], unchanged: 0, skipped: [], conflicts: [], notImported: [], bytes: 0, attention: [] };
   const progress: ImportProgress = { phase: 'cookbook artifacts', done: 0, total: 0, imported: 0, unchanged: 0, skipped: 0, conflicts: 0, bytes: 0 };
-  const planned: Planned = { stages: new Set(), policies: new Set(), revisions: new Set(), artifacts: new Set(), bags: new Set(), importUsers: new Set(), pointers: new Map() };
+  const planned: Planned = { stages: new Set(), policies: new Set(), revisions: new Set(), artifacts: new Set(), bags: new Set(), importUsers: new Set(), emails: new Map(), pointers: new Map() };
   const tick = () => {
     Object.assign(progress, { imported: report.imported.length, unchanged: report.unchanged, skipped: report.skipped.length, conflicts: report.conflicts.length, bytes: report.bytes });
     opts.onProgress?.({ ...progress });
@@ -633,6 +635,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
         if (!match) {
           if (!u.email) return { kind: 'skipped', detail: 'no console user has this name, and the source gives no e-mail to create one' };
           planned.importUsers.add(name);
+          planned.emails.set(name, u.email.toLowerCase());
           const member = memberNames.has(name);
           return {
             kind: 'imported',
@@ -710,6 +713,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
       bags,
       policies: [...policies.keys()],
       importUsers: planned.importUsers,
+      emails: planned.emails,
       one,
       runId,
     });
