@@ -100,6 +100,10 @@ export async function importRights(o: RightsPhaseInput): Promise<ImportRights> {
       notes.push(`team ${t.team} exists in the console (not made by an import): left as it is, and Chef group ${t.group}'s rights are not given through it (--prefer source to use it)`);
       continue;
     }
+    if (!existing && !t.members.some(eligible)) {
+      notes.push(`Chef group ${t.group}: none of its people is an account the import may give rights to, no team ${t.team} made`);
+      continue;
+    }
     usableTeams.add(t.team);
     if (!existing) {
       await o.one('team', t.team, async () => ({
