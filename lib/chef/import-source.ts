@@ -335,7 +335,7 @@ export class ChefServerSource implements ImportSource {
  * received) is refused as soon as it is known, without holding the rest.
  */
 async function readCapped(res: Response, limit: number, where: string): Promise<Buffer> {
-  const which = limit === maxDocumentBytes() ? `the console's document and file limit of ${limit} bytes (MAX_BODY_BYTES)` : `the importer's limit of ${limit} bytes for this answer`;
+  const which = limit === maxDocumentBytes() ? `the console's file limit of ${limit} bytes (MAX_BODY_BYTES, also the largest document)` : `the importer's limit of ${limit} bytes for this answer`;
   const tooBig = (what: string) => new SourceError(where, `${what}, more than ${which}: not imported`);
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > limit) {

@@ -95,7 +95,7 @@ class Tree {
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) throw new SourceError(abs, 'not a regular file: refused');
-      if (st.size > limit) throw new SourceError(abs, `${st.size} bytes, more than the console's limit of ${limit} bytes (MAX_BODY_BYTES): not imported`);
+      if (st.size > limit) throw new SourceError(abs, `${st.size} bytes, more than the console's file limit of ${limit} bytes (MAX_BODY_BYTES): not imported`);
       return fs.readFileSync(fd);
     } finally {
       fs.closeSync(fd);

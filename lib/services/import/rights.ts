@@ -23,7 +23,7 @@ import { setStageGrant } from '../set-stage-grant';
 import { audit } from '../internal/audit';
 import { transaction } from '../internal/retry';
 import { loadRecord, saveRecord } from './records';
-import type { Outcome, Plan } from './run-import';
+import type { Outcome, Plan } from './plan';
 import type { ImportSource } from './source';
 
 export interface RightsPhaseInput {

@@ -53,6 +53,7 @@ import { guardPreview } from '../internal/move-preview';
 import { withoutServerFields } from '../internal/store-revision';
 import { transaction } from '../internal/retry';
 import { parseInput } from '../internal/parse';
+import type { Outcome, Plan } from './plan';
 import { loadRecord, saveRecord, type ImportRecord } from './records';
 import { importRights } from './rights';
 import { SourceError, type ImportSource, type SourceKey } from './source';
@@ -89,18 +90,6 @@ export interface ImportResult {
   report: ImportReport;
 }
 
-export type Outcome = { kind: 'unchanged' } | { kind: 'imported'; detail: string } | { kind: 'conflict'; detail: string } | { kind: 'skipped'; detail: string };
-
-/**
- * One object's decision. `imported`: the dry run reports `would`, the run calls `apply` (which answers what
- * happened: normally the same, or a refusal the guard gave). Others are reported as they are; `record` (run
- * only) remembers an object found equal or kept.
- */
-export type Plan =
-  | { kind: 'unchanged'; record?: () => Promise<void> }
-  | { kind: 'conflict' | 'skipped'; detail: string; record?: () => Promise<void> }
-  /** `listAs`: where the dry run lists it when the run's answer is not an import (a promotion request: skipped). */
-  | { kind: 'imported'; would: string; apply: () => Promise<Outcome>; listAs?: 'skipped' };
 
 const CONFLICT_HINT = 'run with --prefer source to take the source, --prefer console to keep the console';
 
