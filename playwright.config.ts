@@ -1,24 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { chromium, defineConfig, devices } from '@playwright/test';
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from './e2e/chromium';
 import { E2E_DB } from './e2e/seed-state';
-
-/**
- * Playwright's own Chromium when it is installed (`npx playwright install chromium`),
- * else a system Chromium: CHROMIUM_PATH, then /usr/bin/chromium (Debian's package).
- */
-function chromiumExecutable(): string | undefined {
-  const managed = (() => {
-    try {
-      return chromium.executablePath();
-    } catch {
-      return undefined;
-    }
-  })();
-  if (managed && fs.existsSync(managed)) return undefined; // Playwright finds its own browser.
-  for (const candidate of [process.env.CHROMIUM_PATH, '/usr/bin/chromium']) if (candidate && fs.existsSync(candidate)) return candidate;
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
 
 /**
  * The e2e server's port: E2E_PORT when set, else a port the kernel says is free now (so two `npm test` runs on one
@@ -56,7 +39,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumExecutable(),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } }],

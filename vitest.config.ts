@@ -7,6 +7,47 @@ const alias = {
   'server-only': path.resolve(import.meta.dirname, 'test/server-only-stub.ts'),
 };
 
+/** Integration files of pure application logic: not run again on PostgreSQL (see the integration-pg project). */
+const SQLITE_ONLY_LOGIC = [
+  'admin-coverage',
+  'api-contracts',
+  'approval-invariant',
+  'chef-artifacts',
+  'chef-groups',
+  'chef-pedant-access',
+  'chef-pedant-clients',
+  'chef-pedant-cookbook-artifacts',
+  'chef-pedant-data-bags',
+  'chef-pedant-keys',
+  'chef-pedant-nodes',
+  'chef-pedant-policies',
+  'chef-pedant-policy-groups',
+  'chef-pedant-sandboxes',
+  'chef-protocol',
+  'client-rights',
+  'compose',
+  'data-bags',
+  'diff-api',
+  'groups-api',
+  'guard-preview',
+  'import',
+  'import-console',
+  'key-generation',
+  'organizations-api',
+  'previews-api',
+  'release-path',
+  'scenarios',
+  'security-api',
+  'security-auth',
+  'security-git',
+  'security-input',
+  'security-pages',
+  'security-review3',
+  'shutdown',
+  'ui-layer',
+  'write-funnel',
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -21,7 +62,7 @@ export default defineConfig({
           testTimeout: 60_000,
           sequence: { groupOrder: 0 },
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', '**/*.pg.test.ts', 'node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.chef.test.ts', '**/*.pg.test.ts', '**/*.deployed.test.ts', 'node_modules/**'],
         },
       },
       {
@@ -50,8 +91,16 @@ export default defineConfig({
           environment: 'node',
           sequence: { groupOrder: 2 },
           include: ['**/*.integration.test.ts', 'test/pg/**/*.pg.test.ts'],
-          // security-db exercises SQLite's own file locks and read-only files.
-          exclude: ['node_modules/**', '.next/**', 'test/integration/security-db.integration.test.ts'],
+          // security-db exercises SQLite's own file locks and read-only files. The others left out here are pure
+          // application logic (authorization rules, validation, Chef API shapes, contracts, diffs, composition,
+          // import mapping) that runs through Prisma the same way on either database: they run on SQLite in
+          // `test:integration:sqlite`, and the production build runs on PostgreSQL in `test:deployed`. Kept here
+          // (issue 40, CI time): what differs between the databases — concurrency and races (multi-instance,
+          // promotion, guarded-stages, webhooks-guarded, rings, organizations, org-membership, association-requests,
+          // policies-api, journey-notifications-schedule), migrations (migrations, organizations-migration,
+          // database-portability), SQL of its own (board, rollout-views, chef-read-memo, ops, backup), search
+          // (chef-search, nodes-page), run ingest (data-collector, rollout), and test/pg/.
+          exclude: ['node_modules/**', '.next/**', 'test/integration/security-db.integration.test.ts', ...SQLITE_ONLY_LOGIC.map((f) => `test/integration/${f}.integration.test.ts`)],
           globalSetup: ['test/global-setup-pg.ts'],
           setupFiles: ['test/setup-pg.ts'],
           maxWorkers: 2,
@@ -59,6 +108,23 @@ export default defineConfig({
           // (load 16 on 2 cores) ran seeds past 60 s and PostgreSQL race tests past 30 s.
           testTimeout: 120_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The production build as the README deploys it (SQLite; two instances on PostgreSQL, one over HTTPS), driven
+          // with Chromium, the Chef tools and the API: run through `npm run test:deployed` (scripts/test-deployed.ts),
+          // which builds when no current build is there and says what could not run. One deployment at a time.
+          name: 'deployed',
+          environment: 'node',
+          include: ['test/deployed/**/*.deployed.test.ts'],
+          exclude: ['node_modules/**', '.next/**'],
+          maxWorkers: 1,
+          fileParallelism: false,
+          // Hang guards, not speed checks (the tests wait on results).
+          testTimeout: 900_000,
+          hookTimeout: 600_000,
         },
       },
       {

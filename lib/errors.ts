@@ -20,7 +20,19 @@ export interface FieldError {
   message: string;
 }
 
+/** AppError's brand: the same symbol in every copy of this module (lib/process-state.ts says why there are two). */
+const APP_ERROR = Symbol.for('policy-console.AppError');
+
 export class AppError extends Error {
+  /**
+   * `instanceof AppError` holds for an AppError made by either copy of this
+   * module in the process (the server's, Next's bundle's): one thrown through
+   * process-wide state (a shared evaluation, a fetch slot) is still expected.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [APP_ERROR]?: unknown })[APP_ERROR] === true;
+  }
+  readonly [APP_ERROR] = true;
   readonly status: number;
   constructor(
     readonly code: AppErrorCode,

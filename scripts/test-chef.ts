@@ -12,28 +12,12 @@
  * and a failure when CHEF_INTEROP=required.
  */
 import { spawnSync } from 'node:child_process';
+import { chefToolchainEnv } from './chef-toolchain';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`], { env, stdio: 'ignore' }).status === 0;
-}
-
-const env: NodeJS.ProcessEnv = { ...process.env };
-const tools = ['chef', 'knife', 'chef-client'];
-if (!tools.every((t) => onPath(t, env))) {
-  const dir = process.env.CHEF_TOOLCHAIN_DIR ?? path.join(os.homedir(), '.cache/chef-toolchain');
-  const envSh = path.join(dir, 'env.sh');
-  if (fs.existsSync(envSh)) {
-    const out = spawnSync('sh', ['-c', `. "${envSh}" && env -0`], { encoding: 'utf8' });
-    for (const kv of out.stdout.split('\0')) {
-      const i = kv.indexOf('=');
-      if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-  }
-}
-const missing = tools.filter((t) => !onPath(t, env));
+const { env, missing } = chefToolchainEnv();
 if (missing.length) {
   const line = `test:chef: NOT RUN: the Chef toolchain is missing (${missing.join(', ')} not on PATH); install Chef Workstation, or run the setup.sh of the shared chef-toolchain folder.`;
   if (process.env.CHEF_INTEROP === 'required') {

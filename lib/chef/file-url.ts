@@ -18,6 +18,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { authSecret } from '@/lib/auth/secret';
+import { processBox } from '@/lib/process-state';
 
 const WINDOW_SECONDS = 900;
 
@@ -26,17 +27,18 @@ function ttlSeconds(): number {
   return Number.isInteger(n) && n > 0 ? n : 28_800;
 }
 
-let cached: { config: string; key: Buffer } | null = null;
+/** The key and the configuration it was derived from: process state (lib/process-state.ts), one for the server's copy and Next's. */
+const derived = processBox<{ config: string; key: Buffer }>('chef.file-url.key');
 
 /** The signing key, derived once per configuration (the session secret may live in a file: not read per URL). */
 function secretKey(): Buffer {
   const e = process.env;
   const config = JSON.stringify([e.CHEF_FILE_URL_SECRET, e.NEXTAUTH_SECRET, e.AUTH_SECRET, e.AUTH_SECRET_FILE]);
-  if (cached?.config !== config) {
+  if (derived.current?.config !== config) {
     const key = e.CHEF_FILE_URL_SECRET ? Buffer.from(e.CHEF_FILE_URL_SECRET) : createHmac('sha256', authSecret()).update('chef-file-url/v1').digest();
-    cached = { config, key };
+    derived.current = { config, key };
   }
-  return cached.key;
+  return derived.current.key;
 }
 
 function mac(path: string, expires: number): string {

@@ -10,6 +10,7 @@ import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
 import { organizationForName } from '@/lib/services/organizations';
 import { asAppError, CHEF_STRING_ERROR } from '@/lib/errors';
+import { processState } from '@/lib/process-state';
 import { authenticateRequest } from './authn';
 import { isPresigned, verifyPresigned } from './file-url';
 import { hasChefSignature } from './signing';
@@ -44,7 +45,8 @@ function match(pattern: string[], segs: string[]): Record<string, string> | null
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const versionHeaders = new Map<string, string>();
+/** Process state (lib/process-state.ts): one memo for the server's copy of this module and Next's. */
+const versionHeaders = processState('chef.router.version-headers', () => new Map<string, string>());
 
 function apiVersionHeader(requested: number, response: number): string {
   const k = `${requested}/${response}`;

@@ -6,6 +6,7 @@
  * No I/O: key lookup belongs to the caller.
  */
 import { createHash, createPrivateKey, createPublicKey, privateEncrypt, publicDecrypt, constants, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { processState } from '@/lib/process-state';
 
 export type SignProtocol = '1.0' | '1.1' | '1.3';
 export const SIGN_PROTOCOLS: readonly SignProtocol[] = ['1.0', '1.1', '1.3'];
@@ -36,7 +37,8 @@ function b64digest(algorithm: 'sha1' | 'sha256', data: string | Uint8Array): str
   return createHash(algorithm).update(data).digest('base64');
 }
 
-const nameDigests = new Map<string, string>();
+/** Process state (lib/process-state.ts): one memo for the server's copy of this module and Next's. */
+const nameDigests = processState('chef.signing.name-digests', () => new Map<string, string>());
 
 /** b64digest of a path or a user id, remembered: every request of a node signs the same few of each. */
 function nameDigest(algorithm: 'sha1' | 'sha256', name: string): string {
@@ -164,7 +166,8 @@ export function parseSignedHeaders(get: (name: string) => string | null | undefi
   };
 }
 
-const keyCache = new Map<string, KeyObject>();
+/** Process state, like nameDigests. */
+const keyCache = processState('chef.signing.public-keys', () => new Map<string, KeyObject>());
 
 /** A parsed public key, cached by its PEM (keys are parsed once, not per request). */
 export function publicKeyObject(pem: string): KeyObject {

@@ -7,6 +7,7 @@ import { PrismaClient as PgPrismaClient } from './generated-pg/client';
 import { isWriteConflictError } from '../errors';
 import { databaseProvider, databaseUrl, type DatabaseProvider } from './url';
 import { writeAheadLog, type SqlitePragma } from './sqlite-wal';
+import { processBox, processState } from '../process-state';
 
 /**
  * One set of types for both databases: the SQLite client's. The PostgreSQL
@@ -17,7 +18,15 @@ export type Db = PrismaClient;
 /** A client or an interactive transaction: what services and queries run against. */
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
-const globalForDb = globalThis as unknown as { __policyConsoleDb?: { url: string; client: PrismaClient } };
+/**
+ * The process-wide client, and what createDb knows of every client it made
+ * (provider, pg pool, SQLite direct statements), are process state
+ * (lib/process-state.ts): scripts/serve.ts's copy of this module and the
+ * copy in Next's server bundle must see the same. Kept in module WeakMaps,
+ * the pool of a client made by the server's copy was unknown to the Next
+ * copy, and every /api/v1 read on PostgreSQL failed (issue 40).
+ */
+const slot = processBox<{ url: string; client: PrismaClient }>('db.client');
 
 /** How long a statement waits for another connection's write lock before SQLITE_BUSY (then a 503 with Retry-After). */
 export function busyTimeoutMs(): number {
@@ -152,7 +161,7 @@ function directStatements(prepare: (sql: string) => RawStatement, onStatement?: 
 }
 
 /** Which SQLite connection (its holder) a client's engine uses: an interactive transaction's client shares its parent's engine. */
-const directs = new WeakMap<object, DirectHolder>();
+const directs = processState('db.directs', () => new WeakMap<object, DirectHolder>());
 
 /**
  * The direct statements of a SQLite client made by createDb, or of an
@@ -190,8 +199,8 @@ function retryWriteConflicts(client: PrismaClient): PrismaClient {
   return client;
 }
 
-const providers = new WeakMap<object, DatabaseProvider>();
-const pools = new WeakMap<object, pg.Pool>();
+const providers = processState('db.providers', () => new WeakMap<object, DatabaseProvider>());
+const pools = processState('db.pools', () => new WeakMap<object, pg.Pool>());
 
 /** A client's connections by state (/metrics): its PostgreSQL pool's, or SQLite's one connection. */
 export function poolStats(client: object): GaugeSample[] {
@@ -208,7 +217,7 @@ export function poolStats(client: object): GaugeSample[] {
 
 // policy_console_db_pool_connections reads the process-wide client's pool.
 metrics().dbPool.collect(() => {
-  const c = globalForDb.__policyConsoleDb?.client;
+  const c = slot.current?.client;
   return c ? poolStats(c) : [];
 });
 
@@ -217,11 +226,15 @@ export function pgPoolOf(client: object): pg.Pool | undefined {
   return pools.get(client);
 }
 
-const closers = new Set<() => void>();
+const closers = processState('db.closers', () => new Map<string, () => void>());
 
-/** Runs `close` when the process-wide client is disconnected (connections of its own a query module keeps). */
-export function onDisconnect(close: () => void): void {
-  closers.add(close);
+/**
+ * Runs `close` when the process-wide client is disconnected (connections of
+ * its own a query module keeps). One per `name`: each copy of the module
+ * registers its own on load, and they close the same process-wide state.
+ */
+export function onDisconnect(name: string, close: () => void): void {
+  closers.set(name, close);
 }
 
 /** Which database a client made by createDb talks to (else: the one DATABASE_URL names). */
@@ -273,25 +286,25 @@ export function createDb(url = databaseUrl(), opts: CreateDbOptions = {}): Prism
 
 /** Makes `client` the process-wide client for `url` (benchmarks and tests that count queries). */
 export function installDb(client: PrismaClient, url = databaseUrl()): void {
-  globalForDb.__policyConsoleDb = { url, client };
+  slot.current = { url, client };
 }
 
 /** The process-wide client (one per database URL, kept across hot reloads). */
 export function db(): PrismaClient {
   const url = databaseUrl();
-  const cached = globalForDb.__policyConsoleDb;
+  const cached = slot.current;
   if (cached && cached.url === url) return cached.client;
   const client = createDb(url);
-  globalForDb.__policyConsoleDb = { url, client };
+  slot.current = { url, client };
   return client;
 }
 
 /** Closes the process-wide client if one was opened (shutdown). */
 export async function disconnectDb(): Promise<void> {
-  for (const close of closers) close();
-  const cached = globalForDb.__policyConsoleDb;
+  for (const close of closers.values()) close();
+  const cached = slot.current;
   if (!cached) return;
-  globalForDb.__policyConsoleDb = undefined;
+  slot.current = undefined;
   await cached.client.$disconnect();
 }
 

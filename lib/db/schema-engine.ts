@@ -3,7 +3,8 @@
  * the WebAssembly build of the same engine, over a driver adapter
  * (better-sqlite3 for SQLite, pg for PostgreSQL).
  *
- * The WASM module is instantiated once per process and kept on globalThis:
+ * The WASM module is instantiated once per process and kept as process state
+ * (lib/process-state.ts):
  * instantiating it twice in one process panics ("RuntimeError: unreachable"),
  * and a module can be loaded twice (test workers, bundles). Calls are
  * serialized for the same reason.
@@ -16,6 +17,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { databaseProvider, type DatabaseProvider } from './url';
+import { processState } from '../process-state';
 
 const require = createRequire(import.meta.url);
 
@@ -45,10 +47,8 @@ export function layoutFor(url: string, root = process.cwd()): Layout {
   return layout(databaseProvider(url), root);
 }
 
-const g = globalThis as unknown as { __policyConsoleSchemaEngine?: { wasm: Promise<any>; queue: Promise<unknown> } };
-
 function engineState() {
-  g.__policyConsoleSchemaEngine ??= {
+  return processState<{ wasm: Promise<any>; queue: Promise<unknown> }>('schema-engine.wasm', () => ({
     wasm: (async () => {
       const pkgDir = path.dirname(require.resolve('@prisma/schema-engine-wasm'));
       const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
@@ -60,8 +60,7 @@ function engineState() {
       return bg;
     })(),
     queue: Promise.resolve(),
-  };
-  return g.__policyConsoleSchemaEngine;
+  }));
 }
 
 /**

@@ -2,11 +2,12 @@
  * Prometheus metrics without a dependency: counters, histograms and gauges
  * read at scrape time, rendered in the text exposition format (0.0.4).
  *
- * The registry lives on globalThis: scripts/serve.ts and the Next bundle load
+ * The registry is process state (lib/process-state.ts): scripts/serve.ts and the Next bundle load
  * their own copies of this module in one process, and both must count into
  * the same numbers. Label values are bounded by the callers (route patterns,
  * never raw paths), so the series count stays small.
  */
+import { processState } from '../process-state';
 
 type Labels = Record<string, string>;
 
@@ -181,11 +182,9 @@ function build() {
 
 export type Metrics = ReturnType<typeof build>;
 
-const g = globalThis as unknown as { __policyConsoleMetrics?: Metrics };
-
-/** The process-wide metrics (one set, whichever bundle asks). */
+/** The process-wide metrics (one set, whichever bundle asks: lib/process-state.ts). */
 export function metrics(): Metrics {
-  return (g.__policyConsoleMetrics ??= build());
+  return processState('metrics.registry', build);
 }
 
 /** Counts moved stage pointers once their transaction committed. */

@@ -3,10 +3,11 @@
  * served: its id, the route pattern that matched, and who is asking. The
  * server (scripts/serve.ts) opens one context per request; authentication and
  * the Chef router fill it in from wherever they run. Like the metrics, the
- * store lives on globalThis so the Next bundle and the server share it.
+ * store is process state (lib/process-state.ts) so the Next bundle and the server share it.
  * Outside a request (tests, scripts) every note is a no-op.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { processState } from '../process-state';
 
 export interface RequestInfo {
   id: string;
@@ -18,10 +19,8 @@ export interface RequestInfo {
   via?: string;
 }
 
-const g = globalThis as unknown as { __policyConsoleRequestStore?: AsyncLocalStorage<RequestInfo>; __policyConsoleRequests?: Map<string, RequestInfo> };
-
 export function requestStore(): AsyncLocalStorage<RequestInfo> {
-  return (g.__policyConsoleRequestStore ??= new AsyncLocalStorage<RequestInfo>());
+  return processState('request-context.store', () => new AsyncLocalStorage<RequestInfo>());
 }
 
 /**
@@ -34,17 +33,17 @@ export const CONTEXT_HEADER = 'x-policy-console-context';
 
 /** Requests in flight by context key (the server adds and removes them). */
 export function requestsInFlight(): Map<string, RequestInfo> {
-  return (g.__policyConsoleRequests ??= new Map());
+  return processState('request-context.in-flight', () => new Map<string, RequestInfo>());
 }
 
 type HeaderGetter = ((name: string) => string | null | undefined) | { get(name: string): string | null };
 
 /** The current request's context: from the async context, else from the context header of the request at hand. */
 export function currentRequest(headers?: HeaderGetter): RequestInfo | undefined {
-  const fromStore = g.__policyConsoleRequestStore?.getStore();
-  if (fromStore || !headers || !g.__policyConsoleRequests) return fromStore;
+  const fromStore = requestStore().getStore();
+  if (fromStore || !headers) return fromStore;
   const key = typeof headers === 'function' ? headers(CONTEXT_HEADER) : headers.get(CONTEXT_HEADER);
-  return key ? g.__policyConsoleRequests.get(key) : undefined;
+  return key ? requestsInFlight().get(key) : undefined;
 }
 
 /** Records who is acting (the first identity established wins: it is the one that authenticated). `headers`: the request's, where the async context may be lost (Next). */

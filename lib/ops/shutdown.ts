@@ -3,14 +3,14 @@
  * connection, background workers such as webhook delivery). The server runs
  * them after it stopped accepting and its in-flight requests finished.
  * Hooks run in reverse order of registration (last started, first stopped),
- * each bounded by the time left. On globalThis, like the metrics, so a hook
+ * each bounded by the time left. Process state (lib/process-state.ts), like the metrics, so a hook
  * registered from the Next bundle is seen by the server.
  */
+import { processState } from '../process-state';
 
 export type ShutdownHook = () => void | Promise<void>;
 
-const g = globalThis as unknown as { __policyConsoleShutdownHooks?: { name: string; fn: ShutdownHook }[] };
-const hooks = () => (g.__policyConsoleShutdownHooks ??= []);
+const hooks = () => processState('shutdown.hooks', (): { name: string; fn: ShutdownHook }[] => []);
 
 /** Registers `fn` to run at shutdown; returns a function that removes it (a worker that stopped on its own). */
 export function onShutdown(name: string, fn: ShutdownHook): () => void {

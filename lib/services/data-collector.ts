@@ -19,6 +19,7 @@ import { can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
 import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { groupCommit } from './internal/group-commit';
+import { processState } from '@/lib/process-state';
 import { evaluateAfterRun } from './rollout';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
@@ -188,8 +189,9 @@ export interface IngestResult {
  * A batch the database refused for a reason of its own (busy, a write
  * conflict, no connection: a 503 or 409 to retry) fails whole; any other
  * failure is retried message by message, so a bad message fails alone.
+ * One queue per process (lib/process-state.ts), whichever copy of this module is asked.
  */
-const writeRun = groupCommit(writeRunMessages, { split: (e) => !asAppError(e) });
+const writeRun = processState('data-collector.write-run', () => groupCommit(writeRunMessages, { split: (e) => !asAppError(e) }));
 
 /** The outcome of one write: a run_id that is another node's run is a 409 (nothing was stored). */
 async function store(w: RunWrite): Promise<RunWriteOutcome> {

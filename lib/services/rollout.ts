@@ -16,6 +16,7 @@
  */
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
+import { processState } from '@/lib/process-state';
 import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
 import { evaluateRollback, summarizeHealth, validateGateRule, validateRollbackRule, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
@@ -343,7 +344,8 @@ interface PendingEvaluation {
   waiters: (() => void)[];
 }
 
-const evaluations = new Map<string, { pending: PendingEvaluation | null }>();
+/** Evaluations running or waiting, per stage × policy × revision: one map per process (lib/process-state.ts), whichever copy reported the run. */
+const evaluations = processState('rollout.evaluations', () => new Map<string, { pending: PendingEvaluation | null }>());
 
 /**
  * afterRunReported, coalesced per stage × policy × revision (issue 26, ingest

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { db } from '@/lib/db/client';
+import { processBox } from '@/lib/process-state';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
@@ -146,10 +147,11 @@ export async function listWebhookDeliveries(access: Access, id: string, limit = 
 }
 
 type Kick = () => void;
-const g = globalThis as unknown as { __webhookKick?: Kick };
+/** The running worker's wake-up: set by the worker (server's copy), called by the test button (Next's copy): process state. */
+const kick = processBox<Kick>('webhooks.kick');
 /** Lets a running worker in this process deliver at once (the test button); set by the worker. */
 export function setWebhookKick(k: Kick | undefined) {
-  g.__webhookKick = k;
+  kick.current = k;
 }
 
 /** "Send test event": queues a `test` event to this subscription only, and wakes the worker. */
@@ -163,6 +165,6 @@ export async function sendTestWebhook(access: Access, id: string, requestId?: st
     await audit(tx, access, { action: 'webhook.test', targetType: 'webhook', target: id, requestId });
     return n;
   });
-  g.__webhookKick?.();
+  kick.current?.();
   return { queued };
 }

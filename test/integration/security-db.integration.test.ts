@@ -10,7 +10,6 @@ import * as policiesRoute from '@/app/api/v1/policies/route';
 import * as health from '@/app/api/health/route';
 
 let dev: string;
-const original = () => (globalThis as unknown as { __policyConsoleDb: { client: ReturnType<typeof db> } }).__policyConsoleDb.client;
 let main: ReturnType<typeof db>;
 
 async function active(stage: string, policy: string): Promise<string | null> {
@@ -38,7 +37,7 @@ beforeAll(async () => {
   await seed();
   dev = await tokenFor('dev@example.com');
   await call(policiesRoute.GET, 'GET', { token: dev });
-  main = original();
+  main = db();
 });
 
 afterAll(() => installDb(main));

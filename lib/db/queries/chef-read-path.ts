@@ -29,6 +29,7 @@
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { db, onDisconnect, pgPoolOf } from '../client';
+import { processBox } from '@/lib/process-state';
 import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
 import { RING_BUCKETS, ringBucket, ringSeed } from '@/lib/domain/rings';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
@@ -297,24 +298,25 @@ function pgReader(): Reader {
 /** Immutable documents by revision row id, both databases; dropped whole past MAX_DOCUMENT_BYTES. */
 const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-const g = globalThis as unknown as { __chefReadPath?: { url: string; reader: Reader; documents: Map<string, Buffer>; documentBytes: number } };
+/** The reader, its memo and the documents: one per process (lib/process-state.ts), so a memo dropped by one copy of this module is dropped for all. */
+const shared = processBox<{ url: string; reader: Reader; documents: Map<string, Buffer>; documentBytes: number }>('chef-read-path.reader');
 
 function readPath() {
   const url = databaseUrl();
-  if (g.__chefReadPath?.url !== url) {
-    g.__chefReadPath?.reader.close();
-    g.__chefReadPath = { url, reader: isPostgresUrl(url) ? pgReader() : sqliteReader(url), documents: new Map(), documentBytes: 0 };
+  if (shared.current?.url !== url) {
+    shared.current?.reader.close();
+    shared.current = { url, reader: isPostgresUrl(url) ? pgReader() : sqliteReader(url), documents: new Map(), documentBytes: 0 };
   }
-  return g.__chefReadPath;
+  return shared.current;
 }
 
 function reader(): Reader {
   return readPath().reader;
 }
 
-onDisconnect(() => {
-  g.__chefReadPath?.reader.close();
-  g.__chefReadPath = undefined;
+onDisconnect('chef-read-path', () => {
+  shared.current?.reader.close();
+  shared.current = undefined;
 });
 
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | number));

@@ -1,5 +1,6 @@
 import { isBusyError } from '@/lib/errors';
 import { db } from '../client';
+import { processState } from '@/lib/process-state';
 
 export async function databaseIsUp(): Promise<boolean> {
   try {
@@ -12,7 +13,6 @@ export async function databaseIsUp(): Promise<boolean> {
 
 export type WriteState = 'writable' | 'read-only' | 'busy' | 'down';
 
-let cached: { at: number; state: WriteState } | null = null;
 const CACHE_MS = 5_000;
 
 /**
@@ -20,15 +20,17 @@ const CACHE_MS = 5_000;
  * matches no row still needs write access, so a read-only file, mount or
  * connection fails it at once. Another process holding the write lock is
  * "busy" (writable, contended). Cached briefly so health checks under load
- * do not queue for the lock.
+ * do not queue for the lock. The cache and the probe in flight are process
+ * state (lib/process-state.ts): one for the server's copy and Next's.
  */
-let inflight: Promise<WriteState> | null = null;
+const probes = processState('health.write-state', () => ({ cached: null as { at: number; state: WriteState } | null, inflight: null as Promise<WriteState> | null }));
 
 export async function databaseWriteState(now = Date.now()): Promise<WriteState> {
+  const { cached } = probes;
   if (cached && now - cached.at < CACHE_MS) return cached.state;
   // Concurrent health checks share one probe.
-  inflight ??= probe(now).finally(() => (inflight = null));
-  return inflight;
+  probes.inflight ??= probe(now).finally(() => (probes.inflight = null));
+  return probes.inflight;
 }
 
 async function probe(now: number): Promise<WriteState> {
@@ -39,12 +41,12 @@ async function probe(now: number): Promise<WriteState> {
   } catch (e) {
     state = isBusyError(e) ? 'busy' : /readonly|read-only|SQLITE_READONLY/i.test(JSON.stringify(errorChain(e))) ? 'read-only' : 'down';
   }
-  cached = { at: now, state };
+  probes.cached = { at: now, state };
   return state;
 }
 
 export function resetWriteStateCache(): void {
-  cached = null;
+  probes.cached = null;
 }
 
 function errorChain(e: unknown): string[] {

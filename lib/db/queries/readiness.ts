@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { db } from '../client';
+import { processBox } from '@/lib/process-state';
 import { databaseUrl, isPostgresUrl } from '../url';
 
 export interface Readiness {
@@ -23,11 +24,12 @@ export function migrationsDirFor(url = databaseUrl(), root = process.cwd()): str
   return isPostgresUrl(url) ? path.join(root, 'prisma', 'postgres', 'migrations') : path.join(root, 'prisma', 'migrations');
 }
 
-let shipped: { dir: string; names: string[] } | null = null;
+/** The migration folder names last read (process state, lib/process-state.ts). */
+const shipped = processBox<{ dir: string; names: string[] }>('readiness.shipped-migrations');
 
 /** The migration folder names in `dir` (read once per process: the code does not change under a running server). */
 function shippedMigrations(dir: string): string[] {
-  if (shipped?.dir === dir) return shipped.names;
+  if (shipped.current?.dir === dir) return shipped.current.names;
   let names: string[] = [];
   try {
     names = fs
@@ -38,7 +40,7 @@ function shippedMigrations(dir: string): string[] {
   } catch {
     names = [];
   }
-  shipped = { dir, names };
+  shipped.current = { dir, names };
   return names;
 }
 

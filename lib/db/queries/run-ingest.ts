@@ -30,6 +30,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { busyTimeoutMs, db, onDisconnect, pgPoolOf, WRITE_CONFLICT_ATTEMPTS } from '../client';
+import { processBox, processState } from '@/lib/process-state';
 import { writeAheadLog } from '../sqlite-wal';
 import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
 import { isBusyError, isWriteConflictError } from '@/lib/errors';
@@ -193,8 +194,8 @@ function precheckRow(row: Record<string, unknown> | undefined): RolloutPrecheck 
   };
 }
 
-let counter = 0;
-const fingerprint = randomBytes(2).readUInt16BE(0).toString(36).padStart(4, '0').slice(-4);
+/** cuid's counter and fingerprint: one per process, whichever copy of this module makes the id. */
+const ids = processState('run-ingest.ids', () => ({ counter: 0, fingerprint: randomBytes(2).readUInt16BE(0).toString(36).padStart(4, '0').slice(-4) }));
 
 /**
  * A new row id shaped like the cuid() Prisma gives RunReport ('c', time,
@@ -202,9 +203,9 @@ const fingerprint = randomBytes(2).readUInt16BE(0).toString(36).padStart(4, '0')
  * Prisma's do (reads that order or tie-break by id see the same order).
  */
 export function runRowId(now = Date.now()): string {
-  counter = (counter + 1) % 1_679_616;
+  const counter = (ids.counter = (ids.counter + 1) % 1_679_616);
   const random = randomBytes(6).readUIntBE(0, 6).toString(36).padStart(8, '0').slice(-8);
-  return `c${now.toString(36).padStart(8, '0')}${counter.toString(36).padStart(4, '0')}${fingerprint}${random}`;
+  return `c${now.toString(36).padStart(8, '0')}${counter.toString(36).padStart(4, '0')}${ids.fingerprint}${random}`;
 }
 
 /** Prisma's own SQLite text form of a DateTime ('…T01:02:03.456+00:00'), so text comparisons order alike; UTC text for PostgreSQL's timestamp(3). */
@@ -336,20 +337,21 @@ function pgWriter(): Writer {
   };
 }
 
-const g = globalThis as unknown as { __runIngest?: { url: string; writer: Writer } };
+/** The writer (its batch queue and connection): one per process (lib/process-state.ts). */
+const shared = processBox<{ url: string; writer: Writer }>('run-ingest.writer');
 
 function writer(): Writer {
   const url = databaseUrl();
-  if (g.__runIngest?.url !== url) {
-    g.__runIngest?.writer.close();
-    g.__runIngest = { url, writer: isPostgresUrl(url) ? pgWriter() : sqliteWriter(url) };
+  if (shared.current?.url !== url) {
+    shared.current?.writer.close();
+    shared.current = { url, writer: isPostgresUrl(url) ? pgWriter() : sqliteWriter(url) };
   }
-  return g.__runIngest.writer;
+  return shared.current.writer;
 }
 
-onDisconnect(() => {
-  g.__runIngest?.writer.close();
-  g.__runIngest = undefined;
+onDisconnect('run-ingest', () => {
+  shared.current?.writer.close();
+  shared.current = undefined;
 });
 
 /**

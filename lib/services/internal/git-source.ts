@@ -5,6 +5,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import git, { type GitHttpRequest, type GitHttpResponse, type HttpClient } from 'isomorphic-git';
 import { authSecret } from '@/lib/auth/secret';
 import { AppError, badRequest } from '@/lib/errors';
+import { processState } from '@/lib/process-state';
 
 /**
  * Reading compose includes from git, fail-closed (issue 17, items 1, 2, 10, 19):
@@ -91,11 +92,12 @@ export function decryptSecret(stored: string): string {
 
 // ---- concurrency ----
 
-let running = 0;
-const waiting: (() => void)[] = [];
+/** Fetches running and waiting in this process (GIT_MAX_CONCURRENT_FETCHES is per process, whichever copy of this module fetches). */
+const slots = processState('git-source.fetch-slots', () => ({ running: 0, waiting: [] as (() => void)[] }));
 
 async function withFetchSlot<T>(limits: GitLimits, fn: () => Promise<T>): Promise<T> {
-  if (running >= limits.maxConcurrent) {
+  const { waiting } = slots;
+  if (slots.running >= limits.maxConcurrent) {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         const i = waiting.indexOf(go);
@@ -108,13 +110,13 @@ async function withFetchSlot<T>(limits: GitLimits, fn: () => Promise<T>): Promis
       };
       waiting.push(go);
     });
-  } else running++;
+  } else slots.running++;
   try {
     return await fn();
   } finally {
     const next = waiting.shift();
     if (next) next();
-    else running--;
+    else slots.running--;
   }
 }
 
