@@ -23,6 +23,7 @@ import { getChefNodeDocument, updateChefNode } from '@/lib/services/chef-nodes';
 import { getDataBagItem } from '@/lib/services/data-bags';
 import { DirectorySource } from '@/lib/services/import/directory-source';
 import { runImport } from '@/lib/services/import/run-import';
+import { searchNodesPage } from '@/lib/services/nodes-page';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { putStage, ZPutStageInput } from '@/lib/services/manage-stage';
 import { setGroupPolicy } from '@/lib/services/set-group-policy';
@@ -162,5 +163,8 @@ describe('issue 43: the dry run answers what the run does', () => {
     expect(real.report.attention!.find((e) => e.name === 'q1')!.detail).toMatch(/is on policy shop in shop-qa, which shop-qa does not run in the console \(the guard refuses the move: shop-qa is frozen/);
     expect(real.report.attention!.find((e) => e.name === 'x1')!.detail).toMatch(/no policy_group and no policy_name/);
     expect(await db().promotionRequest.count({ where: { group: { name: 'shop-prod' }, status: 'pending' } })).toBe(1);
+    // The node without a policy is on the Nodes page, with what it lacks.
+    const page = await searchNodesPage(admin, 'name:x1');
+    expect(page.rows).toEqual([expect.objectContaining({ name: 'x1', stage: null, policy: null, lacks: ['policy_group', 'policy_name'] })]);
   });
 });
