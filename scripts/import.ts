@@ -113,18 +113,18 @@ if (on.has('--verify')) {
 } else await runOnce();
 
 async function runOnce() {
-const controller = new AbortController();
-process.once('SIGINT', () => {
-  console.error('\nimport: interrupted; what was committed stays, a new run picks up the rest');
-  controller.abort();
-});
-try {
-  const { runId, report } = await runImport(access!, source, { dryRun: on.has('--dry-run'), prefer: (prefer as 'source' | 'console' | undefined) ?? null, rights, concurrency: num('--concurrency'), ownerTeam: opt['--owner-team'], onProgress, signal: controller.signal });
-  if (tty) process.stderr.write('\n');
-  // Exit once the report is written: a pipe takes a large report in several writes, and exiting at once cut it short.
-  const code = report.skipped.length || report.conflicts.length || report.attention?.length ? 3 : 0;
-  process.stdout.write(on.has('--json') ? `${JSON.stringify({ run: runId, ...report }, null, 2)}\n` : formatReport(runId, report), () => process.exit(code));
-} catch (e) {
-  fail((e as Error).message, 1);
-}
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    console.error('\nimport: interrupted; what was committed stays, a new run picks up the rest');
+    controller.abort();
+  });
+  try {
+    const { runId, report } = await runImport(access!, source, { dryRun: on.has('--dry-run'), prefer: (prefer as 'source' | 'console' | undefined) ?? null, rights, concurrency: num('--concurrency'), ownerTeam: opt['--owner-team'], onProgress, signal: controller.signal });
+    if (tty) process.stderr.write('\n');
+    // Exit once the report is written: a pipe takes a large report in several writes, and exiting at once cut it short.
+    const code = report.skipped.length || report.conflicts.length || report.attention?.length ? 3 : 0;
+    process.stdout.write(on.has('--json') ? `${JSON.stringify({ run: runId, ...report }, null, 2)}\n` : formatReport(runId, report), () => process.exit(code));
+  } catch (e) {
+    fail((e as Error).message, 1);
+  }
 }

@@ -273,7 +273,6 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
     const policies = await list('policy-revision', 'policies', () => source.policies(), new Map<string, string[]>());
     const havePolicies = new Set((await db().policy.findMany({ select: { name: true } })).map((p) => p.name));
     const revisions = [...policies].flatMap(([name, revs]) => revs.map((r) => [name, r] as const));
-    const revisionText = new Map<string, string>();
     phase('policy revisions', revisions.length);
     await pool(revisions, n, opts.signal, ([name, rev]) =>
       one('policy-revision', `${name}@${rev}`, async () => {
@@ -291,7 +290,6 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
           // What the run would store, for the pointers' dry judgement below.
           planned.revisions.add(`${name}@${rev}`);
           if (!havePolicies.has(name)) planned.policies.add(name);
-          revisionText.set(`${name}@${rev}`, text);
         }
         return {
           kind: 'imported',
@@ -362,8 +360,9 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
       }
       const key = `${p}@${rev}`;
       const doc = await db().policyRevision.findFirst({ where: { policy: { name: p }, revisionId: rev }, select: { id: true, document: true } });
-      const text = doc?.document ?? revisionText.get(key);
-      if (!text || (!doc && !planned.revisions.has(key))) {
+      // A dry run judges a revision it would store first by reading it again (one document held at a time).
+      const text = doc?.document ?? (planned.revisions.has(key) ? withoutServerFields(await source.policyRevision(p, rev)) : null);
+      if (!text) {
         keep(`revision ${rev} is not in the console`);
         return { kind: 'skipped', detail: `revision ${rev} of ${p} is not in the console (it could not be imported above)` };
       }
