@@ -161,9 +161,11 @@ describe('moving an organization from a Chef server (chef-zero) into an empty co
         "plain = data_bag_item('app', 'settings')",
         "enc = data_bag_item('app', 'creds', Chef::EncryptedDataBagItem.load_secret(node['move']['secret']))",
         "vault = ChefVault::Item.load('secrets', 'db')",
-        'peers = search(:node, "policy_group:#{node.policy_group}").map(&:name).sort',
+        'found = search(:node, "policy_group:#{node.policy_group}")',
+        'peers = found.map(&:name).sort',
+        "peer_limits = found.map { |n| n['run_time_limit'].class }.uniq.join('|')",
         "file ::File.join(node['move']['out'], \"#{node.name}.txt\") do",
-        '  content "policy=#{node.policy_name} group=#{node.policy_group} port=#{plain[\'port\']} password=#{enc[\'password\']} vault=#{vault[\'password\']} peers=#{peers.join(\',\')} limit=#{node[\'run_time_limit\'].class}:#{node[\'run_time_limit\']} flavour=#{node[\'web\'] && node[\'web\'][\'flavour\']}\\n"',
+        '  content "policy=#{node.policy_name} group=#{node.policy_group} port=#{plain[\'port\']} password=#{enc[\'password\']} vault=#{vault[\'password\']} peers=#{peers.join(\',\')} limit=#{node[\'run_time_limit\'].class}:#{node[\'run_time_limit\']} peer_limits=#{peer_limits} flavour=#{node[\'web\'] && node[\'web\'][\'flavour\']}\\n"',
         'end',
         '',
       ].join('\n'),
@@ -245,7 +247,7 @@ describe('moving an organization from a Chef server (chef-zero) into an empty co
       const r = await tool('chef-client', ['-c', clientRb(name, policy, group, orgUrl), '--once', '--no-fork']);
       ok(r);
       expect(r.stdout).toContain(`Using Policyfile '${policy}' at revision '${revs[policy]}'`);
-      expect(fs.readFileSync(path.join(dir, 'out', `${name}.txt`), 'utf8')).toBe(`policy=${policy} group=${group} port=5432 password=enc-s3cr3t vault=vault-s3cr3t peers=db-1,web-1,web-2 limit=Float:1.0 flavour=${policy === 'web' ? 'plain' : ''}\n`);
+      expect(fs.readFileSync(path.join(dir, 'out', `${name}.txt`), 'utf8')).toBe(`policy=${policy} group=${group} port=5432 password=enc-s3cr3t vault=vault-s3cr3t peers=db-1,web-1,web-2 limit=Float:1.0 peer_limits=Float flavour=${policy === 'web' ? 'plain' : ''}\n`);
     }
     const moved = await db().node.findUniqueOrThrow({ where: { name: 'web-1' }, select: { lastCheckIn: true, group: { select: { name: true } } } });
     expect(moved.group?.name).toBe('staging');
