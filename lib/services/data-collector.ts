@@ -21,6 +21,7 @@ import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { groupCommit } from './internal/group-commit';
 import { processState } from '@/lib/process-state';
 import { evaluateAfterRun } from './rollout';
+import { assertStageClaim, nodeStage as consoleNodeStage } from './stage-binding';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -203,7 +204,8 @@ async function store(w: RunWrite): Promise<RunWriteOutcome> {
 /** A run_start names no stage: a user's is checked against the stage the node is in (a client's right does not depend on it). */
 async function nodeStage(sender: DataCollectorSender, nodeName: string): Promise<string | null> {
   if (sender.kind !== 'actor' || sender.actor.kind !== 'user') return null;
-  return (await db().node.findUnique({ where: { name: nodeName }, select: { group: { select: { name: true } } } }))?.group?.name ?? null;
+  // Issue 41: the one answer to "which stage is this node in" (lib/services/stage-binding.ts).
+  return consoleNodeStage(nodeName);
 }
 
 /** Whether the run's stage exists (a user's right depends on it; a client's and the token's do not). */
@@ -236,6 +238,8 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
   const group = m.policy_group ?? str(nodeDoc.policy_group, 255);
   const policy = m.policy_name ?? str(nodeDoc.policy_name, 255);
   assertMaySend(sender, m.node_name, group, await stageExists(sender, group));
+  // Issue 41 (stage-binding's hook): a node's client may name only the stage the console has its node in.
+  if (sender.kind === 'actor') await assertStageClaim(sender.actor, group, 'run report');
   const revisionId = revisionOf(m);
   const resources = resourceRows(m);
   let failedRes: (typeof m.resources)[number] | undefined;

@@ -23,7 +23,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { badRequest, conflict, forbidden } from '@/lib/errors';
 import { audit, type SystemActor } from './internal/audit';
 import { transaction } from './internal/retry';
-import { claimChefName } from './chef-names';
+import { chefNameTaken, claimChefName } from './chef-names';
 import { CHEF_USER_NAME_RULE } from './chef-users';
 import { HOME_MEMBERSHIP } from './organizations';
 import { ZPassword } from './manage-users';
@@ -106,7 +106,7 @@ export async function makeAdministrator(
       return { email: input.email, chefName: found.chefName, existing: true };
     }
     let chefName = chefNameFromEmail(input.email);
-    if (chefName && (await tx.chefName.findUnique({ where: { name: chefName }, select: { name: true } }))) chefName = null;
+    if (chefName && (await chefNameTaken(tx, chefName))) chefName = null;
     if (chefName) await claimChefName(tx, chefName, 'user', `Chef name ${chefName} is taken`);
     const name = input.name || input.email.split('@')[0];
     await tx.user.create({ data: { email: input.email, name, passwordHash, isAdmin: true, chefName, origin: opts.origin, orgMemberships: HOME_MEMBERSHIP }, select: { id: true } });

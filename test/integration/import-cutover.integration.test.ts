@@ -122,7 +122,7 @@ describe('a staged cut-over', () => {
 
   it('a node that checked in to the console since its import is never overwritten, not even with --prefer source', async () => {
     await createClient(admin, { name: 'n1' }, { apiVersion: 1 });
-    const row = await db().chefClient.findUniqueOrThrow({ where: { name: 'n1' }, select: { id: true } });
+    const row = await db().chefClient.findFirstOrThrow({ where: { name: 'n1' }, select: { id: true } });
     const asClient: ClientActor = { kind: 'client', clientId: row.id, name: 'n1', validator: false, via: 'chef-key:n1/default', userId: null, email: 'client:n1', stage: 'staging', stageIsolation: false };
     await updateChefNode(asClient, 'n1', parseLossless(node('n1', 'staging', ',"converged":true')));
     put(org(dir()), 'nodes/n1.json', node('n1', 'staging', ',"edited":"at the source"'));

@@ -495,7 +495,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
       one('client', name, async () => {
         const c = await source.client(name);
         const srcHash = fingerprint({ validator: c.validator, keys: c.keys.map((k) => [k.name, normalisePublicKey(k.publicKey) ?? k.publicKey.trim()]).sort() });
-        const mine = await db().chefClient.findUnique({ where: { name }, select: { validator: true, lastSeenAt: true, keys: { select: { name: true, publicKey: true } } } });
+        const mine = await db().chefClient.findUnique({ where: { orgId_name: { orgId: HOME_ORG_ID, name } }, select: { validator: true, lastSeenAt: true, keys: { select: { name: true, publicKey: true } } } });
         if (!mine) {
           return {
             kind: 'imported',

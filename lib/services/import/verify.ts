@@ -146,7 +146,7 @@ export async function verifyImport(access: Access, source: ImportSource, opts: {
   await pool(sets('client', 'clients', clients, myClients.map((c) => c.name), false), n, (name) =>
     check('client', name, async () => {
       const c = await source.client(name);
-      const row = await db().chefClient.findUniqueOrThrow({ where: { name }, select: { validator: true, keys: { select: { name: true, publicKey: true } } } });
+      const row = await db().chefClient.findUniqueOrThrow({ where: { orgId_name: { orgId: HOME_ORG_ID, name } }, select: { validator: true, keys: { select: { name: true, publicKey: true } } } });
       const problems: string[] = [];
       if (row.validator !== c.validator) problems.push(`validator ${row.validator} in the console, ${c.validator} in the source`);
       problems.push(...keyProblems(row.keys, c.keys));
