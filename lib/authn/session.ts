@@ -17,7 +17,7 @@ export const currentAccess = cache(async (): Promise<Access | null> => {
   let claims: SessionClaims | null = null;
   try {
     const session = await getServerSession(authOptions);
-    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sid: (session as { sid?: unknown }).sid, sv: (session as { sv?: unknown }).sv };
+    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sid: (session as { sid?: unknown }).sid, sv: (session as { sv?: unknown }).sv, am: (session as { am?: unknown }).am };
   } catch {
     claims = null;
   }

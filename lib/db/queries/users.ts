@@ -3,7 +3,7 @@ import { db } from '../client';
 export function findUserForLogin(email: string) {
   return db().user.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, passwordHash: true, active: true, sessionVersion: true },
+    select: { id: true, email: true, name: true, passwordHash: true, active: true, sessionVersion: true, isAdmin: true, origin: true },
   });
 }
 
@@ -17,4 +17,14 @@ export async function revokeSession(sid: string, userId: string, expiresAt: Date
 
 export async function isSessionRevoked(sid: string): Promise<boolean> {
   return !!(await db().revokedSession.findUnique({ where: { sid }, select: { sid: true } }));
+}
+
+/** Issue 45: what the per-request check of a person signed in through the provider reads (null: no linked identity). */
+export function oidcIdentityState(userId: string) {
+  return db().oidcIdentity.findUnique({ where: { userId }, select: { status: true, syncedAt: true, refreshingUntil: true, lastSignInAt: true } });
+}
+
+/** Issue 45: the linked identity shown on the account page and in Admin → Users. */
+export function linkedIdentity(userId: string) {
+  return db().oidcIdentity.findUnique({ where: { userId }, select: { issuer: true, subject: true, linkedBy: true, email: true, groups: true, status: true, syncedAt: true, lastSignInAt: true, createdAt: true } });
 }
