@@ -40,3 +40,14 @@ export async function requireAccess(): Promise<Access> {
   if (!access) redirect('/login');
   return access;
 }
+
+/** Issue 45: how the current browser session was made ('oidc': through the identity provider; else with a password). */
+export async function currentSignInMethod(): Promise<'oidc' | 'password' | null> {
+  try {
+    const session = await getServerSession(authOptions);
+    if (!session) return null;
+    return (session as { am?: unknown }).am === 'oidc' ? 'oidc' : 'password';
+  } catch {
+    return null;
+  }
+}

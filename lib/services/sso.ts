@@ -10,16 +10,19 @@
  * The provider's answer is verified before anything here runs (next-auth and openid-client: signature, issuer,
  * audience, expiry, state, nonce, PKCE); what arrives is the claims it vouched for.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { ZLinkIdentityInput, ZTeamGroupsInput, ZUnlinkIdentityInput } from '@/lib/validation/sso';
 import type { Tx } from '@/lib/db/client';
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, conflict, notFound } from '@/lib/errors';
-import { adminChange, decideGroups, groupNameProblem, isBreakGlass, membershipChanges, MAX_TEAM_GROUPS, type GroupsClaim, type TeamGroups } from '@/lib/domain/sso';
+import { adminChange, decideGroups, isBreakGlass, membershipChanges, type GroupsClaim, type TeamGroups } from '@/lib/domain/sso';
 import { audit, type SystemActor } from './internal/audit';
 import { transaction } from './internal/retry';
 import { decryptSecret, encryptSecret } from '@/lib/auth/secret-box';
 import { HOME_MEMBERSHIP } from './organizations';
+
+export { ZLinkIdentityInput, ZTeamGroupsInput, ZUnlinkIdentityInput };
 
 /** User.origin of an account made by its first sign-in through the provider. */
 export const JIT_ORIGIN = 'oidc';
@@ -263,16 +266,6 @@ export async function markIdentityRemoved(settings: SsoSettings, userId: string,
 
 // ---- administrators ----
 
-export const ZTeamGroupsInput = z.object({
-  team: z.string().trim().min(1, 'is required'),
-  groups: z
-    .array(z.string().superRefine((g, ctx) => {
-      const problem = groupNameProblem(g);
-      if (problem) ctx.addIssue({ code: 'custom', message: `group name ${problem}` });
-    }))
-    .max(MAX_TEAM_GROUPS, `at most ${MAX_TEAM_GROUPS} groups on one team`),
-});
-
 /** Admin: replaces a team's identity-provider groups (memberships follow at each member's next sign-in or refresh). */
 export async function setTeamIdpGroups(access: Access, input: z.output<typeof ZTeamGroupsInput>, requestId?: string | null) {
   assertCan(access, 'admin.users');
@@ -297,10 +290,6 @@ export async function teamIdpGroups(access: Access, teamName: string) {
   return { team: team.name, groups: team.idpGroups.map((g) => g.group).sort() };
 }
 
-export const ZLinkIdentityInput = z.object({
-  email: z.string().trim().toLowerCase().email('must be an email address'),
-  subject: z.string().trim().min(1, 'is required').max(255, 'is at most 255 characters'),
-});
 
 /** Admin: links an account to the provider identity with this subject (the error page of a refused sign-in shows it). */
 export async function linkIdentity(access: Access, settings: Pick<SsoSettings, 'issuer'>, input: z.output<typeof ZLinkIdentityInput>) {
@@ -318,7 +307,6 @@ export async function linkIdentity(access: Access, settings: Pick<SsoSettings, '
   });
 }
 
-export const ZUnlinkIdentityInput = z.object({ email: z.string().trim().toLowerCase().email('must be an email address') });
 
 /** Admin: ends the link (the account keeps what it has; its sessions through the provider end). */
 export async function unlinkIdentity(access: Access, input: z.output<typeof ZUnlinkIdentityInput>) {

@@ -28,3 +28,15 @@ export function oidcIdentityState(userId: string) {
 export function linkedIdentity(userId: string) {
   return db().oidcIdentity.findUnique({ where: { userId }, select: { issuer: true, subject: true, linkedBy: true, email: true, groups: true, status: true, syncedAt: true, lastSignInAt: true, createdAt: true } });
 }
+
+/** Issue 45: every linked identity, for Admin → Users. */
+export async function linkedIdentities() {
+  const rows = await db().oidcIdentity.findMany({ orderBy: { createdAt: 'asc' }, select: { subject: true, linkedBy: true, status: true, lastSignInAt: true, user: { select: { email: true } } } });
+  return rows.map((r) => ({ email: r.user.email, subject: r.subject, linkedBy: r.linkedBy, status: r.status, lastSignInAt: r.lastSignInAt?.toISOString() ?? null })).sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+}
+
+/** Issue 45, the account page: the teams a person is in, and which of them follow identity-provider groups. */
+export async function accountTeams(userId: string) {
+  const rows = await db().teamMember.findMany({ where: { userId }, select: { team: { select: { name: true, idpGroups: { select: { group: true } } } } } });
+  return rows.map((r) => ({ name: r.team.name, groups: r.team.idpGroups.map((g) => g.group).sort() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
