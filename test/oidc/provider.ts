@@ -33,6 +33,12 @@ export interface TestProviderOptions {
   people?: Record<string, Person>;
   /** Seconds an ID token is valid (default 3600). */
   idTokenTtl?: number;
+  /**
+   * The e2e suite's controls over HTTP (the provider runs in its own process there): POST /_test/people/<login>
+   * with a Person body sets a person, DELETE removes them, POST /_test/down makes every answer a 503 until
+   * POST /_test/up.
+   */
+  httpControls?: boolean;
 }
 
 export interface TestProvider {
@@ -141,9 +147,30 @@ export async function startTestProvider(opts: TestProviderOptions): Promise<Test
   });
 
   const callback = provider.callback();
+  let down = false;
   server.on('request', (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', issuer);
+      if (opts.httpControls && url.pathname.startsWith('/_test/')) {
+        const who = /^\/_test\/people\/([^/]+)$/.exec(url.pathname);
+        if (url.pathname === '/_test/down') down = true;
+        else if (url.pathname === '/_test/up') down = false;
+        else if (who && req.method === 'DELETE') people.delete(decodeURIComponent(who[1]));
+        else if (who) {
+          const chunks: Buffer[] = [];
+          for await (const c of req) chunks.push(c as Buffer);
+          people.set(decodeURIComponent(who[1]), JSON.parse(Buffer.concat(chunks).toString('utf8')) as Person);
+        } else {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(204).end();
+        return;
+      }
+      if (down) {
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('down for the test');
+        return;
+      }
       const m = /^\/interaction\/([^/]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
       if (!m) return callback(req, res);
       const send = (status: number, html: string) => {
