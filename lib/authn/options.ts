@@ -16,6 +16,8 @@ if (!process.env.NEXTAUTH_URL && !process.env.AUTH_TRUST_HOST) process.env.AUTH_
 export const SESSION_MAX_AGE_S = 12 * 60 * 60;
 
 const ssoConfig = oidcConfig();
+// Issue 45: the provider's callback URL is <PUBLIC_URL>/api/auth/callback/oidc when NEXTAUTH_URL is not set.
+if (ssoConfig && !process.env.NEXTAUTH_URL && process.env.PUBLIC_URL) process.env.NEXTAUTH_URL = process.env.PUBLIC_URL.replace(/\/+$/, '');
 
 export const authOptions: NextAuthOptions = {
   secret: authSecret(),
