@@ -105,7 +105,7 @@ export function classifyProviderError(code: string, metadata: unknown): Provider
   if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|timed out|socket hang up|fetch failed|expected 200 OK, got: 5\d\d/i.test(m)) return 'provider-down';
   if (/aud mismatch|azp (mismatch|must be)|audience/i.test(m)) return 'audience';
   if (/unexpected iss|iss mismatch/i.test(m)) return 'issuer';
-  if (/JWT expired|exp claim|iat|issued in the future|auth_time/i.test(m)) return 'expired-token';
+  if (/JWT expired|exp claim|\biat\b|issued in the future|auth_time/i.test(m)) return 'expired-token';
   if (/signature|no valid key|JWKS|jwks/i.test(m)) return 'signature';
   if (/nonce mismatch|nonce/i.test(m) && !/cookie/i.test(m)) return 'nonce';
   if (/cookie was missing|could not be parsed|code_verifier/i.test(m)) return 'expired-state';
