@@ -5,6 +5,7 @@ import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteGitRepositoryAction, registerGitRepositoryAction } from '@/lib/actions/admin/git-repository-actions';
 import { Field, FormAlert } from './form-field';
+import { Time } from './time';
 
 type Repo = { name: string; url: string; username: string | null; hasSecret: boolean; createdAt: string; createdBy: string | null };
 
@@ -69,7 +70,8 @@ export function AdminGitRepositories({ repositories, localRoot }: { repositories
                 <td className="break-all font-mono text-xs">{r.url}</td>
                 <td>{r.hasSecret ? `${r.username ?? 'git'} / ••••••` : 'none'}</td>
                 <td className="text-xs text-slate-500">
-                  {new Date(r.createdAt).toLocaleDateString()} {r.createdBy ?? ''}
+                  <Time iso={r.createdAt} />
+                  {r.createdBy ? ` by ${r.createdBy}` : ''}
                 </td>
                 <td className="text-right">
                   <button type="button" className="btn py-0.5 text-xs" disabled={remove.isPending} onClick={() => remove.mutate({ name: r.name })}>

@@ -11,10 +11,12 @@ import { associateUserAction } from '@/lib/actions/admin/associate-user';
 import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
 import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
 import { cancelInvitationAction } from '@/lib/actions/admin/cancel-invitation';
+import { inviteUserAction } from '@/lib/actions/admin/invite-user';
 import { dateTime } from '@/lib/format';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 import { SecretDialog } from './secret-dialog';
+import { useOptimisticToggle } from './use-optimistic-toggle';
 
 type Organization = { name: string; fullName: string; home: boolean; createdAt: string; members: number; clients: number };
 type Member = { userId: string; username: string | null; email: string; displayName: string; isAdmin: boolean; orgAdmin: boolean };
@@ -33,6 +35,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * organization's members with add and remove (the membership actions of Admin → Users, told the organization).
  */
 export function AdminOrganizations({
+  superuser = true,
   organizations,
   selectedName,
   members,
@@ -40,6 +43,8 @@ export function AdminOrganizations({
   invitations,
   serverUrl,
 }: {
+  /** An administrator (Chef's superuser): creates and deletes organizations and adds users directly; an organization's admins invite. */
+  superuser?: boolean;
   organizations: Organization[];
   selectedName: string | null;
   members: Member[] | null;
@@ -74,11 +79,13 @@ export function AdminOrganizations({
 
   return (
     <div className="space-y-4">
-      <div className="flex justify-end">
-        <button type="button" className="btn btn-primary" onClick={() => (create.reset(), setCreating(true))}>
-          New organization
-        </button>
-      </div>
+      {superuser && (
+        <div className="flex justify-end">
+          <button type="button" className="btn btn-primary" onClick={() => (create.reset(), setCreating(true))}>
+            New organization
+          </button>
+        </div>
+      )}
       {selectedName && !selected && (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           There is no organization &lsquo;{selectedName}&rsquo;. It may have been deleted; choose one below.
@@ -117,7 +124,7 @@ export function AdminOrganizations({
                 <td>{o.clients}</td>
                 <td className="whitespace-nowrap">{dateTime(o.createdAt)}</td>
                 <td className="whitespace-nowrap text-right">
-                  {o.home ? (
+                  {!superuser ? null : o.home ? (
                     <span className="text-xs text-slate-600">home: cannot be deleted</span>
                   ) : (
                     <button type="button" className="btn py-0.5 text-xs" aria-label={`Delete organization ${o.name}`} disabled={remove.isPending} onClick={() => setDeleting(o)}>
@@ -129,7 +136,7 @@ export function AdminOrganizations({
             ))}
           </tbody>
         </table>
-        {organizations.length <= 1 && (
+        {superuser && organizations.length <= 1 && (
           <p className="border-t border-slate-100 px-4 py-3 text-sm text-slate-600" data-testid="organizations-empty">
             Only the home organization so far. Create another one for a team or a tool that needs its own Chef clients, members and groups (its validator registers clients there).
           </p>
@@ -138,8 +145,8 @@ export function AdminOrganizations({
 
       {selected ? (
         <>
-          <OrganizationMembers key={selected.name} org={selected} members={members ?? []} users={users ?? []} />
-          {!!invitations?.length && <PendingInvitations key={`inv-${selected.name}`} org={selected} invitations={invitations} />}
+          <OrganizationMembers key={selected.name} org={selected} members={members ?? []} users={users} />
+          <PendingInvitations key={`inv-${selected.name}`} org={selected} invitations={invitations ?? []} />
         </>
       ) : (
         !selectedName && <p className="text-sm text-slate-600">Choose an organization to see and change its members.</p>
@@ -203,11 +210,11 @@ export function AdminOrganizations({
 }
 
 /** The selected organization's members: add (a select of the users who are not members) and remove (asks first). */
-function OrganizationMembers({ org, members, users }: { org: Organization; members: Member[]; users: User[] }) {
+function OrganizationMembers({ org, members, users }: { org: Organization; members: Member[]; users: User[] | null }) {
   const [removing, setRemoving] = useState<Member | null>(null);
   const [userId, setUserId] = useState('');
   const memberIds = new Set(members.map((m) => m.userId));
-  const candidates = users.filter((u) => !memberIds.has(u.id));
+  const candidates = (users ?? []).filter((u) => !memberIds.has(u.id));
   const associate = useActionMutation((input: { userId: string }) => runAction(associateUserAction, { ...input, org: org.name }), {
     success: (u) => `Added ${u.email} to ${org.name}`,
     then: () => setUserId(''),
@@ -216,7 +223,9 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
     success: (u) => `Removed ${u.email} from ${org.name}`,
     then: () => setRemoving(null),
   });
-  const orgAdmin = useActionMutation((input: { userId: string; orgAdmin: boolean }) => runAction(setOrgAdminAction, { ...input, org: org.name }), {
+  // Issue 43: the box answers at once; a refusal puts it back.
+  const orgAdmin = useOptimisticToggle((v: { key: string; on: boolean }) => runAction(setOrgAdminAction, { userId: v.key, orgAdmin: v.on, org: org.name }), {
+    scope: `org-admin:${org.name}`,
     success: (u) => (u.orgAdmin ? `${u.email} is now a Chef organization admin of ${org.name}` : `${u.email} is no longer a Chef organization admin of ${org.name}`),
   });
   const headingId = `members-of-${org.name}`;
@@ -229,6 +238,8 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
           </h2>
           <p className="text-sm text-slate-600">{org.home ? 'Members use the console, /api/v1 and the Chef routes of this organization.' : 'Members may use this organization’s Chef routes (its clients, users and groups).'} Administrators reach every organization without being members.</p>
         </div>
+        {/* Adding a user directly is the administrators' (Chef's superuser); an organization's admins invite below. */}
+        {users && (
         <form
           className="flex items-end gap-2"
           onSubmit={(e) => {
@@ -253,6 +264,7 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
             {associate.isPending ? 'Adding…' : 'Add member'}
           </button>
         </form>
+        )}
       </div>
       {members.length === 0 ? (
         <p className="rounded-md bg-slate-50 px-3 py-6 text-center text-sm text-slate-600">No members yet. Add a user above.</p>
@@ -284,9 +296,9 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
                     type="checkbox"
                     aria-label={`${m.email} is a Chef organization admin of ${org.name}`}
                     title="The organization's admins group: manages its clients and their keys, its groups, and removes users. Not a console administrator."
-                    checked={m.orgAdmin}
-                    disabled={orgAdmin.isPending}
-                    onChange={(e) => orgAdmin.mutate({ userId: m.userId, orgAdmin: e.target.checked })}
+                    checked={orgAdmin.value(m.userId, m.orgAdmin)}
+                    aria-busy={orgAdmin.saving(m.userId, m.orgAdmin) || undefined}
+                    onChange={(e) => orgAdmin.toggle({ key: m.userId, on: e.target.checked })}
                   />
                 </td>
                 <td className="text-right">
@@ -325,19 +337,52 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
  */
 function PendingInvitations({ org, invitations }: { org: Organization; invitations: Invitation[] }) {
   const [cancelling, setCancelling] = useState<Invitation | null>(null);
+  const [user, setUser] = useState('');
   const cancel = useActionMutation((id: string) => runAction(cancelInvitationAction, { id, org: org.name }), {
     success: (r) => `Cancelled the invitation of ${r.username} to ${org.name}`,
     then: () => setCancelling(null),
   });
+  // Issue 43: invite from the console (as `knife org user invite`); the user accepts on any console page.
+  const invite = useActionMutation((v: { user: string }) => runAction(inviteUserAction, { ...v, org: org.name }), {
+    success: (r) => `Invited ${r.email} to ${org.name}: they become a member when they accept`,
+    then: () => setUser(''),
+    errors: 'inline',
+  });
   const headingId = `invitations-of-${org.name}`;
   return (
     <section className="card space-y-3 p-4" aria-labelledby={headingId} data-testid="organization-invitations">
-      <div>
-        <h2 id={headingId} className="font-medium">
-          Pending invitations to {org.name}
-        </h2>
-        <p className="text-sm text-slate-600">Invited users become members when they accept (<span className="mono">knife org user add</span> invites and accepts at once).</p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="font-medium">
+            Invitations to {org.name}
+          </h2>
+          <p className="text-sm text-slate-600">
+            Invited users see the invitation on every console page and become members when they accept (<span className="mono">knife org user add</span> invites and accepts at once).
+          </p>
+        </div>
+        <form
+          className="flex flex-wrap items-start gap-2"
+          aria-label={`Invite a user to ${org.name}`}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            invite.mutate({ user: user.trim() });
+          }}
+        >
+          <Field label="Chef user name or e-mail" name="user" errors={invite.formErrors}>
+            {(c) => <input {...c} value={user} onChange={(e) => setUser(e.target.value)} required maxLength={255} className="input mt-1 w-64" autoComplete="off" spellCheck={false} />}
+          </Field>
+          <button type="submit" className="btn mt-5" disabled={invite.isPending}>
+            {invite.isPending ? 'Inviting…' : 'Invite'}
+          </button>
+          <FormAlert errors={invite.formErrors} fields={['user']} />
+        </form>
       </div>
+      {invitations.length === 0 ? (
+        <p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-600" data-testid="no-invitations">
+          No pending invitations.
+        </p>
+      ) : (
       <table className="table">
         <thead>
           <tr>
@@ -364,6 +409,7 @@ function PendingInvitations({ org, invitations }: { org: Organization; invitatio
           ))}
         </tbody>
       </table>
+      )}
       {cancelling && (
         <ConfirmDialog
           title={`Cancel the invitation of ${cancelling.username} to ${org.name}?`}

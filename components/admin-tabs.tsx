@@ -2,25 +2,15 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import type { AdminArea } from '@/lib/services/admin-areas';
+import { ADMIN_TABS } from './admin-tab-list';
 
-const TABS = [
-  ['/admin', 'Permissions'],
-  ['/admin/stages', 'Stages'],
-  ['/admin/users', 'Users'],
-  ['/admin/organizations', 'Organizations'],
-  ['/admin/teams', 'Teams'],
-  ['/admin/tokens', 'API tokens'],
-  ['/admin/clients', 'Chef clients'],
-  ['/admin/git', 'Git repositories'],
-  ['/admin/webhooks', 'Webhooks'],
-  ['/admin/import', 'Import'],
-] as const;
-
-export function AdminTabs() {
+/** The Admin pages' tabs: those of `areas` (the pages this user may use). */
+export function AdminTabs({ areas }: { areas: readonly AdminArea[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Admin" className="mb-5 flex gap-1 border-b border-slate-200">
-      {TABS.map(([href, label]) => {
+      {ADMIN_TABS.filter(([area]) => areas.includes(area)).map(([, href, label]) => {
         const active = pathname === href || (href !== '/admin' && pathname.startsWith(`${href}/`));
         return (
           <Link

@@ -8,6 +8,7 @@ import { associateUserAction } from '@/lib/actions/admin/associate-user';
 import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
 import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
 import { Field, FormAlert } from './form-field';
+import { useOptimisticToggle } from './use-optimistic-toggle';
 import { ConfirmDialog, Modal } from './modal';
 
 type User = { id: string; email: string; name: string; isAdmin: boolean; active: boolean; member: boolean; orgAdmin: boolean; teams: string[] };
@@ -28,7 +29,9 @@ export function AdminUsers({ users, me, org }: { users: User[]; me: string; org:
   // Issue 23: membership of the organization (removal asks first).
   const [removing, setRemoving] = useState<User | null>(null);
   const associate = useActionMutation((input: { userId: string }) => runAction(associateUserAction, input), { success: (u) => `Added ${u.email} to ${org}` });
-  const orgAdmin = useActionMutation((input: { userId: string; orgAdmin: boolean }) => runAction(setOrgAdminAction, input), {
+  // Issue 43: the box answers at once; a refusal puts it back.
+  const orgAdmin = useOptimisticToggle((v: { key: string; on: boolean }) => runAction(setOrgAdminAction, { userId: v.key, orgAdmin: v.on }), {
+    scope: `org-admin:${org}`,
     success: (u) => (u.orgAdmin ? `${u.email} is now a Chef organization admin of ${org}` : `${u.email} is no longer a Chef organization admin of ${org}`),
   });
   const dissociate = useActionMutation((input: { userId: string }) => runAction(dissociateUserAction, input), {
@@ -86,9 +89,9 @@ export function AdminUsers({ users, me, org }: { users: User[]; me: string; org:
                         <input
                           type="checkbox"
                           aria-label={`${u.email} is a Chef organization admin`}
-                          checked={u.orgAdmin}
-                          disabled={orgAdmin.isPending}
-                          onChange={(e) => orgAdmin.mutate({ userId: u.id, orgAdmin: e.target.checked })}
+                          checked={orgAdmin.value(u.id, u.orgAdmin)}
+                          aria-busy={orgAdmin.saving(u.id, u.orgAdmin) || undefined}
+                          onChange={(e) => orgAdmin.toggle({ key: u.id, on: e.target.checked })}
                         />
                         Chef organization admin
                       </label>

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { BoardGuards } from '@/lib/types/board';
 import type { StageGuardState } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
+import { Time } from './time';
 
 /** One banner per frozen stage: why, and when it opens again. */
 export function FreezeBanners({ stages }: { stages: Record<string, StageGuardState> }) {
@@ -12,7 +13,7 @@ export function FreezeBanners({ stages }: { stages: Record<string, StageGuardSta
       {entries.map(([stage, f]) => (
         <li key={stage} className="rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm text-sky-950" data-testid="freeze-banner" data-stage={stage}>
           <b>{stage} is frozen</b>
-          {f.weekly ? ' (weekly window)' : ''}: {f.reason}. It opens at <time dateTime={f.opens_at}>{dateTime(f.opens_at)}</time>; until then only a manager of {stage} can promote, with a written reason.
+          {f.weekly ? ' (weekly window)' : ''}: {f.reason}. It opens at <Time iso={f.opens_at} />; until then only a manager of {stage} can promote, with a written reason.
         </li>
       ))}
     </ul>

@@ -13,6 +13,7 @@ import { getJson, type DiffResponse } from './change-preview';
 import { Field, FormAlert } from './form-field';
 import { movePreviewQuery, outcomeLine } from './guard-answer';
 import { Modal } from './modal';
+import { Time } from './time';
 
 const q = encodeURIComponent;
 type NodeRow = { name: string; stale: boolean };
@@ -60,6 +61,9 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
   ]
     .filter(Boolean)
     .join(', ');
+  const guardErrors = candidates.filter((c, i) => selected.has(c.name) && guards[i].isError).length;
+  const asking = chosen.some(({ g }) => !g) && !guardErrors;
+  const allRefused = chosen.length > 0 && refused.length === chosen.length;
   const ready = candidates.every((c, i) => !selected.has(c.name) || ((c.toRev === null || diffs[i].isSuccess) && nodes[i].isSuccess));
   const failed = candidates.some((c, i) => selected.has(c.name) && (diffs[i].isError || nodes[i].isError));
   const mutation = useActionMutation(
@@ -176,7 +180,7 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
             {frozenWindow && (
               <div className="rounded-md border border-sky-300 bg-sky-50 p-3 text-sky-950" data-testid="bulk-freeze">
                 <p>
-                  {to} is frozen until {frozenWindow.ends_at.slice(0, 16).replace('T', ' ')} UTC: {frozenWindow.reason}.{' '}
+                  {to} is frozen until <Time iso={frozenWindow.ends_at} />: {frozenWindow.reason}.{' '}
                   {frozenWindow.may_override ? 'You manage it and may override with a written reason.' : 'Only someone who manages it may override.'}
                 </p>
                 {needsFreeze && (
@@ -198,8 +202,10 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
               </div>
             )}
             {refused.length > 0 && (
-              <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" data-testid="bulk-refused">
-                The guard refuses {refused.map(({ c }) => c.name).join(', ')}: untick {refused.length === 1 ? 'it' : 'them'} to promote the rest (all or nothing).
+              <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800" data-testid="bulk-refused" data-all={allRefused ? 'true' : 'false'}>
+                {allRefused
+                  ? `The guard refuses ${chosen.length === 1 ? `${chosen[0].c.name}, the only selected policy` : `all ${chosen.length} selected policies`}: nothing can be promoted into ${to} from here now (each row says why).`
+                  : `The guard refuses ${refused.map(({ c }) => c.name).join(', ')}: untick ${refused.length === 1 ? 'it' : 'them'} to promote the other ${chosen.length - refused.length} (all or nothing).`}
               </p>
             )}
             {failed && (
@@ -230,7 +236,19 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
             Cancel
           </button>
           <button type="button" className="btn btn-primary" disabled={!selected.size || !ready || !guardsReady || stale || mutation.isPending} onClick={() => mutation.mutate()} data-testid="bulk-confirm">
-            {mutation.isPending ? 'Promoting…' : `${guardLabel || 'Checking'} — Promote ${selected.size} to ${to}`}
+            {mutation.isPending
+              ? 'Promoting…'
+              : !selected.size
+                ? `Select policies to promote to ${to}`
+                : allRefused
+                  ? `Refused — the guard refuses ${chosen.length === 1 ? 'it' : `all ${chosen.length}`}`
+                  : refused.length
+                    ? `Untick the ${refused.length} refused — Promote ${selected.size - refused.length} to ${to}`
+                    : guardErrors
+                      ? `The guard could not be asked — Promote ${selected.size} to ${to}`
+                      : asking
+                        ? `Asking the guard… — Promote ${selected.size} to ${to}`
+                        : `${guardLabel || 'Confirm'} — Promote ${selected.size} to ${to}`}
           </button>
         </div>
       </div>

@@ -2,10 +2,13 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, fetchJson } from '@/lib/api/client';
-import { dateTime, shortId } from '@/lib/format';
+import { shortId } from '@/lib/format';
 import type { MovePreviewDto } from '@/lib/types/move-preview';
+import { Time } from './time';
 
 const q = encodeURIComponent;
+/** A reason as a sentence: its own final punctuation, or a full stop. */
+const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
 
 export type MovePreviewRequest =
   | { policy: string; stage: string; kind: 'promote'; from: string }
@@ -39,10 +42,34 @@ export function movePreviewQuery(req: MovePreviewRequest | null) {
   };
 }
 
+/**
+ * The refusals (`blocked_by`) that no block of the answer states on its own: the bad mark, a freeze and an unmet
+ * gate the reader may not override each have theirs (with the time formatted, the reason, who may override), so
+ * their sentence is not said a second time. Anything else (no right to promote into the stage, a refusal this
+ * view has no block for) is kept: an unknown reason is shown, never dropped.
+ */
+export function otherRefusals(p: MovePreviewDto): string[] {
+  const stated: ((line: string) => boolean)[] = [];
+  if (p.bad_revision) stated.push((l) => l.startsWith('Revision ') && l.includes(' is marked bad by '));
+  if (p.freeze && !p.freeze.may_override) stated.push((l) => l.startsWith(`${p.stage} is frozen until `));
+  if (p.gate && !p.gate.met && !p.gate.may_override) stated.push((l) => l.startsWith(`The promotion gate of ${p.stage} is not met`));
+  return p.blocked_by.filter((l) => !stated.some((isStated) => isStated(l)));
+}
+
+/** Why the guard refuses, in a few words, for a row of a list (the bulk dialog states the freeze itself, once). */
+function refusalLine(p: MovePreviewDto): string {
+  const other = otherRefusals(p)[0];
+  if (other) return other.replace(/\.$/, '');
+  if (p.bad_revision) return `revision ${shortId(p.to_revision_id)} is marked bad by ${p.bad_revision.marked_by} (${p.bad_revision.reason})`;
+  if (p.freeze) return `${p.stage} is frozen`;
+  if (p.gate && !p.gate.met) return `the promotion gate is not met (${p.gate.unmet.join('; ')})`;
+  return p.action;
+}
+
 /** One line per outcome, for lists (the bulk dialog's rows). */
 export function outcomeLine(p: MovePreviewDto): string {
   if (p.outcome === 'request') return `needs ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'} (${p.reasons[0]?.message ?? 'the stage asks'})`;
-  if (p.outcome === 'blocked') return `refused: ${p.blocked_by[0] ?? p.action}`;
+  if (p.outcome === 'blocked') return `refused: ${refusalLine(p)}`;
   if (p.outcome === 'unchanged') return 'nothing to move';
   return p.needs.includes('freeze_override_reason') ? 'moves now with your freeze override' : p.needs.includes('gate_override_reason') ? 'moves now with your gate override' : 'moves now';
 }
@@ -132,7 +159,21 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
         <p className="font-semibold" data-testid="guard-headline">
           {HEAD[p.outcome](p)}
         </p>
-        <p data-testid="guard-summary">{p.summary}</p>
+        {/* Refused: each reason once, in the blocks below; the summary (every reason in one sentence) would repeat them. */}
+        {p.outcome === 'blocked' ? (
+          otherRefusals(p).map((line) => (
+            <p key={line} data-testid="guard-refusal">
+              {line}
+            </p>
+          ))
+        ) : p.outcome === 'request' ? (
+          // The headline says how many approvals, the list below why: the summary would say both again.
+          <p data-testid="guard-summary">
+            Confirming opens a promotion request{p.reasons.length ? ` (${p.reasons.length === 1 ? 'the rule' : 'the rules'} below)` : ''}: nothing moves into {p.stage} until it is approved.
+          </p>
+        ) : (
+          <p data-testid="guard-summary">{p.summary}</p>
+        )}
         {p.outcome === 'request' && p.reasons.length > 0 && (
           <ul className="list-disc pl-5" data-testid="guard-reasons">
             {p.reasons.map((r, i) => (
@@ -142,13 +183,13 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
         )}
         {p.bad_revision && (
           <p data-testid="guard-bad">
-            Marked bad by {p.bad_revision.marked_by} on {dateTime(p.bad_revision.marked_at)}: {p.bad_revision.reason}
+            Marked bad by {p.bad_revision.marked_by} on <Time iso={p.bad_revision.marked_at} />: {sentence(p.bad_revision.reason)} It cannot be promoted or rolled back to anywhere until it is unmarked.
           </p>
         )}
         {p.freeze && (
           <div data-testid="guard-freeze">
             <p>
-              {p.stage} is frozen until {dateTime(p.freeze.ends_at)}: {p.freeze.reason}.{' '}
+              {p.stage} is frozen until <Time iso={p.freeze.ends_at} />: {sentence(p.freeze.reason)}{' '}
               {p.freeze.may_override ? 'You manage this stage and may override the freeze with a written reason.' : 'Only someone who manages this stage may override it.'}
             </p>
             {p.freeze.may_override && (

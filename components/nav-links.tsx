@@ -19,17 +19,21 @@ const LINKS = [
   { href: '/admin', label: 'Admin' },
 ];
 
-/** `pendingApprovals`: issue 29's badge on Requests, counted on the server (requests this user may approve now). */
-export function NavLinks({ pendingApprovals = 0 }: { pendingApprovals?: number }) {
+/**
+ * `pendingApprovals`: issue 29's badge on Requests, counted on the server (requests this user may approve now).
+ * `adminHref`: issue 43, the Admin tab only for those who may use an Admin page, leading to the first of them
+ * (lib/services/admin-areas.ts); null: no Admin tab.
+ */
+export function NavLinks({ pendingApprovals = 0, adminHref = null }: { pendingApprovals?: number; adminHref?: string | null }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:gap-1">
-      {LINKS.map((l) => {
+      {LINKS.filter((l) => adminHref || l.href !== '/admin').map((l) => {
         const active = l.href === '/' ? pathname === '/' : pathname === l.href || pathname.startsWith(l.href + '/');
         return (
           <Link
             key={l.href}
-            href={l.href}
+            href={l.href === '/admin' && adminHref ? adminHref : l.href}
             aria-current={active ? 'page' : undefined}
             className={`whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium xl:px-2.5 ${active ? 'bg-slate-800 text-white' : 'text-slate-300 hover:bg-slate-800 hover:text-white'}`}
           >

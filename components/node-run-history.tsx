@@ -1,12 +1,33 @@
 import Link from 'next/link';
 import type { RunReportDto } from '@/lib/services/rollout';
-import { age, dateTime, shortId } from '@/lib/format';
+import { age, shortId } from '@/lib/format';
+import { Time } from './time';
 
 function duration(ms: number | null): string {
   if (ms === null) return '—';
   if (ms < 1000) return `${ms} ms`;
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** chef-client's data collector reports start and end to the second (ISO 8601 without a fraction). */
+const toTheSecond = (iso: string | null): iso is string => !!iso && Date.parse(iso) % 1000 === 0;
+
+/**
+ * A run's duration as far as its report tells it. chef-client's times have no fraction, so a run that started
+ * and ended within one second reports 0 ms: that is "under 1 s", not "0 ms"; a failure before chef-client
+ * started its clock (nothing converged: no resource) gives no duration at all: "—".
+ */
+export function runDuration(r: Pick<RunReportDto, 'status' | 'start_time' | 'end_time' | 'duration_ms' | 'total_resources'>): { text: string; title?: string } {
+  if (r.duration_ms === null || !r.end_time) return { text: '—', title: 'No end of this run was reported' };
+  if (toTheSecond(r.start_time) && toTheSecond(r.end_time)) {
+    if (r.duration_ms === 0) {
+      if (r.status === 'failure' && r.total_resources === 0) return { text: '—', title: 'It failed before converging anything: chef-client reports no duration for it' };
+      return { text: 'under 1 s', title: 'chef-client reports start and end to the second: this run started and ended within one second' };
+    }
+    return { text: duration(r.duration_ms), title: 'To the second: chef-client reports start and end without fractions' };
+  }
+  return { text: duration(r.duration_ms) };
 }
 
 const STATUS: Record<RunReportDto['status'], { label: string; cls: string }> = {
@@ -56,7 +77,7 @@ export function NodeRunHistory({ runs, missing, missingAfterMinutes, lastSeen, n
               {runs.map((r) => (
                 <tr key={r.run_id} data-testid="run-row" data-status={r.status}>
                   <td className="whitespace-nowrap text-xs" title={r.run_id}>
-                    {dateTime(r.start_time)}
+                    <Time iso={r.start_time} />
                   </td>
                   <td>
                     <span className={`badge ${STATUS[r.status].cls}`}>{STATUS[r.status].label}</span>
@@ -108,7 +129,9 @@ export function NodeRunHistory({ runs, missing, missingAfterMinutes, lastSeen, n
                       </details>
                     )}
                   </td>
-                  <td className="whitespace-nowrap text-xs">{duration(r.duration_ms)}</td>
+                  <td className="whitespace-nowrap text-xs" title={runDuration(r).title} data-testid="run-duration">
+                    {runDuration(r).text}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -6,16 +6,16 @@ import { useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteSavedSearchAction, saveSearchAction } from '@/lib/actions/nodes/saved-search-actions';
-import type { SavedSearchDto } from '@/lib/types/nodes';
+import { RUN_FILTERS, type RunFilter, type SavedSearchDto } from '@/lib/types/nodes';
+import { RUN_FILTER_LABELS, nodesHref } from './nodes-href';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
 
-const nodesHref = (q: string) => (q ? `/nodes?q=${encodeURIComponent(q)}` : '/nodes');
-
 /** The search box: a GET form, so every search is a deep link (and works before the page's script loads). */
-export function NodeSearchBox({ query, examples }: { query: string; examples: string[] }) {
+export function NodeSearchBox({ query, run, examples }: { query: string; run: RunFilter | null; examples: string[] }) {
   const router = useRouter();
   const [value, setValue] = useState(query);
+  const [runValue, setRunValue] = useState<RunFilter | ''>(run ?? '');
   return (
     <div className="card p-4">
       <form
@@ -25,7 +25,7 @@ export function NodeSearchBox({ query, examples }: { query: string; examples: st
         className="flex flex-wrap items-end gap-2"
         onSubmit={(e) => {
           e.preventDefault();
-          router.push(nodesHref(value.trim()));
+          router.push(nodesHref(value.trim(), runValue || null));
         }}
       >
         <label className="min-w-0 flex-1 text-sm font-medium text-slate-700">
@@ -42,16 +42,48 @@ export function NodeSearchBox({ query, examples }: { query: string; examples: st
             autoComplete="off"
           />
         </label>
+        <label className="text-sm font-medium text-slate-700">
+          Run status
+          <select
+            name="run"
+            value={runValue}
+            onChange={(e) => {
+              const next = e.target.value as RunFilter | '';
+              setRunValue(next);
+              // The filter applies at once (to the query as it was searched), as a link would.
+              router.push(nodesHref(query, next || null));
+            }}
+            className="input mt-1 block"
+            aria-describedby="node-run-help"
+          >
+            <option value="">Any</option>
+            {RUN_FILTERS.map((r) => (
+              <option key={r} value={r}>
+                {RUN_FILTER_LABELS[r][0].toUpperCase() + RUN_FILTER_LABELS[r].slice(1)}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit" className="btn btn-primary">
           Search
         </button>
-        {query && (
-          <Link href="/nodes" className="btn" onClick={() => setValue('')}>
+        {(query || run) && (
+          <Link
+            href="/nodes"
+            className="btn"
+            onClick={() => {
+              setValue('');
+              setRunValue('');
+            }}
+          >
             Clear
           </Link>
         )}
       </form>
-      <p id="node-search-help" className="mt-2 text-xs text-slate-600">
+      <p id="node-run-help" className="mt-2 text-xs text-slate-600">
+        Run status counts as the board does: a node is failing when its last chef-client run of the revision its stage runs failed, yet to run it when it has not run that revision, missing when it has not reported for the missing interval.
+      </p>
+      <p id="node-search-help" className="mt-1 text-xs text-slate-600">
         Chef&apos;s query language, as <code className="mono">knife search node</code> and recipes&apos; <code className="mono">search(:node, …)</code> use it: <code className="mono">field:value</code>, <code className="mono">*</code> and{' '}
         <code className="mono">?</code>, <code className="mono">AND</code> / <code className="mono">OR</code> / <code className="mono">NOT</code>, parentheses, quotes, <code className="mono">[a TO b]</code>. Examples:{' '}
         {examples.map((ex, i) => (

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import type { ActionServerError } from '@/lib/actions/safe-action';
-import { dateTime } from '@/lib/format';
+import { Time } from './time';
 
 /** A promotion into a protected stage answers with a pending request instead of a moved pointer. */
 export interface CreatedRequest {
@@ -87,7 +87,9 @@ export function PromotionRefusal({ error, canManage, overrideReason, onOverrideR
   if (freeze) {
     return (
       <div role="alert" className="space-y-2 rounded-md border border-sky-300 bg-sky-50 p-3 text-sky-950" data-testid="freeze-refusal">
-        <p className="font-medium">The stage is frozen{freeze.endsAt ? ` until ${dateTime(freeze.endsAt)}` : ''}: {freeze.reason}</p>
+        <p className="font-medium">
+          The stage is frozen{freeze.endsAt ? <> until <Time iso={freeze.endsAt} /></> : null}: {freeze.reason}
+        </p>
         {freeze.canOverride ? (
           <div>
             <label htmlFor="freeze-override" className="mb-1 block text-xs font-semibold uppercase">

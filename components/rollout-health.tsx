@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { StageHealthDto } from '@/lib/services/rollout';
+import { cellNodesHref } from './nodes-href';
 
 /**
  * Issue 26: rollout health on the board, per stage × policy, from
@@ -49,11 +50,35 @@ export function CellRolloutHealth({ policy, stage }: { policy: string; stage: st
         {seg(h.pending, 'bg-slate-300')}
         {seg(h.missing, 'bg-amber-400')}
       </div>
+      {/* Issue 43: each count opens the Nodes list of those very nodes (it counts them with the same rule). */}
       <div className="flex flex-wrap gap-x-1.5 text-slate-600">
-        <span className="text-emerald-800">{h.converged} converged</span>
-        {h.failed > 0 && <span className="font-medium text-red-700">· {h.failed} failed</span>}
-        {h.pending > 0 && <span>· {h.pending} not yet run</span>}
-        {h.missing > 0 && <span className="text-amber-800">· {h.missing} missing</span>}
+        <Link href={cellNodesHref(policy, stage, 'converged')} className="text-emerald-800 underline decoration-dotted underline-offset-2" data-testid="rollout-converged-link">
+          {h.converged} converged<span className="sr-only"> (nodes of {policy} in {stage})</span>
+        </Link>
+        {h.failed > 0 && (
+          <span className="font-medium text-red-700">
+            ·{' '}
+            <Link href={cellNodesHref(policy, stage, 'failed')} className="underline underline-offset-2" data-testid="rollout-failed-link">
+              {h.failed} failed<span className="sr-only"> (nodes of {policy} in {stage})</span>
+            </Link>
+          </span>
+        )}
+        {h.pending > 0 && (
+          <span>
+            ·{' '}
+            <Link href={cellNodesHref(policy, stage, 'pending')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-pending-link">
+              {h.pending} not yet run<span className="sr-only"> (nodes of {policy} in {stage})</span>
+            </Link>
+          </span>
+        )}
+        {h.missing > 0 && (
+          <span className="text-amber-800">
+            ·{' '}
+            <Link href={cellNodesHref(policy, stage, 'missing')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-missing-link">
+              {h.missing} missing<span className="sr-only"> (nodes of {policy} in {stage})</span>
+            </Link>
+          </span>
+        )}
       </div>
       {top && (
         <Link

@@ -10,10 +10,10 @@ import { CellGuards, FreezeBanners, StageGuardBadges } from './board-guards';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 import { CellRolloutHealth } from './rollout-health';
+import { cellNodesHref } from './nodes-href';
 import { RingCell } from './rings/ring-cell';
 
 /** A value in Chef's query language: bare when it holds no special character, quoted otherwise. */
-const term = (v: string) => (/^[A-Za-z0-9_.-]+$/.test(v) ? v : `"${v.replace(/["\\]/g, '\\$&')}"`);
 
 async function fetchBoard(): Promise<BoardData> {
   const res = await fetch('/api/v1/board', { cache: 'no-store' });
@@ -175,7 +175,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                           </div>
                           <div className="text-xs text-slate-600">
                             <RelativeTime iso={c.since} now={data.generatedAt} /> ·{' '}
-                            <Link href={`/nodes?q=${encodeURIComponent(`policy_name:${term(p.name)} AND policy_group:${term(s.name)}`)}`} className="hover:underline" data-testid="cell-nodes-link">
+                            <Link href={cellNodesHref(p.name, s.name)} className="hover:underline" data-testid="cell-nodes-link">
                               {c.nodesOnRevision}/{c.nodes} nodes on it<span className="sr-only"> (the nodes of {p.name} in {s.name})</span>
                             </Link>
                           </div>

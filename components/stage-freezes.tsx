@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { FreezeWindowDto } from '@/lib/types/guards';
-import { dateTime } from '@/lib/format';
+import { Time } from './time';
 import { ConfirmDialog } from './modal';
 
 export interface NewFreeze {
@@ -39,7 +39,7 @@ export function StageFreezes({ stage, freezes, disabled, pending, onAdd, onDelet
             <li key={f.id} className="flex flex-wrap items-center gap-2" data-testid="freeze-row" data-active={f.active ? true : undefined}>
               {f.active && <span className="badge bg-sky-100 text-sky-900">in force</span>}
               {f.past && <span className="badge bg-slate-100 text-slate-700">past</span>}
-              <span>{f.weekly ? weeklyText(f) : `${dateTime(f.starts_at)} → ${dateTime(f.ends_at)}`}</span>
+              <span>{f.weekly ? weeklyText(f) : <><Time iso={f.starts_at} /> → <Time iso={f.ends_at} /></>}</span>
               <span className="text-slate-700">“{f.reason}”</span>
               {f.created_by && <span className="text-xs text-slate-600">by {f.created_by}</span>}
               {!disabled && (

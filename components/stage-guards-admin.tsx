@@ -15,6 +15,20 @@ function subjectOf(principal: string): { type: 'user'; email: string } | { type:
   return type === 'team' ? { type: 'team', name: value } : { type: 'user', email: value };
 }
 
+/**
+ * The freeze windows as the list below shows them, every one counted: "2 freeze windows (1 in force, 1 past)".
+ * (Counting only the current ones read "0 freeze windows" above a listed past window.)
+ */
+export function freezeCount(freezes: { active: unknown; past: boolean }[]): string {
+  const n = freezes.length;
+  if (n === 0) return 'no freeze windows';
+  const active = freezes.filter((f) => f.active).length;
+  const past = freezes.filter((f) => f.past).length;
+  const parts = [active ? `${active} in force` : null, past ? `${past} past` : null].filter(Boolean);
+  const all = parts.length === 1 && (active === n || past === n);
+  return `${n} freeze window${n === 1 ? '' : 's'}${parts.length ? ` (${all ? (n === 1 ? (active ? 'in force' : 'past') : `all ${active ? 'in force' : 'past'}`) : parts.join(', ')})` : ''}`;
+}
+
 /** Per stage: approval settings and rules, approvers, freeze windows (issue 15). Only managers of a stage edit it. */
 export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuardState[]; users: { id: string; email: string }[]; teams: { id: string; name: string }[] }) {
   const protection = useActionMutation(
@@ -44,7 +58,7 @@ export function StageGuardsAdmin({ stages, users, teams }: { stages: StageGuardS
             {s.stage}
             <span className="ml-2 text-sm font-normal text-slate-600">
               {s.protected ? `requires approval (${s.rules.length} rule${s.rules.length === 1 ? '' : 's'})` : 'no approval needed'} · {s.approvers.length} approver{s.approvers.length === 1 ? '' : 's'} ·{' '}
-              {s.freezes.filter((f) => !f.past).length} freeze window{s.freezes.filter((f) => !f.past).length === 1 ? '' : 's'}
+              <span data-testid="freeze-count">{freezeCount(s.freezes)}</span>
               {!s.viewer_can_manage && ' · read-only (you do not manage this stage)'}
             </span>
           </summary>

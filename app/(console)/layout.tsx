@@ -5,6 +5,10 @@ import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/requests-badge';
 import { chefOrg } from '@/lib/chef/context';
+import { requestAdminAreas } from '@/lib/services/admin-areas';
+import { adminHref } from '@/components/admin-tab-list';
+import { listMyInvitations } from '@/lib/services/association-requests';
+import { MyInvitations } from '@/components/my-invitations';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
@@ -12,7 +16,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   // superuser) sees why instead of a console every page of which would refuse them.
   const outside = !access.isAdmin && !access.member;
   // Issue 29: the pending-count badge on Requests (server-computed; refreshed with every navigation and router.refresh()).
-  const pendingApprovals = outside ? 0 : await pendingApprovalCount(access);
+  const [pendingApprovals, areas, invitations] = await Promise.all([
+    outside ? 0 : pendingApprovalCount(access),
+    outside ? [] : requestAdminAreas(access),
+    // Issue 43: the user's own pending invitations to Chef organizations, on every page until answered.
+    listMyInvitations(access),
+  ]);
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:font-medium focus:text-indigo-800 focus:shadow-lg">
@@ -27,21 +36,22 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span className="hidden 2xl:inline">Policy Console</span>
             <span className="sr-only 2xl:hidden">Policy Console</span>
           </Link>
-          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} />}
+          {outside ? null : <NavLinks pendingApprovals={pendingApprovals} adminHref={adminHref(areas)} />}
           <div className="ml-auto">
             <UserMenu name={access.name} email={access.email} isAdmin={access.isAdmin} />
           </div>
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-[1600px] px-4 py-6 focus:outline-none">
-        {outside ? <NotAMember org={chefOrg()} email={access.email} /> : children}
+        <MyInvitations invitations={invitations} home={chefOrg()} />
+        {outside ? <NotAMember org={chefOrg()} email={access.email} invited={invitations.some((i) => i.organization === chefOrg() && i.valid)} /> : children}
       </main>
     </div>
   );
 }
 
 /** What a signed-in user outside the organization sees on every console page (issue 23). */
-function NotAMember({ org, email }: { org: string; email: string }) {
+function NotAMember({ org, email, invited }: { org: string; email: string; invited: boolean }) {
   return (
     <section aria-labelledby="not-a-member" className="mx-auto mt-12 max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-6 text-slate-800">
       <h1 id="not-a-member" className="text-lg font-semibold">
@@ -51,7 +61,11 @@ function NotAMember({ org, email }: { org: string; email: string }) {
         You are signed in as {email}, but this account is not a member of the organization this console serves, so its
         stages, policies, nodes and cookbooks are not shown to you. Chef&rsquo;s tools signing as you get the same answer.
       </p>
-      <p className="mt-2">Ask an administrator to add you to the organization (Admin → Users), then reload this page.</p>
+      <p className="mt-2">
+        {invited
+          ? 'You are invited to it: accept the invitation above to become a member.'
+          : "Ask an administrator or one of the organization's admins to invite you (Admin → Organizations); the invitation then appears on this page."}
+      </p>
       <p className="mt-4">
         <Link href="/logout" className="font-medium text-indigo-700 underline hover:text-indigo-900">
           Sign out

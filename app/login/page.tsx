@@ -3,6 +3,9 @@ import { redirect } from 'next/navigation';
 import { currentAccess } from '@/lib/authn/session';
 import { LoginForm } from '@/components/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
+import { demoLogins } from '@/lib/db/queries/org-settings';
+import { describeDemoUser, demoUserOrder } from '@/lib/seed/demo-logins';
+import { DEMO_PASSWORD } from '@/lib/seed/demo-data';
 import { signInOptions } from '@/lib/authn/oidc-config';
 import { SsoButton } from '@/components/sso-button';
 
@@ -12,6 +15,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const { callbackUrl } = await searchParams;
   const next = safeCallbackPath(callbackUrl);
   if (await currentAccess()) redirect(next);
+  // Issue 43: a newcomer to a seeded demo learns its users; a database without the demo shows nothing.
+  const demo = (await demoLogins((email) => describeDemoUser(email) ?? ''))
+    .filter((d) => demoUserOrder(d.email) >= 0)
+    .sort((a, b) => demoUserOrder(a.email) - demoUserOrder(b.email));
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <div className="card w-full max-w-sm p-6">
@@ -19,7 +26,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <Logo />
           <h1 className="text-lg font-semibold">Policy Console</h1>
         </div>
-        <SignInChoices callbackUrl={next} />
+        <SignInChoices callbackUrl={next} demo={demo.length ? { password: DEMO_PASSWORD, users: demo } : null} />
       </div>
     </main>
   );
@@ -34,7 +41,7 @@ function Logo() {
 }
 
 /** Issue 45: the identity provider's button and, as LOCAL_LOGIN says, the password form. */
-function SignInChoices({ callbackUrl }: { callbackUrl: string }) {
+function SignInChoices({ callbackUrl, demo }: { callbackUrl: string; demo: Parameters<typeof LoginForm>[0]['demo'] }) {
   const { sso, ssoProblem, localLogin, localLoginProblem } = signInOptions();
   const problems = [ssoProblem && `Single sign-on is misconfigured: ${ssoProblem}.`, localLoginProblem && `${localLoginProblem}; password sign-in is off until it is fixed.`].filter(Boolean);
   return (
@@ -52,7 +59,7 @@ function SignInChoices({ callbackUrl }: { callbackUrl: string }) {
       )}
       {localLogin === 'admins' && <p className="text-xs text-slate-600">Password sign-in is kept for the break-glass administrator only.</p>}
       {localLogin !== 'false' ? (
-        <LoginForm callbackUrl={callbackUrl} />
+        <LoginForm callbackUrl={callbackUrl} demo={demo} />
       ) : (
         !sso && <p className="text-sm text-slate-700">Password sign-in is turned off on this console (LOCAL_LOGIN=false) and no identity provider is configured, so nobody can sign in. Ask the console&apos;s operator.</p>
       )}

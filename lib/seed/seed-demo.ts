@@ -37,6 +37,8 @@ export async function seedDemo(client: Db, now = new Date()): Promise<{ seeded: 
           await tx.groupPermission.create({ data: { groupId: stages.get(stage)!.id, userId: user.id, level } });
         }
       }
+      // Issue 43: the sign-in page names the demo users while their password is still this (published) one.
+      await tx.orgSetting.upsert({ where: { id: 'org' }, create: { id: 'org', demoPasswordHash: passwordHash }, update: { demoPasswordHash: passwordHash } });
       const actor = { kind: 'system' as const, userId: null, email: 'seed' };
       const admin = await tx.user.findUniqueOrThrow({ where: { email: DEMO_USERS[0].email }, select: { id: true, email: true } });
       for (const sc of DEMO_SCENARIOS) {

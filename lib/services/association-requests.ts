@@ -18,7 +18,7 @@ import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { AppError, chefStringError, forbidden } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
 import { actorGroups, userGroups } from './chef-groups';
-import { addMember, findUser } from './org-members';
+import { addMember, findUser, type UserRef } from './org-members';
 import { isOrgMember, organizationName, type OrgOptions } from './organizations';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
@@ -71,11 +71,11 @@ export async function listOrgInvitations(actor: Actor, opts: OrgOptions = {}): P
  * Invites a user (by Chef name) into the organization. 404 "Could not find user U"; 409 "The association
  * already exists." for a member, "The invite already exists." for a user already invited (erchef's texts).
  */
-export async function createInvitation(actor: Actor, username: string, opts: OrgOptions = {}): Promise<CreatedInvitationDto> {
+export async function createInvitation(actor: Actor, user: string | UserRef, opts: OrgOptions = {}): Promise<CreatedInvitationDto> {
   const orgId = opts.orgId ?? HOME_ORG_ID;
   return transaction(async (tx) => {
     // erchef looks the user up before the authorization (404 first), then requires update on the organization.
-    const u = await findUser(tx, { username });
+    const u = await findUser(tx, typeof user === 'string' ? { username: user } : user);
     assertCan(actor, 'org.invite', await inviteResource(actor, orgId, tx));
     const org = await organizationName(tx, opts);
     if (await isOrgMember(orgId, u.id, tx)) throw chefStringError('conflict', 'The association already exists.');
@@ -127,8 +127,49 @@ export async function countUserInvitations(actor: Actor, username: string): Prom
   return tx.associationRequest.count({ where: { userId: u.id } });
 }
 
+/** An invitation as the console shows it to the invited user (issue 43): to which organization, from whom, since when. */
+export interface MyInvitationDto {
+  id: string;
+  organization: string;
+  fullName: string;
+  /** The inviter's Chef name or e-mail (null: that user was deleted). */
+  inviter: string | null;
+  createdAt: string;
+  /** False when the inviter may no longer invite into the organization: accepting is refused (erchef's 403), declining is not. */
+  valid: boolean;
+}
+
+/**
+ * The signed-in user's own pending invitations (Chef's association requests naming them), oldest first, for the
+ * console: the same right as `GET /users/U/association_requests` (the user), so a user outside every
+ * organization sees theirs too (the right is the server's, not an organization's).
+ */
+export async function listMyInvitations(actor: Actor): Promise<MyInvitationDto[]> {
+  if (actor.kind !== 'user') return [];
+  assertOwnInvitations(actor, actor.userId, false);
+  const rows = await db().associationRequest.findMany({
+    where: { userId: actor.userId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, orgId: true, inviterId: true, createdAt: true, org: { select: { name: true, fullName: true } }, inviter: { select: { chefName: true, email: true } } },
+  });
+  if (!rows.length) return [];
+  const client = db();
+  const out: MyInvitationDto[] = [];
+  for (const r of rows) {
+    out.push({
+      id: r.id,
+      organization: r.org.name,
+      fullName: r.org.fullName,
+      inviter: r.inviter ? userName(r.inviter) : null,
+      createdAt: r.createdAt.toISOString(),
+      valid: await inviterStillAllowed(client, r.inviterId, r.orgId),
+    });
+  }
+  return out;
+}
+
 /** True when the inviter may still invite into the organization (an administrator, or a member in `admins`). */
-async function inviterStillAllowed(tx: Tx, inviterId: string | null, orgId: string): Promise<boolean> {
+async function inviterStillAllowed(tx: Db | Tx, inviterId: string | null, orgId: string): Promise<boolean> {
   if (!inviterId) return false;
   const inviter = await tx.user.findUnique({ where: { id: inviterId }, select: { isAdmin: true, active: true, orgMemberships: { where: { orgId }, select: { userId: true } } } });
   if (!inviter?.active) return false;
@@ -143,9 +184,9 @@ async function inviterStillAllowed(tx: Tx, inviterId: string | null, orgId: stri
  * remove the invitation. 400 for another response (erchef's text), 404 "Cannot find association request: ID" for
  * no such invitation of this user, 403 for an invitation whose inviter may no longer invite.
  */
-export async function respondToInvitation(actor: Actor, username: string, id: string, body: unknown, opts: { requestId?: string } = {}): Promise<{ organization: string }> {
+export async function respondToInvitation(actor: Actor, user: string | UserRef, id: string, body: unknown, opts: { requestId?: string } = {}): Promise<{ organization: string }> {
   return transaction(async (tx) => {
-    const u = await findUser(tx, { username });
+    const u = await findUser(tx, typeof user === 'string' ? { username: user } : user);
     assertOwnInvitations(actor, u.id, true);
     const response = body && typeof body === 'object' && !Array.isArray(body) ? (body as { response?: unknown }).response : undefined;
     if (response !== 'accept' && response !== 'reject') {

@@ -210,12 +210,21 @@ function closure(groups: GroupRow[], start: Set<string>): ReadonlySet<string> {
   return result;
 }
 
-/** The ids of the organizations whose `admins` group holds the user (transitively). */
+/**
+ * The ids of the organizations whose `admins` group holds the user (transitively). Only an organization the user
+ * is a member of (its `users`) or whose groups name the user can: the others are not read (the console asks this
+ * on every page, issue 43, whatever the number of organizations).
+ */
 export async function adminOrganizations(userId: string, client: Db | Tx = db()): Promise<string[]> {
-  const orgs = await client.chefGroup.findMany({ where: { name: 'admins' }, select: { orgId: true } });
+  const [memberships, named] = await Promise.all([
+    client.orgMember.findMany({ where: { userId }, select: { orgId: true } }),
+    client.chefGroupMember.findMany({ where: { userId }, select: { group: { select: { orgId: true } } } }),
+  ]);
+  const member = new Set(memberships.map((m) => m.orgId));
+  const candidates = [...new Set([...member, ...named.map((n) => n.group.orgId)])].sort();
   const out: string[] = [];
-  for (const o of orgs) {
-    if ((await userGroups(userId, await isOrgMember(o.orgId, userId, client), o.orgId, client)).has('admins')) out.push(o.orgId);
+  for (const orgId of candidates) {
+    if ((await userGroups(userId, member.has(orgId), orgId, client)).has('admins')) out.push(orgId);
   }
   return out;
 }

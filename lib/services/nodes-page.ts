@@ -5,11 +5,15 @@
  * searches (create and delete audited, each in one transaction).
  */
 import { db } from '@/lib/db/client';
-import { assertCan, type Access } from '@/lib/auth/permissions';
+import { compareText } from '@/lib/db/order';
+import { searchIndex } from '@/lib/db/queries/search';
+import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
+import { classifyNode } from '@/lib/domain/rollout';
 import { AppError, badRequest, notFound } from '@/lib/errors';
-import type { NodeSearchDto, SavedSearchDto } from '@/lib/types/nodes';
+import type { NodeRunStatusDto, NodeSearchDto, RunFilter, SavedSearchDto } from '@/lib/types/nodes';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
+import { loadNodeFacts, missingAfterMs } from './internal/rollout-gate';
 import { parseQueryParam, search } from './search';
 
 /** Rows per page on the Nodes page. */
@@ -35,19 +39,87 @@ export function nodeQueryError(query: string): string | null {
   }
 }
 
-/** One page of nodes matching `query` (empty: every node the user may see); a malformed query gives its error, not a throw. */
-export async function searchNodesPage(access: Access, query: string, page = 1): Promise<NodeSearchDto> {
+const NO_RUN: NodeRunStatusDto = { standing: null, lastRun: null };
+
+/**
+ * Issue 43: every node's run status, by name, as the board's rollout health counts it (the same facts,
+ * loadNodeFacts, and the same rule, classifyNode, against the revision each stage runs): a node the board counts
+ * as failed in a cell is "failed" here, so the cell's "1 failed" and this list agree. A node whose runs are in a
+ * stage the reader may not view gets no status (its page shows none of those runs either).
+ */
+async function runStatuses(access: Access, now: Date): Promise<Map<string, NodeRunStatusDto>> {
+  const client = db();
+  const [pointers, facts] = await Promise.all([
+    client.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
+    loadNodeFacts(client),
+  ]);
+  const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
+  const missing = missingAfterMs();
+  const out = new Map<string, NodeRunStatusDto>();
+  for (const f of facts) {
+    if (!can(access, 'stage.view', { stage: f.groupName })) continue;
+    const stageRevision = revision.get(`${f.groupName}/${f.policyName}`);
+    out.set(f.nodeName, {
+      standing: stageRevision === undefined ? null : classifyNode(f, stageRevision, now, missing),
+      lastRun: f.lastRun ? { status: f.lastRun.status, at: f.lastRun.endTime.toISOString(), revisionId: f.lastRun.revisionId, resource: f.lastRun.failedResource ?? null, cookbook: f.lastRun.failedCookbook ?? null } : null,
+    });
+  }
+  return out;
+}
+
+/** One node's run status, counted as the board and the Nodes list count it (the reader sees the node). */
+export async function nodeRunStatus(access: Access, name: string, now = new Date()): Promise<NodeRunStatusDto> {
+  return (await runStatuses(access, now)).get(name) ?? NO_RUN;
+}
+
+/** Names per search statement when a run status filter narrows the search to named nodes (bound parameters). */
+const NAMES_PER_QUERY = 2000;
+
+/**
+ * The names of the nodes the reader may see, among `names`, that `query` finds, in name order: the search index
+ * answers the query within those names (as GET /search/node would, by chunks), and each node's stage is asked of
+ * the one rule for reading a node (canReadNode), as the search's own scope does.
+ */
+async function matchingNames(access: Access, query: string, names: string[]): Promise<string[]> {
+  const parsed = parseQueryParam(query);
+  const found: string[] = [];
+  for (let i = 0; i < names.length; i += NAMES_PER_QUERY) {
+    const chunk = names.slice(i, i + NAMES_PER_QUERY);
+    found.push(...(await searchIndex('node', parsed, { kind: 'names', names: chunk }, { start: 0, rows: chunk.length })).names);
+  }
+  const stages = await db().node.findMany({ where: { name: { in: found } }, select: { name: true, group: { select: { name: true } } } });
+  const readable = new Set(stages.filter((n) => canReadNode(access, n.group?.name ?? null)).map((n) => n.name));
+  return found.filter((n) => readable.has(n)).sort(compareText);
+}
+
+/**
+ * One page of nodes matching `query` (empty: every node the user may see), each with its run status; `run`
+ * keeps only the nodes of that standing (the board's counts link here). A malformed query gives its error,
+ * not a throw.
+ */
+export async function searchNodesPage(access: Access, query: string, page = 1, run: RunFilter | null = null, now = new Date()): Promise<NodeSearchDto> {
   const q = query.trim();
   const start = (Math.max(1, Math.floor(page)) - 1) * NODES_PAGE_ROWS;
-  let result;
+  let names: string[];
+  let total: number;
+  const statuses = await runStatuses(access, now);
   try {
-    // The org name only shapes client rows; nodes do not carry it.
-    result = await search(access, 'node', { q: q || '*:*', rows: String(NODES_PAGE_ROWS), start: String(start) }, { org: '' });
+    if (run) {
+      assertCan(access, 'search.read');
+      const wanted = [...statuses].filter(([, st]) => st.standing === run).map(([name]) => name);
+      const all = await matchingNames(access, q, wanted);
+      total = all.length;
+      names = all.slice(start, start + NODES_PAGE_ROWS);
+    } else {
+      // The org name only shapes client rows; nodes do not carry it.
+      const result = await search(access, 'node', { q: q || '*:*', rows: String(NODES_PAGE_ROWS), start: String(start) }, { org: '' });
+      total = result.total;
+      names = result.hits.map((h) => h.name);
+    }
   } catch (e) {
-    if (e instanceof AppError && e.code === 'bad_request') return { query: q, total: 0, start, rows: [], error: e.message };
+    if (e instanceof AppError && e.code === 'bad_request') return { query: q, run, total: 0, start, rows: [], error: e.message };
     throw e;
   }
-  const names = result.hits.map((h) => h.name);
   const found = await db().node.findMany({
     where: { name: { in: names } },
     select: { name: true, reportedGroup: true, reportedPolicy: true, platform: true, platformVersion: true, revisionApplied: true, lastCheckIn: true, group: { select: { name: true } }, policy: { select: { name: true } } },
@@ -64,10 +136,11 @@ export async function searchNodesPage(access: Access, query: string, page = 1): 
         platform: [n.platform, n.platformVersion].filter(Boolean).join(' ') || null,
         revisionApplied: n.revisionApplied,
         lastCheckIn: n.lastCheckIn?.toISOString() ?? null,
+        run: statuses.get(name) ?? NO_RUN,
       },
     ];
   });
-  return { query: q, total: result.total, start, rows, error: null };
+  return { query: q, run, total, start, rows, error: null };
 }
 
 const toDto = (s: { id: string; name: string; query: string; createdAt: Date }): SavedSearchDto => ({ id: s.id, name: s.name, query: s.query, createdAt: s.createdAt.toISOString() });

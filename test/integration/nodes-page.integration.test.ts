@@ -7,8 +7,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { accessFor, seed } from '@/test/helpers';
-import { deleteSavedSearch, listSavedSearches, saveSearch, searchNodesPage } from '@/lib/services/nodes-page';
+import { accessFor, NOW, seed } from '@/test/helpers';
+import { deleteSavedSearch, listSavedSearches, nodeRunStatus, saveSearch, searchNodesPage } from '@/lib/services/nodes-page';
+import { rolloutHealth } from '@/lib/services/rollout';
+import { RUN_FILTERS } from '@/lib/types/nodes';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 beforeAll(async () => {
@@ -44,6 +46,45 @@ describe('searchNodesPage', () => {
     const bad = await searchNodesPage(admin, 'policy_name:(web');
     expect(bad.rows).toEqual([]);
     expect(bad.error).toMatch(/position \d+/);
+  });
+});
+
+describe('run status (issue 43)', () => {
+  it("gives each node the standing the board counts it under, and ?run= lists exactly the nodes a board cell counts", async () => {
+    const admin = await accessFor('admin@example.com');
+    const health = await rolloutHealth(admin, NOW);
+    const cell = (policy: string, stage: string) => `policy_name:${policy} AND policy_group:${stage}`;
+    // webapp in qa is mid-rollout (one converged, one failed in nginx, one not yet run); base has a missing production node.
+    for (const [stage, policy] of [['qa', 'webapp'], ['production', 'base'], ['dev', 'base']] as const) {
+      const h = health[`${stage}/${policy}`];
+      for (const run of RUN_FILTERS) {
+        const listed = await searchNodesPage(admin, cell(policy, stage), 1, run, NOW);
+        expect([stage, policy, run, listed.total]).toEqual([stage, policy, run, h[run]]);
+        expect(listed.rows.every((r) => r.run.standing === run && r.stage === stage && r.policy === policy)).toBe(true);
+      }
+    }
+    const failing = await searchNodesPage(admin, cell('webapp', 'qa'), 1, 'failed', NOW);
+    expect(failing.rows.map((r) => r.name)).toEqual(['webapp-qa-02.example.com']);
+    expect(failing.rows[0].run).toMatchObject({ standing: 'failed', lastRun: { status: 'failure', resource: 'template[/etc/nginx/nginx.conf]', cookbook: 'nginx' } });
+    // Unfiltered rows carry it too, and a node's page reads the same.
+    expect((await searchNodesPage(admin, 'name:webapp-qa-02.example.com', 1, null, NOW)).rows[0].run.standing).toBe('failed');
+    expect((await nodeRunStatus(admin, 'webapp-qa-02.example.com', NOW)).standing).toBe('failed');
+    // Every failing node of the organization, without a query; a malformed query with a filter is its error.
+    expect((await searchNodesPage(admin, '', 1, 'failed', NOW)).total).toBe(Object.values(health).reduce((n, c) => n + c.failed, 0));
+    expect((await searchNodesPage(admin, 'name:(x', 1, 'failed', NOW)).error).toMatch(/position \d+/);
+  });
+
+  it('never lists a node of a stage the reader may not view, filtered or not', async () => {
+    const u = await db().user.create({ data: { email: 'devonly-runs@example.com', name: 'Dev Only', chefName: 'devonly-runs', passwordHash: 'x', orgMemberships: HOME_MEMBERSHIP } });
+    const dev = await db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' }, select: { id: true } });
+    await db().groupPermission.create({ data: { groupId: dev.id, userId: u.id, level: 'view' } });
+    const devOnly = await accessFor('devonly-runs@example.com');
+    for (const run of RUN_FILTERS) {
+      const r = await searchNodesPage(devOnly, '', 1, run, NOW);
+      expect(r.rows.every((n) => n.stage === 'dev')).toBe(true);
+    }
+    expect((await searchNodesPage(devOnly, 'policy_name:webapp AND policy_group:qa', 1, 'failed', NOW)).total).toBe(0);
+    expect(await nodeRunStatus(devOnly, 'webapp-qa-02.example.com', NOW)).toEqual({ standing: null, lastRun: null });
   });
 });
 

@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import { requireAccess } from '@/lib/authn/session';
 import { demoAdminWarning } from '@/lib/seed/demo-seed-policy';
 import { AdminTabs } from '@/components/admin-tabs';
+import { requestAdminAreas } from '@/lib/services/admin-areas';
+import { adminHref } from '@/components/admin-tab-list';
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
-  const warning = access.isAdmin ? await demoAdminWarning() : null;
+  const [warning, areas] = await Promise.all([access.isAdmin ? demoAdminWarning() : null, requestAdminAreas(access)]);
   return (
     <div>
       {warning && (
@@ -13,7 +15,8 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           {warning}
         </p>
       )}
-      <AdminTabs />
+      {/* Only the pages this user may use; someone with only their own API tokens (the account menu's link) gets no tabs. */}
+      {adminHref(areas) && <AdminTabs areas={areas} />}
       {children}
     </div>
   );

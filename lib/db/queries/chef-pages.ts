@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canReadNode, type Access } from '@/lib/auth/permissions';
+import { canReadNode, viewableStages, type Access } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { db } from '../client';
 import { compareText } from '../order';
@@ -97,4 +97,10 @@ export async function nodePage(access: Access, name: string): Promise<NodePage |
     runList: Array.isArray(doc?.run_list) ? doc.run_list.filter((x: unknown) => typeof x === 'string') : [],
     saved: !!doc,
   };
+}
+
+/** Issue 43: the Chef tools page's client.rb choices: the stages the reader may view (promotion order), each with the policies it runs. */
+export async function connectChoices(access: Access): Promise<{ stage: string; policies: string[] }[]> {
+  const groups = await db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { name: true, policies: { select: { policy: { select: { name: true } } } } } });
+  return viewableStages(access, groups).map((g) => ({ stage: g.name, policies: g.policies.map((p) => p.policy.name).sort(compareText) }));
 }

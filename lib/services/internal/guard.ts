@@ -10,6 +10,7 @@ import { can } from '@/lib/auth/permissions';
 import { baselineGaps, diffLocks, evaluateMoveApproval, freezeStatus, type ApprovalRule, type HistoryLock, type LockDiff, type MoveApproval, type PolicyLock } from '@/lib/domain';
 import { AppError, conflict, forbidden } from '@/lib/errors';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
+import { dateTime } from '@/lib/format';
 import { audit, type AuditActor } from './audit';
 import { emitEvent } from './outbox';
 import { REQUEST_SELECT, requestLink, requestMessage, requestTtlMs, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
@@ -87,14 +88,14 @@ export function resolveFreeze(
   if (!reason) {
     throw new AppError(
       'locked',
-      `'${group.name}' is frozen until ${window.ends_at} (${window.reason}). Nothing moves into it until then; someone who manages the stage may override with a written reason (override_reason).`,
+      `'${group.name}' is frozen until ${dateTime(window.ends_at)} (${window.reason}). Nothing moves into it until then; someone who manages the stage may override with a written reason (override_reason).`,
       [],
       { freeze: window },
     );
   }
   // The system overrides only when explicitly authorised (an approved request applied).
   const mayOverride = authorised ?? mayOverrideGuards(actor, group.name);
-  if (!mayOverride) throw forbidden(`'${group.name}' is frozen until ${window.ends_at} (${window.reason}); only those who manage stage '${group.name}' may override the freeze.`);
+  if (!mayOverride) throw forbidden(`'${group.name}' is frozen until ${dateTime(window.ends_at)} (${window.reason}); only those who manage stage '${group.name}' may override the freeze.`);
   return { reason, window, ...(by ? { by } : {}) };
 }
 

@@ -4,6 +4,7 @@ import { can } from '@/lib/auth/permissions';
 import { recentImports } from '@/lib/db/queries/imports';
 import type { ImportEntry } from '@/lib/types/import';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { Time } from '@/components/time';
 
 export const metadata: Metadata = { title: 'Import' };
 export const dynamic = 'force-dynamic';
@@ -68,7 +69,7 @@ export default async function ImportPage() {
                       {r.report ? ` · ${(r.report.bytes / 1048576).toFixed(1)} MB of files` : ''}
                     </span>
                     <span className="text-xs text-slate-500">
-                      by {r.startedBy}, <time dateTime={r.startedAt}>{r.startedAt.replace('T', ' ').slice(0, 19)} UTC</time>
+                      by {r.startedBy}, <Time iso={r.startedAt} />
                       {r.prefer ? ` · --prefer ${r.prefer}` : ''} · {r.id}
                     </span>
                   </div>

@@ -4,8 +4,8 @@ import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/context';
 import { orgAdminUserIds, usersForAdmin } from '@/lib/db/queries/admin';
-import { orgOptionsFor } from '@/lib/api/org-members';
-import { listOrganizations } from '@/lib/services/organizations';
+import { orgScope } from '@/lib/api/org-members';
+import { administeredOrganizations } from '@/lib/services/admin-areas';
 import { listOrgMembers } from '@/lib/services/org-members';
 import { listOrgInvitations } from '@/lib/services/association-requests';
 import { AdminOrganizations } from '@/components/admin-organizations';
@@ -18,25 +18,32 @@ export const dynamic = 'force-dynamic';
  * Issue 23 (step 4): Admin → Organizations. Every organization (the home one holds the Chef objects; the others hold
  * clients, members and groups), create one (its validator's key shown once), delete one (not home), and the members
  * of the one `?org=<name>` selects, with its pending invitations (Chef's association requests).
+ * Issue 43: an organization's admins (its `admins` group) see the organizations they administer, and there list
+ * members and invitations, invite users, set org admins and remove members; creating and deleting organizations
+ * and adding users directly stay the administrators'.
  */
 export default async function OrganizationsPage({ searchParams }: { searchParams: Promise<{ org?: string | string[] }> }) {
   const access = await requireAccess();
   const home = chefOrg();
-  if (!can(access, 'org.list')) {
+  const superuser = can(access, 'org.list');
+  const orgs = await administeredOrganizations(access);
+  if (!orgs.length) {
     return (
       <>
         <PageHeader title="Organizations" />
-        <EmptyState title="Administrators only">Organizations are Chef&rsquo;s tenants: only administrators (Chef&rsquo;s superuser) list, create and delete them.</EmptyState>
+        <EmptyState title="Administrators and organization admins only">
+          Organizations are Chef&rsquo;s tenants: administrators (Chef&rsquo;s superuser) list, create and delete them, and an organization&rsquo;s admins invite its members.
+        </EmptyState>
       </>
     );
   }
   const wanted = (await searchParams).org;
   const selectedName = typeof wanted === 'string' && wanted ? wanted : null;
-  const orgs = await listOrganizations(access);
   const selected = selectedName ? (orgs.find((o) => o.name === selectedName) ?? null) : null;
-  const scope = selected ? await orgOptionsFor(selected.name) : null;
-  const [members, users, orgAdmins, invitations] = scope
-    ? await Promise.all([listOrgMembers(access, scope), usersForAdmin(), orgAdminUserIds(scope.orgId), listOrgInvitations(access, scope)])
+  // Its members' rights are about the organization selected (membership of that one).
+  const scoped = selected ? await orgScope(access, selected.name) : null;
+  const [members, users, orgAdmins, invitations] = scoped
+    ? await Promise.all([listOrgMembers(scoped.actor, scoped.org), superuser ? usersForAdmin() : null, orgAdminUserIds(scoped.org.orgId), listOrgInvitations(scoped.actor, scoped.org)])
     : [null, null, null, null];
   const admins = new Set(orgAdmins ?? []);
   const h = await headers();
@@ -45,9 +52,14 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
     <>
       <PageHeader
         title="Organizations"
-        description={`Chef organizations on this server. ${home} is the home organization: it holds the policies, nodes, cookbooks, data bags and search. Other organizations hold their own clients, members and groups only.`}
+        description={
+          superuser
+            ? `Chef organizations on this server. ${home} is the home organization: it holds the policies, nodes, cookbooks, data bags and search. Other organizations hold their own clients, members and groups only.`
+            : `The Chef organizations you administer (their admins group): invite users, choose their admins, remove members. Administrators create and delete organizations.`
+        }
       />
       <AdminOrganizations
+        superuser={superuser}
         serverUrl={serverUrl}
         organizations={orgs.map((o) => ({ name: o.name, fullName: o.fullName, home: o.home, createdAt: o.createdAt.toISOString(), members: o.members, clients: o.clients }))}
         selectedName={selectedName}

@@ -3,11 +3,14 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
 import { nodePage } from '@/lib/db/queries/chef-pages';
-import { dateTime, shortId } from '@/lib/format';
+import { shortId } from '@/lib/format';
 import { isAppError } from '@/lib/errors';
 import { PageHeader } from '@/components/page-header';
 import { NodeRunHistory } from '@/components/node-run-history';
+import { RunStatus } from '@/components/run-status';
+import { Time } from '@/components/time';
 import { missingAfterMs, nodeRunHistory } from '@/lib/services/rollout';
+import { nodeRunStatus } from '@/lib/services/nodes-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -30,19 +33,26 @@ export default async function NodePage({ params }: { params: Promise<{ name: str
   const name = decodeURIComponent((await params).name);
   const n = await nodePage(access, name);
   if (!n) notFound();
-  const runs = await nodeRunHistory(access, name).catch((e: unknown) => {
-    if (isAppError(e)) return []; // a node saved but never reported: no run history yet
-    throw e;
-  });
+  const [runs, run] = await Promise.all([
+    nodeRunHistory(access, name).catch((e: unknown) => {
+      if (isAppError(e)) return []; // a node saved but never reported: no run history yet
+      throw e;
+    }),
+    // Issue 43: the standing the board counts it under, so the header never says converged over a failed run.
+    nodeRunStatus(access, name),
+  ]);
   // Missing (issue 26): no run report and no save for NODE_MISSING_AFTER_MINUTES.
   const now = Date.now();
   const lastSeen = [n.lastCheckIn, runs[0]?.end_time ?? runs[0]?.start_time ?? null].filter((t): t is string => !!t).sort().at(-1) ?? null;
   const missing = !lastSeen || now - Date.parse(lastSeen) > missingAfterMs();
-  const converged = n.revisionApplied && n.activeRevisionId ? n.revisionApplied === n.activeRevisionId : null;
+  const onStageRevision = n.revisionApplied && n.activeRevisionId ? n.revisionApplied === n.activeRevisionId : null;
   return (
     <>
       <PageHeader title={n.name} description={n.saved ? 'As its last chef-client run saved it.' : 'Reported through the console API; chef-client has not saved this node yet.'} />
       <dl className="card max-w-3xl p-4 text-sm">
+        <Row label="Run status">
+          <RunStatus run={run} />
+        </Row>
         <Row label="Policy group (stage)">
           {n.stage ?? <span className="text-amber-800">{n.reportedGroup ? `${n.reportedGroup} (not a stage this console knows)` : 'none'}</span>}
         </Row>
@@ -55,11 +65,28 @@ export default async function NodePage({ params }: { params: Promise<{ name: str
           ) : (
             <span className="mono">{shortId(n.revisionApplied)}</span>
           )}
-          {converged === true && <span className="badge ml-2 bg-emerald-100 text-emerald-900">converged to the stage&apos;s revision</span>}
-          {converged === false && <span className="badge ml-2 bg-amber-100 text-amber-900">behind: the stage runs {shortId(n.activeRevisionId)}</span>}
+          {onStageRevision === true &&
+            (run.standing === 'converged' ? (
+              <span className="badge ml-2 bg-emerald-100 text-emerald-900" data-testid="revision-standing">
+                converged to the stage&apos;s revision
+              </span>
+            ) : run.standing === 'failed' ? (
+              <span className="badge ml-2 bg-red-100 text-red-900" data-testid="revision-standing">
+                the stage&apos;s revision, but its last run of it failed
+              </span>
+            ) : (
+              <span className="badge ml-2 bg-slate-100 text-slate-800" data-testid="revision-standing">
+                the stage&apos;s revision
+              </span>
+            ))}
+          {onStageRevision === false && (
+            <span className="badge ml-2 bg-amber-100 text-amber-900" data-testid="revision-standing">
+              behind: the stage runs {shortId(n.activeRevisionId)}
+            </span>
+          )}
         </Row>
         <Row label="Platform">{[n.platform, n.platformVersion].filter(Boolean).join(' ') || '—'}</Row>
-        <Row label="Last chef-client run">{n.lastCheckIn ? dateTime(n.lastCheckIn) : '—'}</Row>
+        <Row label="Last saved by chef-client">{n.lastCheckIn ? <Time iso={n.lastCheckIn} /> : '—'}</Row>
         {n.chefVersion && <Row label="Chef Infra Client">{n.chefVersion}</Row>}
         {n.fqdn && <Row label="FQDN">{n.fqdn}</Row>}
         {n.ipaddress && <Row label="IP address">{n.ipaddress}</Row>}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OrgSetting" ADD COLUMN     "demoPasswordHash" TEXT;
