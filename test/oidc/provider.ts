@@ -95,14 +95,14 @@ export async function startTestProvider(opts: TestProviderOptions): Promise<Test
     // Scope claims in the ID token (the console reads groups from it).
     conformIdTokenClaims: false,
     // Refresh tokens for the console (without prompt=consent's offline_access dance), living past the provider session.
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
     ttl: { IdToken: opts.idTokenTtl ?? 3600 },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     cookies: { keys: [randomUUID()] },
-    async findAccount(_ctx, id) {
+    async findAccount(_ctx: unknown, id: string) {
       const p = people.get(id);
       if (!p) return undefined;
       return {
@@ -115,7 +115,7 @@ export async function startTestProvider(opts: TestProviderOptions): Promise<Test
     },
   });
   // The provider's own answers only: no noise from its development warnings in test output.
-  provider.on('server_error', (_ctx, err) => console.error(`[test provider] ${err.message}`));
+  provider.on('server_error', (_ctx: unknown, err: Error) => console.error(`[test provider] ${err.message}`));
 
   const state: TestProvider = {
     issuer,
@@ -136,7 +136,7 @@ export async function startTestProvider(opts: TestProviderOptions): Promise<Test
   };
 
   // The token endpoint's answers, rewritten while a test asks for it.
-  provider.use(async (ctx, next) => {
+  provider.use(async (ctx: { path: string; body: unknown }, next: () => Promise<void>) => {
     await next();
     const body = ctx.body as { id_token?: string } | undefined;
     if (state.tamper && ctx.path === '/token' && body?.id_token) {
