@@ -64,7 +64,7 @@ export default defineConfig({
       command: 'tsx test/oidc/serve-provider.ts',
       url: `${url(PROVIDER)}/.well-known/openid-configuration`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 120_000,
       env: { SSO_PROVIDER_PORT: String(PROVIDER), SSO_REDIRECT_URIS: Object.values(CONSOLES).map((p) => `${url(p)}/api/auth/callback/oidc`).join(',') },
       stdout: 'ignore',
       stderr: 'pipe',

@@ -78,7 +78,7 @@ test('an administrator group: an administrator maps groups to teams in Admin →
   ]) {
     const card = page.locator(`[data-team="${team}"]`);
     await card.getByRole('button', { name: /^Edit/ }).click();
-    await card.getByLabel(/Identity-provider groups/).fill(group);
+    await card.getByRole('textbox', { name: /Identity-provider groups/ }).fill(group);
     await card.getByRole('button', { name: 'Save groups' }).click();
     await expect(card.getByTestId('team-idp-groups')).toContainText(group);
   }
