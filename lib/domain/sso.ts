@@ -95,7 +95,6 @@ export function adminChange(decision: GroupDecision, now: { isAdmin: boolean; ad
 export function groupNameProblem(name: string): string | null {
   if (name.length === 0) return 'must not be empty';
   if (name.length > MAX_GROUP_NAME) return `is at most ${MAX_GROUP_NAME} characters`;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
   if (name !== name.trim()) return 'must not start or end with spaces';
   return null;
