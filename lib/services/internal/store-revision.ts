@@ -8,7 +8,7 @@ import { assertStorable, MAX_DEPTH } from './limits';
 
 export { MAX_DEPTH };
 
-export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed';
+export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed' | 'import';
 
 /**
  * Fields a Chef Server adds to a lock document it serves (`policy_group_list`
