@@ -13,8 +13,9 @@ import { AppError, badRequest, chefStringError, conflict, forbidden, notFound, t
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
-import { claimFiles, openFile, releaseFiles, storeFile } from './cookbooks/files';
-import type { StoredObject } from './cookbooks/file-store';
+import { claimFiles, releaseFiles, storeFile } from './cookbooks/files';
+import type { StoredObject } from '@/lib/db/file-store/file-store';
+import { openFile } from '@/lib/db/file-store/stored-files';
 
 const MD5 = /^[0-9a-f]{32}$/;
 /** Chef's cookbook-name rule. */

@@ -6,7 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,10 @@ import { metrics } from '@/lib/ops/metrics';
 import { collectFiles, GRACE_MS } from '@/lib/services/cookbooks/files';
 import { migrateFiles } from '@/lib/services/cookbooks/migrate';
 import { collectExpiredUploads, SANDBOX_TTL_MS } from '@/lib/services/cookbook-artifacts';
+import { DirectorySource } from '@/lib/services/import/directory-source';
+import { runImport } from '@/lib/services/import/run-import';
 import * as readyRoute from '@/app/api/ready/route';
+import { accessFor } from '../helpers';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { startS3Server, type S3Server } from '../s3-server';
 
@@ -311,6 +316,24 @@ describe('FILE_STORE=s3', () => {
       await reader;
     }
     expect(served).toBeGreaterThan(0);
+  });
+
+  it('the importer writes cookbook files through the same store', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-s3-'));
+    try {
+      const recipe = `log 'imported into s3 ${randomBytes(4).toString('hex')}'\n`;
+      const base = path.join(dir, 'cookbook_artifacts', `imported-${sha1('imported')}`);
+      fs.mkdirSync(path.join(base, 'recipes'), { recursive: true });
+      fs.writeFileSync(path.join(base, 'metadata.rb'), "name 'imported'\nversion '1.0.0'\n");
+      fs.writeFileSync(path.join(base, 'recipes', 'default.rb'), recipe);
+      const { report } = await runImport(await accessFor('admin@example.com'), new DirectorySource(dir));
+      expect(report.imported.map((i) => i.name)).toContain(`imported@${sha1('imported')}`);
+      expect(await db().storedFile.findUnique({ where: { checksum: md5(recipe) }, select: { store: true, state: true } })).toEqual({ store: 's3', state: 'stored' });
+      expect((await objectBytes(md5(recipe)))!.toString()).toBe(recipe);
+      expect(await db().cookbookFile.count({ where: { checksum: md5(recipe) } })).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('/api/ready says when the bucket does not answer; /metrics counts store operations and errors', async () => {

@@ -3,7 +3,7 @@ import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArti
 import { chefOrg, jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
 import { presignExpiry, presignQuery } from '../file-url';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
-import type { StoredObject } from '@/lib/services/cookbooks/file-store';
+import type { StoredObject } from '@/lib/db/file-store/file-store';
 import { directFileUrls } from '@/lib/services/cookbooks/files';
 
 function artifactList(ctx: Ctx, lists: Map<string, string[]>) {

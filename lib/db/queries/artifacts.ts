@@ -4,6 +4,7 @@ import type { PolicyLock } from '@/lib/domain';
 import { resolveSide } from './compare';
 import { lockPins, missingArtifacts } from './missing-artifacts';
 import { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest';
+import { fileSizes, readFile } from '../file-store/stored-files';
 
 export interface ArtifactPage {
   name: string;
@@ -37,15 +38,14 @@ export async function artifactPage(name: string, identifier: string, file: strin
   const at = chosen ? files.indexOf(chosen) : 0;
   const p = Math.min(pages, Math.max(1, Number.isInteger(page) && page > 0 ? page : 1, file && page === 1 ? Math.floor(at / FILES_PER_PAGE) + 1 : 1));
   const shown = files.slice((p - 1) * FILES_PER_PAGE, p * FILES_PER_PAGE);
-  const sizes = new Map((await db().cookbookFile.findMany({ where: { checksum: { in: shown.map((f) => f.checksum) } }, select: { checksum: true, size: true } })).map((f) => [f.checksum, f.size]));
+  // Issue 46: sizes from the files' rows, bytes from whichever store holds them (small files only).
+  const sizes = await fileSizes([...new Set([...shown.map((f) => f.checksum), ...(chosen ? [chosen.checksum] : [])])]);
   let selected: ArtifactPage['selected'] = null;
-  if (chosen) {
-    const row = await db().cookbookFile.findUnique({ where: { checksum: chosen.checksum }, select: { content: true, size: true } });
-    if (row) {
-      const buf = Buffer.from(row.content);
-      const text = row.size <= SHOW_LIMIT && !buf.includes(0) ? buf.toString('utf8') : null;
-      selected = { path: chosen.path, text, size: row.size };
-    }
+  const size = chosen ? sizes.get(chosen.checksum) : undefined;
+  if (chosen && size !== undefined) {
+    const buf = size <= SHOW_LIMIT ? await readFile(chosen.checksum) : null;
+    const text = buf && !buf.includes(0) ? buf.toString('utf8') : null;
+    selected = { path: chosen.path, text, size };
   }
   return {
     name,
@@ -113,10 +113,9 @@ export async function artifactDiff(name: string, fromId: string, toId: string, f
   if (chosen) {
     const text = async (checksum: string | undefined) => {
       if (!checksum) return null;
-      const row = await db().cookbookFile.findUnique({ where: { checksum }, select: { content: true, size: true } });
-      if (!row || row.size > SHOW_LIMIT) return null;
-      const buf = Buffer.from(row.content);
-      return buf.includes(0) ? null : buf.toString('utf8');
+      const size = (await fileSizes([checksum])).get(checksum);
+      const buf = size !== undefined && size <= SHOW_LIMIT ? await readFile(checksum) : null;
+      return !buf || buf.includes(0) ? null : buf.toString('utf8');
     };
     selected = { path: chosen.path, fromText: await text(fa.get(chosen.path)), toText: await text(fb.get(chosen.path)) };
   }

@@ -57,9 +57,8 @@ import { AppError, badRequest, isAppError } from '@/lib/errors';
 import { log } from '@/lib/ops/log';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { isUniqueViolation } from '../internal/retry';
-import { configuredStoreKind, directDownloads, FileStoreConfigError, type FileStore, type StoreKind, type StoredObject } from './file-store';
-import { databaseStore } from './file-store-db';
-import { s3Store } from './file-store-s3';
+import { configuredStoreKind, directDownloads, type FileStore, type StoreKind } from '@/lib/db/file-store/file-store';
+import { storeFor } from '@/lib/db/file-store/stored-files';
 
 /** How long an orphan (or a pending upload that stopped renewing its claim) is kept before it is collected. */
 export const GRACE_MS = 60 * 60 * 1000;
@@ -71,13 +70,6 @@ export const DELETE_TAKEOVER_MS = 5 * 60 * 1000;
 const WAIT_FOR_DELETE_MS = 10_000;
 
 export type FileState = 'pending' | 'stored' | 'orphan' | 'deleting';
-
-/** The store of a kind. */
-export function storeFor(kind: string): FileStore {
-  if (kind === 'db') return databaseStore();
-  if (kind === 's3') return s3Store();
-  throw new FileStoreConfigError(`unknown file store '${kind}'`);
-}
 
 /** The store new files go to (FILE_STORE). */
 export function currentStore(): FileStore {
@@ -316,26 +308,6 @@ export async function storeFileInTransaction(tx: Tx, checksum: string, bytes: Bu
   const check = new BodyCheck(checksum, null, bytes.length, Infinity);
   await store.put(checksum, check.feed(bytes), { size: bytes.length, verify: () => check.verify(), tx });
   await tx.storedFile.upsert({ where: { checksum }, create: { checksum, size: bytes.length, store: store.kind, state: 'stored', touchedAt: now, createdAt: now }, update: { state: 'stored', store: store.kind, touchedAt: now, version: { increment: 1 } } });
-}
-
-/** A stored file's bytes, from the store its row names; null when there is no such stored file. */
-export async function openFile(checksum: string): Promise<StoredObject | null> {
-  if (!MD5.test(checksum)) return null;
-  let last: string | null = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await db().storedFile.findUnique({ where: { checksum }, select: { state: true, store: true, version: true } });
-    if (!row || row.state !== 'stored') return null;
-    const found = await storeFor(row.store).get(checksum);
-    if (found) return found;
-    // Moved to the other store meanwhile (npm run files:migrate)? Read the row again.
-    const again = await db().storedFile.findUnique({ where: { checksum }, select: { store: true, version: true } });
-    if (!again || again.version === row.version) {
-      last = row.store;
-      break;
-    }
-  }
-  log('error', 'file store: a stored file is missing from its store', { checksum, store: last });
-  return null;
 }
 
 /**

@@ -18,8 +18,8 @@ import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { db } from '@/lib/db/client';
 import { log } from '@/lib/ops/log';
-import type { FileStore, StoreKind } from './file-store';
-import { storeFor } from './files';
+import type { FileStore, StoreKind } from '@/lib/db/file-store/file-store';
+import { storeFor } from '@/lib/db/file-store/stored-files';
 
 export interface MigrateOptions {
   to: StoreKind;

@@ -29,6 +29,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
+import { readFile } from '@/lib/db/file-store/stored-files';
 import { CHEF_PERMS, DEFAULT_CONTAINER_ACLS, parseLossless, serializeJson, type Acl, type ChefPerm } from '@/lib/domain';
 import { nodeDocument } from '../chef-nodes';
 import { HOME_ORG_ID } from '../organizations';
@@ -182,9 +183,10 @@ export async function exportOrganization(access: Access, dir: string, opts: { on
     fs.mkdirSync(path.join(org, base), { recursive: true });
     for (const f of manifest.all_files ?? []) {
       if (!f.path || !f.checksum || f.path.split('/').some((part) => part === '..' || part === '' || part === '.')) throw new Error(`artifact ${a.name} ${a.identifier}: a file path that cannot be written: ${JSON.stringify(f.path)}`);
-      const file = await db().cookbookFile.findUnique({ where: { checksum: f.checksum }, select: { content: true } });
+      // Issue 46: from whichever file store holds it.
+      const file = await readFile(f.checksum);
       if (!file) throw new Error(`artifact ${a.name} ${a.identifier}: the console lacks file ${f.path} (${f.checksum})`);
-      write(`${base}/${f.path}`, Buffer.from(file.content));
+      write(`${base}/${f.path}`, file);
     }
     count('cookbook artifacts');
   }

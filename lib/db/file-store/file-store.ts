@@ -10,7 +10,7 @@
  *       chef-client pre-signed URLs of the bucket itself.
  *
  * A store only keeps bytes. Whether a file exists, and which store has it,
- * is the StoredFile row's to say (files.ts): that is what makes uploads,
+ * is the StoredFile row's to say (lib/services/cookbooks/files.ts): that is what makes uploads,
  * references, collection and migration safe with several instances.
  * FILE_STORE says where new files go; each file is read from the store its
  * row names, so both can be in use while `npm run files:migrate` moves them.
