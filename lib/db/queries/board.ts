@@ -4,6 +4,7 @@ import type { BoardCell, BoardData } from '@/lib/types/board';
 import { db } from '../client';
 import { sortedBy } from '../order';
 import { loadBoardGuards } from './board-guards';
+import { olderDependentsByCell } from './include-graph';
 
 export type { BoardCell, BoardData } from '@/lib/types/board';
 
@@ -25,7 +26,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   // Relations are loaded with IN lists that Prisma splits into chunks; joins keep the statement count fixed.
   const activeRevisions = await client.policyRevision.findMany({
     where: { groups: { some: {} } },
-    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, createdAt: true },
+    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, includeDigest: true, createdAt: true },
   });
   // The newest revision per policy (one grouped query, then one lookup by the (policy, time) pairs).
   // Issue 29: an upload, not a revision the console derived from a stage's older lock (a single-cookbook promotion):
@@ -56,6 +57,8 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     e.byRev.set(n.revisionApplied, (e.byRev.get(n.revisionApplied) ?? 0) + n._count._all);
   }
 
+  // Issue 48: per cell, how many of the stage's policies carry an older revision of this one (no statement without includes).
+  const olderDependents = await olderDependentsByCell(client, visiblePointers, revisionByPk, new Map(policies.map((p) => [p.id, p.name])));
   const teamName = new Map(teamRows.map((t) => [t.id, t.name]));
   const rows = policies.map((policy) => {
     const cells: Record<string, BoardCell | null> = {};
@@ -78,6 +81,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
         comparedWith: previous ? previousStage : null,
         relation: previous && previous.revisionPk !== p.revisionPk ? (p.revision.createdAt < previous.revision.createdAt ? 'behind' : 'ahead') : null,
         cookbooksChanged: previous ? countCookbookChanges(cbByRev.get(previous.revisionPk), cbByRev.get(p.revisionPk)) : 0,
+        ...(olderDependents.has(`${stage.id}|${policy.id}`) ? { olderDependents: olderDependents.get(`${stage.id}|${policy.id}`) } : {}),
       };
       previous = p;
       previousStage = stage.name;

@@ -6,3 +6,4 @@ export { asFetchedFromServer, chefServerOf, dottedDecimalIdentifier, includeFor,
 export type { KeptDuplicates, OwnPart, RebuildInput, RebuildResult } from './rebuild';
 export { carriedPaths, missingIncludes, olderDependentCounts, rebuildOrder, stageDependents } from './dependents';
 export type { CarriedInclude, IncludesLookup, RevisionIncludes, StageDependent } from './dependents';
+export { DEPENDENTS_EVENT_NAMES } from './events';

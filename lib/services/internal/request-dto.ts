@@ -58,6 +58,8 @@ export interface PromotionRequestDto {
   decided_by: string | null;
   freeze_override: string | null;
   artifacts_override: string | null;
+  /** Issue 48, a joint request (kind `together`): every policy that moves with it, all or nothing (the request's own policy first). */
+  members?: { policy: string; from_revision_id: string | null; to_revision_id: string }[];
   /** What the viewer may do with it (absent where no viewer is known). */
   viewer?: { can_approve: boolean; can_reject: boolean; can_withdraw: boolean; is_approver: boolean; is_requester: boolean; already_decided: boolean };
 }
@@ -67,7 +69,7 @@ export const requestUrl = (id: string) => `${publicBaseUrl()}${requestPath(id)}`
 /** Issue 29: the request page as an absolute link, for notifications (PUBLIC_URL; see absoluteUrl). */
 export const requestLink = (id: string) => absoluteUrl(requestPath(id));
 
-const KIND_WORDS: Record<string, string> = { promote: 'promotion', 'promote-cookbook': 'cookbook promotion', rollback: 'rollback', set: 'change', remove: 'removal', ring: 'ringed rollout' };
+const KIND_WORDS: Record<string, string> = { promote: 'promotion', 'promote-cookbook': 'cookbook promotion', rollback: 'rollback', set: 'change', remove: 'removal', ring: 'ringed rollout', together: 'joint move' };
 const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
 /** Issue 29: the change summary of a request, one line per change (at most `max`, then "and N more"). */
@@ -135,6 +137,8 @@ export interface RequestRow {
   decidedByEmail: string | null;
   freezeOverride: string | null;
   artifactsOverride: string | null;
+  /** Issue 48: a joint request's members (JSON), null otherwise. */
+  members?: string | null;
   approvals: { userId: string; userEmail: string; decision: string; comment: string | null; createdAt: Date }[];
 }
 
@@ -161,6 +165,7 @@ export const REQUEST_SELECT = {
   decidedByEmail: true,
   freezeOverride: true,
   artifactsOverride: true,
+  members: true,
   approvals: { select: { userId: true, userEmail: true, decision: true, comment: true, createdAt: true }, orderBy: { createdAt: 'asc' as const } },
 } as const;
 
@@ -204,6 +209,7 @@ export function toRequestDto(row: RequestRow, now = new Date(), standing?: Reado
     decided_by: row.decidedByEmail,
     freeze_override: row.freezeOverride,
     artifacts_override: row.artifactsOverride,
+    ...(row.members ? { members: (JSON.parse(row.members) as { policy: string; from_revision_id: string | null; to_revision_id: string }[]).map((m) => ({ policy: m.policy, from_revision_id: m.from_revision_id, to_revision_id: m.to_revision_id })) } : {}),
   };
 }
 
