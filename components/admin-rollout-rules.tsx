@@ -100,13 +100,14 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
         </label>
         <div className="flex flex-wrap gap-3">
           <NumberField id={id('rb-window')} label="Within (W)" suffix="minutes of a change" value={rollback.window_minutes} min={1} max={10080} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, window_minutes: n })} error={err('rollback.window_minutes')} />
-          <NumberField id={id('rb-pct')} label="At least (Y)" suffix="% of runs failed" value={rollback.failure_pct} min={1} max={100} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, failure_pct: n })} error={err('rollback.failure_pct')} />
-          <NumberField id={id('rb-runs')} label="Runs at least (N)" suffix="runs" value={rollback.min_runs} min={1} max={100000} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, min_runs: n })} error={err('rollback.min_runs')} />
+          <NumberField id={id('rb-pct')} label="At least (Y)" suffix="% of nodes failed" value={rollback.failure_pct} min={1} max={100} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, failure_pct: n })} error={err('rollback.failure_pct')} />
+          <NumberField id={id('rb-runs')} label="Reported by at least (N)" suffix="nodes" value={rollback.min_runs} min={1} max={100000} disabled={disabled || !rollback.enabled} onChange={(n) => setRollback({ ...rollback, min_runs: n })} error={err('rollback.min_runs')} />
         </div>
         {rollback.enabled && (
           <p className="text-xs text-slate-600" data-testid="rollback-sentence">
-            If, within {rollback.window_minutes} minute(s) after a change, at least {rollback.failure_pct}% of at least {rollback.min_runs} run(s) on the new revision fail, {row.stage} moves back to the revision it ran before, the new one is marked
-            bad with the evidence, and webhooks are told (rollout.rolled_back). Allowed without approval and during a freeze; the history says the rule did it.
+            If, within {rollback.window_minutes} minute(s) after a change, at least {rollback.failure_pct}% of at least {rollback.min_runs} node(s) that ran the new revision fail on it (each node counted once, by its latest run),{' '}
+            {row.stage} moves back to the revision it ran before; the new one is recorded as failed in {row.stage} with the evidence (moving it there again needs a written override from someone who manages {row.stage}; other stages are told, not
+            refused), and webhooks are told (rollout.rolled_back). Allowed without approval and during a freeze; the history says the rule did it.
           </p>
         )}
       </fieldset>
@@ -160,7 +161,7 @@ export function AdminRolloutRules({ rows }: { rows: AdminRolloutRuleRow[] }) {
             {r.stage}
             <span className="ml-2 text-sm font-normal text-slate-600">
               {r.gate.enabled ? `gate: ≥ ${r.gate.min_success_pct}% of ≥ ${r.gate.min_nodes} node(s) in ${r.gate_from_stage}, ≤ ${r.gate.max_failure_pct}% failing, ${r.gate.soak_minutes} min` : 'no gate'} ·{' '}
-              {r.rollback.enabled ? `rollback: ≥ ${r.rollback.failure_pct}% of ≥ ${r.rollback.min_runs} run(s) failing within ${r.rollback.window_minutes} min` : 'no automatic rollback'}
+              {r.rollback.enabled ? `rollback: ≥ ${r.rollback.failure_pct}% of ≥ ${r.rollback.min_runs} node(s) failing within ${r.rollback.window_minutes} min` : 'no automatic rollback'}
               {!r.canManage && ' · read-only (you do not manage this stage)'}
             </span>
           </summary>

@@ -52,12 +52,17 @@ export function StageGuardBadges({ stage, guards }: { stage: string; guards: Boa
   );
 }
 
-/** In a cell: pending requests and scheduled promotions for this policy in this stage, and a marker when the revision it runs is marked bad. */
+/**
+ * In a cell: pending requests and scheduled promotions for this policy in this stage, a marker when the revision it
+ * runs is marked bad, and (issue 43) where the revision it runs failed: a canary ring rolled back, or a stage's
+ * automatic rollback (stage verdicts in force, in the stages the viewer sees).
+ */
 export function CellGuards({ policy, stage, revisionId, guards }: { policy: string; stage: string; revisionId: string | null; guards: BoardGuards | undefined }) {
   const pending = guards?.pending[`${stage}|${policy}`];
   const scheduled = guards?.scheduled?.[`${stage}|${policy}`];
   const bad = revisionId ? guards?.bad[`${policy}|${revisionId}`] : undefined;
-  if (!pending && !bad && !scheduled) return null;
+  const failed = revisionId ? (guards?.verdicts?.[`${policy}|${revisionId}`] ?? []) : [];
+  if (!pending && !bad && !scheduled && !failed.length) return null;
   return (
     <div className="flex flex-wrap gap-1 text-xs">
       {pending && (
@@ -81,6 +86,22 @@ export function CellGuards({ policy, stage, revisionId, guards }: { policy: stri
         </Link>
       )}
       {bad && <BadRevisionMarker reason={bad.reason} by={bad.by} />}
+      {failed.map((v) => (
+        <Link
+          key={v.id}
+          href={v.url}
+          className="badge bg-red-100 text-red-900 ring-1 ring-red-300 underline-offset-2 hover:underline"
+          title={`${v.summary}. Moving it into ${v.stage} again needs a written override from someone who manages ${v.stage}.`}
+          data-testid="failed-in-stage"
+          data-stage={v.stage}
+        >
+          ✗ failed in {v.stage}
+          {v.source === 'ring' ? ' (canary ring)' : ' (rolled back)'}: {v.failed_nodes} of {v.nodes} node{v.nodes === 1 ? '' : 's'}
+          <span className="sr-only">
+            , {v.failed_resource ?? 'resource unknown'}, {dateTime(v.at)}; moving it into {v.stage} again needs a written override from someone who manages {v.stage}
+          </span>
+        </Link>
+      ))}
     </div>
   );
 }

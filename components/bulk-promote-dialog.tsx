@@ -45,17 +45,22 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
   const guards = useQueries({ queries: candidates.map((c) => movePreviewQuery({ policy: c.name, stage: to, kind: 'promote', from })) });
   const [freezeOverride, setFreezeOverride] = useState('');
   const [gateOverride, setGateOverride] = useState('');
+  const [verdictOverride, setVerdictOverride] = useState('');
   const chosen = candidates.map((c, i) => ({ c, g: guards[i].data })).filter(({ c }) => selected.has(c.name));
   const needsFreeze = chosen.some(({ g }) => g?.needs.includes('freeze_override_reason'));
   const needsGate = chosen.some(({ g }) => g?.needs.includes('gate_override_reason'));
+  // Issue 43: a revision that failed in `to` before moves there again only with a manager's written reason.
+  const failedHere = chosen.filter(({ g }) => g?.needs.includes('verdict_override_reason'));
+  const needsVerdict = failedHere.length > 0;
   const refused = chosen.filter(({ g }) => g?.outcome === 'blocked');
   const requesting = chosen.filter(({ g }) => g?.outcome === 'request');
   const moving = chosen.filter(({ g }) => g?.outcome === 'move');
-  const guardsReady = chosen.every(({ g }) => !!g) && (!needsFreeze || !!freezeOverride.trim()) && (!needsGate || !!gateOverride.trim()) && refused.length === 0;
+  const guardsReady = chosen.every(({ g }) => !!g) && (!needsFreeze || !!freezeOverride.trim()) && (!needsGate || !!gateOverride.trim()) && (!needsVerdict || !!verdictOverride.trim()) && refused.length === 0;
   const frozenWindow = chosen.find(({ g }) => g?.freeze)?.g?.freeze ?? null;
   const guardLabel = [
     needsFreeze ? 'Override the freeze' : null,
     needsGate ? 'Override the gate' : null,
+    needsVerdict ? `Override ${failedHere.length === 1 ? 'a failure' : `${failedHere.length} failures`} in ${to}` : null,
     moving.length ? `Move ${moving.length} now` : null,
     requesting.length ? `Request approvals for ${requesting.length}` : null,
   ]
@@ -76,6 +81,7 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
         reason: reason || undefined,
         freezeOverrideReason: (needsFreeze && freezeOverride.trim()) || undefined,
         gateOverrideReason: (needsGate && gateOverride.trim()) || undefined,
+        verdictOverrideReason: (needsVerdict && verdictOverride.trim()) || undefined,
       }),
     {
       invalidate: [['board'], ['requests'], ['move-preview']],
@@ -199,6 +205,17 @@ export function BulkPromoteDialog({ board, from, to, onClose }: { board: BoardDa
                   Override the promotion gate: reason (required, audited)
                 </label>
                 <textarea id="bulk-gate-override" className="input h-14" value={gateOverride} onChange={(e) => setGateOverride(e.target.value)} maxLength={1000} />
+              </div>
+            )}
+            {needsVerdict && (
+              <div className="rounded-md border border-red-300 bg-red-50 p-3 text-red-950" data-testid="bulk-verdict">
+                <p className="mb-1">
+                  {failedHere.map(({ c }) => c.name).join(', ')} failed in {to} before (see each line above). You manage {to}: they move there again only with your written reason.
+                </p>
+                <label htmlFor="bulk-verdict-override" className="mb-1 block text-xs font-semibold uppercase">
+                  Move them into {to} again anyway: reason (required, audited)
+                </label>
+                <textarea id="bulk-verdict-override" className="input h-14" value={verdictOverride} onChange={(e) => setVerdictOverride(e.target.value)} maxLength={1000} />
               </div>
             )}
             {refused.length > 0 && (

@@ -2,8 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, fetchJson } from '@/lib/api/client';
+import Link from 'next/link';
 import { shortId } from '@/lib/format';
 import type { MovePreviewDto } from '@/lib/types/move-preview';
+import { verdictLine, type StageVerdictDto } from '@/lib/types/verdicts';
 import { Time } from './time';
 
 const q = encodeURIComponent;
@@ -42,6 +44,21 @@ export function movePreviewQuery(req: MovePreviewRequest | null) {
   };
 }
 
+/** "10 minutes ago", "3 hours ago", "2 days ago", "just now". */
+function ago(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  const unit = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'} ago`;
+  if (s < 60) return 'just now';
+  if (s < 3600) return unit(Math.floor(s / 60), 'minute');
+  if (s < 86400) return unit(Math.floor(s / 3600), 'hour');
+  return unit(Math.floor(s / 86400), 'day');
+}
+
+/** Issue 43: "failed in a canary ring in qa 10 minutes ago: 1 of 3 nodes, ruby_block[…]" (the time relative to now). */
+export function verdictWords(v: StageVerdictDto, now = Date.now()): string {
+  return verdictLine(v, ago(v.at, now));
+}
+
 /**
  * The refusals (`blocked_by`) that no block of the answer states on its own: the bad mark, a freeze and an unmet
  * gate the reader may not override each have theirs (with the time formatted, the reason, who may override), so
@@ -68,10 +85,18 @@ function refusalLine(p: MovePreviewDto): string {
 
 /** One line per outcome, for lists (the bulk dialog's rows). */
 export function outcomeLine(p: MovePreviewDto): string {
-  if (p.outcome === 'request') return `needs ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'} (${p.reasons[0]?.message ?? 'the stage asks'})`;
+  const elsewhere = p.verdicts?.elsewhere.length ? `; note: ${verdictWords(p.verdicts.elsewhere[p.verdicts.elsewhere.length - 1])}` : '';
+  if (p.outcome === 'request') return `needs ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'} (${p.reasons[0]?.message ?? 'the stage asks'})${elsewhere}`;
   if (p.outcome === 'blocked') return `refused: ${refusalLine(p)}`;
   if (p.outcome === 'unchanged') return 'nothing to move';
-  return p.needs.includes('freeze_override_reason') ? 'moves now with your freeze override' : p.needs.includes('gate_override_reason') ? 'moves now with your gate override' : 'moves now';
+  const how = p.needs.includes('verdict_override_reason')
+    ? `it ${verdictWords(p.verdicts.here[p.verdicts.here.length - 1])}: moves now only with your written override`
+    : p.needs.includes('freeze_override_reason')
+      ? 'moves now with your freeze override'
+      : p.needs.includes('gate_override_reason')
+        ? 'moves now with your gate override'
+        : 'moves now';
+  return `${how}${elsewhere}`;
 }
 
 export type MovePreviewState = ReturnType<typeof useMovePreview>;
@@ -79,6 +104,8 @@ export type MovePreviewState = ReturnType<typeof useMovePreview>;
 export interface GuardOverrides {
   freeze: string;
   gate: string;
+  /** Issue 43: the written reason to move a revision that failed in this stage before. */
+  verdict?: string;
 }
 
 /** Whether the answer lets the confirm go: loaded, not refused, and every override it needs written. */
@@ -86,6 +113,7 @@ export function guardAllows(p: MovePreviewDto | undefined, o: GuardOverrides): b
   if (!p || p.outcome === 'blocked' || p.outcome === 'unchanged') return false;
   if (p.needs.includes('freeze_override_reason') && !o.freeze.trim()) return false;
   if (p.needs.includes('gate_override_reason') && !o.gate.trim()) return false;
+  if (p.needs.includes('verdict_override_reason') && !o.verdict?.trim()) return false;
   return true;
 }
 
@@ -102,7 +130,7 @@ const TONE: Record<MovePreviewDto['outcome'], string> = {
 };
 
 const HEAD: Record<MovePreviewDto['outcome'], (p: MovePreviewDto) => string> = {
-  move: (p) => (p.needs.includes('freeze_override_reason') || p.needs.includes('gate_override_reason') ? 'Moves now, with your override' : 'Moves now: no approval needed'),
+  move: (p) => (p.needs.some((n) => n === 'freeze_override_reason' || n === 'gate_override_reason' || n === 'verdict_override_reason') ? 'Moves now, with your override' : 'Moves now: no approval needed'),
   request: (p) => `Needs ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'}: opens a request`,
   blocked: () => 'Refused',
   unchanged: () => 'Nothing to move',
@@ -181,6 +209,50 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
             ))}
           </ul>
         )}
+        {(p.verdicts?.here.length ?? 0) > 0 && (
+          <div data-testid="guard-verdict" data-where="here">
+            {p.verdicts.may_override ? (
+              <>
+                {p.verdicts.here.map((v) => (
+                  <p key={v.id}>
+                    <b>This revision {verdictWords(v)}.</b>{' '}
+                    <Link href={v.url} className="underline">
+                      See the evidence<span className="sr-only"> of its failure in {v.stage}</span>
+                    </Link>
+                  </p>
+                ))}
+                <div className="mt-1">
+                  <label htmlFor="guard-verdict-override" className="mb-1 block text-xs font-semibold uppercase">
+                    Move it into {p.stage} again anyway: reason (required, kept in the audit log and the history)
+                  </label>
+                  <textarea id="guard-verdict-override" className="input h-16 text-slate-900" value={overrides.verdict ?? ''} onChange={(e) => onOverrides({ ...overrides, verdict: e.target.value })} maxLength={1000} />
+                </div>
+              </>
+            ) : (
+              // The refusal above says what happened and who may override; here only the way to the evidence.
+              p.verdicts.here.map((v) => (
+                <p key={v.id}>
+                  <Link href={v.url} className="underline">
+                    See the evidence of its failure in {v.stage}
+                  </Link>
+                </p>
+              ))
+            )}
+          </div>
+        )}
+        {(p.verdicts?.elsewhere.length ?? 0) > 0 && (
+          <div data-testid="guard-verdict" data-where="elsewhere">
+            {p.verdicts.elsewhere.map((v) => (
+              <p key={v.id}>
+                Note: this revision {verdictWords(v)} (
+                <Link href={v.url} className="underline">
+                  evidence<span className="sr-only"> of its failure in {v.stage}</span>
+                </Link>
+                ). That does not stop this move into {p.stage}.
+              </p>
+            ))}
+          </div>
+        )}
         {p.bad_revision && (
           <p data-testid="guard-bad">
             Marked bad by {p.bad_revision.marked_by} on <Time iso={p.bad_revision.marked_at} />: {sentence(p.bad_revision.reason)} It cannot be promoted or rolled back to anywhere until it is unmarked.
@@ -216,6 +288,15 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
                     <li key={u}>{u}</li>
                   ))}
                 </ul>
+                <p data-testid="guard-gate-opens">
+                  {p.gate.opens_at ? (
+                    <>
+                      It opens at <Time iso={p.gate.opens_at} />, when the soak time is over (if the nodes stay converged).
+                    </>
+                  ) : (
+                    `It opens once enough nodes${p.gate.from_stage ? ` in ${p.gate.from_stage}` : ''} have converged this revision (${p.gate.converged} of the ${p.gate.required} needed so far).`
+                  )}
+                </p>
                 {p.gate.may_override ? (
                   <div className="mt-1">
                     <label htmlFor="guard-gate-override" className="mb-1 block text-xs font-semibold uppercase">

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import type { BadMark } from '@/lib/services/bad-revision-marks';
-import type { HistoryEntry } from '@/lib/types/history';
+import type { HistoryEntry, StageEventEntry } from '@/lib/types/history';
 import { dateTime, shortId } from '@/lib/format';
 import { BadRevisionMarker } from './board-guards';
 import { RollbackDialog } from './rollback-dialog';
@@ -17,6 +17,7 @@ export function HistoryTimeline({
   canRollback,
   canManage = false,
   bad = {},
+  events = [],
 }: {
   policy: string;
   stage: string;
@@ -26,11 +27,14 @@ export function HistoryTimeline({
   /** Manages the stage: a freeze refusal offers the override (the server checks again). */
   canManage?: boolean;
   bad?: Record<string, BadMark>;
+  /** Issue 43: the policy's rings, requests and recorded failures in the stage, shown among the moves. */
+  events?: StageEventEntry[];
 }) {
   const [target, setTarget] = useState<string | null>(null);
-  if (entries.length === 0) return <p className="card p-6 text-center text-slate-600">No changes recorded for {policy} in {stage}.</p>;
+  if (entries.length === 0 && events.length === 0) return <p className="card p-6 text-center text-slate-600">No changes recorded for {policy} in {stage}.</p>;
   return (
     <>
+      {events.length > 0 && <StageEvents stage={stage} events={events} />}
       <ol className="card divide-y divide-slate-100" data-testid="history">
         {entries.map((e) => (
           <li key={e.id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-kind={e.kind}>
@@ -66,6 +70,38 @@ export function HistoryTimeline({
       </ol>
       {target && <RollbackDialog policy={policy} stage={stage} toRevisionId={target} current={current} canManage={canManage} onClose={() => setTarget(null)} />}
     </>
+  );
+}
+
+/**
+ * Issue 43: the policy's ringed rollouts, promotion requests and recorded failures in the stage, newest first,
+ * beside the pointer's moves (a ring moves the pointer only at its last step; a request only when applied).
+ */
+function StageEvents({ stage, events }: { stage: string; events: StageEventEntry[] }) {
+  return (
+    <section aria-labelledby="stage-events-h" className="mb-4">
+      <h2 id="stage-events-h" className="mb-1 text-sm font-semibold text-slate-700">
+        Rings, requests and failures in {stage}
+      </h2>
+      <ol className="card divide-y divide-slate-100" data-testid="history-events">
+        {events.map((ev) => (
+          <li key={ev.id} className="flex flex-wrap items-center gap-3 px-4 py-2" data-kind={ev.kind} data-action={ev.action} data-testid="history-event">
+            <span className="w-40 text-xs text-slate-600">{dateTime(ev.at)}</span>
+            <span className={`badge ${ev.kind === 'verdict' ? 'bg-red-100 text-red-900' : ev.kind === 'ring' ? 'bg-indigo-50 text-indigo-800' : 'bg-violet-50 text-violet-800'}`}>{ev.kind === 'verdict' ? 'failed here' : ev.kind}</span>
+            <span className="text-slate-800">{ev.text}</span>
+            <span className="text-slate-600">{ev.actor}</span>
+            <span className="ml-auto flex items-center gap-2">
+              {ev.links.map((l) => (
+                <Link key={l.href} className="text-xs text-indigo-700 underline" href={l.href}>
+                  {l.label}
+                  <span className="sr-only"> ({dateTime(ev.at)})</span>
+                </Link>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -76,6 +76,7 @@ export function ConfirmDialog({
   onClose,
   typeToConfirm,
   cancelLabel = 'Cancel',
+  confirmDisabled = false,
 }: {
   title: ReactNode;
   children: ReactNode;
@@ -87,6 +88,8 @@ export function ConfirmDialog({
   typeToConfirm?: string;
   /** The words of the button that closes without doing anything (default "Cancel"). */
   cancelLabel?: string;
+  /** Issue 43: the confirm waits for something the dialog asks (e.g. a written reason). */
+  confirmDisabled?: boolean;
 }) {
   const [typed, setTyped] = useState('');
   const confirmed = !typeToConfirm || typed === typeToConfirm;
@@ -105,7 +108,7 @@ export function ConfirmDialog({
         <button type="button" className="btn" onClick={onClose}>
           {cancelLabel}
         </button>
-        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending || !confirmed}>
+        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending || !confirmed || confirmDisabled}>
           {confirmLabel}
         </button>
       </div>

@@ -5,6 +5,8 @@ import { Time } from './time';
 
 function duration(ms: number | null): string {
   if (ms === null) return '—';
+  // chef-client reports whole seconds: 0 means "within the second it started", not an instant.
+  if (ms === 0) return 'under 1 s';
   if (ms < 1000) return `${ms} ms`;
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;

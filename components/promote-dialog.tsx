@@ -107,6 +107,7 @@ export function PromoteDialog({ target, onClose }: { target: PromoteTarget; onCl
         overrideReason: (needsOverride && overrideReason.trim()) || undefined,
         freezeOverrideReason: (answer?.needs.includes('freeze_override_reason') && overrides.freeze.trim()) || (frozen?.canOverride && freezeOverride.trim()) || undefined,
         gateOverrideReason: (answer?.needs.includes('gate_override_reason') && overrides.gate.trim()) || undefined,
+        verdictOverrideReason: (answer?.needs.includes('verdict_override_reason') && overrides.verdict?.trim()) || undefined,
       };
       const r = cookbook ? await runAction(promoteCookbookAction, { ...common, cookbook }) : await runAction(promotePolicyAction, common);
       const auditId = (r as { auditId?: string | null }).auditId ?? null;

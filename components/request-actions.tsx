@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { errorMessage, runAction } from '@/lib/actions/client';
 import { approveRequestAction, rejectRequestAction, withdrawRequestAction } from '@/lib/actions/requests/request-actions';
 import type { ActionServerError } from '@/lib/actions/safe-action';
-import { shortId } from '@/lib/format';
+import { dateTime, shortId } from '@/lib/format';
 import { Modal } from './modal';
 import { PromoteDialog } from './promote-dialog';
 import { PromotionRefusal, freezeOf } from './promotion-outcome';
@@ -34,6 +34,10 @@ export interface RequestActionsProps {
   /** Approvals so far and required: the approve dialog says what this approval does. */
   approvals?: number;
   approvalsRequired?: number;
+  /** Issue 43: what the last approval does and what it did, in words (a ring request starts a ring; the stage keeps its revision). */
+  effect?: { onApproval: string; applied: string };
+  /** Issue 43: the stage is frozen now: the last approval says so before the click (and asks a manager for the override). */
+  freeze?: { reason: string; ends_at: string } | null;
 }
 
 type Result = { status: string; approvals: unknown[]; approvals_required: number };
@@ -44,7 +48,14 @@ function runner(kind: Kind, p: RequestActionsProps, comment: string, override: s
   switch (kind) {
     case 'approve':
       return runAction(approveRequestAction, { id: p.id, comment: c, overrideReason: override || undefined }).then((r: Result) => ({
-        message: r.status === 'applied' ? `Approved: ${p.stage} now runs ${shortId(p.toRevisionId)} of ${p.policy}` : r.status === 'outdated' ? `Approved, but ${p.stage} changed meanwhile: the request is outdated and nothing moved` : `Approved (${r.approvals.length} of ${r.approvals_required})`,
+        message:
+          r.status === 'applied'
+            ? p.kind === 'ring'
+              ? `Approved: ${p.effect?.applied ?? `the ring started; ${p.stage} still runs what it ran`}`
+              : `Approved: ${p.stage} now runs ${shortId(p.toRevisionId)} of ${p.policy}`
+            : r.status === 'outdated'
+              ? `Approved, but ${p.stage} changed meanwhile: the request is outdated and nothing moved`
+              : `Approved (${r.approvals.length} of ${r.approvals_required})`,
       }));
     case 'reject':
       return runAction(rejectRequestAction, { id: p.id, comment }).then(() => ({ message: 'Rejected: nothing moves' }));
@@ -58,14 +69,15 @@ function runner(kind: Kind, p: RequestActionsProps, comment: string, override: s
 const COPY: Record<Kind, { button: string; title: (p: RequestActionsProps) => string; confirm: string; comment: 'optional' | 'required' | 'none'; danger?: boolean; body: (p: RequestActionsProps) => string }> = {
   approve: {
     button: 'Approve…',
-    title: (p) => `Approve ${p.policy} → ${p.stage}?`,
+    title: (p) => (p.kind === 'ring' ? `Approve the ringed rollout of ${p.policy} in ${p.stage}?` : `Approve ${p.policy} → ${p.stage}?`),
     confirm: 'Approve',
     comment: 'optional',
     body: (p) => {
       const have = p.approvals ?? 0;
       const need = p.approvalsRequired ?? 1;
+      const does = p.effect?.onApproval ?? `${p.stage} moves to ${shortId(p.toRevisionId)} of ${p.policy} at once`;
       return have + 1 >= need
-        ? `Yours is approval ${have + 1} of ${need}: it is the last one needed, so approving applies the change — ${p.stage} moves to ${shortId(p.toRevisionId)} of ${p.policy} at once.`
+        ? `Yours is approval ${have + 1} of ${need}: it is the last one needed, so approving ${p.kind === 'ring' ? does : `applies the change — ${does}`}.`
         : `Yours is approval ${have + 1} of ${need}: nothing moves yet; ${need - have - 1} more approval${need - have - 1 === 1 ? ' is' : 's are'} needed after yours.`;
     },
   },
@@ -140,7 +152,11 @@ function ActionDialog({ kind, props, onClose, onDone }: { kind: Kind; props: Req
     },
   });
   const error = mutation.error as unknown as ActionServerError | null;
-  const frozen = freezeOf(error, props.canManage);
+  const refusedFrozen = freezeOf(error, props.canManage);
+  // Issue 43: the last approval during a freeze is told before the click (a manager writes the override here; anyone else waits).
+  const last = kind === 'approve' && (props.approvals ?? 0) + 1 >= (props.approvalsRequired ?? 1);
+  const frozenNow = last && props.freeze ? props.freeze : null;
+  const frozen = refusedFrozen ?? (frozenNow ? { reason: frozenNow.reason, endsAt: frozenNow.ends_at, canOverride: props.canManage } : null);
   const missing = (copy.comment === 'required' && !comment.trim()) || (!!frozen && (!frozen.canOverride || !override.trim()));
   return (
     <Modal title={copy.title(props)} onClose={onClose}>
@@ -153,6 +169,24 @@ function ActionDialog({ kind, props, onClose, onDone }: { kind: Kind; props: Req
         }}
       >
         <p className="text-slate-700">{copy.body(props)}</p>
+        {frozenNow && !refusedFrozen && (
+          <div className="rounded-md border border-sky-300 bg-sky-50 p-3 text-sky-950" data-testid="approve-freeze">
+            <p>
+              {props.stage} is frozen until {dateTime(frozenNow.ends_at)}: {frozenNow.reason}.{' '}
+              {props.canManage
+                ? `Your approval applies the change only with your written reason to override the freeze (you manage ${props.stage}).`
+                : `Your approval, the last one needed, cannot apply the change until the freeze ends (only someone who manages ${props.stage} may override it): come back then, or ask a manager.`}
+            </p>
+            {props.canManage && (
+              <div className="mt-2">
+                <label htmlFor="approve-freeze-override" className="mb-1 block text-xs font-semibold uppercase">
+                  Override the freeze: reason (required, audited)
+                </label>
+                <textarea id="approve-freeze-override" className="input h-16 text-slate-900" value={override} onChange={(e) => setOverride(e.target.value)} maxLength={1000} />
+              </div>
+            )}
+          </div>
+        )}
         {copy.comment !== 'none' && (
           <div>
             <label htmlFor="request-comment" className="mb-1 block text-xs font-semibold uppercase text-slate-600">

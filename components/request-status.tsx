@@ -21,15 +21,18 @@ export function RequestStatusBadge({ status }: { status: string }) {
   );
 }
 
-/** What a status means for the stage, in one sentence (the request page says it next to the badge). */
-export function statusExplanation(status: string, stage: string): ReactNode {
+/**
+ * What a status means for the stage, in one sentence (the request page says it next to the badge). Issue 43: a ring
+ * request's `ring` words say what its approval does and did (a ring starts; the stage keeps its revision).
+ */
+export function statusExplanation(status: string, stage: string, ring?: { onApproval: string; applied: string }): ReactNode {
   switch (status) {
     case 'pending':
-      return `Waiting for approvals: nothing has changed in ${stage} yet.`;
+      return ring ? `Waiting for approvals: nothing has changed in ${stage} yet; the last approval ${ring.onApproval}.` : `Waiting for approvals: nothing has changed in ${stage} yet.`;
     case 'approved':
       return `Approved: ${stage} is being moved to the requested revision.`;
     case 'applied':
-      return `Applied: ${stage} now runs the requested revision (moved through the normal promotion, audited).`;
+      return ring ? `Applied: ${ring.applied}.` : `Applied: ${stage} now runs the requested revision (moved through the normal promotion, audited).`;
     case 'rejected':
       return `Rejected by an approver: ${stage} did not change.`;
     case 'withdrawn':

@@ -3,6 +3,7 @@ import type { RequestDetailView } from '@/lib/services/requests-page';
 import { dateTime, shortId } from '@/lib/format';
 import { RequestStatusBadge, statusExplanation } from './request-status';
 
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const revLink = (policy: string, rev: string) => `/policies/${encodeURIComponent(policy)}/revisions/${encodeURIComponent(rev)}`;
 
 /** The exact change, the rules that sized it, and the approvals so far. */
@@ -40,6 +41,19 @@ export function RequestSummary({ r }: { r: RequestDetailView }) {
             {r.blastRadius.nodes} node{r.blastRadius.nodes === 1 ? '' : 's'} in {r.stage} run {r.policy}
             {r.blastRadius.stale > 0 && ` (${r.blastRadius.stale} stale)`}
           </dd>
+          <dt className="text-slate-600">{r.status === 'applied' ? 'What it did' : 'Approval'}</dt>
+          <dd data-testid="request-effect">
+            {r.status === 'applied' ? capital(r.effect.applied) : `${r.status === 'pending' ? 'The last approval' : 'It'} ${r.effect.onApproval}`}.
+            {r.ring && (
+              <>
+                {' '}
+                <Link className="text-indigo-700 underline" href={r.ring.url}>
+                  The ringed rollout<span className="sr-only"> of {r.policy} in {r.stage}</span>
+                </Link>{' '}
+                is {r.ring.status.replace('_', ' ')}.
+              </>
+            )}
+          </dd>
           {r.currentRevisionId !== r.fromRevisionId && (
             <>
               <dt className="text-slate-600">Runs now</dt>
@@ -76,7 +90,7 @@ export function RequestSummary({ r }: { r: RequestDetailView }) {
           )}
         </dl>
         <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500" data-testid="request-status-line" tabIndex={-1}>
-          <RequestStatusBadge status={r.status} /> {statusExplanation(r.status, r.stage)}
+          <RequestStatusBadge status={r.status} /> {statusExplanation(r.status, r.stage, r.kind === 'ring' ? r.effect : undefined)}
         </p>
       </section>
       <section className="card p-4" aria-labelledby="req-rules">

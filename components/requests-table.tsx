@@ -3,6 +3,22 @@ import type { RequestRow } from '@/lib/services/requests-page';
 import { dateTime, shortId } from '@/lib/format';
 import { RequestStatusBadge } from './request-status';
 
+/** Issue 43: what a request moves, in words: the whole policy, one cookbook, a ring, a rollback, a removal. */
+function kindLabel(r: RequestRow): string {
+  switch (r.kind) {
+    case 'promote-cookbook':
+      return r.cookbook ? `cookbook ${r.cookbook} only${r.fromStage ? ` (from ${r.fromStage})` : ''}` : 'one cookbook only';
+    case 'ring':
+      return 'ringed rollout (part of the stage first)';
+    case 'rollback':
+      return 'rollback, whole policy';
+    case 'remove':
+      return 'removal of the policy';
+    default:
+      return `whole policy${r.fromStage ? ` (from ${r.fromStage})` : ''}`;
+  }
+}
+
 export function RequestsTable({ rows, empty }: { rows: RequestRow[]; empty: React.ReactNode }) {
   if (rows.length === 0) return <div className="card px-6 py-12 text-center text-slate-600" data-testid="requests-empty">{empty}</div>;
   return (
@@ -11,6 +27,7 @@ export function RequestsTable({ rows, empty }: { rows: RequestRow[]; empty: Reac
         <thead>
           <tr>
             <th scope="col">Request</th>
+            <th scope="col">What moves</th>
             <th scope="col">Change</th>
             <th scope="col">Status</th>
             <th scope="col">Approvals</th>
@@ -25,6 +42,9 @@ export function RequestsTable({ rows, empty }: { rows: RequestRow[]; empty: Reac
                 <Link href={`/requests/${encodeURIComponent(r.id)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
                   {r.policy} → {r.stage}
                 </Link>
+              </td>
+              <td className="text-slate-700" data-testid="request-kind" data-kind={r.kind}>
+                {kindLabel(r)}
               </td>
               <td className="mono whitespace-nowrap text-slate-700">
                 {shortId(r.fromRevisionId)} → {shortId(r.toRevisionId)}

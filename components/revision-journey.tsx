@@ -115,6 +115,43 @@ export function RevisionJourneyView({ journey }: { journey: RevisionJourney }) {
           })}
         </ol>
       )}
+      {journey.verdicts.length > 0 && (
+        <>
+          <h3 className="mb-1 mt-2 text-sm font-semibold">Failed in</h3>
+          <ul className="space-y-1" data-testid="journey-verdicts">
+            {journey.verdicts.map((v) => (
+              <li key={v.id} className="text-sm text-red-900" data-stage={v.stage}>
+                {v.stage}: {v.source === 'ring' ? 'a canary ring' : "the stage's automatic rollback"} on {dateTime(v.at)}, {v.failed_nodes} of {v.nodes} node{v.nodes === 1 ? '' : 's'}
+                {v.failed_resource ? <> at <span className="mono">{v.failed_resource}</span></> : null}
+                {v.failed_cookbook ? ` (cookbook ${v.failed_cookbook})` : ''}.{' '}
+                {v.overridden ? `Overridden by ${v.overridden.by} on ${dateTime(v.overridden.at)}: “${v.overridden.reason}”.` : `Moving it into ${v.stage} again needs a written override from someone who manages ${v.stage}.`}{' '}
+                <Link className="text-indigo-800 underline" href={v.url}>
+                  Evidence<span className="sr-only"> of its failure in {v.stage}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {journey.rings.length > 0 && (
+        <>
+          <h3 className="mb-1 mt-2 text-sm font-semibold">Canary rings</h3>
+          <ul className="space-y-1" data-testid="journey-rings">
+            {journey.rings.map((r) => (
+              <li key={r.id} className="text-sm" data-stage={r.stage} data-status={r.status}>
+                {r.stage}:{' '}
+                <Link className="text-indigo-800 underline" href={r.url}>
+                  ringed rollout<span className="sr-only"> in {r.stage} started {dateTime(r.started_at)}</span>
+                </Link>{' '}
+                ({r.steps.join('% → ')}%) started {dateTime(r.started_at)} by {r.started_by}: {r.status.replace('_', ' ')}
+                {r.status === 'active' || r.status === 'paused' ? ` at ${r.percent}%` : ''}
+                {r.ended_at ? ` on ${dateTime(r.ended_at)}` : ''}
+                {r.end_reason ? ` (${r.end_reason})` : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {journey.scheduled.length > 0 && (
         <>
           <h3 className="mb-1 mt-2 text-sm font-semibold">Scheduled</h3>

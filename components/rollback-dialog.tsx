@@ -38,7 +38,7 @@ export function RollbackDialog({ policy, stage, toRevisionId, current, canManage
   const forward = !!d && Date.parse(d.from.createdAt) > Date.parse(d.to.createdAt);
   const verb = forward ? 'Roll forward' : 'Roll back';
   const mutation = useMutation({
-    mutationFn: () => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason, freezeOverrideReason: (answer?.needs.includes('freeze_override_reason') && overrides.freeze.trim()) || (frozen?.canOverride && freezeOverride.trim()) || undefined }),
+    mutationFn: () => runAction(rollbackAction, { policy, group: stage, toRevisionId, expectedRevisionId: current, reason, freezeOverrideReason: (answer?.needs.includes('freeze_override_reason') && overrides.freeze.trim()) || (frozen?.canOverride && freezeOverride.trim()) || undefined, verdictOverrideReason: (answer?.needs.includes('verdict_override_reason') && overrides.verdict?.trim()) || undefined }),
     onError: (e) => {
       const err = e as unknown as ActionServerError;
       if (freezeOf(err)) setFrozenError(err);

@@ -52,13 +52,15 @@ export function ChangeFailures({ a, stage }: { a: ChangeAttribution; stage: stri
   );
 }
 
-function Evidence({ o }: { o: RolloutOutcomeDto }) {
+function Evidence({ o, stage }: { o: RolloutOutcomeDto; stage: string }) {
   const e = o.evidence as {
     rule?: string;
     runs?: number;
     failed?: number;
     failure_pct?: number;
-    top_failures?: { where: string; runs: number }[];
+    /** `counted: 'nodes'` (issue 41): the numbers are distinct nodes; older outcomes counted runs. */
+    counted?: 'nodes';
+    top_failures?: { where: string; runs?: number; nodes?: number }[];
     failed_nodes?: string[];
     node?: string;
     resource?: string | null;
@@ -73,9 +75,9 @@ function Evidence({ o }: { o: RolloutOutcomeDto }) {
     return (
       <div className="space-y-0.5">
         <div className="font-medium text-red-900">
-          Rolled back automatically by the stage&apos;s rule ({e.rule ?? 'rollback rule'}): {e.failed ?? '?'} of {e.runs ?? '?'} run(s) failed ({e.failure_pct ?? '?'}%); revision {shortId(o.revisionId)} marked bad.
+          Rolled back automatically by the stage&apos;s rule ({e.rule ?? 'rollback rule'}): {e.failed ?? '?'} of {e.runs ?? '?'} {e.counted === 'nodes' ? 'node(s)' : 'run(s)'} failed ({e.failure_pct ?? '?'}%); revision {shortId(o.revisionId)} failed in {stage}: moving it there again needs a written override from someone who manages {stage}.
         </div>
-        {!!e.top_failures?.length && <div className="text-xs text-slate-700">Top failures: {e.top_failures.map((t) => `${t.where} (${plural(t.runs, 'run')})`).join('; ')}</div>}
+        {!!e.top_failures?.length && <div className="text-xs text-slate-700">Top failures: {e.top_failures.map((t) => `${t.where} (${t.nodes !== undefined ? plural(t.nodes, 'node') : plural(t.runs ?? 0, 'run')})`).join('; ')}</div>}
         {!!e.failed_nodes?.length && <div className="text-xs text-slate-700">Failed nodes: {e.failed_nodes.join(', ')}</div>}
       </div>
     );
@@ -118,7 +120,7 @@ export function RolloutHistoryPanel({ stage, outcomes, attributions }: { stage: 
               <span className="w-40 shrink-0 text-xs text-slate-600">{dateTime(o.at)}</span>
               <span className={`badge ${EVENT[o.event]?.cls ?? 'bg-slate-100 text-slate-700'}`}>{EVENT[o.event]?.label ?? o.event}</span>
               <div className="min-w-0 flex-1">
-                <Evidence o={o} />
+                <Evidence o={o} stage={stage} />
               </div>
             </li>
           ))}

@@ -37,13 +37,14 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** One board cell's rollout: converged / failed (top failure by cookbook and resource) / not yet run / missing, of the nodes that should run the stage's revision. */
 export function CellRolloutHealth({ policy, stage }: { policy: string; stage: string }) {
   const h = useRolloutHealth()?.[`${stage}/${policy}`];
-  if (!h || h.nodes === 0) return null;
-  const total = h.nodes;
+  if (!h || (h.nodes === 0 && !h.in_ring)) return null;
+  const total = Math.max(h.nodes, 1);
   const seg = (n: number, cls: string) => (n > 0 ? <span className={cls} style={{ width: `${(n / total) * 100}%` }} /> : null);
   const top = h.failures[0];
-  const label = `Rollout in ${stage}: ${h.converged} of ${total} nodes converged, ${h.failed} failed, ${h.pending} not yet run, ${h.missing} missing`;
+  const inRing = h.in_ring ?? 0;
+  const label = `Rollout in ${stage}: ${h.converged} of ${total} nodes converged, ${h.failed} failed, ${h.pending} not yet run, ${h.missing} missing${inRing ? `; ${inRing} of them in a canary ring, counted on the ring's revision` : ''}`;
   return (
-    <div className="space-y-0.5 text-xs" data-testid="rollout-health" data-converged={h.converged} data-failed={h.failed} data-pending={h.pending} data-missing={h.missing}>
+    <div className="space-y-0.5 text-xs" data-testid="rollout-health" data-converged={h.converged} data-failed={h.failed} data-pending={h.pending} data-missing={h.missing} data-in-ring={inRing}>
       <div className="flex h-1.5 w-full max-w-[10rem] overflow-hidden rounded bg-slate-100" role="img" aria-label={label} title={label}>
         {seg(h.converged, 'bg-emerald-500')}
         {seg(h.failed, 'bg-red-500')}
@@ -77,6 +78,11 @@ export function CellRolloutHealth({ policy, stage }: { policy: string; stage: st
             <Link href={cellNodesHref(policy, stage, 'missing')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-missing-link">
               {h.missing} missing<span className="sr-only"> (nodes of {policy} in {stage})</span>
             </Link>
+          </span>
+        )}
+        {inRing > 0 && (
+          <span className="text-indigo-800" title="counted on the ring's revision">
+            · {inRing} in the ring
           </span>
         )}
       </div>

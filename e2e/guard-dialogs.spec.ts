@@ -143,8 +143,9 @@ test('defect 3 (high): a freeze override given by the last approver is recorded 
     await admin.goto(`/requests/${encodeURIComponent(asked.id)}`);
     await admin.getByTestId('request-approve').click();
     const dialog = admin.getByTestId('request-approve-dialog');
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect(dialog.getByTestId('freeze-refusal')).toContainText('e2e guard-dialogs freeze');
+    // Issue 43: the last approver learns of the freeze before approving, and (a manager) writes the override there.
+    await expect(dialog.getByTestId('approve-freeze')).toContainText('staging is frozen until');
+    await expect(dialog.getByRole('button', { name: 'Approve', exact: true })).toBeDisabled();
     await dialog.getByLabel(/Override the freeze: reason/).fill('e2e: the approver overrides');
     await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(admin.getByTestId('request-status')).toHaveAttribute('data-status', 'applied');

@@ -125,7 +125,7 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
   await form.getByTestId('rollback-enabled').check();
   await form.getByLabel('Within (W)').fill('60');
   await form.getByLabel('At least (Y)').fill('50');
-  await form.getByLabel('Runs at least (N)').fill('2');
+  await form.getByLabel('Reported by at least (N)').fill('2');
   await saveRules(page, 'dev');
   await expect(page.getByText('dev: promotion gate off, automatic rollback on')).toBeVisible();
 
@@ -148,6 +148,11 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
       expect(r.status(), await r.text()).toBe(201);
     };
     expect([200, 201]).toContain((await put(v1)).status());
+    // Issue 41: runs count in the stage the console has the node in: the nodes are placed in dev first (as knife would).
+    for (const n of ['e2e-rb-1', 'e2e-rb-2', 'e2e-rb-3']) {
+      const created = await signed(page.request, key, 'POST', `${ORG}/nodes`, { name: n, chef_type: 'node', json_class: 'Chef::Node', policy_name: POLICY, policy_group: 'dev', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
+      expect([201, 409], await created.text()).toContain(created.status());
+    }
     for (const n of ['e2e-rb-1', 'e2e-rb-2', 'e2e-rb-3']) await report(n, v1.revision_id, 'success');
     expect([200, 201]).toContain((await put(v2)).status());
     await report('e2e-rb-1', v2.revision_id, 'failure');
@@ -158,7 +163,7 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
 
     await page.goto(`/history?policy=${POLICY}&stage=dev`);
     const rolled = page.locator('[data-testid="rollout-outcome"][data-event="rollout.rolled_back"]');
-    await expect(rolled).toContainText("Rolled back automatically by the stage's rule (≥ 50% of at least 2 run(s) failed within 60 minute(s)): 2 of 2 run(s) failed (100%)");
+    await expect(rolled).toContainText("Rolled back automatically by the stage's rule (≥ 50% of at least 2 node(s) failed within 60 minute(s)): 2 of 2 node(s) failed (100%)");
     await expect(rolled).toContainText(/Failed nodes: e2e-rb-[12], e2e-rb-[12]/);
     const entry = page.locator('[data-testid="history"] li[data-kind="rollback"]').first();
     await expect(entry).toContainText('system (automatic rollback)');

@@ -110,3 +110,13 @@ function psql(sql: string): string {
   if (r.status !== 0) throw new Error(`psql failed: ${r.stderr || r.error}`);
   return r.stdout.replace(/\n$/, '');
 }
+
+/**
+ * Issue 41: runs count in the stage the console has a node in (its node row), so a test reporting runs for a node
+ * first places it: the node row in `stage` running `policy` (the policy row is created when the console has none).
+ */
+export async function placeNode(name: string, stage: string, policy: string): Promise<void> {
+  const group = await db().policyGroup.findUniqueOrThrow({ where: { name: stage }, select: { id: true } });
+  const p = (await db().policy.findUnique({ where: { name: policy }, select: { id: true } })) ?? (await db().policy.create({ data: { name: policy }, select: { id: true } }));
+  await db().node.upsert({ where: { name }, create: { name, groupId: group.id, policyId: p.id, lastCheckIn: new Date() }, update: { groupId: group.id, policyId: p.id } });
+}

@@ -43,7 +43,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-[1600px] px-4 py-6 focus:outline-none">
-        <MyInvitations invitations={invitations} home={chefOrg()} />
+        {invitations.length ? <MyInvitations invitations={invitations} home={chefOrg()} /> : null}
         {outside ? <NotAMember org={chefOrg()} email={access.email} invited={invitations.some((i) => i.organization === chefOrg() && i.valid)} /> : children}
       </main>
     </div>

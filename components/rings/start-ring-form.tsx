@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { startRingAction } from '@/lib/actions/rings/ring-actions';
+import { ringSeed, ringSteps, validateRingSteps } from '@/lib/domain/rings';
 import { dateTime, shortId } from '@/lib/format';
 import type { RingRolloutDto, RingStartChoices } from '@/lib/types/rings';
 import { Field, FormAlert } from '../form-field';
@@ -41,13 +42,26 @@ export function StartRingForm({ choices, initial }: { choices: RingStartChoices;
   const [nodesText, setNodesText] = useState('');
   const [soak, setSoak] = useState('');
   const [gate, setGate] = useState(true);
+  // Issue 43: rolling back on a ring node's failure is its own choice, stated (it no longer hides behind the gate's checkbox).
+  const [rollbackOnFailure, setRollbackOnFailure] = useState(true);
   const [reason, setReason] = useState('');
-  const [overrides, setOverrides] = useState<GuardOverrides>({ freeze: '', gate: '' });
+  const [overrides, setOverrides] = useState<GuardOverrides>({ freeze: '', gate: '', verdict: '' });
   const steps = parseSteps(stepsText);
+  // Issue 43: the blast radius of each step, from the stage's nodes (the same hash the Chef read serves by).
+  const stageNodes = useMemo(() => choices.nodes[stage]?.[policy] ?? [], [choices, stage, policy]);
+  const stepsKey = steps ? steps.join(',') : '';
+  const blast = useMemo(() => {
+    const st = stepsKey ? stepsKey.split(',').map(Number) : null;
+    if (!st || validateRingSteps(st).length) return null;
+    const per = ringSteps({ seed: ringSeed(stage, policy), steps: st, named: names(nodesText) }, stageNodes);
+    let total = 0;
+    return st.map((percent, i) => ({ percent, nodes: (total += per[i].length) }));
+  }, [stepsKey, stage, policy, nodesText, stageNodes]);
   const where = useMemo(() => Object.entries(current?.runs ?? {}).reduce<Record<string, string[]>>((acc, [s, r]) => ({ ...acc, [r]: [...(acc[r] ?? []), s] }), {}), [current]);
 
   const previewReq = policy && stage && revision && revision !== stageRuns ? ({ policy, stage, kind: 'promote', from: `rev:${revision}` } as const) : null;
   const preview = useMovePreview(previewReq);
+  const p = preview.data;
   const start = useActionMutation(
     () =>
       runAction(startRingAction, {
@@ -57,15 +71,20 @@ export function StartRingForm({ choices, initial }: { choices: RingStartChoices;
         steps: steps ?? [],
         nodes: names(nodesText).length ? names(nodesText) : undefined,
         gate_on_convergence: gate,
+        rollback_on_failure: rollbackOnFailure,
         soak_minutes: soak.trim() ? Number(soak) : null,
         reason: reason.trim() || undefined,
         expected_revision_id: stageRuns,
         override_reason: overrides.freeze.trim() || undefined,
         gate_override_reason: overrides.gate.trim() || undefined,
+        verdict_override_reason: (p?.needs.includes('verdict_override_reason') && overrides.verdict?.trim()) || undefined,
       }),
     {
       errors: 'inline',
-      success: (r: RingRolloutDto) => (r.status === 'pending_approval' ? `Request opened: the ring starts when it is approved` : `Ring started: ${r.percent}% of ${r.stage} gets ${shortId(r.to_revision_id)}`),
+      success: (r: RingRolloutDto) =>
+        r.status === 'pending_approval'
+          ? `Request opened: approving it ${r.plan.words}`
+          : `Ring started: ${r.percent}% of ${r.stage} (${r.plan.first_nodes} of ${r.plan.stage_nodes} node${r.plan.stage_nodes === 1 ? '' : 's'}) gets ${shortId(r.to_revision_id)}; ${r.stage} still runs ${shortId(r.from_revision_id)} on the others`,
       then: (r: RingRolloutDto) => router.push(`/rings/${encodeURIComponent(r.id)}`),
       invalidate: [['rings', 'open']],
     },
@@ -74,7 +93,6 @@ export function StartRingForm({ choices, initial }: { choices: RingStartChoices;
   if (!choices.stages.length) return <p className="text-slate-700">You may not change what runs in any stage, so you cannot start a ringed rollout. Ask a manager of the stage for the promote grant.</p>;
   if (!choices.policies.length) return <p className="text-slate-700">No policy has been uploaded yet: push one with chef push first.</p>;
 
-  const p = preview.data;
   const label = !previewReq
     ? revision && revision === stageRuns
       ? `${stage} already runs this revision`
@@ -84,7 +102,7 @@ export function StartRingForm({ choices, initial }: { choices: RingStartChoices;
       : p.outcome === 'request'
         ? `Request ${p.approvals_required} approval${p.approvals_required === 1 ? '' : 's'} to start the ring`
         : p.outcome === 'move'
-          ? `Start the ring at ${steps?.[0] ?? '?'}%`
+          ? `Start the ring at ${steps?.[0] ?? '?'}%${blast ? ` (${blast[0].nodes} of ${stageNodes.length} node${stageNodes.length === 1 ? '' : 's'})` : ''}`
           : p.action;
   const ready = !!previewReq && !!steps && guardAllows(p, overrides) && !start.isPending;
 
@@ -159,9 +177,23 @@ export function StartRingForm({ choices, initial }: { choices: RingStartChoices;
       <Field label="Named nodes in the ring from the first step (optional)" name="nodes" errors={start.formErrors} hint="Node names separated by spaces, commas or lines">
         {(c) => <textarea {...c} className="input w-full mono" rows={2} value={nodesText} onChange={(e) => setNodesText(e.target.value)} />}
       </Field>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={gate} onChange={(e) => setGate(e.target.checked)} /> Widen only once the ring has converged (the stage&apos;s rollout gate)
-      </label>
+      <p className="text-sm text-slate-800" data-testid="ring-blast-radius" aria-live="polite">
+        {!stageNodes.length
+          ? `${stage} has no node running ${policy} yet: the ring starts empty and takes each node that appears by the same rule.`
+          : blast
+            ? `Blast radius: ${blast.map((b, i) => `${i === 0 ? '' : 'then '}${b.nodes} of ${stageNodes.length} node${stageNodes.length === 1 ? '' : 's'}${i === 0 ? ' first' : ''} (${b.percent}%)`).join(', ')}.`
+            : 'Blast radius: give steps rising to 100 to see how many nodes each one reaches.'}
+      </p>
+      <fieldset className="space-y-1">
+        <legend className="text-xs font-semibold uppercase text-slate-600">Safety</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={gate} onChange={(e) => setGate(e.target.checked)} data-testid="ring-gate" /> Widen only once every ring node has converged the new revision
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={rollbackOnFailure} onChange={(e) => setRollbackOnFailure(e.target.checked)} data-testid="ring-rollback-on-failure" /> Roll the ring back automatically as soon as a ring node fails on
+          it (its nodes return to {stageRuns ? shortId(stageRuns) : 'the stage’s revision'}; the failure is recorded against {stage})
+        </label>
+      </fieldset>
       <Field label="Reason (optional, in the audit log and history)" name="reason" errors={start.formErrors}>
         {(c) => <input {...c} className="input w-full" value={reason} onChange={(e) => setReason(e.target.value)} />}
       </Field>

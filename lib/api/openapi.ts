@@ -113,6 +113,7 @@ export function openApiDocument() {
             position: { type: 'integer' },
             description: { type: 'string' },
             require_artifacts: { type: 'boolean' },
+            open_enrollment: { type: 'boolean' },
             policies: { type: 'object', additionalProperties: { type: 'object', properties: { revision_id: name } } },
           },
         },

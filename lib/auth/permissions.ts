@@ -21,7 +21,8 @@
  * superuser_bypasses_checks.
  * - `{ kind: 'client' }`: a Chef API client (a node's machine identity), or,
  *   with `validator`, the organization's validator, whose only right is to
- *   register clients. A client's `stage` is its node's policy_group.
+ *   register clients. A client's `stage` is the stage the console has its node
+ *   in (issue 41: the node's own policy_group never decides it).
  *
  * Resources: what the action is about, only the fields a rule reads:
  * `stage` (a stage name; for stage-bound reads `null` means "in no stage" and
@@ -78,8 +79,17 @@ export interface ClientActor {
   /** Clients have no console user: audit events name them `client:<name>`. */
   userId: null;
   email: string;
-  /** The client's stage: the policy_group of the node named like it (null: no node, or a node in no stage). */
+  /**
+   * The client's stage: the stage the console has the node named like it in (Node.groupId; issue 41: never
+   * what the node says about itself). null: no node, or a node in no known stage.
+   */
   stage: string | null;
+  /**
+   * Issue 41 (docs/stage-binding.md): where the client may place its node at enrollment: a stage name (it was
+   * registered by that stage's validator), or null (the stages with open enrollment). On a validator: null is the
+   * organization's plain validator, a stage name a stage validator. Absent: null.
+   */
+  enrollStage?: string | null;
   /** The organization's "stage isolation" setting when the request was authenticated. */
   stageIsolation: boolean;
 }

@@ -71,7 +71,8 @@ export async function authenticateSigned(req: AuthRequest, now = new Date(), org
   if (key.clientId) {
     const name = key.clientName!;
     const { stage, stageIsolation } = key.validator || !key.client ? { stage: null, stageIsolation: false } : key.client;
-    return { ok: true, protocol: v.protocol, actor: { kind: 'client', clientId: key.clientId, name, validator: key.validator, via, userId: null, email: `client:${name}`, stage, stageIsolation } };
+    const enrollStage = key.client?.enrollStage ?? null;
+    return { ok: true, protocol: v.protocol, actor: { kind: 'client', clientId: key.clientId, name, validator: key.validator, via, userId: null, email: `client:${name}`, stage, stageIsolation, enrollStage } };
   }
   const access = accessOf(key.user);
   if (!access) return { ok: false, status: 401, message: authFailedMessage(v.userId) };

@@ -91,9 +91,30 @@ export interface ServedPort {
   closeAllConnections(): void;
 }
 
+/**
+ * Issue 41: the Strict-Transport-Security value every HTTPS response carries (`HSTS_MAX_AGE` seconds, default one
+ * year; 0 or less: none). Only on the HTTPS port: browsers ignore it over plain HTTP, and the plain-HTTP answer on
+ * that port is a redirect to HTTPS.
+ */
+export function hstsHeader(env: Record<string, string | undefined> = process.env): string | null {
+  const raw = env.HSTS_MAX_AGE;
+  const n = raw === undefined || raw.trim() === '' ? 31_536_000 : Number(raw);
+  if (!Number.isFinite(n)) throw new Error(`HSTS_MAX_AGE must be a number of seconds, not '${raw}'.`);
+  return n > 0 ? `max-age=${Math.floor(n)}` : null;
+}
+
+/** The handler with Strict-Transport-Security set on every response before it runs (the handler may still change it). */
+function withHsts(handler: http.RequestListener, value: string | null): http.RequestListener {
+  if (!value) return handler;
+  return (req, res) => {
+    res.setHeader('strict-transport-security', value);
+    handler(req, res);
+  };
+}
+
 /** The one way the console's servers (scripts/serve.ts's, the Chef surface's in tests and benchmarks) take a port. */
 export function servePort(handler: http.RequestListener, tls?: TlsFiles | null): ServedPort {
-  const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+  const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, withHsts(handler, hstsHeader())) : http.createServer(handler);
   // Longer than load balancers' idle timeouts, so a reused connection is never closed under a client.
   server.keepAliveTimeout = 65_000;
   const front = tls ? dualProtocolListener(server as https.Server) : null;

@@ -100,7 +100,7 @@ export function demoVaultKeyPairs(): Promise<{ publicKey: string }[]> {
 export async function seedDemoDataBags(tx: Tx, pairs: { publicKey: string }[]): Promise<void> {
   const holders: { name: string; type: 'clients'; publicKey: string }[] = [];
   for (const [i, name] of DEMO_VAULT_CLIENTS.entries()) {
-    await tx.chefName.create({ data: { name, kind: 'client' } });
+    await tx.chefName.create({ data: { name, kind: 'client', scope: HOME_ORG_ID } });
     const client = await tx.chefClient.create({ data: { name, orgId: HOME_ORG_ID }, select: { id: true, name: true, validator: true } });
     await indexClient(tx, client);
     await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey: pairs[i].publicKey } });

@@ -8,9 +8,10 @@ import { demoBagCookbookFiles } from './demo-data-bags-cookbook';
 
 export const DEMO_PASSWORD = 'demo-password';
 
+/** Issue 41: dev and qa take nodes from the plain validator (open enrollment); staging and production need their stage validator. */
 export const DEMO_STAGES = [
-  { name: 'dev', position: 0, description: 'Integration: every merge lands here first' },
-  { name: 'qa', position: 1, description: 'Automated acceptance and load tests' },
+  { name: 'dev', position: 0, description: 'Integration: every merge lands here first', openEnrollment: true },
+  { name: 'qa', position: 1, description: 'Automated acceptance and load tests', openEnrollment: true },
   { name: 'staging', position: 2, description: 'Production-like, customer-facing dry runs', requireArtifacts: true },
   { name: 'production', position: 3, description: 'Live fleet', requireArtifacts: true },
 ] as const;

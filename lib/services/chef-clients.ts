@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { withActorGroups } from './chef-groups';
 import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
-import { badRequest, forbidden, notFound } from '@/lib/errors';
+import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
@@ -16,7 +16,8 @@ import { sortedBy } from '@/lib/db/order';
 import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
 import { toDto, type KeyDto } from './chef-keys';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { claimChefName, validatorName } from './chef-names';
+import { claimChefName, releaseClientName, stageValidatorName, validatorName } from './chef-names';
+import { assertNodeClientRights, mayEnroll } from './stage-binding';
 
 /**
  * Issue 23 (step 4): which organization's clients a call is about (default: the home organization's). Clients
@@ -115,11 +116,18 @@ function chefMissing(verb: 'create' | 'read' | 'update' | 'delete') {
  * new client's POST /nodes). Any other existing node (created by a user,
  * reported through /api/v1, seeded) belongs to its creator, as a node's ACL
  * does in Chef Server: taking it over needs an administrator.
+ * Issue 41: and only when the node is in no stage or in one the validator may
+ * enroll into (docs/stage-binding.md: the plain validator's key must not give
+ * back a production node whose client an admin deleted).
  */
-async function assertNodeNameFree(tx: Tx, name: string): Promise<void> {
-  const node = await tx.node.findUnique({ where: { name }, select: { registeredByClient: true } });
+async function assertNodeNameFree(tx: Tx, validator: Actor & { kind: 'client' }, name: string): Promise<void> {
+  const node = await tx.node.findUnique({ where: { name }, select: { registeredByClient: true, group: { select: { name: true, openEnrollment: true } } } });
   if (node && node.registeredByClient !== name) {
     throw forbidden(`Node '${name}' already exists and was not registered by a client of that name: the validator may not create a client for it. Taking over an existing node needs an administrator (create the client as an admin, or delete the node first).`);
+  }
+  if (node?.group && !mayEnroll(validator.enrollStage, node.group)) {
+    const why = validator.enrollStage ? `this validator enrolls only into stage '${validator.enrollStage}'` : `stage '${node.group.name}' does not allow open enrollment`;
+    throw forbidden(`Node '${name}' is in stage '${node.group.name}' and ${why}: the validator may not create a client for it. Register it with ${node.group.name}'s stage validator, or have an administrator create the client.`);
   }
 }
 
@@ -130,10 +138,15 @@ export async function createClient(r: Actor, raw: unknown, opts: { apiVersion: n
   const generate = input.create_key === true || (!input.public_key && opts.apiVersion === 0);
   const pair = generate ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : null;
+  // Issue 41: a validator's clients enroll where it does (a stage validator's stage, or the open stages).
+  const enrollStage = r.kind === 'client' && r.validator && !input.validator ? (r.enrollStage ?? null) : null;
   return transaction(async (tx) => {
-    await claimChefName(tx, input.name, 'client', 'Client already exists');
-    if (r.kind === 'client' && isHome(opts)) await assertNodeNameFree(tx, input.name);
-    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator, orgId: orgOf(opts) }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
+    await claimChefName(tx, input.name, 'client', 'Client already exists', orgOf(opts));
+    if (isHome(opts)) {
+      if (r.kind === 'client') await assertNodeNameFree(tx, r, input.name);
+      else await assertNodeClientRights(tx, r, input.name, `create client '${input.name}'`);
+    }
+    const client = await tx.chefClient.create({ data: { name: input.name, validator: !!input.validator, orgId: orgOf(opts), enrollStage }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true } });
     if (isHome(opts)) await indexClient(tx, client);
     let key: KeyDto | null = null;
     if (publicKey) {
@@ -161,13 +174,13 @@ async function hiddenNodeNames(actor: Actor, names: string[]): Promise<Set<strin
  * `client create` asks with a PUT first and creates on the 404, the validator included).
  */
 async function assertClientExists(name: string, org?: ClientOrg): Promise<void> {
-  const c = await db().chefClient.findUnique({ where: { name }, select: { orgId: true } });
-  if (!c || c.orgId !== orgOf(org)) throw notFound(`Cannot load client ${name}`);
+  const c = await db().chefClient.findUnique({ where: { orgId_name: { orgId: orgOf(org), name } }, select: { id: true } });
+  if (!c) throw notFound(`Cannot load client ${name}`);
 }
 
 export async function getClient(r: Actor, name: string, org?: ClientOrg): Promise<ClientDto> {
-  const c = await db().chefClient.findUnique({ where: { name }, select: { name: true, orgId: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
-  if (!c || c.orgId !== orgOf(org)) throw notFound(`Cannot load client ${name}`);
+  const c = await db().chefClient.findUnique({ where: { orgId_name: { orgId: orgOf(org), name } }, select: { name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
+  if (!c) throw notFound(`Cannot load client ${name}`);
   // Users read every client; a client itself only (Chef's default).
   assertClient(r, 'client.read', 'read', { client: name });
   if (isHome(org) && (await hiddenNodeNames(r, [name])).has(name)) throw notFound(`Cannot load client ${name}`);
@@ -208,13 +221,17 @@ export async function updateClient(r: Actor, name: string, raw: unknown, opts: {
   const pair = input.private_key === true ? await generateChefKeyPair() : null;
   const publicKey = pair ? pair.publicKey : input.public_key ? checkedPublicKey(input.public_key) : undefined;
   return transaction(async (tx) => {
-    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, orgId: true, validator: true } });
-    if (!c || c.orgId !== orgOf(opts)) throw notFound(`Cannot load client ${name}`);
+    const c = await tx.chefClient.findUnique({ where: { orgId_name: { orgId: orgOf(opts), name } }, select: { id: true, validator: true } });
+    if (!c) throw notFound(`Cannot load client ${name}`);
     const renamed = input.name !== undefined && input.name !== name;
     if (renamed) {
-      await claimChefName(tx, input.name!, 'client', 'Client already exists');
-      await tx.chefName.delete({ where: { name } });
+      await claimChefName(tx, input.name!, 'client', 'Client already exists', orgOf(opts));
+      // Issue 41 (finding 3): a rename never takes an existing node's name from a client; a user needs the node's stage.
+      if (isHome(opts)) await assertRenameFree(tx, r, input.name!);
+      await releaseClientName(tx, name, orgOf(opts));
     }
+    // Issue 41 (finding 6): replacing the key of a node's client (API v0) is a key write on that node's client.
+    if (publicKey && isHome(opts)) await assertNodeClientRights(tx, r, name, `replace the key of client '${name}'`);
     const updated = await tx.chefClient.update({
       where: { id: c.id },
       data: { name: input.name, validator: input.validator },
@@ -235,11 +252,11 @@ export async function deleteClient(r: Actor, name: string, requestId?: string, o
   await assertClientExists(name, org);
   assertClient(r, 'client.delete', 'delete', await withActorGroups(r, { client: name }, { orgId: orgOf(org) }));
   return transaction(async (tx) => {
-    const c = await tx.chefClient.findUnique({ where: { name }, select: { id: true, orgId: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
-    if (!c || c.orgId !== orgOf(org)) throw notFound(`Cannot load client ${name}`);
+    const c = await tx.chefClient.findUnique({ where: { orgId_name: { orgId: orgOf(org), name } }, select: { id: true, name: true, validator: true, createdAt: true, lastSeenAt: true, _count: { select: { keys: true } }, keys: DEFAULT_KEY } });
+    if (!c) throw notFound(`Cannot load client ${name}`);
     await tx.chefClient.delete({ where: { id: c.id } });
     if (isHome(org)) await unindexClient(tx, name);
-    await tx.chefName.deleteMany({ where: { name } });
+    await releaseClientName(tx, name, orgOf(org));
     await audit(tx, r, { action: 'client.delete', targetType: 'client', target: name, before: { validator: c.validator }, requestId });
     return { name: c.name, validator: c.validator, createdAt: c.createdAt, lastSeenAt: c.lastSeenAt, keys: c._count.keys, publicKey: c.keys[0]?.publicKey ?? null };
   });
@@ -249,29 +266,48 @@ export async function deleteClient(r: Actor, name: string, requestId?: string, o
 /**
  * Creates the validator client, or rotates its key: every old key is removed
  * and one new 'default' key is made. Returns the private key (shown once).
+ * Issue 41: with `stage`, the stage validator `<org>-validator-<stage>` (its
+ * clients may place their node only in that stage; the stage must exist);
+ * without, the organization's plain validator (its clients enroll into the
+ * stages with open enrollment).
  */
-export async function rotateValidator(actor: AuditActor, org: string): Promise<{ name: string; privateKey: string; created: boolean }> {
-  const name = validatorName(org);
+export async function rotateValidator(actor: AuditActor, org: string, opts: { stage?: string } = {}): Promise<{ name: string; privateKey: string; created: boolean; stage: string | null }> {
+  const stage = opts.stage ?? null;
+  // Client names take no ':' (stage names may): it becomes '.'.
+  const name = stage === null ? validatorName(org) : stageValidatorName(org, stage).replace(/:/g, '.');
+  if (!CHEF_CLIENT_NAME.test(name)) throw badRequest(`The stage validator's name '${name}' is longer than 255 characters.`, [{ path: '/stage', message: 'is too long for a validator name' }]);
   const pair = await generateChefKeyPair();
   return transaction(async (tx) => {
-    let c = await tx.chefClient.findUnique({ where: { name }, select: { id: true } });
+    if (stage !== null && !(await tx.policyGroup.findUnique({ where: { name: stage }, select: { id: true } }))) throw notFound(`Cannot find policy group '${stage}'`);
+    let c = await tx.chefClient.findUnique({ where: { orgId_name: { orgId: HOME_ORG_ID, name } }, select: { id: true, validator: true, enrollStage: true } });
+    if (c && stage !== null && (!c.validator || c.enrollStage !== stage)) throw conflict(`The name '${name}' is taken by a client that is not stage '${stage}''s validator.`);
     const created = !c;
     if (!c) {
       await claimChefName(tx, name, 'client', `The name '${name}' is taken by a user or client`);
-      c = await tx.chefClient.create({ data: { name, validator: true, orgId: HOME_ORG_ID }, select: { id: true } });
+      c = await tx.chefClient.create({ data: { name, validator: true, orgId: HOME_ORG_ID, enrollStage: stage }, select: { id: true, validator: true, enrollStage: true } });
     } else {
-      await tx.chefClient.update({ where: { id: c.id }, data: { validator: true } });
+      await tx.chefClient.update({ where: { id: c.id }, data: { validator: true, enrollStage: stage } });
       await tx.chefKey.deleteMany({ where: { clientId: c.id } });
     }
     await indexClient(tx, { name, validator: true });
     await tx.chefKey.create({ data: { clientId: c.id, name: 'default', publicKey: pair.publicKey } });
-    await audit(tx, actor, { action: created ? 'client.create' : 'client.rotate-key', targetType: 'client', target: name, after: { validator: true } });
-    return { name, privateKey: pair.privateKey, created };
+    await audit(tx, actor, { action: created ? 'client.create' : 'client.rotate-key', targetType: 'client', target: name, groupName: stage, after: { validator: true, ...(stage !== null ? { enroll_stage: stage } : {}) } });
+    return { name, privateKey: pair.privateKey, created, stage };
   });
 }
 
-/** Console (admin): rotate the validator's key; the private key is returned once. */
-export async function rotateValidatorFor(access: Access, org: string) {
+/**
+ * Issue 41 (finding 3): a rename into the name of an existing node: never by a client (a client named like a node
+ * acts as it); by a user, with the node's stage rights (assertNodeClientRights).
+ */
+async function assertRenameFree(tx: Tx, actor: Actor, to: string): Promise<void> {
+  if (!(await tx.node.findUnique({ where: { name: to }, select: { id: true } }))) return;
+  if (actor.kind === 'client') throw forbidden(`Client '${actor.name}' may not rename itself to '${to}': a node has that name, and a client named like a node acts as that node. Only a user with rights on that node's stage may give a client its name.`);
+  await assertNodeClientRights(tx, actor, to, `rename client to '${to}'`);
+}
+
+/** Console (admin): rotate the validator's key (with `stage`: that stage's validator); the private key is returned once. */
+export async function rotateValidatorFor(access: Access, org: string, opts: { stage?: string } = {}) {
   assertCan(access, 'admin.users');
-  return rotateValidator(access, org);
+  return rotateValidator(access, org, opts);
 }

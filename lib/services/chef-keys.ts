@@ -16,6 +16,7 @@ import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from './chef-key-material';
+import { assertNodeClientRights } from './stage-binding';
 
 /**
  * Whose key set. `serverLevel`: a user's keys read through Chef's server-level /users/:user/keys, where the
@@ -26,7 +27,10 @@ export type KeyOwner = {
   kind: 'user' | 'client';
   name: string;
   serverLevel?: boolean;
-  /** Issue 23 (step 4): the organization of the URL (default: the home one). A client is found only in its own. */
+  /**
+   * Issue 23 (step 4): the organization of the URL (default: the home one). A client is found only in its own.
+   * Issue 41: given for a user's keys (a Chef request through an organization), the user must be its member.
+   */
   orgId?: string;
 };
 
@@ -84,10 +88,19 @@ async function ownerRef(tx: Tx, owner: KeyOwner): Promise<{ userId?: string; cli
   if (owner.kind === 'user') {
     const u = await tx.user.findUnique({ where: { chefName: owner.name }, select: { id: true } });
     if (!u) throw chefStringError('not_found', `Could not find user ${owner.name}`);
+    // Issue 41: through an organization, a user's keys are its members' only (another organization's clients and
+    // members read nothing of users outside it), answered as GET /organizations/O/users/U answers a non-member.
+    if (!owner.serverLevel && owner.orgId !== undefined) {
+      const orgId = owner.orgId;
+      if (!(await tx.orgMember.findUnique({ where: { orgId_userId: { orgId, userId: u.id } }, select: { userId: true } }))) {
+        const org = await tx.organization.findUnique({ where: { id: orgId }, select: { name: true } });
+        throw chefStringError('not_found', `Cannot find a user ${owner.name} in organization ${org?.name ?? ''}`);
+      }
+    }
     return { userId: u.id, label: owner.name };
   }
-  const c = await tx.chefClient.findUnique({ where: { name: owner.name }, select: { id: true, orgId: true } });
-  if (!c || c.orgId !== (owner.orgId ?? HOME_ORG_ID)) throw notFound(`Cannot load client ${owner.name}`);
+  const c = await tx.chefClient.findUnique({ where: { orgId_name: { orgId: owner.orgId ?? HOME_ORG_ID, name: owner.name } }, select: { id: true } });
+  if (!c) throw notFound(`Cannot load client ${owner.name}`);
   return { clientId: c.id, label: owner.name };
 }
 
@@ -116,6 +129,16 @@ async function assertKeyAccess(r: Actor, owner: KeyOwner, write: boolean, ref?: 
     : action === 'user.read' && ref?.userId ? await withOrgAdminFacts(r, ref.userId, base)
     : base;
   if (!can(r, action, resource)) throw forbidden(`missing ${write ? 'update' : 'read'} permission`);
+}
+
+/**
+ * Issue 41 (finding 6): a key written on a home client named like a node lets its holder act as that node, so a
+ * user (org admins included) needs the node's stage rights too; the client itself writes its own keys (Chef's
+ * default). Checked inside the write's transaction, once the owner row is known.
+ */
+async function assertNodeKeyWrite(tx: Tx, r: Actor, owner: KeyOwner, verb: string): Promise<void> {
+  if (owner.kind !== 'client' || (owner.orgId ?? HOME_ORG_ID) !== HOME_ORG_ID) return;
+  await assertNodeClientRights(tx, r, owner.name, `${verb} client '${owner.name}'`);
 }
 
 /** The key that signed this request may not be changed or deleted by that request (Chef's rule). */
@@ -165,6 +188,7 @@ export async function createKey(r: Actor, owner: KeyOwner, raw: unknown, request
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertKeyAccess(r, owner, true, ref);
+    await assertNodeKeyWrite(tx, r, owner, 'add a key to');
     const taken = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: input.name }, select: { id: true } });
     if (taken) throw keyExists(input.name);
     const key = await tx.chefKey.create({
@@ -194,6 +218,7 @@ export async function updateKey(r: Actor, owner: KeyOwner, keyName: string, raw:
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertKeyAccess(r, owner, true, ref);
+    await assertNodeKeyWrite(tx, r, owner, 'change a key of');
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);
@@ -220,6 +245,7 @@ export async function deleteKey(r: Actor, owner: KeyOwner, keyName: string, requ
   return transaction(async (tx) => {
     const ref = await ownerRef(tx, owner);
     await assertKeyAccess(r, owner, true, ref);
+    await assertNodeKeyWrite(tx, r, owner, 'delete a key of');
     const key = await tx.chefKey.findFirst({ where: { ...ownerWhere(ref), name: keyName }, select: { id: true, name: true, publicKey: true, expiresAt: true, createdAt: true, lastUsedAt: true } });
     if (!key) throw noSuchKey(owner, keyName);
     assertNotSigningKey(r, owner, keyName);

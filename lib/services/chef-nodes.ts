@@ -10,6 +10,8 @@
  * (its current one and, for a move, the one it moves to; a node in no known
  * stage: admins write it); a client reads every node (within its own stage
  * under stage isolation) and writes only its own node (named like it).
+ * Issue 41 (docs/stage-binding.md, lib/services/stage-binding.ts): a client
+ * never moves its node; it places it in a stage once, by its enrollment.
  *
  * One write for every entry point: Chef's POST/PUT (the node object as
  * chef-client saves it) and the console API's check-in (`reportNode`, PUT
@@ -31,6 +33,7 @@ import { transaction } from './internal/retry';
 import { indexNode, unindexNode } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { chefNodeRow, type NodeRow } from '@/lib/db/queries/chef-read-path';
+import { assertClientPlacement } from './stage-binding';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;
@@ -107,13 +110,16 @@ function facts(node: ChefNode) {
   };
 }
 
-/** The stage and policy a node reports, by name; what the stored node already points at is not looked up again. */
+/**
+ * The stage and policy a node reports, by name; what the stored node already points at is not looked up again
+ * (its `openEnrollment` is then not read: enrollment is judged only when a node enters a stage, issue 41).
+ */
 async function resolve(tx: Tx, groupName: string | null, policyName: string | null, existing: StoredNode | null) {
-  const group = !groupName
+  const group: { id: string; name: string; openEnrollment?: boolean } | null = !groupName
     ? null
     : existing?.groupId && existing.group?.name === groupName
       ? { id: existing.groupId, name: groupName }
-      : await tx.policyGroup.findUnique({ where: { name: groupName }, select: { id: true, name: true } });
+      : await tx.policyGroup.findUnique({ where: { name: groupName }, select: { id: true, name: true, openEnrollment: true } });
   const policy = !policyName
     ? null
     : existing?.policyId && existing.policy?.name === policyName
@@ -226,6 +232,8 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
   const from = existing ? stageOf(existing) : null;
   const target: [string | null, string | null] = [group?.name ?? null, f.reportedGroup];
   assertWrite(actor, node.name, existing ? [[from, null], target] : [target]);
+  // Issue 41: a client places its node in a stage once (enrollment) and never moves it (docs/stage-binding.md).
+  if (actor.kind === 'client') assertClientPlacement(actor, node.name, from, group ? { name: group.name, openEnrollment: group.openEnrollment ?? false } : null, f.reportedGroup);
   const data = {
     ...f,
     groupId: group?.id ?? null,
@@ -334,5 +342,22 @@ export async function reportNode(access: Access, input: ReportNodeInput): Promis
     }
     await write(tx, access, { ...node, policy_group: input.policy_group, policy_name: input.policy_name, automatic }, existing, undefined, true);
     return { status: existing ? 200 : 201 };
+  });
+}
+
+/**
+ * Issue 41 (docs/stage-binding.md): a user moves a node to another stage (PUT /api/v1/nodes/:name/stage, the
+ * console's Move to stage). The node object is kept; its `policy_group` becomes `stage`, through the one write:
+ * `node.report` on the stage it leaves and the one it enters, audited `node.move`. A stage the caller may not
+ * view is refused as a missing one; a node the caller may not see is a 404.
+ */
+export async function moveNode(access: Access, name: string, stage: string, requestId?: string): Promise<{ moved: boolean }> {
+  return transaction(async (tx) => {
+    await requireGroup(tx, stage, access);
+    const existing = visibleOr404(access, name, await tx.node.findUnique({ where: { name }, select: NODE_SELECT }));
+    if (existing.group?.name === stage) return { moved: false };
+    const node = nodeJson(existing);
+    await write(tx, access, { ...node, policy_group: stage }, existing, requestId, false);
+    return { moved: true };
   });
 }

@@ -11,6 +11,7 @@ import { audit, type AuditActor } from './internal/audit';
 import { transaction } from './internal/retry';
 import { generateChefKeyPair, KEY_NAME } from './chef-key-material';
 import { createKey, deleteKey, listKeys, updateKey, type KeyDto, type KeyOwner } from './chef-keys';
+import { chefNameTaken } from './chef-names';
 
 /** A user's Chef name, derived from the e-mail address when the user has none yet (Chef's user-name rule, unique). */
 export async function ensureChefUserName(tx: Tx, userId: string): Promise<string> {
@@ -19,7 +20,7 @@ export async function ensureChefUserName(tx: Tx, userId: string): Promise<string
   const base = (u.email.split('@')[0].toLowerCase().replace(/[^a-z0-9_-]/g, '-').replace(/^-+|-+$/g, '') || 'user').slice(0, 200);
   for (let i = 0; i < 100; i++) {
     const name = i === 0 ? base : `${base}-${i + 1}`;
-    if (await tx.chefName.findUnique({ where: { name }, select: { name: true } })) continue;
+    if (await chefNameTaken(tx, name)) continue;
     await tx.chefName.create({ data: { name, kind: 'user' } });
     await tx.user.update({ where: { id: userId }, data: { chefName: name } });
     return name;

@@ -8,19 +8,28 @@
  *
  * Who may send: a node's own client, signed (the message's node_name must be
  * the client's name: a client reporting for another node is refused); a user
- * with node.report on the run's stage (admins for an unknown stage); or, on
+ * with node.report on the node's stage (admins for a node in no stage); or, on
  * Automate's path (/data-collector/v0), the shared DATA_COLLECTOR_TOKEN. The
  * validator may not.
+ *
+ * Issue 41, where a run counts: in the stage the console has the node in (its
+ * node row's stage and policy), never the stage or policy the message names.
+ * A report naming another stage or policy than the node's is refused (403,
+ * naming the node's stage and how to move it) and nothing is stored; a node the
+ * console has in no stage (or does not know) has its runs stored, counted in no
+ * stage. Reported text is bounded (REPORT_TEXT_MAX) before it is stored.
  */
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { writeRunMessages, type RunWrite, type RunWriteOutcome } from '@/lib/db/queries/run-ingest';
 import { can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
-import { asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
+import { AppError, asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
 import { groupCommit } from './internal/group-commit';
 import { processState } from '@/lib/process-state';
 import { evaluateAfterRun } from './rollout';
+import { judgeRingsAfterRun } from './rings';
+import { assertStageClaim, nodeStage as consoleNodeStage } from './stage-binding';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -34,6 +43,11 @@ export function dataCollectorMaxBytes(): number {
 /** At most this many resources are kept per run (the counts keep the real totals). */
 export const MAX_STORED_RESOURCES = 2000;
 const MAX_DEPRECATIONS = 100;
+
+/** Issue 41: the longest error message kept of a run (a node's own words, shown on pages and in events). */
+export const REPORT_TEXT_MAX = 1000;
+/** Issue 41: the longest failed-resource name kept ("type[name]"). */
+export const REPORT_RESOURCE_MAX = 300;
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -65,8 +79,8 @@ const ZResource = z
     cookbook_version: text(100),
     recipe_name: text(255),
     ignore_failure: z.boolean().optional(),
-    error_message: text(2000),
-    error: z.object({ class: text(200), message: text(2000) }).passthrough().optional(),
+    error_message: text(REPORT_TEXT_MAX),
+    error: z.object({ class: text(200), message: text(REPORT_TEXT_MAX) }).passthrough().optional(),
   })
   .passthrough();
 
@@ -98,7 +112,7 @@ const ZRunConverge = z
     updated_resource_count: count.optional(),
     deprecations: z.array(z.unknown()).max(10_000).default([]),
     error: z
-      .object({ class: text(200), message: text(4000), description: z.unknown().optional() })
+      .object({ class: text(200), message: text(REPORT_TEXT_MAX), description: z.unknown().optional() })
       .passthrough()
       .nullable()
       .optional(),
@@ -200,16 +214,25 @@ async function store(w: RunWrite): Promise<RunWriteOutcome> {
   return outcome;
 }
 
-/** A run_start names no stage: a user's is checked against the stage the node is in (a client's right does not depend on it). */
-async function nodeStage(sender: DataCollectorSender, nodeName: string): Promise<string | null> {
-  if (sender.kind !== 'actor' || sender.actor.kind !== 'user') return null;
-  return (await db().node.findUnique({ where: { name: nodeName }, select: { group: { select: { name: true } } } }))?.group?.name ?? null;
+/** The stage and policy the console has a node in (its node row), null when it has none (or no such node). */
+async function nodeStanding(nodeName: string): Promise<{ stage: string | null; policy: string | null }> {
+  // The stage: the one answer to "which stage is this node in" (lib/services/stage-binding.ts); the policy: its node row's.
+  const [stage, n] = await Promise.all([consoleNodeStage(nodeName), db().node.findUnique({ where: { name: nodeName }, select: { policy: { select: { name: true } } } })]);
+  return { stage, policy: n?.policy?.name ?? null };
 }
 
-/** Whether the run's stage exists (a user's right depends on it; a client's and the token's do not). */
-async function stageExists(sender: DataCollectorSender, group: string | null): Promise<boolean> {
-  if (!group || sender.kind !== 'actor' || sender.actor.kind !== 'user') return false;
-  return !!(await db().policyGroup.findUnique({ where: { name: group }, select: { id: true } }));
+/**
+ * Issue 41: a report counts where the console has the node, so one naming another stage (or policy) than the
+ * node's is refused: a client cannot make its failures count against a stage it was not placed in.
+ */
+function assertNamesNodeStage(nodeName: string, named: { stage: string | null; policy: string | null }, node: { stage: string | null; policy: string | null }): void {
+  const how = `its runs count there. To report runs for another stage, move the node in the console (or with knife as a user who manages both stages) first.`;
+  if (named.stage && node.stage && named.stage !== node.stage) {
+    throw new AppError('forbidden', `Node '${nodeName}' is in stage '${node.stage}' in the console, not '${named.stage}': ${how}`, [{ path: '/policy_group', message: `must be '${node.stage}', the stage the console has the node in` }], { node_stage: node.stage });
+  }
+  if (named.policy && node.policy && named.policy !== node.policy) {
+    throw new AppError('forbidden', `Node '${nodeName}' runs policy '${node.policy}' in the console, not '${named.policy}': ${how}`, [{ path: '/policy_name', message: `must be '${node.policy}', the node's policy in the console` }], { node_policy: node.policy });
+  }
 }
 
 /**
@@ -223,9 +246,9 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
   const m = parseMessage(body);
   const now = opts.now ?? new Date();
   const clientName = sender.kind === 'actor' && sender.actor.kind === 'client' ? sender.actor.name : null;
+  const node = await nodeStanding(m.node_name);
   if (m.message_type === 'run_start') {
-    const stage = await nodeStage(sender, m.node_name);
-    assertMaySend(sender, m.node_name, stage, !!stage);
+    assertMaySend(sender, m.node_name, node.stage, !!node.stage);
     // A retried run_start, or one that came after run_converge, adds nothing.
     await store({ kind: 'start', runId: m.run_id, nodeName: m.node_name, clientName, startTime: m.start_time, source: m.source ?? 'chef_client', receivedAt: now });
     return { run_id: m.run_id, message_type: 'run_start', status: 'started' };
@@ -233,9 +256,16 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
 
   const nodeDoc = m.node ?? {};
   if (nodeDoc.name !== undefined && nodeDoc.name !== m.node_name) throw badRequest('node.name must equal node_name', [{ path: '/node/name', message: 'must equal node_name' }]);
-  const group = m.policy_group ?? str(nodeDoc.policy_group, 255);
-  const policy = m.policy_name ?? str(nodeDoc.policy_name, 255);
-  assertMaySend(sender, m.node_name, group, await stageExists(sender, group));
+  // Issue 41: the run counts in the stage and policy the console has the node in; a message naming others is refused.
+  const named = { stage: m.policy_group ?? str(nodeDoc.policy_group, 255), policy: m.policy_name ?? str(nodeDoc.policy_name, 255) };
+  assertMaySend(sender, m.node_name, node.stage, !!node.stage);
+  // Stage binding's one stage-claim check (a node's client may name only its node's stage, or one it may enroll into)…
+  if (sender.kind === 'actor') await assertStageClaim(sender.actor, named.stage, 'run report');
+  // …and, for every sender, the stage and policy a run counts in are the node row's: a report naming others is refused.
+  assertNamesNodeStage(m.node_name, named, node);
+  const counted = !!(node.stage && node.policy);
+  const group = counted ? node.stage : null;
+  const policy = counted ? node.policy : null;
   const revisionId = revisionOf(m);
   const resources = resourceRows(m);
   let failedRes: (typeof m.resources)[number] | undefined;
@@ -265,13 +295,15 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
     status: m.status,
     startTime: m.start_time,
     endTime,
-    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime()),
+    // Issue 43: chef-client's times are whole seconds: a run (often a failed one) that ended in the second it started
+    // would read "0 ms"; its resources' own durations (milliseconds) say at least how long it ran.
+    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime(), resources.reduce((n, r) => n + (r.duration_ms ?? 0), 0)),
     totalResources: m.total_resource_count ?? m.resources.length,
     updatedResources: updated,
     failedResources: failed,
     errorClass: m.status === 'failure' ? (m.error?.class ?? failedRes?.error?.class ?? null) : null,
     errorMessage: m.status === 'failure' ? (m.error?.message ?? failedRes?.error_message ?? null) : null,
-    failedResource: failedRes ? `${failedRes.type}[${(failedRes.name ?? failedRes.id ?? '').slice(0, 900)}]` : null,
+    failedResource: failedRes ? `${failedRes.type}[${failedRes.name ?? failedRes.id ?? ''}]`.slice(0, REPORT_RESOURCE_MAX) : null,
     failedCookbook: failedRes?.cookbook_name ?? null,
     failedRecipe: failedRes?.recipe_name ?? null,
     resources: JSON.stringify(resources),
@@ -285,6 +317,13 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
   const outcome = await store(report);
   if (outcome === 'stored' && group && policy) {
     await evaluateAfterRun({ group, policy, revisionId, status: m.status, nodeName: m.node_name, failedResource: report.failedResource, failedCookbook: report.failedCookbook, errorMessage: report.errorMessage, endTime }, now);
+    // Issue 40: a ring node's failure is judged as it is reported (a ring that rolls back on failure ends now), not only by the worker's pass.
+    try {
+      await judgeRingsAfterRun({ stage: group, policy, revisionId, status: m.status }, now);
+    } catch (e) {
+      // The run is stored; the worker's pass judges the ring again.
+      console.error('[rings] judging a ring after a run failed', e);
+    }
   }
   return { run_id: m.run_id, message_type: 'run_converge', status: m.status };
 }

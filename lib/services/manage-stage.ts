@@ -1,4 +1,4 @@
-import { assertCan, type Access } from '@/lib/auth/permissions';
+import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import type { MoveStageInput, PutStageInput } from '@/lib/validation/stages';
 import { conflict, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
@@ -9,26 +9,32 @@ import { transaction } from './internal/retry';
 /** The inputs' one definition (parsed at the caller's edge: actions, the API contract, the import); the rules below need the database. */
 export { ZMoveStageInput, ZPutStageInput } from '@/lib/validation/stages';
 
-/** PUT /policy_groups/:group — creates a stage (admin) or updates its position and description (manage). */
+/** PUT /policy_groups/:group — creates a stage (admin) or updates its position, description and settings (manage; issue 41: open enrollment). */
 export async function putStage(access: Access, input: PutStageInput, requestId?: string): Promise<{ status: 200 | 201; name: string }> {
   return transaction(async (tx) => {
-    const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true, requireArtifacts: true } });
-    if (!existing) {
+    const existing = await tx.policyGroup.findUnique({ where: { name: input.name }, select: { id: true, position: true, description: true, requireArtifacts: true, openEnrollment: true } });
+    // Issue 41: a stage the caller may not view is answered as a missing one (the creation's refusal), no oracle.
+    if (!existing || !can(access, 'stage.view', { stage: input.name })) {
       assertCan(access, 'stage.create');
       const position = input.position ?? (await nextStagePosition(tx));
-      const created = await tx.policyGroup.create({ data: { name: input.name, position, description: input.description ?? '', requireArtifacts: input.require_artifacts ?? false } });
-      await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.name, groupName: input.name, after: { position, description: created.description, require_artifacts: created.requireArtifacts }, requestId });
+      const created = await tx.policyGroup.create({ data: { name: input.name, position, description: input.description ?? '', requireArtifacts: input.require_artifacts ?? false, openEnrollment: input.open_enrollment ?? false } });
+      await audit(tx, access, { action: 'stage.create', targetType: 'stage', target: input.name, groupName: input.name, after: { position, description: created.description, require_artifacts: created.requireArtifacts, open_enrollment: created.openEnrollment }, requestId });
       return { status: 201, name: input.name };
     }
     assertCan(access, 'stage.manage', { stage: input.name });
-    const data = { position: input.position ?? existing.position, description: input.description ?? existing.description, requireArtifacts: input.require_artifacts ?? existing.requireArtifacts };
+    const data = {
+      position: input.position ?? existing.position,
+      description: input.description ?? existing.description,
+      requireArtifacts: input.require_artifacts ?? existing.requireArtifacts,
+      openEnrollment: input.open_enrollment ?? existing.openEnrollment,
+    };
     await tx.policyGroup.update({ where: { id: existing.id }, data });
     await audit(tx, access, {
       action: 'stage.update',
       targetType: 'stage',
       target: input.name,
       groupName: input.name,
-      before: { position: existing.position, description: existing.description, requireArtifacts: existing.requireArtifacts },
+      before: { position: existing.position, description: existing.description, requireArtifacts: existing.requireArtifacts, openEnrollment: existing.openEnrollment },
       after: data,
       requestId,
     });
@@ -69,7 +75,8 @@ export async function deleteStage(access: Access, name: string, requestId?: stri
       where: { name },
       select: { id: true, name: true, position: true, description: true, policies: { select: { policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true } } } } },
     });
-    if (!group) throw notFound(`Cannot load policy group ${name}`);
+    // Issue 41: a stage the caller may not view is answered as a missing one.
+    if (!group || !can(access, 'stage.view', { stage: name })) throw notFound(`Cannot load policy group ${name}`);
     assertCan(access, 'stage.manage', { stage: name });
     for (const p of group.policies) {
       const moved = await movePointer(tx, access, { group, policy: p.policy, to: null, kind: 'remove', expectedRevisionId: p.revision.revisionId, reason: 'stage deleted', requestId });

@@ -14,6 +14,7 @@ import type { NodeRunStatusDto, NodeSearchDto, RunFilter, SavedSearchDto } from 
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { loadNodeFacts, missingAfterMs } from './internal/rollout-gate';
+import { servedRevisions } from './rollout';
 import { parseQueryParam, search } from './search';
 
 /** Rows per page on the Nodes page. */
@@ -49,16 +50,13 @@ const NO_RUN: NodeRunStatusDto = { standing: null, lastRun: null };
  */
 async function runStatuses(access: Access, now: Date): Promise<Map<string, NodeRunStatusDto>> {
   const client = db();
-  const [pointers, facts] = await Promise.all([
-    client.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
-    loadNodeFacts(client),
-  ]);
-  const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
+  // Issue 43: each node against the revision it should run — its open canary ring's, else its stage's (the board's rule).
+  const [served, facts] = await Promise.all([servedRevisions(client), loadNodeFacts(client)]);
   const missing = missingAfterMs();
   const out = new Map<string, NodeRunStatusDto>();
   for (const f of facts) {
     if (!can(access, 'stage.view', { stage: f.groupName })) continue;
-    const stageRevision = revision.get(`${f.groupName}/${f.policyName}`);
+    const stageRevision = served(f);
     out.set(f.nodeName, {
       standing: stageRevision === undefined ? null : classifyNode(f, stageRevision, now, missing),
       lastRun: f.lastRun ? { status: f.lastRun.status, at: f.lastRun.endTime.toISOString(), revisionId: f.lastRun.revisionId, resource: f.lastRun.failedResource ?? null, cookbook: f.lastRun.failedCookbook ?? null } : null,

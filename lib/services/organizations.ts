@@ -270,7 +270,7 @@ export async function createOrganization(actor: Actor, raw: unknown, opts: { req
     const groups = new Map((await tx.chefGroup.findMany({ where: { orgId: org.id }, select: { id: true, name: true } })).map((g) => [g.name, g.id]));
     const keyReaders = groups.get('public_key_read_access')!;
     await tx.chefGroupMember.createMany({ data: KEY_READ_DEFAULTS.map((g) => ({ groupId: keyReaders, member: `group:${groups.get(g)!}`, childGroupId: groups.get(g)! })) });
-    await claimChefName(tx, validator, 'client', `The name '${validator}' is taken by a user or client: the organization's validator needs it.`);
+    await claimChefName(tx, validator, 'client', `The name '${validator}' is taken by a user or client: the organization's validator needs it.`, org.id);
     const client = await tx.chefClient.create({ data: { name: validator, validator: true, orgId: org.id }, select: { id: true } });
     await tx.chefKey.create({ data: { clientId: client.id, name: 'default', publicKey: pair.publicKey } });
     await audit(tx, actor, { action: 'org.create', targetType: 'organization', target: input.name, after: { name: input.name, full_name: input.fullName, validator }, requestId: opts.requestId });
@@ -296,7 +296,7 @@ export async function deleteOrganization(actor: Actor, name: string, opts: { req
     // Clients, their keys, the organization's memberships and groups go with the row (cascades); the clients'
     // names are freed here (ChefName has no relation to them).
     await tx.organization.delete({ where: { id: o.id } });
-    if (clients.length) await tx.chefName.deleteMany({ where: { name: { in: clients }, kind: 'client' } });
+    if (clients.length) await tx.chefName.deleteMany({ where: { name: { in: clients }, kind: 'client', scope: o.id } });
     await audit(tx, actor, { action: 'org.delete', targetType: 'organization', target: name, before: { name, full_name: o.fullName, clients, members: o._count.members }, requestId: opts.requestId });
     return organizationDto(o);
   });

@@ -100,6 +100,7 @@ export async function promoteCookbook(access: Access, input: PromoteCookbookInpu
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
       gateOverrideReason: input.gateOverrideReason,
+      verdictOverrideReason: input.verdictOverrideReason,
       gateSubject: { revisionId: source.revision.revisionId },
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,

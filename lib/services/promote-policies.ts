@@ -53,6 +53,7 @@ export async function promotePolicies(access: Access, input: PromotePoliciesInpu
         overrideReason: input.overrideReason,
         freezeOverrideReason: input.freezeOverrideReason,
       gateOverrideReason: input.gateOverrideReason,
+      verdictOverrideReason: input.verdictOverrideReason,
         expectedRevisionId: input.expected[p],
         requestId: input.requestId,
         origin: { from_stage: from.name, bulk: true },

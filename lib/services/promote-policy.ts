@@ -57,6 +57,7 @@ export async function promotePolicy(access: Access, input: PromotePolicyInput): 
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
       gateOverrideReason: input.gateOverrideReason,
+      verdictOverrideReason: input.verdictOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
       origin: { from_stage: fromName },

@@ -21,6 +21,7 @@ import { movePointer } from './internal/pointer';
 import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
 import { applyJointRequest, JOINT_REQUEST_KIND, jointMembers, staleJointMember } from './internal/joint-move';
 import { moveRequirement } from './internal/guard';
+import { outdateRequest, sweepOutdatedRequests } from './internal/request-outdate';
 import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestLink, requestMessage, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
 
 export type { PromotionRequestDto, PromotionDecisionDto, PromotionRequestStatus, RequestDiffSummary } from './internal/request-dto';
@@ -107,6 +108,8 @@ export async function listPromotionRequests(access: Access, input: ListRequestsI
   const client = db();
   await expireStale(client, now);
   const stages = (await client.policyGroup.findMany({ select: { id: true, name: true } })).filter((g) => can(access, 'stage.view', { stage: g.name }));
+  // Issue 43: a pending request whose stage moved on is outdated, here as on its page and the board.
+  await client.$transaction((tx) => sweepOutdatedRequests(tx, now, { groupId: { in: stages.map((g) => g.id) } }));
   if (input.stage && !stages.some((s) => s.name === input.stage)) return [];
   const approverOf = new Set((await client.stageApprover.findMany({ where: { principal: { in: principalsOf(access) } }, select: { groupId: true } })).map((a) => a.groupId));
   const scope = input.scope ?? 'all';
@@ -133,6 +136,7 @@ export async function getPromotionRequest(access: Access, id: string): Promise<P
   const now = new Date();
   const client = db();
   await expireStale(client, now, { id });
+  await client.$transaction((tx) => sweepOutdatedRequests(tx, now, { id }));
   const row = await client.promotionRequest.findUnique({ where: { id }, select: { ...REQUEST_SELECT, groupId: true } });
   if (!row || !can(access, 'stage.view', { stage: row.groupName })) throw notFound(`Cannot find promotion request '${id}'`);
   return withViewer(toRequestDto(row, now, await standingOf(client, row, now)), access, row, await isApprover(client, access, row.groupId));
@@ -216,7 +220,8 @@ export async function approvePromotionRequest(access: Access, input: ApproveRequ
       reason: input.comment,
       requestId: input.requestId,
     });
-    await emitEvent(tx, 'request.approved', `${access.email} approved ${row.policyName} into ${row.groupName} (${approvals.length} of ${row.approvalsRequired}). ${requestLink(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, approver: access.email, comment: input.comment ?? null, approvals: approvals.length, approvals_required: row.approvalsRequired }, {
+    const what = row.kind === 'ring' ? `the ringed rollout of ${row.policyName} in ${row.groupName}` : `${row.policyName} into ${row.groupName}`;
+    await emitEvent(tx, 'request.approved', `${access.email} approved ${what} (${approvals.length} of ${row.approvalsRequired}). ${requestLink(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, approver: access.email, comment: input.comment ?? null, approvals: approvals.length, approvals_required: row.approvalsRequired }, {
       at: now,
       message: requestMessage(row, `Approved (${approvals.length} of ${row.approvalsRequired}): ${row.policyName} into ${row.groupName}`, [['Approved by', access.email], ...(input.comment ? ([['Comment', input.comment]] as [string, string][]) : [])]),
     });
@@ -236,23 +241,7 @@ type LockedRow = Awaited<ReturnType<typeof lockPending>>;
 
 /** The stage no longer runs what the request was made against: it is outdated, nothing moves (audited, announced). */
 async function markOutdated(tx: Tx, access: Access, row: LockedRow, currentRevisionId: string | null, requestId: string | undefined, now: Date) {
-  const data = { request_id: row.id, stage: row.groupName, policy: row.policyName, from_revision_id: row.fromRevisionId, to_revision_id: row.toRevisionId };
-  const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'outdated', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
-  if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
-  await audit(tx, access, {
-    action: 'request.outdated',
-    targetType: 'pointer',
-    target: `${row.groupName}/${row.policyName}`,
-    groupName: row.groupName,
-    policyName: row.policyName,
-    before: { revision_id: row.fromRevisionId },
-    after: { request: row.id, current_revision_id: currentRevisionId },
-    requestId,
-  });
-  await emitEvent(tx, 'request.outdated', `${row.policyName} into ${row.groupName} is outdated: the stage now runs ${short(currentRevisionId)}, not ${short(row.fromRevisionId)}; nothing moved. ${requestLink(row.id)}`, { ...data, current_revision_id: currentRevisionId }, {
-    at: now,
-    message: requestMessage(row, `Outdated: ${row.policyName} into ${row.groupName}`, [['Stage now runs', short(currentRevisionId)]]),
-  });
+  if (!(await outdateRequest(tx, access, row, currentRevisionId, requestId, now))) throw conflict('This request was decided concurrently; refresh.');
 }
 
 /** Applies an approved request through movePointer, or marks it outdated when the stage no longer runs what it was made against. */
@@ -300,9 +289,10 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   if (row.kind === RING_REQUEST_KIND) {
     // Issue 30: an approved ring start starts the ring's first step; the stage's pointer moves at its last step.
     const ring = await activateRingForRequest(tx, { kind: 'system', userId: row.requesterId, email: row.requesterEmail, via: `promotion-request:${row.id}` }, row.id, approvers, now);
-    await emitEvent(tx, 'request.applied', `The ringed rollout of ${row.policyName} ${short(row.toRevisionId)} in ${row.groupName} started (approved by ${approvers.join(', ')}). ${requestLink(row.id)}`, { ...data, approved_by: approvers, ring: ring.rolloutId }, {
+    // Issue 43: the words say what happened: a ring started, the stage still runs what it ran.
+    await emitEvent(tx, 'request.applied', `Approved by ${approvers.join(', ')}: ${ring.words} (${row.policyName}). ${requestLink(row.id)}`, { ...data, approved_by: approvers, ring: ring.rolloutId, effect: ring.words }, {
       at: now,
-      message: requestMessage(row, `Ringed rollout started: ${row.policyName} in ${row.groupName}`, [['Approved by', approvers.join(', ')]]),
+      message: requestMessage(row, `Ring started: ${row.policyName} in ${row.groupName} still runs ${short(row.fromRevisionId)}`, [['Approved by', approvers.join(', ')]], 'applied'),
     });
     return;
   }
@@ -345,7 +335,7 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   }
   await emitEvent(tx, 'request.applied', `${row.policyName} ${short(row.fromRevisionId)} → ${short(row.toRevisionId)} now runs in ${row.groupName} (approved by ${approvers.join(', ')}). ${requestLink(row.id)}`, { ...data, approved_by: approvers, audit_id: moved.auditId }, {
     at: now,
-    message: requestMessage(row, `Applied: ${row.policyName} now runs ${short(row.toRevisionId)} in ${row.groupName}`, [['Approved by', approvers.join(', ')]]),
+    message: requestMessage(row, `Applied: ${row.policyName} now runs ${short(row.toRevisionId)} in ${row.groupName}`, [['Approved by', approvers.join(', ')]], 'applied'),
   });
 }
 
@@ -362,7 +352,7 @@ export async function rejectPromotionRequest(access: Access, input: RejectReques
     await audit(tx, access, { action: 'request.reject', targetType: 'pointer', target: `${row.groupName}/${row.policyName}`, groupName: row.groupName, policyName: row.policyName, after: { request: row.id }, reason: input.comment, requestId: input.requestId });
     await emitEvent(tx, 'request.rejected', `${access.email} rejected ${row.policyName} into ${row.groupName}: ${input.comment}. ${requestLink(row.id)}`, { request_id: row.id, stage: row.groupName, policy: row.policyName, rejected_by: access.email, comment: input.comment }, {
       at: now,
-      message: requestMessage(row, `Rejected: ${row.policyName} into ${row.groupName}`, [['Rejected by', access.email], ['Comment', input.comment]]),
+      message: requestMessage(row, `Rejected: ${row.policyName} into ${row.groupName}`, [['Rejected by', access.email], ['Comment', input.comment]], null),
     });
   });
   return getPromotionRequest(access, input.id);
@@ -385,6 +375,7 @@ export async function withdrawPromotionRequest(access: Access, input: WithdrawRe
 /** Pending requests per board cell ("stage/policy"), for the badges. */
 export async function pendingRequestsByCell(access: Access): Promise<Record<string, { id: string; approvals: number; approvals_required: number; to_revision_id: string | null; url: string }[]>> {
   const now = new Date();
+  await db().$transaction((tx) => sweepOutdatedRequests(tx, now));
   const rows = await db().promotionRequest.findMany({
     where: { status: 'pending', expiresAt: { gt: now } },
     orderBy: { createdAt: 'asc' },

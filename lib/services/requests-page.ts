@@ -9,6 +9,8 @@ import { can } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
 import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from '@/lib/services/promotion-requests';
 import { activeRevisionId, viewableStageNames } from '@/lib/db/queries/policies';
+import { stageGuardStates } from '@/lib/db/queries/stage-guard-state';
+import { ringOfRequest } from '@/lib/services/rings';
 
 export type RequestsView = 'to-approve' | 'mine' | 'all';
 export interface RequestsFilter {
@@ -31,6 +33,13 @@ export interface RequestRow {
   requestedBy: string;
   createdAt: string;
   reasons: string[];
+  /** promote | promote-cookbook | rollback | set | remove | ring (issue 43: the list tells them apart). */
+  kind: string;
+  /** A single-cookbook request: the cookbook and the stage it comes from. */
+  cookbook: string | null;
+  fromStage: string | null;
+  /** Issue 43: what approval does / did, in words ("starts a ringed rollout: 50% of production (1 of 2 nodes) gets …"). */
+  effect: { onApproval: string; applied: string };
 }
 
 export interface RequestApprovalView {
@@ -57,6 +66,10 @@ export interface RequestDetailView extends RequestRow {
   blastRadius: { nodes: number; stale: number };
   /** Where the change came from (a single-cookbook request: its source stage and cookbook). */
   origin: { from_stage?: string; cookbook?: string };
+  /** Issue 43: the ringed rollout a ring request starts (its page). */
+  ring: { id: string; url: string; status: string } | null;
+  /** Issue 43: the stage is frozen now: the last approval applies the change only with a manager's written override. */
+  freeze: { reason: string; ends_at: string } | null;
 }
 
 /** DTO → a row of the list. */
@@ -73,6 +86,10 @@ function row(d: PromotionRequestDto): RequestRow {
     requestedBy: d.requested_by.email,
     createdAt: d.created_at,
     reasons: d.reasons.map((r) => r.message),
+    kind: d.kind,
+    cookbook: typeof d.origin.cookbook === 'string' ? d.origin.cookbook : null,
+    fromStage: typeof d.origin.from_stage === 'string' ? d.origin.from_stage : null,
+    effect: { onApproval: d.effect.on_approval, applied: d.effect.applied },
   };
 }
 
@@ -107,12 +124,16 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
     if (isAppError(e) && e.code === 'not_found') return null;
     throw e;
   }
-  const current = await activeRevisionId(d.stage, d.policy);
+  const [current, ring, guard] = await Promise.all([
+    activeRevisionId(d.stage, d.policy),
+    d.kind === 'ring' ? ringOfRequest(d.id) : null,
+    d.status === 'pending' ? stageGuardStates(access, { stages: [d.stage] }).then((s) => s[0] ?? null) : null,
+  ]);
   const v = d.viewer;
   // Issue 29: a pending request whose stage has moved is outdated: it can no longer apply, so it invites no approval.
   const moved = d.status === 'pending' && current !== d.from_revision_id;
   const open = d.status === 'pending' && !moved;
-  const approveHint = moved
+  const approveHint = moved || d.status === 'outdated'
     ? `${d.stage} has changed since this request was made (it now runs ${current ? current.slice(0, 10) : 'nothing'}): the request is outdated and can no longer be approved; ask again to judge the change against what runs now.`
     : !open || !v ? null : v.is_requester ? 'You asked for this change: someone else has to approve it.' : v.already_decided ? 'You have already given your decision on this request.' : !v.is_approver ? `Only approvers of ${d.stage} can approve or reject.` : null;
   const decisions = [...d.approvals.map((a) => ({ ...a, decision: 'approved' as const })), ...d.rejections.map((a) => ({ ...a, decision: 'rejected' as const }))].sort((a, b) => a.at.localeCompare(b.at));
@@ -131,6 +152,8 @@ export async function requestDetailForPage(access: Access, id: string): Promise<
       freezeOverride: d.freeze_override,
       blastRadius: d.blast_radius,
       origin: { from_stage: typeof d.origin.from_stage === 'string' ? d.origin.from_stage : undefined, cookbook: typeof d.origin.cookbook === 'string' ? d.origin.cookbook : undefined },
+      ring,
+      freeze: guard?.frozen ? { reason: guard.frozen.reason, ends_at: guard.frozen.opens_at } : null,
     },
     can: {
       approve: open && !!v?.can_approve,

@@ -17,6 +17,7 @@ import { db } from '@/lib/db/client';
 import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { notFound } from '@/lib/errors';
 import type { JourneyConvergence, JourneyRequest, JourneyStep, JourneyTool, RevisionJourney } from '@/lib/types/journey';
+import { verdictsOf } from '@/lib/db/queries/verdicts';
 
 export type { RevisionJourney } from '@/lib/types/journey';
 
@@ -63,7 +64,7 @@ export async function revisionJourney(actor: Actor, policyName: string, revision
   const viewable = stages.map((s) => s.name);
   const position = new Map(stages.map((s) => [s.name, s.position]));
 
-  const [created, moves, runs, pending, scheduled] = await Promise.all([
+  const [created, moves, runs, pending, scheduled, rings, verdicts] = await Promise.all([
     client.auditEvent.findFirst({
       where: { policyName, targetType: 'revision', target: `${policyName}@${revisionId}`, action: { in: CREATE_ACTIONS } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -98,6 +99,15 @@ export async function revisionJourney(actor: Actor, policyName: string, revision
           select: { id: true, groupName: true, mode: true, runAt: true, createdByEmail: true },
         })
       : Promise.resolve([]),
+    // Issue 43: its rings and where it failed.
+    viewable.length
+      ? client.ringRollout.findMany({
+          where: { policyName, toRevisionId: revisionId, groupName: { in: viewable } },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          select: { id: true, groupName: true, status: true, steps: true, percent: true, createdAt: true, createdByEmail: true, endedAt: true, endReason: true },
+        })
+      : Promise.resolve([]),
+    viewable.length ? verdictsOf(client, { policies: [policyName], revisionId }) : Promise.resolve([]),
   ]);
 
   // The promotion requests the moves applied, with their approvals (one statement).
@@ -234,5 +244,18 @@ export async function revisionJourney(actor: Actor, policyName: string, revision
     pending_requests: pending.map((p) => ({ ...requestDto(p), stage: p.groupName })),
     current_stages: [...running].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0)),
     scheduled: scheduled.map((x) => ({ id: x.id, stage: x.groupName, when: x.mode === 'freeze_end' ? 'freeze_end' : 'at', run_at: x.runAt.toISOString(), scheduled_by: x.createdByEmail })),
+    rings: rings.map((r) => ({
+      id: r.id,
+      stage: r.groupName,
+      status: r.status,
+      steps: JSON.parse(r.steps) as number[],
+      percent: r.percent,
+      started_at: r.createdAt.toISOString(),
+      started_by: r.createdByEmail,
+      ended_at: r.endedAt?.toISOString() ?? null,
+      end_reason: r.endReason,
+      url: `/rings/${r.id}`,
+    })),
+    verdicts: verdicts.filter((v) => position.has(v.stage)).reverse(),
   };
 }

@@ -21,8 +21,8 @@
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { classifyNode } from '@/lib/domain/rollout';
-import { inRing, ringSeed, ringSteps, validateRingSteps } from '@/lib/domain/rings';
-import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
+import { inRing, ringSeed, ringStartWords, ringSteps, ringWidening, validateRingSteps, type RingPlan } from '@/lib/domain/rings';
+import { AppError, badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import type { RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
 import { audit, type AuditActor } from './internal/audit';
 import { activeFreeze, badMarkOf, badRevisionError, openRequestIfProtected, resolveFreeze } from './internal/guard';
@@ -30,14 +30,16 @@ import { judgeMove } from './internal/move-judge';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import type { RingActionInput, StartRingInput } from '@/lib/validation/rings';
 import { movePointer } from './internal/pointer';
-import { requestUrl } from './internal/request-dto';
-import { RING_REQUEST_KIND } from './internal/ring';
+import { emitRingEvent, RING_REQUEST_KIND } from './internal/ring';
 import { isUniqueViolation, transaction } from './internal/retry';
 import { loadNodeFacts, missingAfterMs, resolveGate, type StageNodeFacts } from './internal/rollout-gate';
+import { markOverridden, recordVerdict, resolveVerdict, type StageVerdictDto } from './internal/verdict';
+import { toVerdictDto, VERDICT_SELECT } from '@/lib/db/queries/verdicts';
 
 export type { RingRolloutDto } from '@/lib/types/rings';
 
 const OPEN: RingStatusDto[] = ['pending_approval', 'active', 'paused'];
+const WORKER_ACTOR = { kind: 'system' as const, userId: null, email: 'system (ringed rollout)', via: 'ring-worker' };
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 const openKey = (groupId: string, policyId: string) => `${groupId}:${policyId}`;
 
@@ -57,6 +59,8 @@ const RING_SELECT = {
   status: true,
   gateOnConvergence: true,
   soakMinutes: true,
+  rollbackOnFailure: true,
+  endSnapshot: true,
   requestId: true,
   approvedBy: true,
   reason: true,
@@ -84,6 +88,8 @@ type RingRow = {
   status: string;
   gateOnConvergence: boolean;
   soakMinutes: number | null;
+  rollbackOnFailure: boolean;
+  endSnapshot: string | null;
   requestId: string | null;
   approvedBy: string | null;
   reason: string | null;
@@ -110,7 +116,35 @@ async function ringFacts(tx: Tx, row: RingRow): Promise<Map<string, StageNodeFac
   return new Map(facts.map((f) => [f.nodeName, f]));
 }
 
-function toDto(row: RingRow, currentPk: string | null, nodes: { name: string; revisionApplied: string | null }[], facts: Map<string, StageNodeFacts>, now: Date, detail: boolean): RingRolloutDto {
+/** Issue 43: what an ended ring's page shows: the ring as it stood when it ended. */
+interface EndSnapshot {
+  health: RingHealthDto;
+  nodes: RingNodeDto[];
+}
+
+const ENDED: RingStatusDto[] = ['completed', 'rolled_back', 'superseded'];
+
+/** The ring's first-step plan in numbers and words (what starting it does). */
+function planOf(row: RingRow, steps: number[], named: string[], nodeNames: string[]): RingPlan {
+  const per = ringSteps({ seed: ringSeed(row.groupName, row.policyName), steps, named }, nodeNames);
+  return { stage: row.groupName, steps, firstNodes: per[0]?.length ?? 0, stageNodes: nodeNames.length, soakMinutes: row.soakMinutes, gateOnConvergence: row.gateOnConvergence, rollbackOnFailure: row.rollbackOnFailure };
+}
+
+/** What keeps a gated ring from widening now: "1 of 3 ring node(s) converged revision …", "1 failed on it". */
+function unconverged(row: RingRow, h: RingHealthDto): string[] {
+  if (!row.gateOnConvergence || h.ring_nodes === 0) return [];
+  return [h.converged < h.ring_nodes ? `${h.converged} of ${h.ring_nodes} ring node${h.ring_nodes === 1 ? '' : 's'} converged revision ${short(row.toRevisionId)}` : null, h.failed ? `${h.failed} failed on it` : null].filter((x): x is string => !!x);
+}
+
+function toDto(
+  row: RingRow,
+  currentPk: string | null,
+  nodes: { name: string; revisionApplied: string | null }[],
+  facts: Map<string, StageNodeFacts>,
+  now: Date,
+  detail: boolean,
+  extra: { verdict: StageVerdictDto | null; freeze: { reason: string; ends_at: string } | null },
+): RingRolloutDto {
   const steps = JSON.parse(row.steps) as number[];
   const named = row.nodes.map((n) => n.nodeName).sort();
   let status = row.status as RingStatusDto;
@@ -118,20 +152,31 @@ function toDto(row: RingRow, currentPk: string | null, nodes: { name: string; re
   const seed = ringSeed(row.groupName, row.policyName);
   const serving = status === 'active' || status === 'paused';
   const missing = missingAfterMs();
-  const health: RingHealthDto = { ring_nodes: 0, converged: 0, failed: 0, pending: 0, missing: 0 };
+  // Issue 43: an ended ring shows the facts of its end (kept when it ended), not what its former nodes run now.
+  const snapshot = ENDED.includes(status) && row.endSnapshot ? (JSON.parse(row.endSnapshot) as EndSnapshot) : null;
+  const health: RingHealthDto = snapshot ? { ...snapshot.health } : { ring_nodes: 0, converged: 0, failed: 0, pending: 0, missing: 0 };
+  const snapNodes = new Map((snapshot?.nodes ?? []).map((n) => [n.name, n]));
   const nodeDto = (n: { name: string; revisionApplied: string | null }): RingNodeDto => {
+    const kept = snapNodes.get(n.name);
+    if (snapshot) return kept ? { ...kept, revision_id: n.revisionApplied } : { name: n.name, revision_id: n.revisionApplied, serves: 'stage', named: named.includes(n.name), standing: 'pending', failed_resource: null, failed_cookbook: null };
     const inside = serving && inRing({ seed, percent: row.percent, named }, n.name);
     const f = facts.get(n.name);
     const standing = f ? classifyNode(f, row.toRevisionId, now, missing) : n.revisionApplied === row.toRevisionId ? 'converged' : 'pending';
-    return { name: n.name, revision_id: n.revisionApplied, serves: inside ? 'ring' : 'stage', named: named.includes(n.name), standing };
+    const failedAt = standing === 'failed' ? f?.lastRun : null;
+    return { name: n.name, revision_id: n.revisionApplied, serves: inside ? 'ring' : 'stage', named: named.includes(n.name), standing, failed_resource: failedAt?.failedResource ?? null, failed_cookbook: failedAt?.failedCookbook ?? null };
   };
   const all = nodes.map(nodeDto);
-  for (const n of all) {
-    if (n.serves !== 'ring') continue;
-    health.ring_nodes++;
-    health[n.standing]++;
+  // An ended ring's nodes that left the stage since are still listed as they were at its end.
+  for (const k of snapNodes.values()) if (!all.some((n) => n.name === k.name)) all.push(k);
+  if (!snapshot) {
+    for (const n of all) {
+      if (n.serves !== 'ring') continue;
+      health.ring_nodes++;
+      health[n.standing]++;
+    }
   }
   const byName = new Map(all.map((n) => [n.name, n]));
+  const plan = planOf(row, steps, named, nodes.map((n) => n.name));
   const dto: RingRolloutDto = {
     id: row.id,
     stage: row.groupName,
@@ -144,6 +189,7 @@ function toDto(row: RingRow, currentPk: string | null, nodes: { name: string; re
     status,
     named_nodes: named,
     gate_on_convergence: row.gateOnConvergence,
+    rollback_on_failure: row.rollbackOnFailure,
     soak_minutes: row.soakMinutes,
     next_widen_at: status === 'active' && row.soakMinutes ? new Date(row.stepStartedAt.getTime() + row.soakMinutes * 60_000).toISOString() : null,
     request_id: row.requestId,
@@ -155,26 +201,41 @@ function toDto(row: RingRow, currentPk: string | null, nodes: { name: string; re
     ended_at: row.endedAt?.toISOString() ?? null,
     end_reason: row.endReason,
     health,
+    ended_facts: !!snapshot,
+    plan: { first_nodes: plan.firstNodes, stage_nodes: plan.stageNodes, words: ringStartWords(plan, row.toRevisionId), widening: ringWidening(plan) },
+    widen_blockers: { unconverged: status === 'active' ? unconverged(row, health) : [], freeze: extra.freeze },
+    verdict: extra.verdict,
     url: `/rings/${row.id}`,
   };
   if (detail) {
     const per = ringSteps({ seed, steps, named }, nodes.map((n) => n.name));
+    const listed = new Set(per.flat());
+    const left = all.filter((n) => !listed.has(n.name));
     dto.step_nodes = steps.map((percent, i) => ({
       percent,
-      nodes: per[i].map((n) => byName.get(n)!),
+      nodes: [...per[i].map((n) => byName.get(n)!), ...(i === 0 ? left : [])],
       state: status === 'completed' || i < row.step ? 'done' : i === row.step ? 'current' : 'next',
     }));
   }
   return dto;
 }
 
-async function loadDto(tx: Tx, row: RingRow, now: Date, detail: boolean): Promise<RingRolloutDto> {
-  const [current, nodes, facts] = await Promise.all([
+async function loadDto(tx: Tx, row: RingRow, now: Date, detail: boolean, verdict?: StageVerdictDto | null): Promise<RingRolloutDto> {
+  const open = row.status === 'active' || row.status === 'paused' || row.status === 'pending_approval';
+  const [current, nodes, facts, v, freeze] = await Promise.all([
     tx.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: row.groupId, policyId: row.policyId } }, select: { revisionPk: true } }),
     stageNodes(tx, row.groupId, row.policyId),
     ringFacts(tx, row),
+    verdict !== undefined ? verdict : tx.stageVerdict.findFirst({ where: { ringId: row.id }, select: VERDICT_SELECT }).then((r) => (r ? toVerdictDto(r) : null)),
+    open && detail ? activeFreeze(tx, { id: row.groupId }, now) : null,
   ]);
-  return toDto(row, current?.revisionPk ?? null, nodes, facts, now, detail);
+  return toDto(row, current?.revisionPk ?? null, nodes, facts, now, detail, { verdict: v, freeze: freeze ? { reason: freeze.reason, ends_at: freeze.ends_at } : null });
+}
+
+/** The snapshot an ending ring keeps (its health and every node's standing then), as JSON. */
+function endSnapshot(dto: RingRolloutDto): string {
+  const nodes = (dto.step_nodes ?? []).flatMap((s) => s.nodes).slice(0, 5000);
+  return JSON.stringify({ health: dto.health, nodes } satisfies EndSnapshot);
 }
 
 /** One rollout with each step's nodes (view on its stage). */
@@ -192,8 +253,12 @@ export async function listRingRollouts(access: Access, filter: { stage?: string;
     take: 200,
     select: RING_SELECT,
   });
+  const visible = rows.filter((r) => can(access, 'stage.view', { stage: r.groupName }));
+  const verdicts = new Map(
+    (await db().stageVerdict.findMany({ where: { ringId: { in: visible.map((r) => r.id) } }, select: VERDICT_SELECT })).map((v) => [v.ringId!, toVerdictDto(v)] as const),
+  );
   const out: RingRolloutDto[] = [];
-  for (const r of rows) if (can(access, 'stage.view', { stage: r.groupName })) out.push(await loadDto(db(), r, now, false));
+  for (const r of visible) out.push(await loadDto(db(), r, now, false, verdicts.get(r.id) ?? null));
   return out;
 }
 
@@ -235,12 +300,25 @@ export async function startRingRollout(access: Access, input: StartRingInput, no
       if (judged.bad) throw badRevisionError(judged.bad);
       const freeze = resolveFreeze(group, judged.freeze, access, input.override_reason);
       const gate = await resolveGate(tx, group, policy, judged.gate, access, input.gate_override_reason);
+      // Issue 43: a revision that failed in this stage (a canary ring rolled back, the stage's rule) needs a manager's written override.
+      const verdict = await resolveVerdict(tx, group, policy, judged.verdicts.here, access, input.verdict_override_reason);
       if (judged.missingArtifacts?.length) {
         throw conflict(`'${group.name}' requires every cookbook on the server, and ${judged.missingArtifacts.length} of revision ${short(to.revisionId)} are missing: ${judged.missingArtifacts.join(', ')}. Upload them (chef push) before rolling it out.`, {
           missing_artifacts: judged.missingArtifacts,
         });
       }
-      const origin = { ring: { steps, named_nodes: named }, ...(gate ? { gate_override: { reason: gate.reason, by: access.email } } : {}) };
+      const gateOnConvergence = input.gate_on_convergence ?? false;
+      // Issue 43: automatic rollback on a ring node's failure is its own choice; left out, it follows the gate as before.
+      const rollbackOnFailure = input.rollback_on_failure ?? gateOnConvergence;
+      const soakMinutes = input.soak_minutes ?? null;
+      const nodeNames = (await stageNodes(tx, group.id, policy.id)).map((n) => n.name);
+      const first = ringSteps({ seed: ringSeed(group.name, policy.name), steps, named }, nodeNames)[0] ?? [];
+      // What approving the start does is said from this (the request page, the approve dialog, the webhooks, the history).
+      const origin = {
+        ring: { steps, named_nodes: named, first_nodes: first.length, stage_nodes: nodeNames.length, soak_minutes: soakMinutes, gate_on_convergence: gateOnConvergence, rollback_on_failure: rollbackOnFailure },
+        ...(gate ? { gate_override: { reason: gate.reason, by: access.email } } : {}),
+        ...(verdict ? { verdict_override: { reason: verdict.reason, by: verdict.by } } : {}),
+      };
       const request = await openRequestIfProtected(
         tx,
         access,
@@ -272,8 +350,9 @@ export async function startRingRollout(access: Access, input: StartRingInput, no
           percent: request ? 0 : steps[0],
           status: request ? 'pending_approval' : 'active',
           openKey: openKey(group.id, policy.id),
-          gateOnConvergence: input.gate_on_convergence ?? false,
-          soakMinutes: input.soak_minutes ?? null,
+          gateOnConvergence,
+          rollbackOnFailure,
+          soakMinutes,
           requestId: request?.id ?? null,
           reason: input.reason ?? null,
           stepStartedAt: now,
@@ -302,11 +381,19 @@ export async function startRingRollout(access: Access, input: StartRingInput, no
           ...(request ? { promotion_request: request.id } : {}),
           ...(freeze ? { freeze_override: freeze } : {}),
           ...(gate ? { gate_override: { reason: gate.reason, gate: gate.gate } } : {}),
+          ...(verdict ? { verdict_override: { reason: verdict.reason, verdicts: verdict.verdicts.map((v) => v.summary) } } : {}),
+          gate_on_convergence: gateOnConvergence,
+          rollback_on_failure: rollbackOnFailure,
+          soak_minutes: soakMinutes,
         },
-        reason: input.reason ?? freeze?.reason ?? gate?.reason,
+        reason: input.reason ?? freeze?.reason ?? gate?.reason ?? verdict?.reason,
         requestId: input.requestId,
       });
       const dto = await loadDto(tx, created, now, true);
+      if (!request) {
+        if (verdict) await markOverridden(tx, verdict, now);
+        await emitRingEvent(tx, 'ring.started', dto, access.email, now);
+      }
       return request ? { ...dto, request: { id: request.id, url: request.url, approvals_required: request.approvals_required } } : dto;
     });
   } catch (e) {
@@ -369,16 +456,21 @@ async function widenInTx(tx: Tx, access: Access | null, actor: AuditActor, input
   // Freezes stop widening (a manager may override with a reason; the worker never does).
   const freeze = resolveFreeze(group, await activeFreeze(tx, group, now), actor, input.override_reason, access ? undefined : false);
   let gateOverride: string | null = null;
-  if (row.gateOnConvergence) {
-    const dto = await loadDto(tx, row, now, false);
-    const h = dto.health;
-    const unmet = h.ring_nodes === 0 ? [] : [h.converged < h.ring_nodes ? `${h.converged} of ${h.ring_nodes} ring node(s) converged revision ${short(row.toRevisionId)}` : null, h.failed ? `${h.failed} failed on it` : null].filter((x): x is string => !!x);
-    if (unmet.length) {
-      const reason = input.gate_override_reason?.trim();
-      if (!reason) throw conflict(`The ring has not converged yet: ${unmet.join('; ')}. Wait for its nodes' runs, or override with a reason (gate_override_reason).`, { ring_health: h });
-      if (!access || !can(access, 'stage.manage', { stage: row.groupName })) throw new AppError('forbidden', `Only those who manage stage '${row.groupName}' may widen a ring before it converged.`);
-      gateOverride = reason;
+  const before = await loadDto(tx, row, now, true);
+  const unmet = unconverged(row, before.health);
+  if (unmet.length) {
+    const reason = input.gate_override_reason?.trim();
+    // Issue 43: in words a person uses; the API field is in the details.
+    if (!reason) {
+      throw new AppError(
+        'conflict',
+        `The ring has not converged yet: ${unmet.join('; ')}. Wait for its nodes' next runs, or, as someone who manages ${row.groupName}, widen it anyway with a written reason.`,
+        [],
+        { ring_health: before.health, override_field: 'gate_override_reason' },
+      );
     }
+    if (!access || !can(access, 'stage.manage', { stage: row.groupName })) throw forbidden(`Only those who manage stage '${row.groupName}' may widen a ring before it converged.`);
+    gateOverride = reason;
   }
   const last = next >= steps.length - 1;
   const { count } = await tx.ringRollout.updateMany({
@@ -418,7 +510,17 @@ async function widenInTx(tx: Tx, access: Access | null, actor: AuditActor, input
     if (moved.request) throw conflict(`'${row.groupName}' now requires approval for this change; a promotion request was opened (${moved.request.url}). The ring stays at its last step until then.`, { request: moved.request.id });
   }
   const after = await tx.ringRollout.findUniqueOrThrow({ where: { id: row.id }, select: RING_SELECT });
-  return loadDto(tx, after, now, true);
+  let ended = after;
+  if (last) {
+    // Issue 43: the ring as it stood at its end: every node of the stage in it, each with its standing on the revision.
+    const nodes = (before.step_nodes ?? []).flatMap((x) => x.nodes).map((n) => ({ ...n, serves: 'ring' as const }));
+    const health: RingHealthDto = { ring_nodes: nodes.length, converged: 0, failed: 0, pending: 0, missing: 0 };
+    for (const n of nodes) health[n.standing]++;
+    ended = await tx.ringRollout.update({ where: { id: row.id }, data: { endSnapshot: JSON.stringify({ health, nodes: nodes.slice(0, 5000) } satisfies EndSnapshot) }, select: RING_SELECT });
+  }
+  const dto = await loadDto(tx, ended, now, true);
+  await emitRingEvent(tx, last ? 'ring.completed' : 'ring.widened', dto, actor.email, now, gateOverride ?? freeze?.reason ?? null);
+  return dto;
 }
 
 /** Pauses an active ring: its nodes keep the ring's revision, nothing widens (by hand or after the soak time). */
@@ -464,14 +566,45 @@ export async function rollBackRingRollout(access: Access | null, input: RingActi
     const row = await lockRing(tx, access, input.id);
     if (!OPEN.includes(row.status as RingStatusDto)) throw notOpen(row, 'be rolled back');
     const before = await loadDto(tx, row, now, true);
-    const returned = before.status === 'superseded' ? [] : (before.step_nodes ?? []).flatMap((s) => s.nodes).filter((n) => n.serves === 'ring').map((n) => n.name);
+    const ringNodes = before.status === 'superseded' ? [] : (before.step_nodes ?? []).flatMap((s) => s.nodes).filter((n) => n.serves === 'ring');
+    const returned = ringNodes.map((n) => n.name);
     const { count } = await tx.ringRollout.updateMany({
       where: { id: row.id, status: row.status },
-      data: { status: 'rolled_back', openKey: null, endedAt: now, endReason: input.reason?.trim() || 'rolled back', updatedAt: now },
+      // Issue 43: the ring as it stood when it ended, for its page and the rings list.
+      data: { status: 'rolled_back', openKey: null, endedAt: now, endReason: input.reason?.trim() || 'rolled back', updatedAt: now, endSnapshot: endSnapshot(before) },
     });
     if (count !== 1) throw conflict('This ringed rollout changed concurrently; refresh.');
     if (row.status === 'pending_approval' && row.requestId) {
       await tx.promotionRequest.updateMany({ where: { id: row.requestId, status: 'pending' }, data: { status: 'withdrawn', decidedAt: now, decidedByEmail: actor?.email ?? 'system', updatedAt: now } });
+    }
+    // Issues 43 and 41: a ring rolled back while its nodes failed on its revision leaves a verdict: the revision failed
+    // in this stage (with the nodes, the resource and the cookbook), which the guard, the board and the journey show.
+    const failed = ringNodes.filter((n) => n.standing === 'failed');
+    let verdict: StageVerdictDto | null = null;
+    if (failed.length) {
+      const where = new Map<string, { resource: string | null; cookbook: string | null; n: number }>();
+      for (const f of failed) {
+        const k = JSON.stringify([f.failed_resource, f.failed_cookbook]);
+        const g = where.get(k) ?? { resource: f.failed_resource, cookbook: f.failed_cookbook, n: 0 };
+        g.n++;
+        where.set(k, g);
+      }
+      const top = [...where.values()].sort((a, b) => b.n - a.n)[0];
+      verdict = await recordVerdict(tx, {
+        key: `ring:${row.id}`,
+        stage: row.groupName,
+        policy: row.policyName,
+        revisionId: row.toRevisionId,
+        source: 'ring',
+        ringId: row.id,
+        nodes: ringNodes.length,
+        failedNodes: failed.length,
+        failedResource: top.resource,
+        failedCookbook: top.cookbook,
+        failedNodeNames: failed.map((n) => n.name),
+        extra: { ring_step: row.step, percent: row.percent, rolled_back_by: actor?.email ?? 'system', automatic: !access },
+        at: now,
+      });
     }
     await audit(tx, actor, {
       action: 'ring.rollback',
@@ -479,42 +612,79 @@ export async function rollBackRingRollout(access: Access | null, input: RingActi
       target: `${row.groupName}/${row.policyName}`,
       groupName: row.groupName,
       policyName: row.policyName,
-      before: { ring: row.id, status: row.status, step: row.step, percent: row.percent, revision_id: row.toRevisionId },
-      after: { ring: row.id, status: 'rolled_back', revision_id: row.fromRevisionId, returned_nodes: returned },
+      before: { ring: row.id, status: row.status, step: row.step, percent: row.percent, revision_id: row.toRevisionId, health: before.health },
+      after: { ring: row.id, status: 'rolled_back', revision_id: row.fromRevisionId, returned_nodes: returned, ...(verdict ? { verdict: { id: verdict.id, summary: verdict.summary } } : {}) },
       reason: input.reason,
       requestId: input.requestId,
     });
     const after = await tx.ringRollout.findUniqueOrThrow({ where: { id: row.id }, select: RING_SELECT });
-    return { ...(await loadDto(tx, after, now, true)), returned_nodes: returned };
+    const dto = { ...(await loadDto(tx, after, now, true)), returned_nodes: returned };
+    if (row.status !== 'pending_approval') await emitRingEvent(tx, 'ring.rolled_back', dto, actor?.email ?? 'system', now, input.reason ?? null);
+    return dto;
   });
 }
 
 // ------------------------------------------------------------------ the worker's pass
 
-const WORKER_ACTOR = { kind: 'system' as const, userId: null, email: 'system (ringed rollout)', via: 'ring-worker' };
+
+/** The reason of an automatic rollback: "automatic: 1 of 3 ring nodes failed on 5f1c0a9e21 (ruby_block[x])". */
+function automaticReason(row: RingRow, dto: RingRolloutDto): string {
+  const first = (dto.step_nodes ?? []).flatMap((s) => s.nodes).find((n) => n.serves === 'ring' && n.standing === 'failed');
+  const h = dto.health;
+  return `automatic: ${h.failed} of ${h.ring_nodes} ring node${h.ring_nodes === 1 ? '' : 's'} failed on revision ${short(row.toRevisionId)}${first?.failed_resource ? ` (${first.failed_resource})` : ''}`;
+}
 
 /**
- * The rollout worker's pass (lib/services/rollout-worker.ts): widens every
- * active ring whose step has soaked `soak_minutes` (and converged, when
- * gated), and rolls back a gated ring whose nodes failed on its revision.
- * Every instance may run it: each widening is conditional on the step it
- * read, so it happens once.
+ * Issue 40 and 43: rolls an open ring back when it asks to be rolled back on a failure and a ring node failed;
+ * true when this call did it. Judged when a failed run of the ring's revision is reported (ingestRunMessage) and
+ * by the worker's pass; the rollback's compare-and-swap on the status makes it happen once across instances.
+ */
+async function rollBackIfFailed(row: RingRow, now: Date): Promise<boolean> {
+  if (!row.rollbackOnFailure || (row.status !== 'active' && row.status !== 'paused')) return false;
+  const dto = await loadDto(db(), row, now, true);
+  if ((dto.status !== 'active' && dto.status !== 'paused') || dto.health.failed === 0) return false;
+  try {
+    await rollBackRingRollout(null, { id: row.id, reason: automaticReason(row, dto) }, now, WORKER_ACTOR);
+    return true;
+  } catch (e) {
+    // Another instance (or a person) ended it first.
+    if (e instanceof AppError) return false;
+    throw e;
+  }
+}
+
+/**
+ * Issue 40: a failed run is judged against the open ring of the node's stage and policy as it is reported
+ * (as the stage's own rollback rule is), not only by the worker's next pass. Cheap when there is no ring:
+ * one indexed read for a failed run of a revision a ring serves.
+ */
+export async function judgeRingsAfterRun(run: { stage: string; policy: string; revisionId: string | null; status: 'success' | 'failure' }, now = new Date()): Promise<void> {
+  if (run.status !== 'failure' || !run.revisionId) return;
+  const row = await db().ringRollout.findFirst({ where: { groupName: run.stage, policyName: run.policy, status: { in: ['active', 'paused'] }, toRevisionId: run.revisionId, rollbackOnFailure: true }, select: RING_SELECT });
+  if (row) await rollBackIfFailed(row, now);
+}
+
+/**
+ * The rollout worker's pass (lib/services/rollout-worker.ts): rolls back every open ring that asks to be
+ * rolled back on a failure and has a failed ring node (issue 40: whether or not it has a soak time), and widens
+ * every active ring whose step has soaked `soak_minutes` (and converged, when gated). Every instance may run
+ * it: each widening is conditional on the step it read, and each rollback on the status, so each happens once.
  */
 export async function advanceRings(now = new Date()): Promise<{ widened: string[]; rolledBack: string[] }> {
-  const due = await db().ringRollout.findMany({ where: { status: 'active', soakMinutes: { not: null } }, select: RING_SELECT });
+  const due = await db().ringRollout.findMany({ where: { OR: [{ status: { in: ['active', 'paused'] }, rollbackOnFailure: true }, { status: 'active', soakMinutes: { not: null } }] }, select: RING_SELECT });
   const widened: string[] = [];
   const rolledBack: string[] = [];
   for (const row of due) {
     try {
-      const dto = await loadDto(db(), row, now, false);
-      if (dto.status !== 'active') continue;
-      if (row.gateOnConvergence && dto.health.failed > 0) {
-        await rollBackRingRollout(null, { id: row.id, reason: `automatic: ${dto.health.failed} of ${dto.health.ring_nodes} ring node(s) failed on revision ${short(row.toRevisionId)}` }, now, WORKER_ACTOR);
+      if (await rollBackIfFailed(row, now)) {
         rolledBack.push(row.id);
         continue;
       }
-      if (now.getTime() < row.stepStartedAt.getTime() + row.soakMinutes! * 60_000) continue;
-      if (row.gateOnConvergence && dto.health.converged < dto.health.ring_nodes) continue;
+      if (row.status !== 'active' || !row.soakMinutes) continue;
+      const dto = await loadDto(db(), row, now, false);
+      if (dto.status !== 'active' || dto.health.failed > 0 && row.rollbackOnFailure) continue;
+      if (now.getTime() < row.stepStartedAt.getTime() + row.soakMinutes * 60_000) continue;
+      if (row.gateOnConvergence && (dto.health.converged < dto.health.ring_nodes || dto.health.failed > 0)) continue;
       await transaction((tx) => widenInTx(tx, null, WORKER_ACTOR, { id: row.id, expected_step: row.step, reason: `automatic after ${row.soakMinutes} minute(s) of soak` }, now));
       widened.push(row.id);
     } catch (e) {
@@ -523,4 +693,10 @@ export async function advanceRings(now = new Date()): Promise<{ widened: string[
     }
   }
   return { widened, rolledBack };
+}
+
+/** Issue 43: the ringed rollout a ring request starts (for the request page; the request's own visibility was checked). */
+export async function ringOfRequest(requestId: string): Promise<{ id: string; url: string; status: string } | null> {
+  const r = await db().ringRollout.findFirst({ where: { requestId }, orderBy: { createdAt: 'desc' }, select: { id: true, status: true } });
+  return r ? { id: r.id, url: `/rings/${r.id}`, status: r.status } : null;
 }

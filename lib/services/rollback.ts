@@ -35,6 +35,7 @@ export async function rollback(access: Access, input: RollbackInput) {
       reason: input.reason,
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
+      verdictOverrideReason: input.verdictOverrideReason,
       expectedRevisionId: input.expectedRevisionId,
       requestId: input.requestId,
       origin: { rollback: true },

@@ -23,11 +23,13 @@ import { evaluateRollback, summarizeHealth, validateGateRule, validateRollbackRu
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
-import { emitEvent } from './internal/outbox';
+import { absoluteUrl, emitEvent, type EventMessage } from './internal/outbox';
+import { recordVerdict } from './internal/verdict';
 import type { ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
 import { movePointer } from './internal/pointer';
 import { isUniqueViolation, transaction } from './internal/retry';
-import { evaluateStageGate, loadNodeFacts, missingAfterMs } from './internal/rollout-gate';
+import { evaluateStageGate, loadNodeFacts, missingAfterMs, type StageNodeFacts } from './internal/rollout-gate';
+import { inRing, ringSeed } from '@/lib/domain/rings';
 
 export type { GateEvaluation, HealthSummary } from '@/lib/domain/rollout';
 export { missingAfterMs } from './internal/rollout-gate';
@@ -38,23 +40,94 @@ const secondOf = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 const SYSTEM_ACTOR = { kind: 'system' as const, userId: null, email: 'system (automatic rollback)', via: 'rollout-rule' };
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
+/** Issue 41: how much of a node's own text (an error message) an event carries. */
+const EVENT_TEXT_MAX = 300;
+/** Text a node reported, cut to `max` characters. */
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** One line: a node's text cannot start lines (or list items, headings) of its own in a chat message. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+/** Issue 43: the stage's history page (where rollout outcomes are shown), as an absolute link for notifications. */
+const historyLink = (stage: string, policy: string) => absoluteUrl(`/history?policy=${encodeURIComponent(policy)}&stage=${encodeURIComponent(stage)}`);
+function rolloutMessage(stage: string, policy: string, title: string, facts: [string, string][]): EventMessage {
+  return { title, link: { url: historyLink(stage, policy), label: `Open the history of ${policy} in ${stage}` }, facts: [['Stage', stage], ['Policy', policy], ...facts] };
+}
+
 // ------------------------------------------------------------------ health
 
 export interface StageHealthDto extends HealthSummary {
   stage: string;
   policy: string;
+  /**
+   * Issue 43: of the nodes counted, those served an open ring's revision (a ringed rollout of this stage and
+   * policy): each is counted against the revision it is served — converged, failed or not yet run on the RING's
+   * revision — never as "not yet run" for the stage's. The Nodes list counts a node the same way (servedRevisions).
+   */
+  in_ring: number;
+  ring: { id: string; percent: number; to_revision_id: string } | null;
+}
+
+type OpenRing = { id: string; percent: number; toRevisionId: string; named: string[]; groupName: string; policyName: string };
+
+/** The open rings (active or paused) still serving, by `stage/policy`: one statement (and the pointers'). */
+async function openRings(tx: Tx, where: { stage?: string; policy?: string } = {}): Promise<Map<string, OpenRing>> {
+  const rows = await tx.ringRollout.findMany({
+    where: { status: { in: ['active', 'paused'] }, ...(where.stage ? { groupName: where.stage } : {}), ...(where.policy ? { policyName: where.policy } : {}) },
+    select: { id: true, groupId: true, policyId: true, groupName: true, policyName: true, percent: true, toRevisionId: true, fromRevisionPk: true, nodes: { select: { nodeName: true } } },
+  });
+  if (!rows.length) return new Map();
+  const pointers = await tx.groupPolicy.findMany({ where: { groupId: { in: rows.map((r) => r.groupId) } }, select: { groupId: true, policyId: true, revisionPk: true } });
+  const at = new Map(pointers.map((p) => [`${p.groupId}|${p.policyId}`, p.revisionPk]));
+  const out = new Map<string, OpenRing>();
+  for (const r of rows) {
+    // A ring whose stage moved on no longer serves anything (superseded).
+    if (at.get(`${r.groupId}|${r.policyId}`) !== r.fromRevisionPk) continue;
+    out.set(`${r.groupName}/${r.policyName}`, { id: r.id, percent: r.percent, toRevisionId: r.toRevisionId, named: r.nodes.map((n) => n.nodeName), groupName: r.groupName, policyName: r.policyName });
+  }
+  return out;
+}
+
+const inOpenRing = (ring: OpenRing | undefined, nodeName: string) => !!ring && inRing({ seed: ringSeed(ring.groupName, ring.policyName), percent: ring.percent, named: ring.named }, nodeName);
+
+/**
+ * Issue 43: the revision each node should run — its open ring's when a ring serves it, else its stage's (undefined:
+ * the stage runs no revision of its policy). The one rule the board's health and the Nodes list's run status share.
+ */
+export async function servedRevisions(tx: Tx): Promise<(f: Pick<StageNodeFacts, 'nodeName' | 'groupName' | 'policyName'>) => string | undefined> {
+  const [pointers, rings] = await Promise.all([
+    tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
+    openRings(tx),
+  ]);
+  const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
+  return (f) => {
+    const key = `${f.groupName}/${f.policyName}`;
+    const ring = rings.get(key);
+    return inOpenRing(ring, f.nodeName) ? ring!.toRevisionId : revision.get(key);
+  };
+}
+
+/** A cell's health: ring nodes against the ring's revision, the others against the stage's. */
+function cellHealth(stage: string, policy: string, facts: StageNodeFacts[], revisionId: string | null, ring: OpenRing | undefined, now: Date): StageHealthDto {
+  const ringNodes = new Set(ring ? facts.filter((f) => inOpenRing(ring, f.nodeName)).map((f) => f.nodeName) : []);
+  return {
+    stage,
+    policy,
+    ...summarizeHealth(facts, revisionId, now, missingAfterMs(), 5, (f) => (ringNodes.has(f.nodeName) ? ring!.toRevisionId : revisionId)),
+    in_ring: ringNodes.size,
+    ring: ring ? { id: ring.id, percent: ring.percent, to_revision_id: ring.toRevisionId } : null,
+  };
 }
 
 /**
  * Health of every (stage, policy) the viewer may see, keyed `stage/policy`.
- * A constant number of SQL statements (pointers, stages, run states, nodes)
+ * A constant number of SQL statements (pointers, stages, run states, nodes, open rings)
  * whatever the number of nodes or runs.
  */
 export async function rolloutHealth(access: Access, now = new Date()): Promise<Record<string, StageHealthDto>> {
   const client = db();
-  const [pointers, facts] = await Promise.all([
+  const [pointers, facts, rings] = await Promise.all([
     client.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
     loadNodeFacts(client),
+    openRings(client),
   ]);
   const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
   const byCell = new Map<string, typeof facts>();
@@ -64,11 +137,10 @@ export async function rolloutHealth(access: Access, now = new Date()): Promise<R
     (byCell.get(key) ?? byCell.set(key, []).get(key)!).push(f);
   }
   const out: Record<string, StageHealthDto> = {};
-  const missing = missingAfterMs();
   for (const p of pointers) {
     if (!can(access, 'stage.view', { stage: p.group.name })) continue;
     const key = `${p.group.name}/${p.policy.name}`;
-    out[key] = { stage: p.group.name, policy: p.policy.name, ...summarizeHealth(byCell.get(key) ?? [], p.revision.revisionId, now, missing) };
+    out[key] = cellHealth(p.group.name, p.policy.name, byCell.get(key) ?? [], p.revision.revisionId, rings.get(key), now);
   }
   return out;
 }
@@ -80,7 +152,8 @@ export async function stageHealth(access: Access, stage: string, policy: string,
   const p = await requirePolicy(client, policy);
   const pointer = await client.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: group.id, policyId: p.id } }, select: { revision: { select: { revisionId: true } } } });
   const facts = (await loadNodeFacts(client, { groupNames: [group.name], policyName: p.name })).filter((f) => f.groupName === group.name && f.policyName === p.name);
-  return { stage: group.name, policy: p.name, ...summarizeHealth(facts, pointer?.revision.revisionId ?? null, now, missingAfterMs()) };
+  const rings = await openRings(client, { stage: group.name, policy: p.name });
+  return cellHealth(group.name, p.name, facts, pointer?.revision.revisionId ?? null, rings.get(`${group.name}/${p.name}`), now);
 }
 
 // ------------------------------------------------------------------ run history
@@ -312,7 +385,16 @@ export async function afterRunReported(run: ReportedRun, now = new Date()): Prom
     await onceTx(async (tx) => {
       const evidence = { ...base, node: run.nodeName, resource: run.failedResource, cookbook: run.failedCookbook, error: run.errorMessage };
       if (!(await once(tx, `${change.id}:rollout.failed`, { groupName: run.group, policyName: run.policy, revisionId: run.revisionId!, event: 'rollout.failed', evidence }, now))) return;
-      await emitEvent(tx, 'rollout.failed', `${run.nodeName} failed to converge ${run.policy} ${short(run.revisionId)} in ${run.group}${run.failedResource ? ` at ${run.failedResource}${run.failedCookbook ? ` (${run.failedCookbook})` : ''}` : ''}: ${run.errorMessage ?? 'no message'}`, evidence, { at: now });
+      const where = run.failedResource ? ` at ${clip(run.failedResource, 200)}${run.failedCookbook ? ` (${clip(run.failedCookbook, 100)})` : ''}` : '';
+      await emitEvent(tx, 'rollout.failed', oneLine(`${run.nodeName} failed to converge ${run.policy} ${short(run.revisionId)} in ${run.group}${where}: ${clip(run.errorMessage ?? 'no message', EVENT_TEXT_MAX)}. ${historyLink(run.group, run.policy)}`), evidence, {
+        at: now,
+        message: rolloutMessage(run.group, run.policy, `Failed: ${run.nodeName} on ${run.policy} in ${run.group}`, [
+          ['Node', run.nodeName],
+          ['Revision', short(run.revisionId)],
+          ...(run.failedResource ? ([['Resource', `${clip(run.failedResource, 200)}${run.failedCookbook ? ` (${clip(run.failedCookbook, 100)})` : ''}`]] as [string, string][]) : []),
+          ['Error', clip(run.errorMessage ?? 'no message', EVENT_TEXT_MAX)],
+        ]),
+      });
     });
     await maybeRollBack(run, pointer, change, now);
     return;
@@ -331,7 +413,13 @@ export async function afterRunReported(run: ReportedRun, now = new Date()): Prom
   await onceTx(async (tx) => {
     const evidence = { ...base, nodes: health.nodes, converged: health.converged, missing: health.missing };
     if (!(await once(tx, `${change.id}:rollout.converged`, { groupName: run.group, policyName: run.policy, revisionId: run.revisionId!, event: 'rollout.converged', evidence }, now))) return;
-    await emitEvent(tx, 'rollout.converged', `${run.policy} ${short(run.revisionId)} converged on ${health.converged} node(s) in ${run.group}${health.missing ? ` (${health.missing} missing)` : ''}`, evidence, { at: now });
+    await emitEvent(tx, 'rollout.converged', `${run.policy} ${short(run.revisionId)} converged on ${health.converged} node(s) in ${run.group}${health.missing ? ` (${health.missing} missing)` : ''}. ${historyLink(run.group, run.policy)}`, evidence, {
+      at: now,
+      message: rolloutMessage(run.group, run.policy, `Converged: ${run.policy} in ${run.group}`, [
+        ['Revision', short(run.revisionId)],
+        ['Nodes', `${health.converged} converged${health.missing ? `, ${health.missing} missing` : ''}`],
+      ]),
+    });
   });
 }
 
@@ -428,15 +516,26 @@ async function maybeRollBack(
   const runs = await db().runReport.findMany({
     where: { groupName: run.group, policyName: run.policy, revisionId: run.revisionId, status: { in: ['success', 'failure'] }, endTime: { gte: changeAt, lte: windowEnd } },
     select: { status: true, endTime: true, nodeName: true, failedResource: true, failedCookbook: true },
+    orderBy: [{ endTime: 'asc' }, { id: 'asc' }],
     take: 100_000,
   });
-  const e = evaluateRollback({ rule, changeAt, now, runs: runs.map((r) => ({ status: r.status as 'success' | 'failure', endTime: r.endTime! })) });
+  // Issue 41: distinct nodes, each by its latest run in the window.
+  const e = evaluateRollback({ rule, changeAt, now, runs: runs.map((r) => ({ node: r.nodeName, status: r.status as 'success' | 'failure', endTime: r.endTime! })) });
   if (!e.trigger) return false;
-  const ruleText = `≥ ${rule.failurePct}% of at least ${rule.minRuns} run(s) failed within ${rule.windowMinutes} minute(s)`;
-  const failures = new Map<string, number>();
-  for (const r of runs) if (r.status === 'failure') failures.set(`${r.failedCookbook ?? '?'} ${r.failedResource ?? '?'}`, (failures.get(`${r.failedCookbook ?? '?'} ${r.failedResource ?? '?'}`) ?? 0) + 1);
-  const top = [...failures.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, n]) => ({ where: k, runs: n }));
-  const evidence = { rule: ruleText, runs: e.runs, failed: e.failed, failure_pct: e.failurePct, top_failures: top, failed_nodes: [...new Set(runs.filter((r) => r.status === 'failure').map((r) => r.nodeName))].slice(0, 50) };
+  const ruleText = `≥ ${rule.failurePct}% of at least ${rule.minRuns} node(s) failed within ${rule.windowMinutes} minute(s)`;
+  // Where the failed nodes stopped: each failed node's latest failing run, grouped by cookbook and resource.
+  const lastFailure = new Map<string, { failedResource: string | null; failedCookbook: string | null }>();
+  for (const r of runs) if (r.status === 'failure' && e.failedNodes.includes(r.nodeName)) lastFailure.set(r.nodeName, r);
+  const groups = new Map<string, { cookbook: string | null; resource: string | null; nodes: number }>();
+  for (const f of lastFailure.values()) {
+    const key = JSON.stringify([f.failedCookbook, f.failedResource]);
+    const g = groups.get(key) ?? { cookbook: f.failedCookbook, resource: f.failedResource, nodes: 0 };
+    g.nodes++;
+    groups.set(key, g);
+  }
+  const topFailures = [...groups.values()].sort((a, b) => b.nodes - a.nodes).slice(0, 5);
+  const top = topFailures.map((g) => ({ where: `${g.cookbook ?? '?'} ${g.resource ?? '?'}`, nodes: g.nodes }));
+  const evidence = { rule: ruleText, runs: e.runs, failed: e.failed, failure_pct: e.failurePct, counted: 'nodes', top_failures: top, failed_nodes: e.failedNodes.slice(0, 50) };
   let done = false;
   await onceTx(async (tx) => {
     const key = `${change.id}:rollout.rolled_back`;
@@ -457,14 +556,32 @@ async function maybeRollBack(
       at: now,
     });
     if (!moved.changed) return;
-    const reason = `Automatic rollback in ${run.group}: ${e.summary}${top[0] ? `; top failure ${top[0].where}` : ''}`.slice(0, 1000);
-    const policyRow = await tx.policy.findUniqueOrThrow({ where: { id: pointer.policyId }, select: { name: true } });
-    if (!(await tx.badRevision.findUnique({ where: { revisionPk: pointer.revisionPk }, select: { id: true } }))) {
-      await tx.badRevision.create({ data: { policyId: pointer.policyId, policyName: policyRow.name, revisionId: run.revisionId!, revisionPk: pointer.revisionPk, reason, markedById: null, markedByEmail: SYSTEM_ACTOR.email, createdAt: now } });
-      await audit(tx, SYSTEM_ACTOR, { action: 'revision.mark_bad', targetType: 'revision', target: `${run.policy}@${run.revisionId}`, policyName: run.policy, groupName: run.group, after: { bad: true, evidence }, reason });
-      await emitEvent(tx, 'revision.marked_bad', `${SYSTEM_ACTOR.email} marked revision ${short(run.revisionId)} of ${run.policy} bad: ${reason}`, { policy: run.policy, revision_id: run.revisionId, reason, marked_by: SYSTEM_ACTOR.email, marked_at: now.toISOString() }, { at: now });
-    }
-    await emitEvent(tx, 'rollout.rolled_back', `${run.group} rolled back ${run.policy} ${short(run.revisionId)} → ${short(prev.revisionId)}: ${e.summary}`, { stage: run.group, policy: run.policy, from_revision_id: run.revisionId, to_revision_id: prev.revisionId, audit_id: moved.auditId, evidence }, { at: now });
+    // Issues 41 and 43: the failure is evidence about THIS stage (a stage verdict), not a global bad mark that every
+    // other stage would inherit: moving the revision into this stage again needs a manager's written override;
+    // elsewhere the guard's answer, the board and the journey tell of it.
+    const verdict = await recordVerdict(tx, {
+      key: `rollback:${change.id}`,
+      stage: run.group,
+      policy: run.policy,
+      revisionId: run.revisionId!,
+      source: 'rollback',
+      nodes: e.runs,
+      failedNodes: e.failed,
+      failedResource: topFailures[0]?.resource ?? null,
+      failedCookbook: topFailures[0]?.cookbook ?? null,
+      failedNodeNames: e.failedNodes,
+      extra: { rule: ruleText, top_failures: topFailures },
+      at: now,
+    });
+    await audit(tx, SYSTEM_ACTOR, { action: 'revision.failed_in_stage', targetType: 'revision', target: `${run.policy}@${run.revisionId}`, policyName: run.policy, groupName: run.group, after: { verdict: verdict.id, evidence }, reason: verdict.summary });
+    await emitEvent(tx, 'rollout.rolled_back', oneLine(`${run.group} rolled back ${run.policy} ${short(run.revisionId)} → ${short(prev.revisionId)}: ${e.summary}. ${historyLink(run.group, run.policy)}`), { stage: run.group, policy: run.policy, from_revision_id: run.revisionId, to_revision_id: prev.revisionId, audit_id: moved.auditId, evidence, verdict }, {
+      at: now,
+      message: rolloutMessage(run.group, run.policy, `Rolled back automatically: ${run.policy} in ${run.group}`, [
+        ['Rolled back', `${short(run.revisionId)} → ${short(prev.revisionId)}`],
+        ['Failed nodes', `${e.failed} of ${e.runs}`],
+        ...(topFailures[0] ? ([['Top failure', `${topFailures[0].resource ?? '?'}${topFailures[0].cookbook ? ` (${topFailures[0].cookbook})` : ''}`]] as [string, string][]) : []),
+      ]),
+    });
     done = true;
   });
   return done;

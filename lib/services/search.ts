@@ -11,14 +11,15 @@
  */
 import { db } from '@/lib/db/client';
 import { assertCan, can, type Actor } from '@/lib/auth/permissions';
-import { searchIndex, type SearchScope } from '@/lib/db/queries/search';
+import { isSearchDeadline, searchIndex, type SearchScope } from '@/lib/db/queries/search';
 import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
-import { parseSearchQuery, SearchSyntaxError, type SearchQuery } from '@/lib/domain/search/parse';
+import { parseSearchQuery, SearchBudgetError, SearchSyntaxError, type SearchBudget, type SearchBudgetLimit, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
 import { NODE_SELECT, nodeJson } from './chef-nodes';
 import { clientJson, DEFAULT_KEY } from './chef-clients';
 import { bagReadable, listDataBags } from './data-bags';
 import { bagIndex } from './internal/search-index';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 
 /** The indexes every organization has; each data bag adds one named like the bag. */
 export const BUILT_IN_INDEXES = ['client', 'node'] as const;
@@ -49,16 +50,67 @@ export interface SearchResult {
   hits: SearchHit[];
 }
 
-/** Parses `q` (missing or empty: every object), refusing a malformed query with Chef's 400. */
+/**
+ * Issue 41 (finding 5): the query budget (docs/stage-binding.md, "Search budget"), from the environment: a query
+ * over any limit is a 400 naming it, before the index is read. Defaults measured with bench/search-budget.bench.ts.
+ */
+const BUDGET_ENV: Record<SearchBudgetLimit, [string, number]> = {
+  length: ['SEARCH_MAX_QUERY_LENGTH', 4096],
+  clauses: ['SEARCH_MAX_CLAUSES', 256],
+  wildcards: ['SEARCH_MAX_WILDCARDS', 16],
+  depth: ['SEARCH_MAX_DEPTH', 32],
+};
+
+function envInt(name: string, dflt: number): number {
+  const n = Number(process.env[name]);
+  return process.env[name] !== undefined && Number.isInteger(n) && n > 0 ? n : dflt;
+}
+
+export function searchBudget(): SearchBudget {
+  const v = (l: SearchBudgetLimit) => envInt(...BUDGET_ENV[l]);
+  return { maxLength: v('length'), maxClauses: v('clauses'), maxWildcards: v('wildcards'), maxDepth: v('depth') };
+}
+
+/** How long one search may take (SEARCH_TIMEOUT_MS, default 5000): its statements stop then, and the answer is a 400. */
+export function searchTimeoutMs(): number {
+  return envInt('SEARCH_TIMEOUT_MS', 5000);
+}
+
+/**
+ * The databases' own refusals of a statement too large or too deep (only reachable with a raised budget): the
+ * query's fault, a 400 rather than a 500.
+ */
+const TOO_COMPLEX = /too many terms in compound SELECT|Expression tree is too large|parser stack overflow|too many SQL variables|too many columns|pattern too complex|string or blob too big|stack depth limit exceeded|too many range table entries|target lists can have at most|number of parameters must be between|bind message has/i;
+
+function isTooComplex(e: unknown): boolean {
+  for (let cur: unknown = e, i = 0; cur && i < 6; cur = (cur as { cause?: unknown }).cause, i++) {
+    const m = (cur as { message?: unknown }).message;
+    if (typeof m === 'string' && TOO_COMPLEX.test(m)) return true;
+  }
+  return false;
+}
+
+/** The query as a refusal quotes it (a very long one cut). */
+function quoted(q: string): string {
+  return q.length > 200 ? `${q.slice(0, 200)}…` : q;
+}
+
+/** Parses `q` (missing or empty: every object), refusing a malformed query, or one over the budget, with Chef's 400. */
 export function parseQueryParam(q: string | null | undefined): SearchQuery {
   if (q === null || q === undefined || q.trim() === '') return { kind: 'all' };
   try {
-    return parseSearchQuery(q);
+    return parseSearchQuery(q, searchBudget());
   } catch (e) {
     if (e instanceof SearchSyntaxError) {
       // Chef's message, then where and why (Chef Server gives no position).
-      throw new AppError('bad_request', `invalid search query: '${q}': ${e.reason} at position ${e.offset + 1}`, [{ path: 'q', message: e.message }]);
+      throw new AppError('bad_request', `invalid search query: '${quoted(q)}': ${e.reason} at position ${e.offset + 1}`, [{ path: 'q', message: e.message }]);
     }
+    if (e instanceof SearchBudgetError) {
+      const env = BUDGET_ENV[e.limit][0];
+      throw new AppError('bad_request', `invalid search query: '${quoted(q)}': ${e.message} (${env}); split it into smaller queries`, [{ path: 'q', message: `${e.message} (${env})` }]);
+    }
+    // Anything else the parser throws is still the query's fault (a 400, never a 500).
+    if (e instanceof RangeError) throw new AppError('bad_request', `invalid search query: '${quoted(q)}': the query is too complex`, [{ path: 'q', message: 'too complex' }]);
     throw e;
   }
 }
@@ -122,7 +174,19 @@ export async function search(actor: Actor, index: string, params: SearchParams, 
   const rows = intParam('rows', params.rows, DEFAULT_ROWS, MAX_ROWS);
   const start = intParam('start', params.start, 0, Number.MAX_SAFE_INTEGER);
   const sort = sortParam(params.sort);
-  const page = await searchIndex(target.idx, query, target.scope, { start, rows, sortField: sort.field, descending: sort.descending });
+  const timeout = searchTimeoutMs();
+  let page;
+  try {
+    page = await searchIndex(target.idx, query, target.scope, { start, rows, sortField: sort.field, descending: sort.descending }, undefined, { deadline: Date.now() + timeout });
+  } catch (e) {
+    if (isTooComplex(e)) {
+      throw new AppError('bad_request', `invalid search query: '${quoted(params.q ?? '')}': the query is too complex for the database; split it into smaller queries`, [{ path: 'q', message: 'too complex for the database' }]);
+    }
+    if (isSearchDeadline(e)) {
+      throw new AppError('bad_request', `invalid search query: '${quoted(params.q ?? '')}': it took longer than ${timeout} ms (SEARCH_TIMEOUT_MS); narrow it (name fields, fewer wildcards)`, [{ path: 'q', message: `took longer than ${timeout} ms (SEARCH_TIMEOUT_MS)` }]);
+    }
+    throw e;
+  }
   const hits = await loadHits(target, page.names, opts);
   return { total: page.total, start, hits };
 }
@@ -150,7 +214,7 @@ async function loadHits(target: Target, names: string[], opts: { org: string; ap
       return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
     });
   }
-  const clients = await db().chefClient.findMany({ where: { name: { in: names } }, select: { name: true, validator: true, keys: DEFAULT_KEY } });
+  const clients = await db().chefClient.findMany({ where: { orgId: HOME_ORG_ID, name: { in: names } }, select: { name: true, validator: true, keys: DEFAULT_KEY } });
   return byOrder(clients).map((c) => {
     const row = clientJson({ name: c.name, validator: c.validator, publicKey: c.keys[0]?.publicKey ?? null }, opts.org, opts.apiVersion);
     return { name: c.name, path: `clients/${c.name}`, row, partialSource: row };

@@ -132,7 +132,8 @@ export async function deliverDue(opts: WebhookWorkerOptions = {}): Promise<numbe
   const now = s.now();
   const due = await db().webhookDelivery.findMany({
     where: { status: 'pending', nextAttemptAt: { lte: now }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
-    orderBy: [{ nextAttemptAt: 'asc' }, { id: 'asc' }],
+    // Issue 43: in the order the events were written (ids order by creation), so a change's events arrive in order.
+    orderBy: [{ id: 'asc' }],
     take: s.batch,
     select: { id: true },
   });

@@ -1,4 +1,5 @@
 import type { StageGuardState } from './guards';
+import type { StageVerdictDto } from './verdicts';
 /** The stage board's data (GET /api/v1/board and the board page): shared by the query that builds it and the components that show it. */
 
 export interface BoardCell {
@@ -29,6 +30,8 @@ export interface BoardGuards {
   pending: Record<string, { count: number; id: string | null }>;
   /** Per "policy|revisionId": who marked it bad and why. */
   bad: Record<string, { reason: string; by: string; at: string }>;
+  /** Issue 43: per "policy|revisionId": the stages (visible to the viewer) where the revision failed (verdicts in force), newest first. */
+  verdicts?: Record<string, StageVerdictDto[]>;
   /** Issue 29: per "stage|policy": pending scheduled promotions into the stage, and the soonest one's time. */
   scheduled?: Record<string, { count: number; next_run_at: string }>;
 }

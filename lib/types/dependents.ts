@@ -132,7 +132,7 @@ export interface JointMoveDto {
   approvals_required: number;
   reasons: { rule: string; approvals: number; message: string; details: string[] }[];
   blocked_by: string[];
-  needs: ('freeze_override_reason' | 'gate_override_reason' | 'override_reason')[];
+  needs: MovePreviewDto['needs'];
   members: JointMemberDto[];
 }
 

@@ -14,3 +14,23 @@ export interface HistoryEntry {
    */
   convergence: { nodes: number; converged: number; lastConvergedAt: string | null } | null;
 }
+
+/**
+ * Issue 43: what else happened to a policy in a stage, beside the pointer's moves: its ringed rollouts (asked for,
+ * started, widened, paused, rolled back, completed), its promotion requests (opened, approved, rejected, outdated,
+ * withdrawn) and the failures recorded against the stage (verdicts). Read from the append-only audit log.
+ */
+export interface StageEventEntry {
+  id: string;
+  at: string;
+  /** ring | request | verdict */
+  kind: 'ring' | 'request' | 'verdict';
+  /** The audit action ("ring.start", "request.approve", "revision.failed_in_stage", …). */
+  action: string;
+  actor: string | null;
+  /** One sentence, e.g. "Ring started: 50% of production (1 of 2 nodes) gets b47b6329f4; production still runs a1b2c3d4e5". */
+  text: string;
+  fromRevisionId: string | null;
+  toRevisionId: string | null;
+  links: { href: string; label: string }[];
+}

@@ -1,4 +1,5 @@
 /** Issue 29: a revision's journey across stages (GET /api/v1/policies/:name/revisions/:rev/journey and the revision page). */
+import type { StageVerdictDto } from './verdicts';
 
 /** How the change reached the server: the console, /api/v1 with a token, the Chef API (chef push / knife), the importer, an approved promotion request, or the system. */
 export type JourneyTool = 'console' | 'api' | 'chef-push' | 'chef-api' | 'import' | 'request' | 'system';
@@ -87,4 +88,23 @@ export interface RevisionJourney {
   current_stages: string[];
   /** Pending scheduled promotions of this revision (stages the reader may view). */
   scheduled: { id: string; stage: string; when: 'at' | 'freeze_end'; run_at: string; scheduled_by: string }[];
+  /** Issue 43: the ringed rollouts of this revision (stages the reader may view), oldest first. */
+  rings: JourneyRing[];
+  /** Issue 43: where it failed (stage verdicts, in force or overridden; stages the reader may view), oldest first. */
+  verdicts: StageVerdictDto[];
+}
+
+/** Issue 43: one ringed rollout of the revision in a stage. */
+export interface JourneyRing {
+  id: string;
+  stage: string;
+  status: string;
+  steps: number[];
+  /** The step it reached (its percent). */
+  percent: number;
+  started_at: string;
+  started_by: string;
+  ended_at: string | null;
+  end_reason: string | null;
+  url: string;
 }

@@ -1,3 +1,5 @@
+import type { StageVerdictDto } from './verdicts';
+
 /**
  * Issue 29: the guard's answer before the click — what `movePointer` would do
  * with this move now (the dry run of the same judgement, lib/services/internal/move-judge.ts).
@@ -25,7 +27,7 @@ export interface MovePreviewDto {
   /** Why the move is refused for this user (empty unless blocked). */
   blocked_by: string[];
   /** The override reasons the confirm needs (the matching request fields). */
-  needs: ('freeze_override_reason' | 'gate_override_reason' | 'override_reason')[];
+  needs: ('freeze_override_reason' | 'gate_override_reason' | 'override_reason' | 'verdict_override_reason')[];
   /** The stage asks for approvals (protected); `approvals_required` 0 means this change needs none. */
   protected: boolean;
   approvals_required: number;
@@ -34,7 +36,13 @@ export interface MovePreviewDto {
   freeze: { reason: string; ends_at: string; may_override: boolean } | null;
   bad_revision: { reason: string; marked_by: string; marked_at: string } | null;
   /** The promotion gate of the stage (null: no gate for this move). Unmet: `unmet` lists the missing numbers. */
-  gate: { met: boolean; from_stage: string | null; unmet: string[]; converged: number; required: number; nodes: number; failed: number; success_pct: number; failure_pct: number; soaked_minutes: number; may_override: boolean } | null;
+  gate: { met: boolean; from_stage: string | null; unmet: string[]; converged: number; required: number; nodes: number; failed: number; success_pct: number; failure_pct: number; soaked_minutes: number; may_override: boolean; opens_at: string | null } | null;
+  /**
+   * Issues 43 and 41: where the revision failed (stage verdicts in force). `here`: in this very stage — refused
+   * unless someone who manages it overrides with a written reason (`may_override`); `elsewhere`: in other stages
+   * the reader may view — told, not refused.
+   */
+  verdicts: { here: StageVerdictDto[]; elsewhere: StageVerdictDto[]; may_override: boolean };
   /** Cookbooks without an artifact on the server, when the stage requires them. */
   missing_artifacts: string[];
   /** Cookbooks that would go back to an older version (what the stage runs now → what it would run). */

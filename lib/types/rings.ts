@@ -1,4 +1,5 @@
 /** Issue 30: ringed rollouts as the API and the console see them. */
+import type { StageVerdictDto } from './verdicts';
 
 export type RingStatusDto = 'pending_approval' | 'active' | 'paused' | 'completed' | 'rolled_back' | 'superseded';
 
@@ -12,6 +13,9 @@ export interface RingNodeDto {
   named: boolean;
   /** The node's standing on the ring revision (issue 26 health): converged, failed, pending, missing. */
   standing: 'converged' | 'failed' | 'pending' | 'missing';
+  /** Issue 43: where a failed node stopped (its latest run on the ring revision), else null. */
+  failed_resource: string | null;
+  failed_cookbook: string | null;
 }
 
 export interface RingStepDto {
@@ -42,6 +46,8 @@ export interface RingRolloutDto {
   status: RingStatusDto;
   named_nodes: string[];
   gate_on_convergence: boolean;
+  /** Issue 43: roll back automatically as soon as a ring node fails (judged when its run is reported, and by the worker's pass). */
+  rollback_on_failure: boolean;
   soak_minutes: number | null;
   /** When the next automatic widening is due (soak time set, active), ISO. */
   next_widen_at: string | null;
@@ -53,7 +59,18 @@ export interface RingRolloutDto {
   step_started_at: string;
   ended_at: string | null;
   end_reason: string | null;
+  /**
+   * The ring's health: live while it is open; for an ended ring (completed, rolled back), as it stood when it
+   * ended (`ended_facts` true), so its page shows what was true then, not what its former nodes run now.
+   */
   health: RingHealthDto;
+  ended_facts: boolean;
+  /** Issue 43: the first step's blast radius and what starting it does, in words ("starts a ringed rollout: 50% of production (1 of 2 nodes) gets …"). */
+  plan: { first_nodes: number; stage_nodes: number; words: string; widening: string };
+  /** Issue 43: what stops widening now, in words (the ring has not converged; the stage is frozen), for the Widen dialog's answer before the click. */
+  widen_blockers: { unconverged: string[]; freeze: { reason: string; ends_at: string } | null };
+  /** Issue 43: the verdict this ring left (it was rolled back with failed nodes): the revision failed in this stage. */
+  verdict: StageVerdictDto | null;
   /** Present on the detail view: each step's nodes. */
   step_nodes?: RingStepDto[];
   /** Present after a rollback: the nodes that ran the ring and now return to the stage's revision. */
@@ -73,4 +90,6 @@ export interface RingStartChoices {
     /** Newest first (at most 20): id, when, how it arrived. */
     revisions: { id: string; created_at: string; origin: string; created_by: string | null }[];
   }[];
+  /** Issue 43: per stage the viewer may change, per policy: its nodes' names (the form computes the blast radius of each step). */
+  nodes: Record<string, Record<string, string[]>>;
 }

@@ -48,6 +48,7 @@ export const ZPromoteWithDependentsInput = z.object({
   overrideReason: overrideReason.optional().describe('A written reason to go ahead although cookbook artifacts are missing or the stage is frozen (a freeze needs manage on the stage); audited'),
   freezeOverrideReason: overrideReason.optional(),
   gateOverrideReason: overrideReason.optional().describe("A written reason to promote although the target's promotion gate is not met (manage on the stage); audited"),
+  verdictOverrideReason: overrideReason.optional().describe('A written reason to move a member that failed in the target stage before (a stage verdict); manage on the stage; audited'),
   requestId: requestId.optional(),
 });
 export type PromoteWithDependentsInput = z.output<typeof ZPromoteWithDependentsInput>;

@@ -24,6 +24,8 @@ export const ZPromotePolicyInput = z.object({
   freezeOverrideReason: overrideReasonField.optional(),
   /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
   gateOverrideReason: overrideReasonField.optional(),
+  /** Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a stage verdict; needs manage on the stage; audited). */
+  verdictOverrideReason: overrideReasonField.optional().describe('Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a canary ring rolled back for failures, or the stage\'s automatic rollback); manage on the stage; audited'),
   requestId: requestIdField.optional(),
 });
 export type PromotePolicyInput = z.output<typeof ZPromotePolicyInput>;
@@ -41,6 +43,8 @@ export const ZPromotePoliciesInput = z.object({
   freezeOverrideReason: overrideReasonField.optional(),
   /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
   gateOverrideReason: overrideReasonField.optional().describe("Issue 26: a written reason to promote although the stage's promotion gate is not met (manage on the stage); audited"),
+  /** Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a stage verdict; needs manage on the stage; audited). */
+  verdictOverrideReason: overrideReasonField.optional().describe('Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a canary ring rolled back for failures, or the stage\'s automatic rollback); manage on the stage; audited'),
   requestId: requestIdField.optional(),
 });
 export type PromotePoliciesInput = z.output<typeof ZPromotePoliciesInput>;
@@ -55,6 +59,8 @@ export const ZRollbackInput = z.object({
   overrideReason: overrideReasonField.optional(),
   /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
   freezeOverrideReason: overrideReasonField.optional(),
+  /** Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a stage verdict; needs manage on the stage; audited). */
+  verdictOverrideReason: overrideReasonField.optional().describe('Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a canary ring rolled back for failures, or the stage\'s automatic rollback); manage on the stage; audited'),
   requestId: requestIdField.optional(),
 });
 export type RollbackInput = z.output<typeof ZRollbackInput>;
@@ -72,6 +78,8 @@ export const ZPromoteCookbookInput = z.object({
   freezeOverrideReason: overrideReasonField.optional(),
   /** Issue 26: a written reason to promote although the stage's promotion gate is not met (needs manage on the stage; audited). */
   gateOverrideReason: overrideReasonField.optional().describe("Issue 26: a written reason to promote although the stage's promotion gate is not met (manage on the stage); audited"),
+  /** Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a stage verdict; needs manage on the stage; audited). */
+  verdictOverrideReason: overrideReasonField.optional().describe('Issues 43 and 41: a written reason to move a revision that failed in the target stage before (a canary ring rolled back for failures, or the stage\'s automatic rollback); manage on the stage; audited'),
   /** Only check: build and verify the lock, write nothing (the dialog's preview). */
   dryRun: z.boolean().optional().describe('Only build and check the lock; store nothing'),
   requestId: requestIdField.optional(),

@@ -12,6 +12,10 @@ export const ZPutStageInput = z
     position: stagePosition.optional(),
     description: stageDescription.optional(),
     require_artifacts: z.boolean().optional().describe('Promotions into the stage need every pinned cookbook on the server (or an audited override reason)'),
+    open_enrollment: z
+      .boolean()
+      .optional()
+      .describe("Issue 41: nodes registered through the organization's plain validator may place themselves in this stage (off for a new stage; a stage validator enrolls into its own stage)"),
   })
   .strict();
 export type PutStageInput = z.output<typeof ZPutStageInput>;

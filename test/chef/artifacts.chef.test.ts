@@ -58,7 +58,14 @@ const tool = (cmd: string, args: string[], cwd = dir) => run(cmd, args, { cwd, e
 async function converge(nodeName: string, group: string) {
   const home = path.join(dir, nodeName);
   fs.mkdirSync(home, { recursive: true });
-  writeClientRb(home, { serverUrl: chef.orgUrl, org: chef.org, nodeName, validatorKey: path.join(dir, 'validator.pem'), group: group, policy: 'hello-app' });
+  // Issue 41: the demo's staging is closed to the organization's validator: a node enrolls there through staging's validator.
+  let validator = { key: path.join(dir, 'validator.pem'), name: `${chef.org}-validator` };
+  if (group === 'staging') {
+    const key = path.join(dir, 'staging-validator.pem');
+    if (!fs.existsSync(key)) expect((await projectScript('chef-validator.ts', ['--stage', 'staging', '--out', key])).code).toBe(0);
+    validator = { key, name: `${chef.org}-validator-staging` };
+  }
+  writeClientRb(home, { serverUrl: chef.orgUrl, org: chef.org, nodeName, validatorKey: validator.key, validatorName: validator.name, group: group, policy: 'hello-app' });
   return tool('chef-client', ['-c', path.join(home, 'client.rb'), '--once', '--no-fork'], home);
 }
 

@@ -181,7 +181,7 @@ describe('a chef-client node reads plain, encrypted and vault items', () => {
     const first = await converge('bag-node-1', 'dev');
     expect(first.code).not.toBe(0);
     expect(first.stdout + first.stderr).toMatch(/vault\/db is not encrypted with your public key/);
-    expect(await db().chefClient.findUnique({ where: { name: 'bag-node-1' }, select: { validator: true } })).toEqual({ validator: false });
+    expect(await db().chefClient.findFirst({ where: { name: 'bag-node-1' }, select: { validator: true } })).toEqual({ validator: false });
 
     const share = await knife('vault', 'update', 'vault', 'db', '-C', 'bag-node-1');
     expect(share.code, share.stdout + share.stderr).toBe(0);

@@ -79,7 +79,7 @@ describe('knife org over HTTPS', () => {
 
     const client = await knife('validator.rb', 'client', 'create', 'acme-web-1', '-d', '-f', path.join(dir, 'acme-web-1.pem'));
     expect(client.code, client.stderr + client.stdout).toBe(0);
-    expect(await db().chefClient.findUnique({ where: { name: 'acme-web-1' }, select: { orgId: true } })).toEqual({ orgId: acme.id });
+    expect(await db().chefClient.findFirst({ where: { name: 'acme-web-1' }, select: { orgId: true } })).toEqual({ orgId: acme.id });
     const self = await knife('web.rb', 'client', 'show', 'acme-web-1', '-F', 'json');
     expect(self.code, self.stderr).toBe(0);
     expect(JSON.parse(self.stdout)).toMatchObject({ name: 'acme-web-1', validator: false });

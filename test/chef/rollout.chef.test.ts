@@ -111,7 +111,9 @@ describe('a failing rollout, seen, gated and rolled back with real chef-client',
     expect(await devRevision()).toBe(v1);
     const h = await db().pointerHistory.findFirstOrThrow({ where: { groupName: 'dev', policyName: 'rollout-app' }, orderBy: { createdAt: 'desc' } });
     expect(h).toMatchObject({ kind: 'rollback', fromRevisionId: v2, toRevisionId: v1, actorEmail: 'system (automatic rollback)' });
-    expect(await db().badRevision.findFirst({ where: { policyName: 'rollout-app', revisionId: v2 }, select: { markedByEmail: true } })).toEqual({ markedByEmail: 'system (automatic rollback)' });
+    // Issues 41 and 43: a verdict about dev (the nodes, the resource, the cookbook), not a global bad mark.
+    expect(await db().badRevision.count({ where: { policyName: 'rollout-app', revisionId: v2 } })).toBe(0);
+    expect(await db().stageVerdict.findFirst({ where: { policyName: 'rollout-app', revisionId: v2 }, select: { groupName: true, source: true, failedNodes: true, failedResource: true } })).toEqual({ groupName: 'dev', source: 'rollback', failedNodes: 2, failedResource: 'ruby_block[check release]' });
 
     const again = await converge('ro-1', true);
     expect(again.code, again.stdout + again.stderr).toBe(0);

@@ -17,6 +17,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db/client';
+import { loadAccess } from '@/lib/db/queries/access';
+import { putStage } from '@/lib/services/manage-stage';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { generatedCases, handWrittenCases, SEARCH_BAG, searchBagItems, searchClients, searchNodes, type SearchCase } from './search-fixtures';
 import { projectScript, run, startChefZero, writeClientRb, writeConfig, type ChefZero } from './tools';
@@ -196,6 +199,8 @@ describe('a chef-client recipe searches the console', () => {
     expect(install.code, install.stdout + install.stderr).toBe(0);
     const push = await tool('chef', ['push', 'dev', '-c', config], path.join(dir, 'finder'));
     expect(push.code, push.stdout + push.stderr).toBe(0);
+    // Issue 41: a stage `chef push` made is closed to the organization's validator until opened.
+    await putStage((await loadAccess((await db().user.findFirstOrThrow({ where: { chefName: 'admin' } })).id))!, { name: 'dev', open_enrollment: true });
 
     const home = path.join(dir, 'finder-node');
     writeClientRb(home, { serverUrl: chef.orgUrl, org: chef.org, nodeName: 'finder-node', validatorKey: path.join(dir, 'validator.pem'), group: 'dev', policy: 'finder' });

@@ -51,8 +51,12 @@ export async function projectScript(script: string, args: string[]): Promise<Run
   return run('npx', ['tsx', `scripts/${script}`, ...args], { cwd: process.cwd(), env: { DATABASE_URL: process.env.DATABASE_URL } });
 }
 
-/** A policy-mode chef-client client.rb for one node (registers through the validator key), written into `home`; returns its path. */
-export function writeClientRb(home: string, o: { serverUrl: string; org: string; nodeName: string; validatorKey: string; group: string; policy: string; extra?: string[] }): string {
+/**
+ * A policy-mode chef-client client.rb for one node (registers through the validator key), written into `home`; returns its path.
+ * `validatorName`: another validator than the organization's (issue 41: a stage validator). `group`/`policy` null: not
+ * in client.rb (chef-client then takes them from `-j` attributes, or from the node object, as after a move).
+ */
+export function writeClientRb(home: string, o: { serverUrl: string; org: string; nodeName: string; validatorKey: string; validatorName?: string; group: string | null; policy: string | null; extra?: string[] }): string {
   fs.mkdirSync(home, { recursive: true });
   const p = path.join(home, 'client.rb');
   fs.writeFileSync(
@@ -61,12 +65,12 @@ export function writeClientRb(home: string, o: { serverUrl: string; org: string;
       `chef_server_url ${JSON.stringify(o.serverUrl)}`,
       `node_name ${JSON.stringify(o.nodeName)}`,
       `client_key ${JSON.stringify(path.join(home, 'client.pem'))}`,
-      `validation_client_name "${o.org}-validator"`,
+      `validation_client_name ${JSON.stringify(o.validatorName ?? `${o.org}-validator`)}`,
       `validation_key ${JSON.stringify(o.validatorKey)}`,
       ...(o.extra ?? []),
       'use_policyfile true',
-      `policy_group ${JSON.stringify(o.group)}`,
-      `policy_name ${JSON.stringify(o.policy)}`,
+      ...(o.group === null ? [] : [`policy_group ${JSON.stringify(o.group)}`]),
+      ...(o.policy === null ? [] : [`policy_name ${JSON.stringify(o.policy)}`]),
       `file_cache_path ${JSON.stringify(path.join(home, 'cache'))}`,
       `file_backup_path ${JSON.stringify(path.join(home, 'backup'))}`,
       'minimal_ohai true',

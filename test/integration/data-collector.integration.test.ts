@@ -12,7 +12,7 @@ import { db } from '@/lib/db/client';
 import { cleanupRunReports, ingestRunMessage } from '@/lib/services/data-collector';
 import { GET as nodeRuns } from '@/app/api/v1/nodes/[name]/runs/route';
 import { startChefHarness, type ChefActor, type ChefHarness } from '../chef-harness';
-import { call, snapshot, tokenFor } from '../helpers';
+import { call, placeNode, snapshot, tokenFor } from '../helpers';
 
 const FIXTURES = path.resolve('test/fixtures/data-collector');
 const read = (f: string) => fs.readFileSync(path.join(FIXTURES, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
@@ -22,6 +22,8 @@ const [failStart, failConverge] = read('chef-18.4.64-failure.jsonl');
 let chef: ChefHarness;
 beforeAll(async () => {
   chef = await startChefHarness();
+  // Issue 41: runs count in the stage the console has the node in: the recorded nodes are in dev, running rollout-app.
+  for (const n of ['rec-ok', 'rec-fail']) await placeNode(n, 'dev', 'rollout-app');
 });
 afterAll(async () => chef.close());
 
@@ -200,7 +202,7 @@ describe("Automate's token form: POST /data-collector/v0", () => {
 
 describe('run history and retention', () => {
   it("the node's runs through /api/v1 show the failure and the resources that changed", async () => {
-    // rec-fail never saved a node object: its latest run places it in dev.
+    // rec-fail is in dev in the console (its node row): its runs count there.
     const r = await call(nodeRuns, 'GET', { token: await tokenFor('admin@example.com'), params: { name: 'rec-fail' } });
     expect(r.status, r.text).toBe(200);
     const [run] = r.json.runs;

@@ -43,7 +43,7 @@ describe('GET /policy_groups', () => {
   it('omits the policies key for an empty group', async () => {
     expect((await call(group.PUT, 'PUT', { token: admin, params: { group: 'canary' }, body: { position: 4, description: 'Canary hosts' } })).status).toBe(201);
     const res = await call(group.GET, 'GET', { token: admin, params: { group: 'canary' } });
-    expect(res.json).toEqual({ uri: '/api/v1/policy_groups/canary', position: 4, description: 'Canary hosts' });
+    expect(res.json).toEqual({ uri: '/api/v1/policy_groups/canary', position: 4, description: 'Canary hosts', open_enrollment: false });
   });
 });
 

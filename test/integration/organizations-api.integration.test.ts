@@ -72,7 +72,7 @@ describe('/api/v1/organizations', () => {
     const org = await db().organization.findUniqueOrThrow({ where: { name: 'api-acme' }, select: { id: true, fullName: true, groups: { select: { name: true } } } });
     expect(org.fullName).toBe('Acme, Inc.');
     expect(org.groups.map((g) => g.name).sort()).toEqual(['admins', 'billing-admins', 'clients', 'public_key_read_access', 'users']);
-    const validator = await db().chefClient.findUniqueOrThrow({ where: { name: 'api-acme-validator' }, select: { orgId: true, validator: true, keys: { select: { publicKey: true } } } });
+    const validator = await db().chefClient.findFirstOrThrow({ where: { name: 'api-acme-validator' }, select: { orgId: true, validator: true, keys: { select: { publicKey: true } } } });
     expect(validator).toMatchObject({ orgId: org.id, validator: true });
     const spki = (k: string) => createPublicKey(k).export({ type: 'spki', format: 'pem' });
     expect(validator.keys.map((k) => spki(k.publicKey))).toEqual([spki(pem)]);

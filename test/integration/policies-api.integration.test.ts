@@ -184,7 +184,7 @@ describe('GET /openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     // Snake_case request fields, as clients send them (lib/api/openapi-coverage.test.ts checks every route and method).
     const rollback = doc.paths['/policy_groups/{group}/policies/{name}/rollback'].post.requestBody.content['application/json'].schema;
-    expect(Object.keys(rollback.properties)).toEqual(['to_revision_id', 'expected_revision_id', 'reason', 'override_reason']);
+    expect(Object.keys(rollback.properties)).toEqual(['to_revision_id', 'expected_revision_id', 'reason', 'override_reason', 'verdict_override_reason']);
   });
 });
 

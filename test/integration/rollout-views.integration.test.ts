@@ -16,7 +16,7 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 import { ingestRunMessage } from '@/lib/services/data-collector';
 import { rolloutHealth } from '@/lib/services/rollout';
 import { changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/rollout-views';
-import { accessFor, call, NOW, seed, snapshot, tokenFor } from '@/test/helpers';
+import { accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
 import * as putStagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
@@ -50,6 +50,9 @@ describe('the demo run history on the board', () => {
     await rolloutHealth(viewer, NOW);
     const small = statements;
     const now = new Date();
+    // Issue 41: a node counts where its node row is (the console's fact); its run state says how its last run went.
+    const [dev, webapp] = await Promise.all([db().policyGroup.findUniqueOrThrow({ where: { name: 'dev' } }), db().policy.findUniqueOrThrow({ where: { name: 'webapp' } })]);
+    await db().node.createMany({ data: Array.from({ length: 300 }, (_, i) => ({ name: `extra-${i}`, groupId: dev.id, policyId: webapp.id, lastCheckIn: now })) });
     await db().nodeRunState.createMany({
       data: Array.from({ length: 300 }, (_, i) => ({ nodeName: `extra-${i}`, groupName: 'dev', policyName: 'webapp', revisionId: null, status: i % 3 ? 'success' : 'failure', runId: `extra-${i}`, endTime: now, receivedAt: now, failedCookbook: i % 3 ? null : 'x', failedResource: i % 3 ? null : 'y[z]' })),
     });
@@ -58,6 +61,7 @@ describe('the demo run history on the board', () => {
     expect(statements).toBe(small);
     expect(h['dev/webapp'].nodes).toBe(303);
     await db().nodeRunState.deleteMany({ where: { nodeName: { startsWith: 'extra-' } } });
+    await db().node.deleteMany({ where: { name: { startsWith: 'extra-' } } });
   });
 });
 
@@ -88,7 +92,9 @@ const FIXTURES = path.resolve('test/fixtures/data-collector');
 const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const [, failTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-failure.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 let seq = 0;
-function report(node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure', cookbook = 'rollout') {
+async function report(node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure', cookbook = 'rollout') {
+  // Issue 41: runs count in the stage the console has the node in.
+  await placeNode(node, stage, policy);
   const t = status === 'success' ? okTemplate : failTemplate;
   const runId = `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`;
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -133,7 +139,7 @@ describe('compare and history: where a promotion’s failures fall', () => {
     // 3 of 3 failed: the rule moved dev back, and says so with its evidence.
     const outcomes = await rolloutOutcomes(admin, 'dev', 'webapp');
     const rolled = outcomes.find((o) => o.event === 'rollout.rolled_back');
-    expect(rolled).toMatchObject({ changeId: latest.changeId, revisionId: revs[2].revisionId, evidence: { runs: 3, failed: 3, rule: '≥ 60% of at least 3 run(s) failed within 60 minute(s)', failed_nodes: ['rv-1', 'rv-2', 'rv-3'] } });
+    expect(rolled).toMatchObject({ changeId: latest.changeId, revisionId: revs[2].revisionId, evidence: { runs: 3, failed: 3, rule: '≥ 60% of at least 3 node(s) failed within 60 minute(s)', failed_nodes: ['rv-1', 'rv-2', 'rv-3'] } });
     expect(outcomes.some((o) => o.event === 'rollout.failed' && o.changeId === latest.changeId)).toBe(true);
     // A viewer of dev reads it; the rule itself is left off for the files after this one.
     await expect(changeAttributions(await accessFor('viewer@example.com'), 'dev', 'webapp')).resolves.toHaveLength(3);

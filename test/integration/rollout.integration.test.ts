@@ -16,7 +16,7 @@ import { POST as promoteCookbook } from '@/app/api/v1/policy_groups/[group]/poli
 import { PUT as putStagePolicy } from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
 import { GET as getRule, PUT as putRule } from '@/app/api/v1/policy_groups/[group]/rollout/route';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
-import { accessFor, call, snapshot, tokenFor } from '../helpers';
+import { accessFor, call, snapshot, tokenFor, placeNode } from '../helpers';
 
 const FIXTURES = path.resolve('test/fixtures/data-collector');
 const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -42,7 +42,11 @@ function runMessage(node: string, stage: string, policy: string, revision: strin
     node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
   };
 }
-const report = (node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure') => ingestRunMessage({ kind: 'token' }, runMessage(node, stage, policy, revision, status));
+/** Issue 41: runs count in the stage the console has the node in, so the node is placed there first. */
+const report = async (node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure') => {
+  await placeNode(node, stage, policy);
+  return ingestRunMessage({ kind: 'token' }, runMessage(node, stage, policy, revision, status));
+};
 
 async function pointer(stage: string, policy: string): Promise<string | null> {
   const p = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
@@ -61,9 +65,11 @@ async function expectedAll(stage: string, from: string) {
 async function nextChange(stage: string, exclude: string[]) {
   const rows = await db().groupPolicy.findMany({ where: { group: { name: stage } }, select: { policy: { select: { id: true, name: true } }, revision: { select: { revisionId: true } } }, orderBy: { policy: { name: 'asc' } } });
   const bad = (await db().badRevision.findMany({ select: { revisionPk: true } })).map((b) => b.revisionPk);
+  // Issue 43: nor one that failed in this stage (a stage verdict: moving it back needs a manager's override).
+  const failedHere = (await db().stageVerdict.findMany({ where: { groupName: stage, overriddenAt: null }, select: { revisionId: true } })).map((v) => v.revisionId);
   for (const r of rows) {
     if (exclude.includes(r.policy.name)) continue;
-    const other = await db().policyRevision.findFirst({ where: { policyId: r.policy.id, revisionId: { not: r.revision.revisionId }, id: { notIn: bad } }, select: { revisionId: true, document: true }, orderBy: { revisionId: 'asc' } });
+    const other = await db().policyRevision.findFirst({ where: { policyId: r.policy.id, revisionId: { notIn: [r.revision.revisionId, ...failedHere] }, id: { notIn: bad } }, select: { revisionId: true, document: true }, orderBy: { revisionId: 'asc' } });
     if (other) return { name: r.policy.name, before: r.revision.revisionId, after: other.revisionId, document: other.document };
   }
   throw new Error(`no policy in ${stage} has another revision`);
@@ -200,17 +206,19 @@ describe('automatic rollback', () => {
     expect(await pointer('dev', p.name)).toBe(p.before);
   });
 
-  it('the rollback went through movePointer and the audit, marked the revision bad with the evidence, and notified once', async () => {
+  it('the rollback went through movePointer and the audit, left a verdict in dev (not a global bad mark) with the evidence, and notified once', async () => {
     const h = await db().pointerHistory.findFirstOrThrow({ where: { groupName: 'dev', policyName: p.name }, orderBy: { createdAt: 'desc' } });
     expect(h).toMatchObject({ kind: 'rollback', fromRevisionId: p.after, toRevisionId: p.before, actorEmail: 'system (automatic rollback)' });
-    expect(h.reason).toMatch(/^automatic rollback of .+: 2 of 3 run\(s\) on the new revision failed within 60 minute\(s\) of the change .* — allowed without approval by the stage's automatic rollback rule/);
+    expect(h.reason).toMatch(/^automatic rollback of .+: 2 of 3 node\(s\) that ran the new revision failed on it within 60 minute\(s\) of the change .* — allowed without approval by the stage's automatic rollback rule/);
     const ev = await db().auditEvent.findFirstOrThrow({ where: { action: 'pointer.rollback', target: `dev/${p.name}` }, orderBy: { createdAt: 'desc' } });
-    expect(JSON.parse(ev.after!).automatic_rollback).toMatchObject({ rule: '≥ 50% of at least 3 run(s) failed within 60 minute(s)', evidence: { runs: 3, failed: 2, failed_nodes: ['rb-n1', 'rb-n3'] } });
-    const bad = await db().badRevision.findFirstOrThrow({ where: { policyName: p.name, revisionId: p.after } });
-    expect(bad.markedByEmail).toBe('system (automatic rollback)');
-    expect(bad.reason).toMatch(/^Automatic rollback in dev: 2 of 3 run\(s\).*top failure rollout ruby_block\[check release\]$/);
+    expect(JSON.parse(ev.after!).automatic_rollback).toMatchObject({ rule: '≥ 50% of at least 3 node(s) failed within 60 minute(s)', evidence: { runs: 3, failed: 2, counted: 'nodes', failed_nodes: ['rb-n1', 'rb-n3'] } });
+    // Issue 41: evidence about dev, not a global mark other stages inherit.
+    expect(await db().badRevision.count({ where: { policyName: p.name, revisionId: p.after } })).toBe(0);
+    const verdict = await db().stageVerdict.findFirstOrThrow({ where: { policyName: p.name, revisionId: p.after } });
+    expect(verdict).toMatchObject({ groupName: 'dev', source: 'rollback', nodes: 3, failedNodes: 2, failedResource: 'ruby_block[check release]', failedCookbook: 'rollout', overriddenAt: null });
+    expect(verdict.summary).toMatch(/failed in dev \(rolled back by the stage's automatic rollback rule\) on .*: 2 of 3 nodes, ruby_block\[check release\] \(cookbook rollout\)$/);
     expect(await outbox('rollout.rolled_back')).toBe(1);
-    expect(await outbox('revision.marked_bad')).toBe(1);
+    expect(await outbox('revision.marked_bad')).toBe(0);
   });
 
   it('later reports and the worker passes of two instances roll back nothing more', async () => {
@@ -234,7 +242,7 @@ describe('automatic rollback with two workers at once', () => {
     // Another change in dev, with the rule off while the failures come in; then two workers evaluate at once.
     const admin = await accessFor('admin@example.com');
     await setStageRolloutRule(admin, { stage: 'dev', rollback: { enabled: false } });
-    const used = (await db().badRevision.findMany({ select: { policyName: true } })).map((b) => b.policyName);
+    const used = (await db().stageVerdict.findMany({ select: { policyName: true } })).map((b) => b.policyName);
     const c = await nextChange('dev', used);
     const pick = { policy: { name: c.name }, revision: { revisionId: c.after } };
     const before = c.before;
@@ -254,7 +262,7 @@ describe('automatic rollback with two workers at once', () => {
 describe('runs reported at once (group commit, one evaluation for many runs)', () => {
   it('stores every run, announces the failure once and rolls back once', async () => {
     const admin = await accessFor('admin@example.com');
-    const used = (await db().badRevision.findMany({ select: { policyName: true } })).map((b) => b.policyName);
+    const used = (await db().stageVerdict.findMany({ select: { policyName: true } })).map((b) => b.policyName);
     const c = await nextChange('dev', used);
     const moved = await call(putStagePolicy, 'PUT', { token: await tokenFor('admin@example.com'), params: { group: 'dev', name: c.name }, body: c.document });
     expect(moved.status, moved.text).toBe(200);

@@ -177,7 +177,7 @@ describe("medium: a node's name is claimed once", () => {
   it("chef-client's registration still works: a new name, and the same name again once the node's own client was deleted", async () => {
     const r = await validatorCreates('fresh-node-28');
     expect(r.status, r.text).toBe(201);
-    const client = await db().chefClient.findUniqueOrThrow({ where: { name: 'fresh-node-28' }, select: { id: true } });
+    const client = await db().chefClient.findFirstOrThrow({ where: { name: 'fresh-node-28' }, select: { id: true } });
     const asClient = { kind: 'client' as const, clientId: client.id, name: 'fresh-node-28', validator: false, via: 'test', userId: null, email: 'client:fresh-node-28', stage: null, stageIsolation: false };
     await createChefNode(asClient, { name: 'fresh-node-28', chef_type: 'node', json_class: 'Chef::Node', policy_group: 'dev', policy_name: 'webapp', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
     expect((await chef.request('DELETE', 'clients/fresh-node-28', { as: 'admin' })).status).toBe(200);

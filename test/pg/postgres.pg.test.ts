@@ -38,11 +38,11 @@ describe('PostgreSQL', () => {
     try {
       // A database-side default (CURRENT_TIMESTAMP), and a value the application writes.
       await client.$executeRaw`INSERT INTO "ChefName" ("name", "kind") VALUES ('tz-probe', 'user')`;
-      const row = await client.chefName.findUniqueOrThrow({ where: { name: 'tz-probe' } });
+      const row = await client.chefName.findUniqueOrThrow({ where: { scope_name: { scope: '', name: 'tz-probe' } } });
       expect(Math.abs(row.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
       const at = new Date('2026-06-01T12:00:00.000Z');
       await client.chefName.create({ data: { name: 'tz-app', kind: 'user', createdAt: at } });
-      expect((await client.chefName.findUniqueOrThrow({ where: { name: 'tz-app' } })).createdAt.toISOString()).toBe(at.toISOString());
+      expect((await client.chefName.findUniqueOrThrow({ where: { scope_name: { scope: '', name: 'tz-app' } } })).createdAt.toISOString()).toBe(at.toISOString());
     } finally {
       await client.$disconnect();
       await pgExec(databaseUrl(), `ALTER DATABASE "${dbName}" RESET timezone`);

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { pointerHistory } from '@/lib/db/queries/history';
+import { pointerHistory, stageEvents } from '@/lib/db/queries/history';
 import { badRevisionsOf } from '@/lib/services/bad-revision-marks';
 import { activeRevisionId, policyNames, stageNames, viewableStageNames } from '@/lib/db/queries/policies';
 import { HistoryTimeline } from '@/components/history-timeline';
@@ -63,7 +63,14 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const [entries, current, bad, outcomes, attributions] = await Promise.all([pointerHistory(stage, policy), activeRevisionId(stage, policy), badRevisionsOf(policy), rolloutOutcomes(access, stage, policy), changeAttributions(access, stage, policy)]);
+  const [entries, current, bad, outcomes, attributions, events] = await Promise.all([
+    pointerHistory(stage, policy),
+    activeRevisionId(stage, policy),
+    badRevisionsOf(policy),
+    rolloutOutcomes(access, stage, policy),
+    changeAttributions(access, stage, policy),
+    stageEvents(stage, policy),
+  ]);
   return (
     <>
       <PageHeader
@@ -76,10 +83,10 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
             in {stage}
           </>
         }
-        description="Every change of the revision this stage runs: who, when, from, to and why."
+        description="Every change of the revision this stage runs — who, when, from, to and why — with its ringed rollouts, promotion requests and the failures recorded here."
       />
       <RolloutHistoryPanel stage={stage} outcomes={outcomes} attributions={attributions} />
-      <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} canRollback={can(access, 'stage.promote', { stage })} canManage={can(access, 'stage.manage', { stage })} />
+      <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} events={events} canRollback={can(access, 'stage.promote', { stage })} canManage={can(access, 'stage.manage', { stage })} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/authn/session';
-import { shortId } from '@/lib/format';
+import { dateTime, shortId } from '@/lib/format';
 import { listRingRollouts } from '@/lib/services/rings';
 import { EmptyState, PageHeader } from '@/components/page-header';
 
@@ -27,7 +27,7 @@ export default async function RingsPage() {
       />
       {rings.length === 0 ? (
         <EmptyState title="No ringed rollout yet">
-          <Link href="/rings/new" className="text-indigo-700 hover:underline">Start one</Link>, or through the API (POST /api/v1/rings with stage, policy, revision_id and steps).
+          <Link href="/rings/new" className="text-indigo-700 underline">Start one</Link>, or through the API (POST /api/v1/rings with stage, policy, revision_id and steps).
         </EmptyState>
       ) : (
         <table className="table">
@@ -46,7 +46,7 @@ export default async function RingsPage() {
             {rings.map((r) => (
               <tr key={r.id} data-testid="ring-row">
                 <td>
-                  <Link href={r.url} className="font-medium text-indigo-700 hover:underline">
+                  <Link href={r.url} className="font-medium text-indigo-700 underline underline-offset-2">
                     {r.policy}
                   </Link>
                 </td>
@@ -55,12 +55,26 @@ export default async function RingsPage() {
                   {shortId(r.from_revision_id)} → {shortId(r.to_revision_id)}
                 </td>
                 <td>{r.step < 0 ? '—' : `${r.percent}% (step ${r.step + 1} of ${r.steps.length})`}</td>
-                <td>{r.status.replace('_', ' ')}</td>
-                <td className="text-sm">
+                <td data-testid="ring-row-status">
+                  {r.status.replace('_', ' ')}
+                  {r.status === 'rolled_back' && (
+                    <span className="block text-xs text-slate-700">{r.end_reason?.startsWith('automatic') ? 'automatically, on a failure' : `by hand${r.end_reason && r.end_reason !== 'rolled back' ? `: “${r.end_reason}”` : ''}`}</span>
+                  )}
+                  {r.verdict && (
+                    <span className="mt-0.5 block text-xs font-medium text-red-800" data-testid="ring-row-verdict">
+                      ✗ {r.verdict.failed_nodes} of {r.verdict.nodes} ring node{r.verdict.nodes === 1 ? '' : 's'} failed{r.verdict.failed_resource ? ` at ${r.verdict.failed_resource}` : ''}
+                      {r.verdict.overridden ? ' (overridden since)' : ''}
+                    </span>
+                  )}
+                </td>
+                <td className="text-sm" data-testid="ring-row-health">
+                  {r.ended_facts ? 'at its end: ' : ''}
                   {r.health.ring_nodes} in ring · {r.health.converged} converged{r.health.failed ? ` · ${r.health.failed} failed` : ''}
+                  {r.status === 'pending_approval' ? ` · approving starts ${r.plan.first_nodes} of ${r.plan.stage_nodes} node${r.plan.stage_nodes === 1 ? '' : 's'}` : ''}
                 </td>
                 <td className="text-sm">
-                  {r.created_at.slice(0, 16).replace('T', ' ')} by {r.created_by}
+                  {dateTime(r.created_at)} by {r.created_by}
+                  {r.ended_at ? <span className="block text-xs text-slate-600">ended {dateTime(r.ended_at)}</span> : null}
                 </td>
               </tr>
             ))}

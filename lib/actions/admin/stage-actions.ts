@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } from '@/lib/services/manage-stage';
 import { authedAction } from '../safe-action';
 import { stageName } from '@/lib/validation/fields';
+import { rotateValidatorFor } from '@/lib/services/chef-clients';
+import { chefOrg } from '@/lib/chef/context';
 
 export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {
   const r = await putStage(ctx.access, parsedInput);
@@ -22,4 +24,11 @@ export const moveStageAction = authedAction.inputSchema(ZMoveStageInput).action(
   const r = await moveStage(ctx.access, parsedInput);
   revalidatePath('/', 'layout');
   return r;
+});
+
+/** Issue 41: a stage's validator, created or its key rotated (administrators); the private key is returned once. */
+export const stageValidatorAction = authedAction.inputSchema(z.object({ stage: stageName })).action(async ({ parsedInput, ctx }) => {
+  const r = await rotateValidatorFor(ctx.access, chefOrg(), { stage: parsedInput.stage });
+  revalidatePath('/admin/stages');
+  return { name: r.name, stage: parsedInput.stage, privateKey: r.privateKey, created: r.created };
 });

@@ -35,6 +35,15 @@ export const reportNodeRoute = defineRoute({
   responses: { 201: { description: 'Registered', schema: ref('Node') }, 200: { description: 'Updated', schema: ref('Node') }, 404: 'Unknown stage or policy' },
 });
 
+export const moveNodeRoute = defineRoute({
+  method: 'PUT',
+  path: '/nodes/{name}/stage',
+  summary: "Move a node to another stage (issue 41: a user with node.report on the stage it leaves and the one it enters; the node object is kept, only its policy_group changes)",
+  params: { name: 'Node name' },
+  body: z.object({ stage: stageName.describe('The stage the node moves to') }).strict(),
+  responses: { 200: { description: 'Moved (or already there)', schema: ref('Node') }, 403: 'No right on one of the stages (a hidden stage: as a missing one)', 404: 'No such node' },
+});
+
 export const stageNodesRoute = defineRoute({
   method: 'GET',
   path: '/policy_groups/{group}/nodes',

@@ -12,6 +12,26 @@ const nodeSchema = {
     serves: { enum: ['ring', 'stage'], description: 'What the Chef policy read answers this node now' },
     named: { type: 'boolean' },
     standing: { enum: ['converged', 'failed', 'pending', 'missing'] },
+    failed_resource: { type: ['string', 'null'], description: 'Issue 43: where a failed node stopped (its latest run on the ring revision)' },
+    failed_cookbook: { type: ['string', 'null'] },
+  },
+};
+const verdictSchema = {
+  type: ['object', 'null'],
+  description: 'Issue 43: the verdict this ring left (rolled back with failed nodes): the revision failed in this stage, with the evidence',
+  properties: {
+    id: { type: 'string' },
+    stage: { type: 'string' },
+    source: { enum: ['ring', 'rollback'] },
+    nodes: { type: 'integer' },
+    failed_nodes: { type: 'integer' },
+    failed_resource: { type: ['string', 'null'] },
+    failed_cookbook: { type: ['string', 'null'] },
+    failed_node_names: { type: 'array', items: { type: 'string' } },
+    summary: { type: 'string' },
+    at: { type: 'string' },
+    overridden: { type: ['object', 'null'], properties: { at: { type: 'string' }, by: { type: 'string' }, reason: { type: 'string' } } },
+    url: { type: 'string' },
   },
 };
 const health = { type: 'object', properties: { ring_nodes: { type: 'integer' }, converged: { type: 'integer' }, failed: { type: 'integer' }, pending: { type: 'integer' }, missing: { type: 'integer' } } };
@@ -30,10 +50,15 @@ const ringSchema = {
     status: { enum: ['pending_approval', 'active', 'paused', 'completed', 'rolled_back', 'superseded'] },
     named_nodes: { type: 'array', items: { type: 'string' } },
     gate_on_convergence: { type: 'boolean' },
+    rollback_on_failure: { type: 'boolean', description: 'Issue 43: rolled back automatically as soon as a ring node fails (judged when its run is reported, and by the rollout worker)' },
     soak_minutes: { type: ['integer', 'null'] },
     next_widen_at: { type: ['string', 'null'] },
     request_id: { type: ['string', 'null'] },
     health,
+    ended_facts: { type: 'boolean', description: "Issue 43: true for an ended ring: `health` and each node's standing are as they stood at its end" },
+    plan: { type: 'object', description: 'Issue 43: the first step\'s blast radius and what starting it does, in words', properties: { first_nodes: { type: 'integer' }, stage_nodes: { type: 'integer' }, words: { type: 'string' }, widening: { type: 'string' } } },
+    widen_blockers: { type: 'object', description: 'Issue 43: what keeps it from widening now (not converged; a freeze)', properties: { unconverged: { type: 'array', items: { type: 'string' } }, freeze: { type: ['object', 'null'] } } },
+    verdict: verdictSchema,
     step_nodes: { type: 'array', items: { type: 'object', properties: { percent: { type: 'number' }, state: { enum: ['done', 'current', 'next'] }, nodes: { type: 'array', items: nodeSchema } } } },
     returned_nodes: { type: 'array', items: { type: 'string' } },
     request: { type: 'object', properties: { id: { type: 'string' }, url: { type: 'string' }, approvals_required: { type: 'integer' } } },
@@ -57,7 +82,7 @@ export const startRingRoute = defineRoute({
   path: '/rings',
   summary: 'Start a ringed rollout of a revision on a stage (promote on the stage)',
   description:
-    'Nodes in the ring (a stable hashed percentage of the stage, plus named nodes) are answered the new revision by the Chef policy read; the others keep the stage\'s revision. Passes the same guard as every promotion: a bad revision (409), a freeze (423, override_reason from a manager), the stage\'s promotion gate (409, gate_override_reason), and on a protected stage a promotion request sized by the diff (202 with `ring.request`; the ring starts when it is approved).',
+    'Nodes in the ring (a stable hashed percentage of the stage, plus named nodes) are answered the new revision by the Chef policy read; the others keep the stage\'s revision. Passes the same guard as every promotion: a bad revision (409), a freeze (423, override_reason from a manager), the stage\'s promotion gate (409, gate_override_reason), a revision that failed in this stage before (409, verdict_override_reason from a manager; issue 43), and on a protected stage a promotion request sized by the diff (202 with `ring.request`; the ring starts when it is approved). `rollback_on_failure` (issue 43) rolls the ring back as soon as a ring node fails on its revision; left out, it is `gate_on_convergence`\'s value (as before).',
   body: startRingBody,
   responses: {
     201: { description: '{ ring } (active at its first step)', schema: envelope },

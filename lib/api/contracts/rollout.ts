@@ -99,7 +99,7 @@ export const putRolloutRuleRoute = defineRoute({
   path: '/policy_groups/{group}/rollout',
   summary: 'Set the promotion gate into the stage and its automatic rollback rule (manage); omitted numbers keep their value',
   description:
-    'Gate: promote into this stage only a revision that, in the stage before it (by position), converged successfully on ≥ min_success_pct % of at least min_nodes nodes, with at most max_failure_pct % failures, for at least soak_minutes. Rollback: if, within window_minutes after a change, ≥ failure_pct % of at least min_runs runs on the new revision fail, the stage moves back to the revision it ran before, which is marked bad with the evidence.',
+    'Gate: promote into this stage only a revision that, in the stage before it (by position), converged successfully on ≥ min_success_pct % of at least min_nodes nodes, with at most max_failure_pct % failures, for at least soak_minutes. Rollback: if, within window_minutes after a change, ≥ failure_pct % of at least min_runs NODES that ran the new revision fail on it (issue 41: distinct nodes, each by its latest run in the window; the field keeps its name), the stage moves back to the revision it ran before, and the new one is recorded as failed in this stage (a stage verdict with the evidence: moving it there again needs a written override from a manager; other stages are told, not refused).',
   params: { group: 'Stage name' },
   body: wireBody(ZSetStageRolloutRule, { omit: ['stage', 'requestId'] }),
   pathInput: pathInput(ZSetStageRolloutRule, { stage: 'group' }),

@@ -34,6 +34,14 @@ export const putStageRoute = defineRoute({
   responses: { 201: { description: 'Created', schema: ref('Stage') }, 200: { description: 'Updated', schema: ref('Stage') } },
 });
 
+export const stageValidatorRoute = defineRoute({
+  method: 'POST',
+  path: '/policy_groups/{group}/validator',
+  summary: "Issue 41: create the stage's validator <org>-validator-<stage>, or rotate its key (administrators); its clients may place their node only in this stage",
+  params: groupParam,
+  responses: { 201: { description: '{ name, private_key, stage } (the private key is shown once)', schema: { type: 'object', properties: { name: { type: 'string' }, private_key: { type: 'string' }, stage: { type: 'string' }, created: { type: 'boolean' } } } }, 404: 'No such stage' },
+});
+
 export const deleteStageRoute = defineRoute({
   method: 'DELETE',
   path: '/policy_groups/{group}',

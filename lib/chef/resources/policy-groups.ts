@@ -3,6 +3,7 @@ import { can } from '@/lib/auth/permissions';
 import { AppError, notFound } from '@/lib/errors';
 import { chefGroupRows, groupPolicyBytes } from '@/lib/db/queries/policies';
 import { deleteStage } from '@/lib/services/manage-stage';
+import { assertStageClaim } from '@/lib/services/stage-binding';
 import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
 import type { PromotionRequestDto } from '@/lib/services/promotion-requests';
 import { ok, policyReader, raw, route, userAccess, type ChefRoute, type Ctx } from '../context';
@@ -56,6 +57,8 @@ export const policyGroupRoutes: ChefRoute[] = [
     // The validator is told it may not read, others see nothing.
     const reader = policyReader(ctx, 'read policies');
     if (!can(reader, 'stage.view', { stage: ctx.params.group })) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
+    // Issue 41: a node's client reads its node's stage only (or, before its node has one, a stage it may enroll into).
+    await assertStageClaim(reader, ctx.params.group, 'policy read');
     // Issue 30: a node (the signing client) is answered its ring's revision when a ringed rollout holds it.
     return { status: 200, bytes: await groupPolicyBytes(ctx.params.group, ctx.params.name, reader.kind === 'client' && !reader.validator ? reader.name : null) };
   }),

@@ -1,22 +1,41 @@
 import type { Access } from '@/lib/auth/permissions';
 import { db } from '../client';
 import { stageGuardStates } from './stage-guard-state';
+import { verdictsOf } from './verdicts';
 import type { BoardGuards } from '@/lib/types/board';
 
 export type { BoardGuards } from '@/lib/types/board';
 
-/** The guard state of the stages given (already filtered to what the viewer may see), pending requests and scheduled promotions per cell, and bad revisions. */
+/**
+ * The guard state of the stages given (already filtered to what the viewer may see), pending requests and
+ * scheduled promotions per cell, bad revisions, and (issue 43) the stage verdicts in force in those stages.
+ */
 export async function loadBoardGuards(access: Access, stageNames: string[], now = new Date()): Promise<BoardGuards> {
   const client = db();
-  const [states, pending, bad, scheduled] = await Promise.all([
+  const [states, pendingRows, pointers, bad, scheduled, verdicts] = await Promise.all([
     stageGuardStates(access, { now, stages: stageNames }),
-    client.promotionRequest.groupBy({ by: ['groupName', 'policyName'], where: { status: 'pending', expiresAt: { gt: now }, groupName: { in: stageNames } }, _count: { _all: true }, _max: { id: true } }),
+    client.promotionRequest.findMany({ where: { status: 'pending', expiresAt: { gt: now }, groupName: { in: stageNames } }, select: { id: true, groupName: true, policyName: true, fromRevisionId: true }, orderBy: { id: 'asc' }, take: 5000 }),
+    client.groupPolicy.findMany({ where: { group: { name: { in: stageNames } } }, select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
     client.badRevision.findMany({ select: { policyName: true, revisionId: true, reason: true, markedByEmail: true, createdAt: true } }),
     client.scheduledPromotion.groupBy({ by: ['groupName', 'policyName'], where: { status: 'pending', groupName: { in: stageNames } }, _count: { _all: true }, _min: { runAt: true } }),
+    verdictsOf(client, { inForce: true }),
   ]);
+  // Issue 43: a request whose stage moved on since it was made is outdated, not pending (the request services write that down).
+  const runs = new Map(pointers.map((p) => [`${p.group.name}|${p.policy.name}`, p.revision.revisionId]));
+  const pending = new Map<string, { count: number; id: string | null }>();
+  for (const r of pendingRows) {
+    const key = `${r.groupName}|${r.policyName}`;
+    if ((runs.get(key) ?? null) !== r.fromRevisionId) continue;
+    const cur = pending.get(key);
+    pending.set(key, cur ? { count: cur.count + 1, id: null } : { count: 1, id: r.id });
+  }
+  const visible = new Set(stageNames);
+  const failed: BoardGuards['verdicts'] = {};
+  for (const v of verdicts) if (visible.has(v.stage)) (failed[`${v.policy}|${v.revision_id}`] ??= []).push(v);
   return {
     stages: Object.fromEntries(states.map((s) => [s.stage, s])),
-    pending: Object.fromEntries(pending.map((p) => [`${p.groupName}|${p.policyName}`, { count: p._count._all, id: p._count._all === 1 ? (p._max.id ?? null) : null }])),
+    pending: Object.fromEntries(pending),
+    verdicts: failed,
     bad: Object.fromEntries(bad.map((b) => [`${b.policyName}|${b.revisionId}`, { reason: b.reason, by: b.markedByEmail, at: b.createdAt.toISOString() }])),
     scheduled: Object.fromEntries(scheduled.map((x) => [`${x.groupName}|${x.policyName}`, { count: x._count._all, next_run_at: (x._min.runAt ?? now).toISOString() }])),
   };

@@ -47,7 +47,7 @@ export interface ChefKeyCandidate {
   /** For a user's key: the user's flags, teams and grants, read in the same query. */
   user: UserAccessRow | null;
   /** For a client's key: what the client's rights depend on, read in the same query. */
-  client: { stage: string | null; stageIsolation: boolean } | null;
+  client: { stage: string | null; stageIsolation: boolean; enrollStage: string | null } | null;
 }
 
 export interface UserAccessRow {
@@ -106,12 +106,14 @@ const PG_USER_GRANTS = `
 
 /**
  * What a client's rights depend on (issue 23, lib/auth/permissions.ts): its
- * stage, the known stage of the node named like it, and the organization's
- * "stage isolation" setting. Portable SQL, for the client row `c`.
+ * stage, the known stage of the node named like it (issue 41: the stage the
+ * console has that node in; only the home organization's clients have nodes),
+ * where it may enroll its node, and the organization's "stage isolation"
+ * setting. Portable SQL, for the client row `c`.
  */
 const CLIENT_CONTEXT = `
-           (SELECT g."name" FROM "Node" n JOIN "PolicyGroup" g ON g."id" = n."groupId" WHERE n."name" = c."name") AS "clientStage",
-           (SELECT s."stageIsolation" FROM "OrgSetting" s WHERE s."id" = 'org') AS "stageIsolation"`;
+           (SELECT g."name" FROM "Node" n JOIN "PolicyGroup" g ON g."id" = n."groupId" WHERE n."name" = c."name" AND c."orgId" = '${HOME_ORG_ID}') AS "clientStage",
+           (SELECT s."stageIsolation" FROM "OrgSetting" s WHERE s."id" = 'org') AS "stageIsolation", c."enrollStage" AS "enrollStage"`;
 
 /**
  * The keys of the active user or the client named @p1, each lookup through
@@ -126,7 +128,7 @@ const KEYS: Sql = {
     SELECT k."id" AS "keyId", k."name" AS "keyName", k."publicKey" AS "publicKey", k."expiresAt" AS "expiresAt", k."lastUsedAt" AS "lastUsedAt",
            u."id" AS "userId", NULL AS "clientId", NULL AS "clientName", 0 AS "validator",
            u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${SQLITE_USER_ORG}${SQLITE_USER_GRANTS},
-           NULL AS "clientStage", NULL AS "stageIsolation"
+           NULL AS "clientStage", NULL AS "stageIsolation", NULL AS "enrollStage"
       FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
      WHERE u."chefName" = @p1 AND u."active" = 1
     UNION ALL
@@ -140,7 +142,7 @@ const KEYS: Sql = {
            (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt", (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
            u."id" AS "userId", NULL::text AS "clientId", NULL::text AS "clientName", false AS "validator",
            u."email" AS "email", u."name" AS "name", u."isAdmin" AS "isAdmin", u."active" AS "active", u."sessionVersion" AS "sessionVersion",${PG_USER_ORG}${PG_USER_GRANTS},
-           NULL::text AS "clientStage", NULL::boolean AS "stageIsolation"
+           NULL::text AS "clientStage", NULL::boolean AS "stageIsolation", NULL::text AS "enrollStage"
       FROM "User" u JOIN "ChefKey" k ON k."userId" = u."id"
      WHERE u."chefName" = $1 AND u."active" = true
     UNION ALL
@@ -347,7 +349,7 @@ function keyCandidate(): (r: Row) => ChefKeyCandidate {
     clientName: (r.clientName as string | null) ?? null,
     validator: !!r.validator,
     user: r.userId ? (user ??= userRow({ ...r, id: r.userId })) : null,
-    client: r.clientId ? { stage: (r.clientStage as string | null) ?? null, stageIsolation: !!r.stageIsolation } : null,
+    client: r.clientId ? { stage: (r.clientStage as string | null) ?? null, stageIsolation: !!r.stageIsolation, enrollStage: (r.enrollStage as string | null) ?? null } : null,
   });
 }
 

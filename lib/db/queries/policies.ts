@@ -83,13 +83,13 @@ export async function groupPolicyDocument(group: string, policy: string): Promis
 export async function chefGroupList(access: Access) {
   const groups = await db().policyGroup.findMany({
     orderBy: [{ position: 'asc' }, { name: 'asc' }],
-    select: { name: true, position: true, description: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
+    select: { name: true, position: true, description: true, openEnrollment: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
   });
   return Object.fromEntries(groups.filter((g) => can(access, 'stage.view', { stage: g.name })).map((g) => [g.name, chefGroupBody(g)]));
 }
 
-function chefGroupBody(g: { name: string; position: number; description: string; policies: { policy: { name: string }; revision: { revisionId: string } }[] }) {
-  const body: Record<string, unknown> = { uri: `${apiBase}/policy_groups/${g.name}`, position: g.position, description: g.description };
+function chefGroupBody(g: { name: string; position: number; description: string; openEnrollment: boolean; policies: { policy: { name: string }; revision: { revisionId: string } }[] }) {
+  const body: Record<string, unknown> = { uri: `${apiBase}/policy_groups/${g.name}`, position: g.position, description: g.description, open_enrollment: g.openEnrollment };
   if (g.policies.length) {
     body.policies = Object.fromEntries(
       [...g.policies].sort((a, b) => (a.policy.name < b.policy.name ? -1 : 1)).map((p) => [p.policy.name, { revision_id: p.revision.revisionId }]),
@@ -101,7 +101,7 @@ function chefGroupBody(g: { name: string; position: number; description: string;
 export async function chefGroup(name: string) {
   const g = await db().policyGroup.findUnique({
     where: { name },
-    select: { name: true, position: true, description: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
+    select: { name: true, position: true, description: true, openEnrollment: true, policies: { select: { policy: { select: { name: true } }, revision: { select: { revisionId: true } } } } },
   });
   if (!g) throw notFound(`Cannot load policy group ${name}`);
   return chefGroupBody(g);

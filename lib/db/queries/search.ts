@@ -27,10 +27,21 @@ import type { DatabaseProvider } from '@/lib/db/url';
 import { isMatchAll, literalField, literalValue, lowerPattern, phraseValue } from '@/lib/domain/search/match';
 import { flattenForIndex, MAX_TOKEN, normaliseValue, type Json } from '@/lib/domain/search/expand';
 import type { Pattern, SearchQuery } from '@/lib/domain/search/parse';
+import { databaseFile } from '@/lib/db/url';
+import { DEADLINE_FUNCTION, offThreadAll, SearchDeadlineError } from './search-worker';
+
+export { isSearchDeadline } from './search-worker';
 
 class Sql {
   readonly params: unknown[] = [];
-  constructor(private readonly provider: DatabaseProvider) {}
+  /**
+   * Issue 41: on a search run off the event loop (lib/db/queries/search-worker.ts), every index scan calls the
+   * worker's deadline function first, so a statement stops once the search's time is up.
+   */
+  constructor(
+    private readonly provider: DatabaseProvider,
+    readonly deadline = false,
+  ) {}
   p(v: unknown): string {
     this.params.push(v);
     return this.provider === 'postgresql' ? `$${this.params.length}` : '?';
@@ -47,6 +58,14 @@ async function execSql(client: Tx, sql: string, params: readonly unknown[]): Pro
   const direct = sqliteDirect(client);
   if (direct) direct.run(sql, params);
   else await client.$executeRawUnsafe(sql, ...params);
+}
+
+/** How a search's read statements run: on the given client (querySql) or on a worker thread (search-worker.ts). */
+type Reads = { provider: DatabaseProvider; deadline: boolean; all<T>(sql: string, params: readonly unknown[]): Promise<T[]> };
+
+/** The reads of a search on `client`, in its thread (a transaction's, a benchmark's own client). */
+function clientReads(client: Tx): Reads {
+  return { provider: providerOf(client), deadline: false, all: (sql, params) => querySql(client, sql, params) };
 }
 
 /** A statement of the index that returns rows (as execSql). */
@@ -75,13 +94,13 @@ function literalFields(q: SearchQuery, out: Set<string>): Set<string> {
  * then names them (`path IN ('platform')`), which the planners estimate far
  * better than a subquery over SearchField.
  */
-async function resolveFieldPaths(client: Tx, idx: string, q: SearchQuery): Promise<FieldPaths> {
+async function resolveFieldPaths(reads: Reads, idx: string, q: SearchQuery): Promise<FieldPaths> {
   const fields = [...literalFields(q, new Set())];
   const out = new Map<string, string[]>(fields.map((f) => [f, []]));
   if (!fields.length) return out;
-  const provider = providerOf(client);
+  const provider = reads.provider;
   const s = new Sql(provider);
-  const rows = await querySql<{ path: string; leaf: string }>(client, `SELECT f."path" AS "path", f."leaf" AS "leaf" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."path" IN ${inJson(s, provider, fields)} UNION SELECT f."path", f."leaf" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."leaf" IN ${inJson(s, provider, fields)}`, s.params);
+  const rows = await reads.all<{ path: string; leaf: string }>(`SELECT f."path" AS "path", f."leaf" AS "leaf" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."path" IN ${inJson(s, provider, fields)} UNION SELECT f."path", f."leaf" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND f."leaf" IN ${inJson(s, provider, fields)}`, s.params);
   for (const r of rows) {
     for (const key of [r.path, r.leaf]) {
       const paths = out.get(key);
@@ -91,10 +110,18 @@ async function resolveFieldPaths(client: Tx, idx: string, q: SearchQuery): Promi
   return out;
 }
 
+/** Above this many paths, a field's paths are one JSON parameter (fieldPaths). */
+const MANY_PATHS = 32;
+
 /** SQL for the paths a field pattern names (null: any path). */
 function fieldPaths(s: Sql, idx: string, field: Pattern | null, known: FieldPaths): string | null {
   if (!field || isMatchAll(field)) return null;
-  if (!field.wildcard) return `(${(known.get(literalField(field)) ?? []).map((p) => s.p(p)).join(', ')})`;
+  if (!field.wildcard) {
+    const paths = known.get(literalField(field)) ?? [];
+    // Issue 41: a field name many paths end in (`version`: every package's) as one JSON parameter, so that a query
+    // the budget accepts never runs out of bound parameters (SQLite's 32,766); a few paths are named one by one.
+    return paths.length > MANY_PATHS ? inJson(s, s['provider'], paths) : `(${paths.map((p) => s.p(p)).join(', ')})`;
+  }
   const like = likePattern(lowerPattern(field));
   return `(SELECT f."path" FROM "SearchField" f WHERE f."idx" = ${s.p(idx)} AND (f."path" LIKE ${s.p(like)} ESCAPE '\\' OR f."leaf" LIKE ${s.p(like)} ESCAPE '\\'))`;
 }
@@ -107,7 +134,8 @@ const isLeaf = (q: SearchQuery): q is Leaf => q.kind === 'term' || q.kind === 'p
 function leafConds(s: Sql, idx: string, q: Leaf, known: FieldPaths): string | null {
   // A literal field no stored path has matches nothing (decided before any parameter is bound).
   if (q.field && !q.field.wildcard && !isMatchAll(q.field) && !known.get(literalField(q.field))?.length) return null;
-  const conds = [`e."idx" = ${s.p(idx)}`];
+  // The deadline is asked once every 4,096 rows scanned (a call per row would cost more than the scan).
+  const conds = [...(s.deadline ? [`(e."rowid" % 4096 <> 0 OR ${DEADLINE_FUNCTION}() = 1)`] : []), `e."idx" = ${s.p(idx)}`];
   const paths = fieldPaths(s, idx, q.field, known);
   if (paths) conds.push(`e."path" IN ${paths}`);
   if (q.kind === 'term') {
@@ -158,10 +186,10 @@ function andLeaves(q: SearchQuery, out: Leaf[] = []): Leaf[] {
  * chunk (`kernel_release:…`, a document indexed before the prefix) keeps the
  * general plan.
  */
-async function topOnlyTerms(client: Tx, idx: string, q: SearchQuery, known: FieldPaths): Promise<ReadonlySet<Leaf>> {
+async function topOnlyTerms(reads: Reads, idx: string, q: SearchQuery, known: FieldPaths): Promise<ReadonlySet<Leaf>> {
   const leaves = andLeaves(q);
   if (!leaves.length) return new Set();
-  const s = new Sql(providerOf(client));
+  const s = new Sql(reads.provider, reads.deadline);
   const checks: { leaf: Leaf; col: string }[] = [];
   const cols: string[] = [];
   for (const leaf of leaves) {
@@ -172,7 +200,7 @@ async function topOnlyTerms(client: Tx, idx: string, q: SearchQuery, known: Fiel
     cols.push(`CASE WHEN EXISTS (SELECT 1 FROM "SearchEntry" e WHERE ${conds} AND e."chunkId" NOT LIKE '${TOP_CHUNK}%') THEN 0 ELSE 1 END AS "${col}"`);
   }
   if (!checks.length) return new Set();
-  const [row] = await querySql<Record<string, number | bigint>>(client, `SELECT ${cols.join(', ')}`, s.params);
+  const [row] = await reads.all<Record<string, number | bigint>>(`SELECT ${cols.join(', ')}`, s.params);
   return new Set(checks.filter((c) => Number(row[c.col]) === 1).map((c) => c.leaf));
 }
 
@@ -256,22 +284,62 @@ export async function searchIndex(
   scope: SearchScope,
   page: { start: number; rows: number; sortField?: string | null; descending?: boolean },
   client: Tx = db(),
+  opts: { deadline?: number } = {},
 ): Promise<SearchPage> {
-  const provider = providerOf(client);
-  const known = await resolveFieldPaths(client, idx, q);
-  const top = await topOnlyTerms(client, idx, q, known);
+  // Issue 41: with a deadline, the process-wide client's search is bounded: on SQLite its statements run on worker
+  // threads (the event loop stays free) and stop at the deadline; on PostgreSQL (whose queries never block the
+  // event loop) the transaction's statement_timeout stops them. Either way a late search is a SearchDeadlineError.
+  const root = db();
+  if (opts.deadline !== undefined && client === root) {
+    const provider = providerOf(root);
+    if (provider === 'sqlite') {
+      const file = databaseFile();
+      const deadline = opts.deadline;
+      return runSearch({ provider, deadline: true, all: (sql, params) => offThreadAll(file, sql, params, deadline) }, idx, q, scope, page);
+    }
+    const ms = Math.max(1, Math.round(opts.deadline - Date.now()));
+    try {
+      return await root.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${ms}`);
+          return runSearch(clientReads(tx as Tx), idx, q, scope, page);
+        },
+        { timeout: ms + 10_000, maxWait: 10_000 },
+      );
+    } catch (e) {
+      if (isStatementTimeout(e)) throw new SearchDeadlineError();
+      throw e;
+    }
+  }
+  return runSearch(clientReads(client), idx, q, scope, page);
+}
+
+/** PostgreSQL's "canceling statement due to statement timeout" (57014), however the driver wraps it. */
+function isStatementTimeout(e: unknown): boolean {
+  for (let cur: unknown = e, i = 0; cur && i < 6; cur = (cur as { cause?: unknown }).cause, i++) {
+    const c = cur as { code?: unknown; originalCode?: unknown; message?: unknown; meta?: { code?: unknown } };
+    if (c.code === '57014' || c.originalCode === '57014' || c.meta?.code === '57014') return true;
+    if (typeof c.message === 'string' && c.message.includes('statement timeout')) return true;
+  }
+  return false;
+}
+
+async function runSearch(reads: Reads, idx: string, q: SearchQuery, scope: SearchScope, page: { start: number; rows: number; sortField?: string | null; descending?: boolean }): Promise<SearchPage> {
+  const provider = reads.provider;
+  const known = await resolveFieldPaths(reads, idx, q);
+  const top = await topOnlyTerms(reads, idx, q, known);
   // The matching ids first (a set, see docSetSql), then their documents by id; every document for `*:*`.
   const from = (s: Sql) =>
     q.kind === 'all'
       ? `"SearchDoc" d WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`
       : `(${distinctIds(docSetSql(s, idx, q, known, top))}) x JOIN "SearchDoc" d ON d."id" = x."docId" WHERE d."idx" = ${s.p(idx)} AND ${scopeSql(s, scope)}`;
   const count = async () => {
-    const c = new Sql(provider);
-    const [{ n }] = await querySql<{ n: number | bigint }>(client, `SELECT COUNT(*) AS "n" FROM ${from(c)}`, c.params);
+    const c = new Sql(provider, reads.deadline);
+    const [{ n }] = await reads.all<{ n: number | bigint }>(`SELECT COUNT(*) AS "n" FROM ${from(c)}`, c.params);
     return Number(n);
   };
   if (page.rows <= 0) return { total: await count(), names: [] };
-  const s = new Sql(provider);
+  const s = new Sql(provider, reads.deadline);
   const dir = page.descending ? 'DESC' : 'ASC';
   const f = from(s);
   let order = `d."name" ${dir}`;
@@ -280,7 +348,7 @@ export async function searchIndex(
     order = `${key} ${dir}, d."name" ${dir}`;
   }
   // The total comes with the page (a window over every match, before LIMIT): the matches are found once, not again to count them.
-  const rows = await querySql<{ name: string; total: number | bigint }>(client, `SELECT d."name" AS "name", COUNT(*) OVER () AS "total" FROM ${f} ORDER BY ${order} LIMIT ${s.p(page.rows)} OFFSET ${s.p(page.start)}`, s.params);
+  const rows = await reads.all<{ name: string; total: number | bigint }>(`SELECT d."name" AS "name", COUNT(*) OVER () AS "total" FROM ${f} ORDER BY ${order} LIMIT ${s.p(page.rows)} OFFSET ${s.p(page.start)}`, s.params);
   // No row: nothing matches, or the page starts past the last match (then count them).
   const total = rows.length ? Number(rows[0].total) : page.start === 0 ? 0 : await count();
   return { total, names: rows.map((r) => r.name) };

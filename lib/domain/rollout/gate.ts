@@ -39,6 +39,18 @@ export interface GateEvaluation {
   soakedMinutes: number;
   /** What is missing, one sentence each (empty when met). */
   unmet: string[];
+  /**
+   * Issue 43: when the gate opens by itself — set when only the soak time is missing (the required nodes
+   * converged and stay so): the moment the soak time is over. Null when it is met, or waits for nodes' runs.
+   */
+  opensAt: string | null;
+}
+
+/** "It opens at 2026-12-03 10:40 UTC…" or "It opens once …": when an unmet gate opens, in words (`fmt` formats a time). */
+export function gateOpensWords(g: Pick<GateEvaluation, 'met' | 'opensAt' | 'fromStage' | 'required' | 'converged'>, fmt: (iso: string) => string): string {
+  if (g.met) return '';
+  if (g.opensAt) return `It opens at ${fmt(g.opensAt)}, when the soak time is over (if the nodes in ${g.fromStage} stay converged).`;
+  return `It opens once enough nodes in ${g.fromStage} have converged the revision (${g.converged} of the ${g.required} needed so far) and none too many fail.`;
 }
 
 const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 1000) / 10);
@@ -54,7 +66,7 @@ export function evaluateGate(input: { rule: GateRule; fromStage: string | null; 
   const { rule, revisionId, now } = input;
   const base = { fromStage: input.fromStage, revisionId, rule };
   if (input.fromStage === null) {
-    return { ...base, met: true, nodes: 0, counted: 0, converged: 0, failed: 0, pending: 0, missing: 0, successPct: 0, failurePct: 0, required: 0, metSince: null, soakedMinutes: 0, unmet: [] };
+    return { ...base, met: true, nodes: 0, counted: 0, converged: 0, failed: 0, pending: 0, missing: 0, successPct: 0, failurePct: 0, required: 0, metSince: null, soakedMinutes: 0, unmet: [], opensAt: null };
   }
   let converged = 0;
   let failed = 0;
@@ -83,7 +95,11 @@ export function evaluateGate(input: { rule: GateRule; fromStage: string | null; 
   if (counted === 0) unmet.push(`no reporting node in ${input.fromStage} runs the policy`);
   else if (converged * 100 < rule.minSuccessPct * counted) unmet.push(`${successPct}% of ${counted} node(s) in ${input.fromStage} converged revision ${short}, below ${rule.minSuccessPct}%`);
   if (failed * 100 > rule.maxFailurePct * counted) unmet.push(`${failurePct}% of ${counted} node(s) in ${input.fromStage} failed on revision ${short}, above ${rule.maxFailurePct}%`);
-  if (!unmet.length && soakedMinutes < rule.soakMinutes) unmet.push(`converged for ${soakedMinutes} of ${rule.soakMinutes} minute(s) in ${input.fromStage}`);
+  let opensAt: string | null = null;
+  if (!unmet.length && soakedMinutes < rule.soakMinutes) {
+    unmet.push(`converged for ${soakedMinutes} of ${rule.soakMinutes} minute(s) in ${input.fromStage}`);
+    opensAt = new Date(metAt! + rule.soakMinutes * 60_000).toISOString();
+  }
   return {
     ...base,
     met: unmet.length === 0,
@@ -99,6 +115,7 @@ export function evaluateGate(input: { rule: GateRule; fromStage: string | null; 
     metSince: metAt === null ? null : new Date(metAt).toISOString(),
     soakedMinutes,
     unmet,
+    opensAt,
   };
 }
 

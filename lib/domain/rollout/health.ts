@@ -60,12 +60,15 @@ export interface HealthSummary {
   failures: FailureGroup[];
 }
 
-/** Counts the standings of a stage's nodes for `revisionId` and groups the failures. */
-export function summarizeHealth(nodes: NodeRunFacts[], revisionId: string | null, now: Date, missingAfterMs: number, limit = 5): HealthSummary {
+/**
+ * Counts the standings of a stage's nodes for `revisionId` and groups the failures. Issue 43: `revisionOf` gives
+ * the revision a node is judged against when it is not the stage's (a node in an open canary ring: the ring's).
+ */
+export function summarizeHealth<T extends NodeRunFacts>(nodes: T[], revisionId: string | null, now: Date, missingAfterMs: number, limit = 5, revisionOf?: (n: T) => string | null): HealthSummary {
   const out: HealthSummary = { revisionId, nodes: nodes.length, converged: 0, failed: 0, pending: 0, missing: 0, failures: [] };
   const groups = new Map<string, FailureGroup>();
   for (const n of nodes) {
-    const s = classifyNode(n, revisionId, now, missingAfterMs);
+    const s = classifyNode(n, revisionOf ? revisionOf(n) : revisionId, now, missingAfterMs);
     out[s]++;
     if (s === 'failed') {
       const cookbook = n.lastRun?.failedCookbook ?? null;

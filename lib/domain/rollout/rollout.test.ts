@@ -106,7 +106,8 @@ describe('evaluateGate', () => {
 describe('evaluateRollback', () => {
   const rule = { windowMinutes: 30, failurePct: 50, minRuns: 4 };
   const change = ago(20);
-  const run = (status: 'success' | 'failure', minAfterChange: number) => ({ status, endTime: new Date(change.getTime() + minAfterChange * MIN) });
+  let n = 0;
+  const run = (status: 'success' | 'failure', minAfterChange: number, node = `node-${++n}`) => ({ node, status, endTime: new Date(change.getTime() + minAfterChange * MIN) });
 
   it.each([
     ['enough failing runs', [run('failure', 1), run('failure', 2), run('success', 3), run('failure', 4)], true],
@@ -124,6 +125,14 @@ describe('evaluateRollback', () => {
     const e = evaluateRollback({ rule, changeAt: change, now: NOW, runs: [run('failure', 1), run('failure', 2), run('success', 3)] });
     expect(e).toMatchObject({ trigger: false, windowOpen: true, runs: 3, failed: 2, failurePct: 66.7 });
     expect(evaluateRollback({ rule, changeAt: ago(31), now: NOW, runs: [] }).windowOpen).toBe(false);
+  });
+
+  it('counts distinct nodes, each by its latest run in the window (issue 41): one node failing four times is one node', () => {
+    const same = [run('failure', 1, 'a'), run('failure', 2, 'a'), run('failure', 3, 'a'), run('failure', 4, 'a')];
+    expect(evaluateRollback({ rule, changeAt: change, now: NOW, runs: same })).toMatchObject({ trigger: false, runs: 1, failed: 1, failedNodes: ['a'] });
+    // A node that failed and then converged counts as converged.
+    const healed = [run('failure', 1, 'a'), run('success', 2, 'a'), run('failure', 1, 'b'), run('failure', 1, 'c'), run('success', 1, 'd')];
+    expect(evaluateRollback({ rule, changeAt: change, now: NOW, runs: healed })).toMatchObject({ trigger: true, runs: 4, failed: 2, failedNodes: ['b', 'c'] });
   });
 
   it('validates the rule', () => {

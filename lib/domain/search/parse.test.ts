@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseSearchQuery, patternText, SearchSyntaxError, type Pattern, type SearchQuery } from './parse';
+import { parseSearchQuery, patternText, SearchBudgetError, SearchSyntaxError, type Pattern, type SearchBudget, type SearchQuery } from './parse';
 
 const lit = (s: string): Pattern => ({ parts: [{ lit: s }], wildcard: false });
 const term = (field: string | null, value: string): SearchQuery => ({ kind: 'term', field: field === null ? null : lit(field), value: lit(value) });
@@ -166,5 +166,36 @@ describe('parseSearchQuery: properties', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('the query budget (issue 41)', () => {
+  const budget: SearchBudget = { maxLength: 200, maxClauses: 5, maxWildcards: 2, maxDepth: 3 };
+  const over = (q: string) => {
+    try {
+      parseSearchQuery(q, budget);
+    } catch (e) {
+      if (e instanceof SearchBudgetError) return [e.limit, e.max];
+      throw e;
+    }
+    return null;
+  };
+  it('names the limit a query goes over, and takes a query at every limit', () => {
+    expect(over('x'.repeat(201))).toEqual(['length', 200]);
+    expect(over('a:1 b:2 c:3 d:4 e:5 f:6')).toEqual(['clauses', 5]);
+    expect(over('a:1 b:2 c:3 d:4 e:5')).toBeNull();
+    // Clauses that scan the index: no field, a wildcard field, a wildcard value (not a lone * under a field).
+    expect(over('x y z')).toEqual(['wildcards', 2]);
+    expect(over('a:*x b*:y c:z*')).toEqual(['wildcards', 2]);
+    expect(over('a:* b:* c:x* ')).toBeNull();
+    expect(over('"two words" [a TO b] c:d')).toBeNull();
+    expect(over('((( a:1 )))')).toBeNull();
+    expect(over('(((( a:1 ))))')).toEqual(['depth', 3]);
+    expect(over('NOT NOT NOT NOT a:1')).toEqual(['depth', 3]);
+    expect(over('a:(b OR (c OR (d OR (e))))')).toEqual(['depth', 3]);
+  });
+  it('refuses 2,000 nested parentheses at the budget without recursing into them', () => {
+    expect(over(`${'('.repeat(2000)}a:1${')'.repeat(2000)}`)).toEqual(['length', 200]);
+    expect(() => parseSearchQuery(`${'('.repeat(20000)}a:1${')'.repeat(20000)}`, { ...budget, maxLength: 1e6 })).toThrow(SearchBudgetError);
   });
 });

@@ -51,6 +51,40 @@ export class SearchSyntaxError extends Error {
   }
 }
 
+/**
+ * Issue 41 (finding 5): what one query may cost, checked while it is parsed, before any index is read. `clauses`:
+ * terms, phrases and ranges; `wildcards`: the clauses that must scan the index rather than look a value up (a
+ * wildcard in the value or in the field name, or no field at all, which matches every field); `depth`: nested
+ * groups and prefix operators (`(`, `NOT`, `-`, `+`, `!`).
+ */
+export interface SearchBudget {
+  maxLength: number;
+  maxClauses: number;
+  maxWildcards: number;
+  maxDepth: number;
+}
+
+export type SearchBudgetLimit = 'length' | 'clauses' | 'wildcards' | 'depth';
+
+/** A query over its budget: which limit, the limit's value, and what the query has (at least). */
+export class SearchBudgetError extends Error {
+  constructor(
+    readonly limit: SearchBudgetLimit,
+    readonly max: number,
+    readonly actual: number,
+  ) {
+    const what = { length: `${actual} characters`, clauses: `${actual} clauses (terms, phrases and ranges)`, wildcards: `${actual} clauses that scan the index (a wildcard, or no field name)`, depth: `nesting deeper than ${max} (groups and NOT/-/+ prefixes)` }[limit];
+    super(limit === 'depth' ? `the query has ${what}` : `the query has ${what}; at most ${max}`);
+    this.name = 'SearchBudgetError';
+  }
+}
+
+/** Whether a clause scans the index: no field (every field), a wildcard field name, or a wildcard value other than a lone `*` under a named field. */
+function scansIndex(q: Extract<SearchQuery, { kind: 'term' | 'phrase' | 'range' }>): boolean {
+  if (!q.field || q.field.wildcard) return true;
+  return q.kind === 'term' && q.value.wildcard && !(q.value.parts.length === 1 && 'wild' in q.value.parts[0] && q.value.parts[0].wild === '*');
+}
+
 type Tok =
   | { t: 'term'; parts: PatternPart[]; raw: string; at: number; end: number }
   | { t: 'phrase'; text: string; at: number; end: number }
@@ -147,10 +181,28 @@ type Occur = 'must' | 'mustNot' | 'should';
 
 class Parser {
   private i = 0;
+  private depth = 0;
+  private clauses = 0;
+  private wildcards = 0;
   constructor(
     private readonly q: string,
     private readonly toks: Tok[],
+    private readonly budget?: SearchBudget,
   ) {}
+
+  /** One level deeper (a group, a prefix operator): refused past the budget before recursing further. */
+  private enter() {
+    this.depth++;
+    if (this.budget && this.depth > this.budget.maxDepth) throw new SearchBudgetError('depth', this.budget.maxDepth, this.depth);
+  }
+
+  /** A clause (term, phrase, range) counted against the budget as soon as it is read. */
+  private leaf<Q extends Extract<SearchQuery, { kind: 'term' | 'phrase' | 'range' }>>(q: Q): Q {
+    if (!this.budget) return q;
+    if (++this.clauses > this.budget.maxClauses) throw new SearchBudgetError('clauses', this.budget.maxClauses, this.clauses);
+    if (scansIndex(q) && ++this.wildcards > this.budget.maxWildcards) throw new SearchBudgetError('wildcards', this.budget.maxWildcards, this.wildcards);
+    return q;
+  }
 
   private peek(): Tok | undefined {
     return this.toks[this.i];
@@ -211,7 +263,9 @@ class Parser {
       if (!next || (next.t === 'op' && [')', ']', '}', ':', '^', '~', 'AND', 'OR'].includes(next.v))) {
         this.fail(next, `${tok.v} needs a clause after it, found ${this.describe(next)}`);
       }
+      this.enter();
       const inner = this.unary(field);
+      this.depth--;
       const q = asClause(inner);
       if (tok.v === '+') return { q, occur: 'must' };
       return { q, occur: 'mustNot' };
@@ -258,7 +312,9 @@ class Parser {
     const open = this.toks[this.i++];
     if (!this.peek()) this.fail(this.peek(), "unbalanced '(' (no matching ')')");
     if (this.isOp(')')) this.fail(this.peek(), 'empty parentheses');
+    this.enter();
     const inner = this.orSeq(field);
+    this.depth--;
     if (!this.isOp(')')) this.fail(this.peek() ?? { t: 'op', v: '(', at: open.at, end: open.end }, "unbalanced '(' (no matching ')')");
     this.i++;
     return inner;
@@ -272,13 +328,13 @@ class Parser {
       this.i++;
       const words = tok.text.split(/\s+/).filter(Boolean);
       if (words.length === 0) this.fail(tok, 'empty quoted phrase');
-      return { kind: 'phrase', field, words };
+      return this.leaf({ kind: 'phrase', field, words });
     }
     if (this.isOp('[') || this.isOp('{')) return this.range(field);
     if (tok.t === 'term') {
       this.i++;
       if (tok.parts.length === 0) this.fail(tok, 'empty term');
-      return { kind: 'term', field, value: pattern(tok.parts) };
+      return this.leaf({ kind: 'term', field, value: pattern(tok.parts) });
     }
     return this.fail(tok, `expected a term, found ${this.describe(tok)}`);
   }
@@ -305,7 +361,7 @@ class Parser {
     const close = this.peek();
     if (!this.isOp(']') && !this.isOp('}')) this.fail(close, `a range ends with ']' or '}', found ${this.describe(close)}`);
     this.i++;
-    return { kind: 'range', field, from, to: toValue, fromInclusive: open.v === '[', toInclusive: (close as Tok & { t: 'op' }).v === ']' };
+    return this.leaf({ kind: 'range', field, from, to: toValue, fromInclusive: open.v === '[', toInclusive: (close as Tok & { t: 'op' }).v === ']' });
   }
 }
 
@@ -326,7 +382,12 @@ function combine(items: { q: SearchQuery; occur: Occur }[]): SearchQuery {
   return clauses.length === 1 ? clauses[0] : { kind: 'and', clauses };
 }
 
-/** Parses a Chef search query; throws SearchSyntaxError naming the position of the first problem. */
-export function parseSearchQuery(query: string): SearchQuery {
-  return new Parser(query, lex(query)).parse();
+/**
+ * Parses a Chef search query; throws SearchSyntaxError naming the position of the first problem. With `budget`
+ * (issue 41), a query over it throws SearchBudgetError naming the limit: its length before anything else, its
+ * nesting before the parser goes deeper, its clauses as they are read.
+ */
+export function parseSearchQuery(query: string, budget?: SearchBudget): SearchQuery {
+  if (budget && query.length > budget.maxLength) throw new SearchBudgetError('length', budget.maxLength, query.length);
+  return new Parser(query, lex(query), budget).parse();
 }

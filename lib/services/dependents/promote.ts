@@ -77,6 +77,7 @@ export async function promoteWithDependents(access: Access, input: PromoteWithDe
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
       gateOverrideReason: input.gateOverrideReason,
+      verdictOverrideReason: input.verdictOverrideReason,
       origin: { from_stage: from.name, together: { included: input.policy, revision_id: included.revisionId } },
       requestId: input.requestId,
     });

@@ -296,7 +296,7 @@ export async function runImport(access: Access, source: ImportSource, opts: Impo
     await pool(clients, n, opts.signal, (name) =>
       one('client', name, async () => {
         const c = await source.client(name);
-        const mine = await db().chefClient.findUnique({ where: { name }, select: { validator: true, keys: { select: { name: true, publicKey: true } } } });
+        const mine = await db().chefClient.findUnique({ where: { orgId_name: { orgId: HOME_ORG_ID, name } }, select: { validator: true, keys: { select: { name: true, publicKey: true } } } });
         const byName = new Map((mine?.keys ?? []).map((k) => [k.name, k.publicKey]));
         const differing = c.keys.filter((k) => byName.has(k.name) && !sameKey(byName.get(k.name)!, k.publicKey));
         if (mine && (differing.length || mine.validator !== c.validator)) {

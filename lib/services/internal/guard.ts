@@ -9,11 +9,11 @@ import type { Tx } from '@/lib/db/client';
 import { can } from '@/lib/auth/permissions';
 import { baselineGaps, diffLocks, evaluateMoveApproval, freezeStatus, type ApprovalRule, type HistoryLock, type LockDiff, type MoveApproval, type PolicyLock } from '@/lib/domain';
 import { AppError, conflict, forbidden } from '@/lib/errors';
-import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { dateTime } from '@/lib/format';
+import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { audit, type AuditActor } from './audit';
 import { emitEvent } from './outbox';
-import { REQUEST_SELECT, requestLink, requestMessage, requestTtlMs, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
+import { REQUEST_SELECT, requestEffect, requestLink, requestMessage, requestTtlMs, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
 
 export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.filter((r) => r.source === 'core').map((r) => r.key));
 
@@ -88,9 +88,9 @@ export function resolveFreeze(
   if (!reason) {
     throw new AppError(
       'locked',
-      `'${group.name}' is frozen until ${dateTime(window.ends_at)} (${window.reason}). Nothing moves into it until then; someone who manages the stage may override with a written reason (override_reason).`,
+      `'${group.name}' is frozen until ${dateTime(window.ends_at)} (${window.reason}). Nothing moves into it until then; someone who manages the stage may override the freeze with a written reason.`,
       [],
-      { freeze: window },
+      { freeze: window, override_field: 'override_reason' },
     );
   }
   // The system overrides only when explicitly authorised (an approved request applied).
@@ -290,10 +290,18 @@ export async function openRequestIfProtected(
     reason: move.reason,
     requestId: move.requestId,
   });
-  const what = `${move.policy.name} ${shortRev(fromRevisionId)} → ${shortRev(toRevisionId)} into ${move.group.name}`;
-  await emitEvent(tx, 'request.opened', `${actor.email} asks to move ${what}: ${requirement.approvalsRequired} approval(s) needed (${requirement.reasons[0]?.message}). ${requestLink(created.id)}`, { request: dto }, {
+  // Issue 43: what approval would do, in words: a ring request starts a ring (its blast radius), it does not move the stage.
+  const asks =
+    move.kind === 'ring'
+      ? `asks to roll ${move.policy.name} out in rings in ${move.group.name}: approval ${requestEffect(created).onApproval} (${move.group.name} runs ${shortRev(fromRevisionId)} until the ring's last step)`
+      : `asks to move ${move.policy.name} ${shortRev(fromRevisionId)} → ${shortRev(toRevisionId)} into ${move.group.name}`;
+  await emitEvent(tx, 'request.opened', `${actor.email} ${asks}: ${requirement.approvalsRequired} approval(s) needed (${requirement.reasons[0]?.message}). ${requestLink(created.id)}`, { request: dto }, {
     at: now,
-    message: requestMessage(created, `Approval needed: ${move.policy.name} into ${move.group.name}`, requirement.reasons.length ? [['Why', requirement.reasons.map((r) => r.message).join('; ')]] : []),
+    message: requestMessage(
+      created,
+      move.kind === 'ring' ? `Approval needed: a ringed rollout of ${move.policy.name} in ${move.group.name}` : `Approval needed: ${move.policy.name} into ${move.group.name}`,
+      requirement.reasons.length ? [['Why', requirement.reasons.map((r) => r.message).join('; ')]] : [],
+    ),
   });
   return dto;
 }

@@ -15,6 +15,7 @@ import { conflict, forbidden } from '@/lib/errors';
 import type { JointMemberDto, JointMoveDto } from '@/lib/types/dependents';
 import { audit, type AuditActor } from './audit';
 import { badRevisionError, resolveFreeze, type MoveJudged } from './guard';
+import { resolveVerdict } from './verdict';
 import { judgeMove, type PointerKind } from './move-judge';
 import { guardPreview } from './move-preview';
 import { emitEvent } from './outbox';
@@ -97,7 +98,7 @@ export async function previewJointMove(tx: Tx, access: Access, group: { id: stri
   const base = { stage: group.name, approvals_required: approvals, reasons, blocked_by: blocked, needs, members: out };
   if (!n) return { ...base, outcome: 'unchanged', action: 'Nothing to move', summary: `${group.name} already runs every one of these revisions.` };
   if (blocked.length) return { ...base, outcome: 'blocked', action: 'Cannot move', summary: `Nothing moves: ${blocked.join(' ')}` };
-  const override = needs.includes('freeze_override_reason') || needs.includes('gate_override_reason') ? 'Override and ' : '';
+  const override = needs.includes('freeze_override_reason') || needs.includes('gate_override_reason') || needs.includes('verdict_override_reason') ? 'Override and ' : '';
   if (approvals > 0) {
     return { ...base, outcome: 'request', action: `${override}${override ? 'request' : 'Request'} ${plural(approvals)} for all ${what}`, summary: `Moving ${what} together into ${group.name} needs ${plural(approvals)} (${reasons[0]?.message ?? 'the stage asks for them'}): confirming opens one promotion request covering all of them; nothing moves until it is approved, then all move at once.` };
   }
@@ -114,6 +115,8 @@ export interface JointMoveInput {
   overrideReason?: string | null;
   freezeOverrideReason?: string | null;
   gateOverrideReason?: string | null;
+  /** Issues 43 and 41: a manager's written reason to move a member that failed in this stage before. */
+  verdictOverrideReason?: string | null;
   origin?: Record<string, unknown>;
   requestId?: string | null;
   at?: Date;
@@ -145,6 +148,7 @@ export async function moveTogether(tx: Tx, actor: AuditActor | null, input: Join
   const judged: { member: JointMember; approval: MoveJudged | null }[] = [];
   let freezeOverride: ReturnType<typeof resolveFreeze> = null;
   let gateReason: string | null = null;
+  let verdict: { reason: string; by: string } | null = null;
   const missing: string[] = [];
   for (const m of moving) {
     const j = await judgeMove(tx, { group, policy: m.policy, current: current.get(m.policy.name) ?? null, to: m.to, kind: input.kind, now });
@@ -152,6 +156,8 @@ export async function moveTogether(tx: Tx, actor: AuditActor | null, input: Join
     freezeOverride = resolveFreeze(group, j.freeze, actor, input.freezeOverrideReason) ?? freezeOverride;
     const gate = await resolveGate(tx, group, m.policy, j.gate, actor, input.gateOverrideReason);
     if (gate) gateReason = gate.reason;
+    const v = await resolveVerdict(tx, group, m.policy, j.verdicts.here, actor, input.verdictOverrideReason);
+    if (v) verdict = { reason: v.reason, by: v.by };
     for (const x of j.missingArtifacts ?? []) missing.push(`${m.policy.name}: ${x}`);
     judged.push({ member: m, approval: j.approval });
   }
@@ -160,7 +166,7 @@ export async function moveTogether(tx: Tx, actor: AuditActor | null, input: Join
   }
   const approvals = Math.max(0, ...judged.map((j) => j.approval?.requirement.approvalsRequired ?? 0));
   if (approvals > 0) {
-    const origin = { ...input.origin, ...(gateReason ? { gate_override: { reason: gateReason, by: actor?.email ?? null } } : {}) };
+    const origin = { ...input.origin, ...(gateReason ? { gate_override: { reason: gateReason, by: actor?.email ?? null } } : {}), ...(verdict ? { verdict_override: verdict } : {}) };
     const request = await openJointRequest(tx, actor, { ...input, origin, members: moving }, current, judged, approvals, freezeOverride?.reason ?? null, now);
     return { moved: [], request };
   }
@@ -176,6 +182,7 @@ export async function moveTogether(tx: Tx, actor: AuditActor | null, input: Join
       overrideReason: input.overrideReason,
       freezeOverrideReason: input.freezeOverrideReason,
       gateOverrideReason: input.gateOverrideReason,
+      verdictOverrideReason: input.verdictOverrideReason,
       origin: input.origin,
       requestId: input.requestId,
       at: now,
@@ -290,7 +297,7 @@ export async function staleJointMember(tx: Tx, row: { groupId: string; members?:
 export async function applyJointRequest(
   tx: Tx,
   access: Access,
-  row: { id: string; groupId: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterId: string | null; requesterEmail: string; diffSummary: string; reason: string | null; freezeOverride: string | null; artifactsOverride: string | null; members?: string | null },
+  row: { id: string; groupId: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterId: string | null; requesterEmail: string; diffSummary: string; origin: string; reason: string | null; freezeOverride: string | null; artifactsOverride: string | null; members?: string | null },
   approvers: string[],
   overrideReason: string | undefined,
   requestId: string | undefined,

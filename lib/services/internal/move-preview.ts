@@ -7,6 +7,9 @@ import type { Tx } from '@/lib/db/client';
 import { can, type Access } from '@/lib/auth/permissions';
 import { diffLocks, type PolicyLock } from '@/lib/domain';
 import type { MovePreviewDto } from '@/lib/types/move-preview';
+import { dateTime } from '@/lib/format';
+import { gateOpensWords } from '@/lib/domain/rollout';
+import { verdictLine } from '@/lib/types/verdicts';
 import { mayOverrideGuards } from './guard';
 import { judgeMove, type PointerKind } from './move-judge';
 
@@ -51,6 +54,7 @@ export async function guardPreview(tx: Tx, access: Access, input: GuardPreviewIn
     bad_revision: null,
     gate: null,
     missing_artifacts: [],
+    verdicts: { here: [], elsewhere: [], may_override: false },
     downgrades: [],
     removed_cookbooks: [],
     attribute_changes: [],
@@ -94,17 +98,26 @@ export async function guardPreview(tx: Tx, access: Access, input: GuardPreviewIn
     if (manage) {
       needs.push('freeze_override_reason');
       overrides.push('the freeze');
-    } else blocked.push(`${group.name} is frozen until ${judged.freeze.ends_at} (${judged.freeze.reason}); only those who manage ${group.name} may override.`);
+    } else blocked.push(`${group.name} is frozen until ${dateTime(judged.freeze.ends_at)} (${judged.freeze.reason}); only those who manage ${group.name} may override.`);
   }
   if (judged.gate) {
     const g = judged.gate;
-    out.gate = { met: g.met, from_stage: g.fromStage, unmet: g.unmet, converged: g.converged, required: g.required, nodes: g.nodes, failed: g.failed, success_pct: g.successPct, failure_pct: g.failurePct, soaked_minutes: g.soakedMinutes, may_override: manage };
+    out.gate = { met: g.met, from_stage: g.fromStage, unmet: g.unmet, converged: g.converged, required: g.required, nodes: g.nodes, failed: g.failed, success_pct: g.successPct, failure_pct: g.failurePct, soaked_minutes: g.soakedMinutes, may_override: manage, opens_at: g.opensAt };
     if (!g.met) {
       if (manage) {
         needs.push('gate_override_reason');
         overrides.push('the gate');
-      } else blocked.push(`The promotion gate of ${group.name} is not met: ${g.unmet.join('; ')}. Only those who manage ${group.name} may override it.`);
+      } else blocked.push(`The promotion gate of ${group.name} is not met: ${g.unmet.join('; ')}. ${gateOpensWords(g, dateTime)} Only those who manage ${group.name} may override it.`);
     }
+  }
+  // Issues 43 and 41: a revision that failed in this stage goes back only with a manager's written override; a failure elsewhere is told.
+  out.verdicts = { here: judged.verdicts.here, elsewhere: judged.verdicts.elsewhere.filter((v) => can(access, 'stage.view', { stage: v.stage })), may_override: manage };
+  if (judged.verdicts.here.length) {
+    const v = judged.verdicts.here[judged.verdicts.here.length - 1];
+    if (manage) {
+      needs.push('verdict_override_reason');
+      overrides.push(`its failure in ${group.name}`);
+    } else blocked.push(`Revision ${v.revision_id.slice(0, 10)} ${verdictLine(v, `on ${dateTime(v.at)}`)}; only those who manage ${group.name} may move it there again, with a written reason.`);
   }
   if (out.missing_artifacts.length) needs.push('override_reason');
   if (judged.approval) {
@@ -119,7 +132,15 @@ export async function guardPreview(tx: Tx, access: Access, input: GuardPreviewIn
   const n = out.approvals_required;
   if (blocked.length) {
     out.outcome = 'blocked';
-    out.action = judged.bad ? 'Revision marked bad' : judged.freeze && !manage ? 'Frozen' : judged.gate && !judged.gate.met && !manage ? 'Promotion gate not met' : 'Cannot move';
+    out.action = judged.bad
+      ? 'Revision marked bad'
+      : judged.freeze && !manage
+        ? 'Frozen'
+        : judged.gate && !judged.gate.met && !manage
+          ? 'Promotion gate not met'
+          : judged.verdicts.here.length && !manage
+            ? `Failed in ${group.name} before`
+            : 'Cannot move';
     out.summary = blocked.join(' ');
     return out;
   }

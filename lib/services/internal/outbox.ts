@@ -1,4 +1,5 @@
 import type { Tx } from '@/lib/db/client';
+import { processState } from '@/lib/process-state';
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '@/lib/validation/webhooks';
 
 /** Events a webhook subscription can choose (issues 15 and 26; lib/validation/webhooks.ts). `test` is sent only by "send test event". */
@@ -103,6 +104,35 @@ export function slackEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** The last delivery id's millisecond and its counter: one per process (issue 40: process state, not module state). */
+const idClock = processState('outbox.delivery-id', () => ({ lastMs: 0, seq: 0 }));
+
+/**
+ * Issue 43: a delivery id that orders by creation (a UUIDv7: 48 bits of milliseconds, then a counter within the
+ * millisecond, then random bits), so the events of one change — written in one transaction with one time — go out in
+ * the order they were written (the worker sends due rows in id order), and still look like the UUIDs receivers
+ * de-duplicate on.
+ */
+export function deliveryId(now = Date.now()): string {
+  const c = idClock;
+  if (now <= c.lastMs) c.seq++;
+  else {
+    c.lastMs = now;
+    c.seq = 0;
+  }
+  if (c.seq > 0xfff) {
+    // More than 4096 in one millisecond: borrow the next millisecond (the order still holds).
+    c.lastMs++;
+    c.seq = 0;
+  }
+  const ms = c.lastMs.toString(16).padStart(12, '0');
+  const rand = crypto.getRandomValues(new Uint8Array(8));
+  const counter = (c.seq & 0xfff).toString(16).padStart(3, '0');
+  const variant = ((rand[0] & 0x3f) | 0x80).toString(16).padStart(2, '0');
+  const tail = [...rand.slice(1)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${counter}-${variant}${tail.slice(0, 2)}-${tail.slice(2, 14)}`;
+}
+
 /**
  * Writes the event to the outbox inside the caller's transaction: one
  * delivery row per active subscription that chose the event, so the event is
@@ -126,7 +156,7 @@ export async function emitEvent(
   let n = 0;
   for (const s of subs) {
     if (event !== 'test' && !(JSON.parse(s.events) as string[]).includes(event)) continue;
-    const id = crypto.randomUUID();
+    const id = deliveryId();
     const envelope: EventEnvelope = { id, event, occurred_at: at.toISOString(), summary, ...(message?.link ? { url: message.link.url } : {}), ...(message?.changes?.length ? { changes: message.changes } : {}), data };
     const dedupeKey = opts.dedupeKey ? `${opts.dedupeKey}:${s.id}` : null;
     if (dedupeKey && (await tx.webhookDelivery.findUnique({ where: { dedupeKey }, select: { id: true } }))) continue;

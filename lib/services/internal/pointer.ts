@@ -6,6 +6,8 @@ import { judgeMove, type PointerKind } from './move-judge';
 import { emitEvent } from './outbox';
 import type { PromotionRequestDto } from './request-dto';
 import { resolveGate, type GateOverride } from './rollout-gate';
+import { markOverridden, resolveVerdict, type VerdictOverride } from './verdict';
+import { outdatePendingRequests } from './request-outdate';
 
 export type { PointerKind } from './move-judge';
 
@@ -42,6 +44,8 @@ export interface MovePointerInput {
   gateOverrideReason?: string | null;
   /** Issue 26: the revision whose convergence the gate judges, when not `to` (a cookbook promotion: the source stage's revision the cookbook comes from). */
   gateSubject?: { revisionId: string };
+  /** Issues 43 and 41: a written reason to move a revision that failed in this stage before (a stage verdict; needs `manage` on the stage; audited). */
+  verdictOverrideReason?: string | null;
   /**
    * Issue 26, set only by the automatic rollback: the stage's rollback rule
    * moves it back. No gate, no approvals (the rule allows it and the history
@@ -115,10 +119,12 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   const guarded = judged.guarded;
   let freezeOverride: FreezeOverride | null = null;
   let gateOverride: GateOverride | null = null;
+  let verdictOverride: VerdictOverride | null = null;
   if (guarded) {
     if (judged.bad) throw badRevisionError(judged.bad);
     freezeOverride = resolveFreeze(group, judged.freeze, actor, automatic ? (input.freezeOverrideReason ?? automatic.rule) : input.freezeOverrideReason, automatic ? true : input.freezeOverrideAuthorised, input.freezeOverrideBy);
     gateOverride = await resolveGate(tx, group, policy, judged.gate, actor, input.gateOverrideReason, input.approvedRequest?.id);
+    verdictOverride = await resolveVerdict(tx, group, policy, judged.verdicts.here, actor, input.verdictOverrideReason, input.approvedRequest?.id);
   }
 
   let artifactOverride: { reason: string; missing: string[] } | null = null;
@@ -134,7 +140,11 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   }
 
   if (guarded && !input.approvedRequest && !automatic) {
-    const origin = gateOverride ? { ...input.origin, gate_override: { reason: gateOverride.reason, by: actor?.email ?? null } } : input.origin;
+    const origin = {
+      ...input.origin,
+      ...(gateOverride ? { gate_override: { reason: gateOverride.reason, by: actor?.email ?? null } } : {}),
+      ...(verdictOverride ? { verdict_override: { reason: verdictOverride.reason, by: verdictOverride.by } } : {}),
+    };
     const request = await openRequestIfProtected(
       tx,
       actor,
@@ -176,7 +186,7 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
       fromRevisionId,
       toRevisionId,
       kind: input.kind,
-      reason: historyReason(input.reason, freezeOverride, input.approvedRequest, gateOverride, automatic),
+      reason: historyReason(input.reason, freezeOverride, input.approvedRequest, gateOverride, automatic, verdictOverride),
       actorId: actor?.userId ?? null,
       actorEmail: actor?.email ?? 'system',
       createdAt: now,
@@ -196,10 +206,14 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
       ...(input.approvedRequest ? { promotion_request: input.approvedRequest.id, approved_by: input.approvedRequest.approvers } : {}),
       ...(gateOverride ? { gate_override: { reason: gateOverride.reason, gate: gateOverride.gate } } : {}),
       ...(automatic ? { automatic_rollback: { rule: automatic.rule, evidence: automatic.evidence } } : {}),
+      ...(verdictOverride ? { verdict_override: { reason: verdictOverride.reason, by: verdictOverride.by, verdicts: verdictOverride.verdicts.map((v) => ({ id: v.id, summary: v.summary })) } } : {}),
     },
-    reason: input.reason ?? artifactOverride?.reason ?? freezeOverride?.reason ?? gateOverride?.reason,
+    reason: input.reason ?? artifactOverride?.reason ?? freezeOverride?.reason ?? gateOverride?.reason ?? verdictOverride?.reason,
     requestId: input.requestId,
   });
+  if (verdictOverride) await markOverridden(tx, verdictOverride, now);
+  // Issue 43: a pending request made against what the stage ran before is outdated now, and says so everywhere.
+  await outdatePendingRequests(tx, actor, { group, policy, currentRevisionId: toRevisionId, requestId: input.requestId, at: now });
   if (guarded) {
     const what = `${policy.name} ${fromRevisionId ? fromRevisionId.slice(0, 10) : 'nothing'} → ${toRevisionId ? toRevisionId.slice(0, 10) : 'nothing'} in ${group.name}`;
     const data = { stage: group.name, policy: policy.name, kind: input.kind, from_revision_id: fromRevisionId, to_revision_id: toRevisionId, actor: actor?.email ?? 'system', reason: input.reason ?? null, promotion_request: input.approvedRequest?.id ?? null, audit_id: event.id };
@@ -220,8 +234,10 @@ function historyReason(
   approved: { id: string; approvers: string[] } | undefined,
   gate: GateOverride | null = null,
   automatic?: { rule: string },
+  verdict: VerdictOverride | null = null,
 ): string | null {
   const parts = [reason?.trim() || null];
+  if (verdict) parts.push(`failure override by ${verdict.by} (${verdict.verdicts.map((v) => v.summary).join('; ')}): ${verdict.reason}`);
   if (automatic) parts.push(`allowed without approval by the stage's automatic rollback rule (${automatic.rule})`);
   if (freeze && !automatic) parts.push(`freeze override${freeze.by ? ` by ${freeze.by.email}` : ''} (${freeze.window.reason}): ${freeze.reason}`);
   if (gate) parts.push(`gate override (${gate.gate.unmet.join('; ')}): ${gate.reason}`);

@@ -1,4 +1,5 @@
 import type { ApprovalReason } from '@/lib/domain';
+import { ringStartedWords, ringStartWords, type RingPlan } from '@/lib/domain/rings';
 import { absoluteUrl, publicBaseUrl, type EventMessage } from './outbox';
 
 export const REQUEST_STATUSES = ['pending', 'applied', 'rejected', 'withdrawn', 'outdated', 'expired'] as const;
@@ -58,6 +59,11 @@ export interface PromotionRequestDto {
   decided_by: string | null;
   freeze_override: string | null;
   artifacts_override: string | null;
+  /**
+   * Issue 43: what approving does when the last approval arrives (`on_approval`: "starts a ringed rollout: 50% of
+   * production (1 of 2 nodes) gets …", or "production moves to … at once"), and what it did once applied.
+   */
+  effect: { on_approval: string; applied: string };
   /** Issue 48, a joint request (kind `together`): every policy that moves with it, all or nothing (the request's own policy first). */
   members?: { policy: string; from_revision_id: string | null; to_revision_id: string }[];
   /** What the viewer may do with it (absent where no viewer is known). */
@@ -89,15 +95,56 @@ export function requestChanges(diffSummaryJson: string, max = 12): string[] {
   return more > 0 ? [...lines.slice(0, max), d.truncated ? 'and more (the full diff is on the request page)' : `and ${lines.length - max} more`] : lines;
 }
 
+/** Issue 43: a ring request's plan, from its origin (what the start was asked with); null for other requests (or old ring requests without the numbers). */
+export function ringPlanOfRequest(row: { kind: string; groupName: string; origin: string }): RingPlan | null {
+  if (row.kind !== 'ring') return null;
+  let o: { ring?: { steps?: number[]; first_nodes?: number; stage_nodes?: number; soak_minutes?: number | null; gate_on_convergence?: boolean; rollback_on_failure?: boolean } };
+  try {
+    o = JSON.parse(row.origin);
+  } catch {
+    return null;
+  }
+  const r = o.ring;
+  if (!r?.steps?.length || typeof r.first_nodes !== 'number' || typeof r.stage_nodes !== 'number') return null;
+  return { stage: row.groupName, steps: r.steps, firstNodes: r.first_nodes, stageNodes: r.stage_nodes, soakMinutes: r.soak_minutes ?? null, gateOnConvergence: !!r.gate_on_convergence, rollbackOnFailure: !!r.rollback_on_failure };
+}
+
+/**
+ * Issue 43: what approving a request does (when its last approval arrives), and what it did once applied, in the
+ * words every surface uses (the request page, the approve dialog and its toast, the webhooks, the history).
+ */
+export function requestEffect(row: { kind: string; groupName: string; policyName: string; origin: string; fromRevisionId: string | null; toRevisionId: string | null; members?: string | null }): { onApproval: string; applied: string } {
+  if (row.kind === 'together' && row.members) {
+    // Issue 48: a joint move names every member (all or nothing).
+    const members = (JSON.parse(row.members) as { policy: string; to_revision_id: string }[]).map((m) => `${m.policy} ${shortRev(m.to_revision_id)}`).join(', ');
+    return { onApproval: `${row.groupName} moves to ${members} at once, together (every node, on its next run)`, applied: `${row.groupName} now runs ${members}` };
+  }
+  const plan = ringPlanOfRequest(row);
+  if (row.kind === 'ring' && row.toRevisionId) {
+    const from = row.fromRevisionId ?? '';
+    return plan
+      ? { onApproval: ringStartWords(plan, row.toRevisionId), applied: ringStartedWords(plan, from, row.toRevisionId) }
+      : {
+          onApproval: `starts a ringed rollout: part of ${row.groupName} gets ${shortRev(row.toRevisionId)} first; the stage's revision moves only at its last step`,
+          applied: `the ring started; ${row.groupName} still runs ${shortRev(row.fromRevisionId)}`,
+        };
+  }
+  if (!row.toRevisionId) return { onApproval: `removes ${row.policyName} from ${row.groupName} at once`, applied: `${row.policyName} was removed from ${row.groupName}` };
+  return { onApproval: `${row.groupName} moves to ${shortRev(row.toRevisionId)} of ${row.policyName} at once (every node, on its next run)`, applied: `${row.groupName} now runs ${shortRev(row.toRevisionId)} of ${row.policyName}` };
+}
+
 /**
  * Issue 29: what a notification about a request shows: a title, the facts (stage, policy, from → to,
  * approvals, who asked), the change summary, and a button to the request (absolute link).
  */
 export function requestMessage(
-  row: { id: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterEmail: string; diffSummary: string; reason?: string | null },
+  row: { id: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterEmail: string; diffSummary: string; origin: string; reason?: string | null; members?: string | null },
   title: string,
   extra: [string, string][] = [],
+  /** Issue 43: which of the effect's two sentences to state (what approval does, or what it did). */
+  effect: 'onApproval' | 'applied' | null = 'onApproval',
 ): EventMessage {
+  const words = effect ? requestEffect(row)[effect] : null;
   return {
     title,
     link: { url: requestLink(row.id), label: 'Open the request' },
@@ -107,6 +154,7 @@ export function requestMessage(
       ['Change', `${KIND_WORDS[row.kind] ?? row.kind}: ${shortRev(row.fromRevisionId)} → ${shortRev(row.toRevisionId)}`],
       ['Requested by', row.requesterEmail],
       ['Approvals required', String(row.approvalsRequired)],
+      ...(words ? ([[effect === 'applied' ? 'What happened' : 'What approval does', words]] as [string, string][]) : []),
       ...(row.reason ? ([['Reason', row.reason]] as [string, string][]) : []),
       ...extra,
     ],
@@ -209,6 +257,7 @@ export function toRequestDto(row: RequestRow, now = new Date(), standing?: Reado
     decided_by: row.decidedByEmail,
     freeze_override: row.freezeOverride,
     artifacts_override: row.artifactsOverride,
+    effect: (({ onApproval, applied }) => ({ on_approval: onApproval, applied }))(requestEffect(row)),
     ...(row.members ? { members: (JSON.parse(row.members) as { policy: string; from_revision_id: string | null; to_revision_id: string }[]).map((m) => ({ policy: m.policy, from_revision_id: m.from_revision_id, to_revision_id: m.to_revision_id })) } : {}),
   };
 }

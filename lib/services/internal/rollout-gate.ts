@@ -8,7 +8,8 @@
  */
 import type { Tx } from '@/lib/db/client';
 import { can } from '@/lib/auth/permissions';
-import { evaluateGate, type GateEvaluation, type GateRule, type NodeRunFacts } from '@/lib/domain/rollout';
+import { evaluateGate, gateOpensWords, type GateEvaluation, type GateRule, type NodeRunFacts } from '@/lib/domain/rollout';
+import { dateTime } from '@/lib/format';
 import { AppError, forbidden } from '@/lib/errors';
 import type { AuditActor } from './audit';
 
@@ -26,9 +27,11 @@ export interface StageNodeFacts extends NodeRunFacts {
 
 /**
  * Every node that should run (stage, policy) pairs, with its latest finished
- * run: a node's stage is where its latest run reported it, else where it was
- * last saved. Three statements whatever the number of nodes (the board's
- * health stays constant in SQL statements as nodes grow).
+ * run. Issue 41: a node's stage and policy are the console's facts — its node
+ * row's — never what a run report said; its latest run counts there only when it
+ * was reported in that stage and policy (a node moved since has not run its new
+ * stage's revision yet). Four statements whatever the number of nodes (the
+ * board's health stays constant in SQL statements as nodes grow).
  */
 export async function loadNodeFacts(tx: Tx, where: { groupNames?: string[]; policyName?: string } = {}): Promise<StageNodeFacts[]> {
   const stateWhere = { ...(where.groupNames ? { groupName: { in: where.groupNames } } : {}), ...(where.policyName ? { policyName: where.policyName } : {}) };
@@ -40,7 +43,7 @@ export async function loadNodeFacts(tx: Tx, where: { groupNames?: string[]; poli
       select: { nodeName: true, groupName: true, policyName: true, revisionId: true, status: true, endTime: true, failedResource: true, failedCookbook: true, firstSuccessAt: true, receivedAt: true },
     }),
     tx.node.findMany({
-      where: { ...(where.groupNames ? { group: { name: { in: where.groupNames } } } : {}), ...(where.policyName ? { policy: { name: where.policyName } } : {}) },
+      where: { groupId: { not: null }, policyId: { not: null }, ...(where.groupNames ? { group: { name: { in: where.groupNames } } } : {}), ...(where.policyName ? { policy: { name: where.policyName } } : {}) },
       select: { name: true, lastCheckIn: true, groupId: true, policyId: true },
     }),
     tx.policyGroup.findMany({ select: { id: true, name: true } }),
@@ -48,33 +51,24 @@ export async function loadNodeFacts(tx: Tx, where: { groupNames?: string[]; poli
   ]);
   const groupName = new Map(groupRows.map((g) => [g.id, g.name]));
   const policyName = new Map(policyRows.map((p) => [p.id, p.name]));
-  const nodes = rawNodes.map((n) => ({
-    name: n.name,
-    lastCheckIn: n.lastCheckIn,
-    group: n.groupId && groupName.has(n.groupId) ? { name: groupName.get(n.groupId)! } : null,
-    policy: n.policyId && policyName.has(n.policyId) ? { name: policyName.get(n.policyId)! } : null,
-  }));
   const byName = new Map(states.map((s) => [s.nodeName, s]));
-  // Saved in a stage but reporting runs elsewhere (or nowhere yet): where did its latest run say it is?
-  const unmatched = nodes.filter((n) => !byName.has(n.name)).map((n) => n.name);
-  const elsewhere = unmatched.length && (where.groupNames || where.policyName) ? await tx.nodeRunState.findMany({ where: { nodeName: { in: unmatched } }, select: { nodeName: true } }) : [];
-  const movedAway = new Set(elsewhere.map((s) => s.nodeName));
-  const lastCheckIn = new Map(nodes.map((n) => [n.name, n.lastCheckIn]));
   const out: StageNodeFacts[] = [];
-  for (const s of states) {
-    if (!s.groupName || !s.policyName) continue;
-    const saved = lastCheckIn.get(s.nodeName) ?? null;
+  for (const n of rawNodes) {
+    const g = n.groupId ? groupName.get(n.groupId) : undefined;
+    const p = n.policyId ? policyName.get(n.policyId) : undefined;
+    if (!g || !p) continue;
+    const s = byName.get(n.name);
+    const here = s && s.groupName === g && s.policyName === p ? s : null;
+    const saved = n.lastCheckIn;
     out.push({
-      nodeName: s.nodeName,
-      groupName: s.groupName,
-      policyName: s.policyName,
-      lastRun: { status: s.status === 'success' ? 'success' : 'failure', revisionId: s.revisionId, endTime: s.endTime, failedResource: s.failedResource, failedCookbook: s.failedCookbook, firstSuccessAt: s.firstSuccessAt },
-      lastSeen: saved && saved.getTime() > s.receivedAt.getTime() ? saved : s.receivedAt,
+      nodeName: n.name,
+      groupName: g,
+      policyName: p,
+      lastRun: here
+        ? { status: here.status === 'success' ? 'success' : 'failure', revisionId: here.revisionId, endTime: here.endTime, failedResource: here.failedResource, failedCookbook: here.failedCookbook, firstSuccessAt: here.firstSuccessAt }
+        : null,
+      lastSeen: s && (!saved || s.receivedAt.getTime() > saved.getTime()) ? s.receivedAt : saved,
     });
-  }
-  for (const n of nodes) {
-    if (byName.has(n.name) || movedAway.has(n.name) || !n.group || !n.policy) continue;
-    out.push({ nodeName: n.name, groupName: n.group.name, policyName: n.policy.name, lastRun: null, lastSeen: n.lastCheckIn });
   }
   return out;
 }
@@ -100,6 +94,9 @@ export async function evaluateStageGate(tx: Tx, group: { id: string; name: strin
   const nodes = prev ? (await loadNodeFacts(tx, { groupNames: [prev.name], policyName })).filter((n) => n.groupName === prev.name && n.policyName === policyName) : [];
   return evaluateGate({ rule, fromStage: prev?.name ?? null, revisionId, nodes, now, missingAfterMs: missingAfterMs() });
 }
+
+/** Issue 43: when the refused gate opens, in words (a leading space). */
+const gateOpens = (gate: GateEvaluation) => ` ${gateOpensWords(gate, dateTime)}`;
 
 /**
  * The gate check of a move into `group`, given the gate's evaluation (from
@@ -131,9 +128,9 @@ export async function resolveGate(
   if (!reason) {
     throw new AppError(
       'conflict',
-      `The promotion gate of '${group.name}' is not met for revision ${gate.revisionId.slice(0, 10)} of '${policy.name}': ${gate.unmet.join('; ')}. Someone who manages '${group.name}' may override with a written reason (gate_override_reason).`,
+      `The promotion gate of '${group.name}' is not met for revision ${gate.revisionId.slice(0, 10)} of '${policy.name}': ${gate.unmet.join('; ')}.${gateOpens(gate)} Someone who manages '${group.name}' may override the gate with a written reason.`,
       [],
-      { gate },
+      { gate, override_field: 'gate_override_reason' },
     );
   }
   if (!authorised) {

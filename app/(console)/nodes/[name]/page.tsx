@@ -11,6 +11,8 @@ import { RunStatus } from '@/components/run-status';
 import { Time } from '@/components/time';
 import { missingAfterMs, nodeRunHistory } from '@/lib/services/rollout';
 import { nodeRunStatus } from '@/lib/services/nodes-page';
+import { moveTargets } from '@/lib/services/stage-binding';
+import { NodeMove } from '@/components/node-move';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,6 +47,7 @@ export default async function NodePage({ params }: { params: Promise<{ name: str
   const now = Date.now();
   const lastSeen = [n.lastCheckIn, runs[0]?.end_time ?? runs[0]?.start_time ?? null].filter((t): t is string => !!t).sort().at(-1) ?? null;
   const missing = !lastSeen || now - Date.parse(lastSeen) > missingAfterMs();
+  const targets = await moveTargets(access, n.name, n.stage);
   const onStageRevision = n.revisionApplied && n.activeRevisionId ? n.revisionApplied === n.activeRevisionId : null;
   return (
     <>
@@ -92,6 +95,7 @@ export default async function NodePage({ params }: { params: Promise<{ name: str
         {n.ipaddress && <Row label="IP address">{n.ipaddress}</Row>}
         {n.runList.length > 0 && <Row label="Node run list">{n.runList.join(', ')}</Row>}
       </dl>
+      <NodeMove name={n.name} current={n.stage} targets={targets} />
       <NodeRunHistory runs={runs} missing={missing} missingAfterMinutes={Math.round(missingAfterMs() / 60_000)} lastSeen={lastSeen} now={now} />
     </>
   );

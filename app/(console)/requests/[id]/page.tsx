@@ -27,16 +27,24 @@ export default async function RequestPage({ params }: Props) {
     <>
       <PageHeader
         title={
-          <>
-            Request: {r.policy} → {r.stage}
-          </>
+          r.kind === 'ring' ? (
+            <>
+              Request: a ringed rollout of {r.policy} in {r.stage}
+            </>
+          ) : (
+            <>
+              Request: {r.policy} → {r.stage}
+            </>
+          )
         }
         description={
           <>
             <Link className="text-indigo-700 underline" href="/requests">
               All requests
             </Link>{' '}
-            · the pointer moves only when the required approvals are in, through the normal promotion (audited).
+            {r.kind === 'ring'
+              ? ` · approval starts a ring: part of ${r.stage} gets the new revision first; ${r.stage}'s revision moves only at the ring's last step.`
+              : ' · the pointer moves only when the required approvals are in, through the normal promotion (audited).'}
           </>
         }
         actions={
@@ -56,6 +64,8 @@ export default async function RequestPage({ params }: Props) {
             origin={r.origin}
             approvals={r.approvalCount}
             approvalsRequired={r.approvalsRequired}
+            effect={r.effect}
+            freeze={r.freeze}
           />
         }
       />

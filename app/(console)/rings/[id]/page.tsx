@@ -39,7 +39,7 @@ export default async function RingPage({ params }: Props) {
           </>
         }
       />
-      <RingRolloutView ring={ring} canAct={can(access, 'stage.promote', { stage: ring.stage })} />
+      <RingRolloutView ring={ring} canAct={can(access, 'stage.promote', { stage: ring.stage })} canManage={can(access, 'stage.manage', { stage: ring.stage })} />
     </>
   );
 }

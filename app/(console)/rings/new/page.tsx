@@ -22,7 +22,7 @@ export default async function StartRingPage({ searchParams }: Props) {
         description={
           <>
             A stable share of the stage&apos;s nodes (plus any you name) gets the new revision first; each step widens the ring, and the last makes it the stage&apos;s revision. Nodes outside the ring keep what
-            the stage runs. <Link href="/rings" className="text-indigo-700 hover:underline">All ringed rollouts</Link>
+            the stage runs. <Link href="/rings" className="text-indigo-700 underline">All ringed rollouts</Link>
           </>
         }
       />

@@ -8,12 +8,12 @@ import { deleteStage, putStage } from '@/lib/services/manage-stage';
 export const dynamic = 'force-dynamic';
 
 export const GET = apiRoute(getStageRoute, async (_req, { access, params }) => {
-  const body = await chefGroup(params.group);
+  // Issue 41: the right first, so a hidden stage and a missing one answer alike.
   assertCan(access, 'stage.view', { stage: params.group });
-  return NextResponse.json(body);
+  return NextResponse.json(await chefGroup(params.group));
 });
 
-/** Creates a stage (admin) or updates its position/description (manage). Body: { position?, description?, require_artifacts? }. */
+/** Creates a stage (admin) or updates its position/description (manage). Body: { position?, description?, require_artifacts?, open_enrollment? }. */
 export const PUT = apiRoute(putStageRoute, async (_req, { access, params, body, requestId }) => {
   const result = await putStage(access, { ...body, name: params.group }, requestId);
   return NextResponse.json(await chefGroup(result.name), { status: result.status });

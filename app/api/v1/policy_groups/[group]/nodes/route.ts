@@ -8,7 +8,8 @@ import { listNodes } from '@/lib/db/queries/nodes';
 export const dynamic = 'force-dynamic';
 
 export const GET = apiRoute(stageNodesRoute, async (_req, { access, params, query }) => {
-  await chefGroup(params.group);
+  // Issue 41: the right first, so a hidden stage and a missing one answer alike.
   assertCan(access, 'stage.view', { stage: params.group });
+  await chefGroup(params.group);
   return NextResponse.json({ nodes: await listNodes(access, { group: params.group, stale: query.stale }) });
 });
