@@ -117,6 +117,20 @@ describe('rebuildDependent: the include re-resolved, nothing else re-solved', ()
     expect(r.unchanged).toBe(false);
   });
 
+  it('takes apart a diamond whose includes set the same array (chef-cli unions them: [x, x] | [x, x] is [x]) and rebuilds it', () => {
+    const b1 = leaf('base', { run: ['recipe[basecb::default]'], cookbooks: { basecb: ['1.0.0', id('a')] }, attrs: { b: { list: [7, 7] } } });
+    const b2 = leaf('base', { run: ['recipe[basecb::default]'], cookbooks: { basecb: ['1.1.0', id('b')] }, attrs: { c: 1 } });
+    const midParent: ParentPolicy = { ...webParent, name: 'mid', named_run_lists: undefined, default_attributes: {} };
+    const mid1 = dependent(midParent, [{ name: 'base', lock: b1 }]);
+    const mid2 = dependent(midParent, [{ name: 'base', lock: b2 }]);
+    const topParent: ParentPolicy = { name: 'top', run_list: ['recipe[top::default]'], cookbook_locks: { top: pathCb('top', '0.1.0', id('t')) }, default_attributes: {}, override_attributes: {}, solution_dependencies: { Policyfile: [['top', '>= 0.0.0']], dependencies: { 'top (0.1.0)': [] } } };
+    const top1 = dependent(topParent, [{ name: 'base', lock: b1 }, { name: 'mid', lock: mid1 }]);
+    expect((top1.default_attributes as any).b.list).toEqual([7]);
+    const r = rebuildDependent({ lock: top1, carried: [includeFor(serverRef('base', b1), b1), includeFor(serverRef('mid', mid1), mid1)], next: [includeFor(serverRef('base', b2), b2), includeFor(serverRef('mid', mid2), mid2)] });
+    if (!r.ok) throw new Error(JSON.stringify(r));
+    expect(r.lock).toEqual(dependent(topParent, [{ name: 'base', lock: b2 }, { name: 'mid', lock: mid2 }]));
+  });
+
   it('is unchanged when the include did not move', () => {
     const web = dependent(webParent, [{ name: 'base', lock: base1 }]);
     const r = rebuildDependent({ lock: web, carried, next: [null] });

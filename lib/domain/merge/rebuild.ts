@@ -31,7 +31,7 @@ import { orderedKeys, setKeyOrder } from '../lock/json';
 import { diffLocks, type LockDiff } from '../diff/diff';
 import type { CookbookLockEntry, IncludedPolicyLockRef, PolicyLock, SolutionDependencies } from '../lock/types';
 import { mergePolicy, rebaseCookbook, type IncludedPolicy, type MergeConflict, type MergeOptions, type MergeWarning, type ParentPolicy, type Provenance } from './merge';
-import { isObject, rubyEq } from './ruby-values';
+import { isObject, rubyEq, rubyUnion } from './ruby-values';
 
 /** The Chef server URL an include was fetched from by chef-cli (`server:` as an http(s) URL), else null. */
 export function chefServerOf(sourceOptions: Record<string, unknown> | undefined): string | null {
@@ -112,6 +112,12 @@ function stripProvided(tree: Record<string, unknown>, provided: Record<string, u
           keep = Object.keys(rest).length ? rest : undefined;
         }
       } else if (theirs.some((t) => rubyEq(t, v))) keep = undefined;
+      else if (Array.isArray(v) && theirs.length > 1 && theirs.every(Array.isArray)) {
+        // Several includes set the same array: chef-cli's DeepMerge unions each later one into the first (Ruby `|`:
+        // [x, x] | [x, x] is [x]), so the lock holds their union, which no include holds alone (a diamond).
+        const union = (theirs as unknown[][]).slice(1).reduce<unknown[]>((acc, t) => rubyUnion(acc, t), theirs[0] as unknown[]);
+        if (rubyEq(union, v)) keep = undefined;
+      }
     }
     if (keep !== undefined) {
       keys.push(k);
