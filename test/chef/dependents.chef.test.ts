@@ -89,7 +89,14 @@ const install = (c: RebuildCase, p: RebuildPolicy): Job[] => [
 ];
 
 /** What each phase left, per case and policy name. */
-const state = new Map<string, { before: Map<string, string | null>; after: Map<string, string | null>; afterOk: Map<string, boolean>; rebuild: any; baseMoved: boolean; errors: string[] }>();
+const state = new Map<string, { before: Map<string, string | null>; after: Map<string, string | null>; afterOk: Map<string, boolean>; rebuild: any; baseMoved: boolean; errors: string[]; refused: Map<string, string> }>();
+/**
+ * A generated graph chef-cli itself refuses to install (its attribute merge check: a diamond whose includes carry
+ * an array with repeated items, which DeepMerge's union shortens on one path only), or one including such a
+ * dependent, is left out of the case before the console is involved (counted and logged).
+ */
+const chefRefusedSetup = (error: string | null, includesRefused: boolean) => includesRefused || /AttributeMergeChecker::ConflictError/.test(error ?? '');
+const active = (c: RebuildCase) => c.dependents.filter((d) => !state.get(c.id)!.refused.has(d.name));
 
 beforeAll(async () => {
   chef = await startChefHarness({ seed: false });
@@ -104,7 +111,7 @@ beforeAll(async () => {
       fs.writeFileSync(path.join(root, c.id, f), text);
     }
     writePolicyfile(c, c.base.before);
-    state.set(c.id, { before: new Map(), after: new Map(), afterOk: new Map(), rebuild: null, baseMoved: false, errors: [] });
+    state.set(c.id, { before: new Map(), after: new Map(), afterOk: new Map(), rebuild: null, baseMoved: false, errors: [], refused: new Map() });
   }
 
   // A: base, then the dependents in include order (a pinned include names base's first revision).
@@ -120,7 +127,10 @@ beforeAll(async () => {
   cases.forEach((c, i) => {
     const s = state.get(c.id)!;
     c.dependents.forEach((d, j) => {
-      if (!a2[i][2 * j].ok || !a2[i][2 * j + 1].ok) s.errors.push(`${d.name}: first install/push failed: ${a2[i][2 * j].error ?? a2[i][2 * j + 1].error}`);
+      const failed = !a2[i][2 * j].ok || !a2[i][2 * j + 1].ok;
+      const error = a2[i][2 * j].error ?? a2[i][2 * j + 1].error;
+      if (failed && !a2[i][2 * j].ok && chefRefusedSetup(error, d.includes.some((inc) => s.refused.has(inc.policy)))) s.refused.set(d.name, error ?? 'refused');
+      else if (failed) s.errors.push(`${d.name}: first install/push failed: ${error}`);
       s.before.set(d.name, lockText(c, d));
     });
   });
@@ -141,7 +151,7 @@ beforeAll(async () => {
     const res = await call(rebuildRoute.POST, 'POST', { token, params: { group: 'dev', name: c.base.before.name }, body: { reason: 'differential' } });
     if (![200, 201].includes(res.status)) s.errors.push(`rebuild answered ${res.status}: ${res.text.slice(0, 400)}`);
     s.rebuild = res.json;
-    for (const d of c.dependents) {
+    for (const d of active(c)) {
       const before = s.before.get(d.name);
       if (!before) continue;
       const put = await call(groupPolicyRoute.PUT, 'PUT', { token, params: { group: 'dev', name: d.name }, body: before });
@@ -152,13 +162,13 @@ beforeAll(async () => {
 
   // E: chef-cli rebuilds each dependent in include order, pushing each so the next fetches it from dev.
   const e = await runOps(
-    cases.map((c) => (state.get(c.id)!.errors.length ? [] : c.dependents.flatMap((d) => [{ dir: dirOf(c, d), op: (c.fresh ? 'fresh-install' : 'update') as Job['op'], args: ['-c', config] }, { dir: dirOf(c, d), op: 'push' as const, args: ['dev', '-c', config] }]))),
+    cases.map((c) => (state.get(c.id)!.errors.length ? [] : active(c).flatMap((d) => [{ dir: dirOf(c, d), op: (c.fresh ? 'fresh-install' : 'update') as Job['op'], args: ['-c', config] }, { dir: dirOf(c, d), op: 'push' as const, args: ['dev', '-c', config] }]))),
     'E-chef-rebuild',
   );
   cases.forEach((c, i) => {
     const s = state.get(c.id)!;
     if (s.errors.length) return;
-    c.dependents.forEach((d, j) => {
+    active(c).forEach((d, j) => {
       s.afterOk.set(d.name, e[i][2 * j].ok);
       s.after.set(d.name, e[i][2 * j].ok ? lockText(c, d) : null);
       if (e[i][2 * j].ok && !e[i][2 * j + 1].ok) s.errors.push(`${d.name}: chef push of chef-cli's rebuilt lock failed (the console stores another document under its id?): ${e[i][2 * j + 1].error}`);
@@ -177,12 +187,14 @@ const revisionOf = (text: string | null | undefined) => (text ? (JSON.parse(text
 describe('chef-cli 5.6.24 and the console rebuild the same dependents', () => {
   it('every case: each rebuilt lock and revision id equals chef-cli’s; refusals are refusals; untouched dependents stay', async () => {
     const failures: string[] = [];
-    const stats = { rebuilt: 0, conflict: 0, unchanged: 0, pinned: 0, blocked: 0, untouched: 0, documented: 0 };
+    const stats = { rebuilt: 0, conflict: 0, unchanged: 0, pinned: 0, blocked: 0, untouched: 0, documented: 0, refusedByChefAtSetup: 0 };
     for (const c of cases) {
       const s = state.get(c.id)!;
       const problems = [...s.errors];
       const items = new Map<string, any>((s.rebuild?.rebuilds ?? []).map((r: any) => [r.policy, r]));
-      for (const d of c.dependents) {
+      stats.refusedByChefAtSetup += s.refused.size;
+      if (s.refused.size) console.log(`dependents differential: case ${c.id} (DEPS_SEED=${SEED}): chef-cli refused to install ${[...s.refused.keys()].join(', ')} at set-up, left out: ${[...s.refused.values()][0].split('\n').slice(-1)[0]}`);
+      for (const d of active(c)) {
         const item = items.get(d.name);
         const chefBefore = revisionOf(s.before.get(d.name));
         const chefAfter = s.after.get(d.name) ?? null;

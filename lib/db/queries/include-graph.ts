@@ -4,6 +4,7 @@
  * board (a cross-feature read model). Nested includes are loaded one level per statement, only those not
  * loaded yet, at most MAX_INCLUDE_DEPTH levels: a board without includes costs no statement here.
  */
+import type { Prisma } from '../generated/client';
 import type { Tx } from '../client';
 import { MAX_INCLUDE_DEPTH, missingIncludes, olderDependentCounts, type IncludedPolicyLockRef, type IncludesLookup, type RevisionIncludes } from '@/lib/domain';
 
@@ -18,6 +19,22 @@ export function parseIncludeDigest(digest: string | null | undefined): IncludedP
   } catch {
     return [];
   }
+}
+
+/**
+ * The stored revisions named by (policy, revision id) pairs. Asked by revision id (an IN list, in chunks) and
+ * matched to the policy here: an OR of pairs each joining the policy is one join per pair, and SQLite allows
+ * 64 tables in a join (a stage of 60 dependents failed so).
+ */
+export async function revisionsByPolicyAndId<T extends { revisionId: string; policy: { name: string } }>(client: Tx, wanted: { policy: string; revisionId: string }[], select: Prisma.PolicyRevisionSelect): Promise<T[]> {
+  const want = new Set(wanted.map((w) => key(w.policy, w.revisionId)));
+  const ids = [...new Set(wanted.map((w) => w.revisionId))];
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = (await client.policyRevision.findMany({ where: { revisionId: { in: ids.slice(i, i + 500) } }, select })) as unknown as T[];
+    for (const r of rows) if (want.has(key(r.policy.name, r.revisionId))) out.push(r);
+  }
+  return out;
 }
 
 /** Stored revisions by (policy, revision id), with a loader for what they include. */
@@ -43,10 +60,7 @@ export class IncludeGraph {
     for (let depth = 0; level.length && depth < MAX_INCLUDE_DEPTH; depth++) {
       const wanted = missingIncludes(level, (p, r) => this.known.has(key(p, r)) || this.absent.has(key(p, r)));
       if (!wanted.length) return;
-      const rows = await this.client.policyRevision.findMany({
-        where: { OR: wanted.map((w) => ({ revisionId: w.revisionId, policy: { name: w.policy } })) },
-        select: { revisionId: true, includeDigest: true, policy: { select: { name: true } } },
-      });
+      const rows = await revisionsByPolicyAndId<{ revisionId: string; includeDigest: string | null; policy: { name: string } }>(this.client, wanted, { revisionId: true, includeDigest: true, policy: { select: { name: true } } });
       level = rows.map((r) => this.add({ policy: r.policy.name, revisionId: r.revisionId, includes: parseIncludeDigest(r.includeDigest) }));
       const found = new Set(level.map((n) => key(n.policy, n.revisionId)));
       for (const w of wanted) if (!found.has(key(w.policy, w.revisionId))) this.absent.add(key(w.policy, w.revisionId));

@@ -28,7 +28,7 @@ import {
   type ProvenanceJson,
   provenanceToJson,
 } from '@/lib/domain';
-import { loadStageIncludes, type IncludeGraph } from '@/lib/db/queries/include-graph';
+import { loadStageIncludes, revisionsByPolicyAndId, type IncludeGraph } from '@/lib/db/queries/include-graph';
 import { badRequest } from '@/lib/errors';
 import type { IncludeChangeDto, ProvenanceDto, RebuildChangeDto, RebuildDependentsDto, RebuildItemDto } from '@/lib/types/dependents';
 import type { RebuildDependentsInput } from '@/lib/validation/dependents';
@@ -89,10 +89,7 @@ async function loadDocs(client: Tx, wanted: { policy: string; revisionId: string
   const out = new Map<string, StoredDoc>();
   const uniq = new Map(wanted.map((w) => [`${w.policy}\n${w.revisionId}`, w]));
   if (!uniq.size) return out;
-  const rows = await client.policyRevision.findMany({
-    where: { OR: [...uniq.values()].map((w) => ({ revisionId: w.revisionId, policy: { name: w.policy } })) },
-    select: { id: true, policyId: true, revisionId: true, document: true, origin: true, originDetail: true, policy: { select: { name: true } } },
-  });
+  const rows = await revisionsByPolicyAndId<{ id: string; policyId: string; revisionId: string; document: string; origin: string; originDetail: string | null; policy: { name: string } }>(client, [...uniq.values()], { id: true, policyId: true, revisionId: true, document: true, origin: true, originDetail: true, policy: { select: { name: true } } });
   // Lossless: number lexemes and key order reach the rebuilt lock's id and bytes.
   for (const r of rows) out.set(`${r.policy.name}\n${r.revisionId}`, { pk: r.id, policyId: r.policyId, lock: parseLossless(r.document) as PolicyLock, origin: r.origin, originDetail: r.originDetail });
   return out;
