@@ -32,5 +32,5 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/api/v1/:path*', '/((?!api/|login|logout|_next/|favicon.ico|.*\\.(?:png|svg|ico|jpg|css|js)$).*)'],
+  matcher: ['/api/v1/:path*', '/((?!api/|login|logout|setup|_next/|favicon.ico|.*\\.(?:png|svg|ico|jpg|css|js)$).*)'],
 };

@@ -7,8 +7,9 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTeamAction, setTeamMembershipAction } from '@/lib/actions/admin/users-actions';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
+import { TeamIdpGroups } from './admin-sso';
 
-type Team = { name: string; description: string; members: string[]; policies: string[] };
+type Team = { name: string; description: string; members: string[]; policies: string[]; idpGroups: string[] };
 
 export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] }) {
   const [removing, setRemoving] = useState<{ team: string; email: string } | null>(null);
@@ -50,6 +51,7 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
           <section key={t.name} className="card p-4" data-team={t.name}>
             <h2 className="font-semibold">{t.name}</h2>
             <p className="mb-2 text-slate-600">{t.description || 'No description.'}</p>
+            <TeamIdpGroups team={t.name} groups={t.idpGroups} />
             <p className="mb-2 text-xs text-slate-600">
               Owns:{' '}
               {t.policies.length

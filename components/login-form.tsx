@@ -41,6 +41,15 @@ export function LoginForm({ callbackUrl, demo = null }: { callbackUrl: string; d
       setError('Your account is deactivated. Ask an administrator to reactivate it.');
       return;
     }
+    // Issue 45: LOCAL_LOGIN (lib/authn/login.ts).
+    if (res?.error === 'local-login-off') {
+      setError('Password sign-in is turned off on this console. Use single sign-on.');
+      return;
+    }
+    if (res?.error === 'local-login-admins') {
+      setError('Password sign-in is kept for the break-glass administrator. Use single sign-on.');
+      return;
+    }
     setError('Wrong email or password. Check both and try again.');
   }
 

@@ -198,10 +198,12 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                                 <>
                                   ahead of {c.comparedWith}: changed without passing through {c.comparedWith}
                                 </>
-                              ) : (
+                              ) : c.relation === 'behind' ? (
                                 <>
                                   behind {c.comparedWith}: waiting for promotion from {c.comparedWith}
                                 </>
+                              ) : (
+                                <>differs from {c.comparedWith}</>
                               )}{' '}
                               · {c.cookbooksChanged} cookbook{c.cookbooksChanged === 1 ? '' : 's'} differ{c.cookbooksChanged === 1 ? 's' : ''} from {c.comparedWith}
                             </div>

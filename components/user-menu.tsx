@@ -24,6 +24,11 @@ export function UserMenu({ name, email, isAdmin }: { name: string; email: string
             <span className="block text-xs text-slate-600">{email}</span>
           </Menu.Label>
           <Menu.Item asChild>
+            <Link href="/account" className="block px-3 py-1.5 outline-none data-[highlighted]:bg-slate-100">
+              Your account
+            </Link>
+          </Menu.Item>
+          <Menu.Item asChild>
             <Link href="/admin/tokens" className="block px-3 py-1.5 outline-none data-[highlighted]:bg-slate-100">
               API tokens
             </Link>

@@ -14,8 +14,8 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCE_DIRS = ['app', 'components', 'lib', 'scripts', 'test', 'e2e', 'bench', 'eslint'];
-const TOP_FILES = ['proxy.ts', 'next.config.mjs', 'playwright.config.ts', 'playwright.screenshot.config.ts', 'vitest.config.ts', 'prisma.config.ts', 'eslint.config.mjs', 'postcss.config.mjs'];
+const SOURCE_DIRS = ['app', 'components', 'lib', 'scripts', 'test', 'e2e', 'e2e-sso', 'bench', 'eslint'];
+const TOP_FILES = ['proxy.ts', 'next.config.mjs', 'playwright.config.ts', 'playwright.screenshot.config.ts', 'playwright.sso.config.ts', 'vitest.config.ts', 'prisma.config.ts', 'eslint.config.mjs', 'postcss.config.mjs'];
 const SKIP = /(^|\/)(generated|generated-pg|node_modules|\.next|\.auth)(\/|$)|\.d\.ts$/;
 const SOURCE = /\.(tsx?|mjs)$/;
 /** Exports kept on purpose though nothing imports them yet, each with its reason ("file name"). */
@@ -24,7 +24,7 @@ const KEEP = new Map<string, string>([['lib/actions/rings/ring-actions.ts startR
 /** Files a tool or the framework loads by path: all of their exports are used. */
 function isEntry(file: string): boolean {
   if (TOP_FILES.includes(file)) return true;
-  if (/^(scripts|test|e2e|bench|eslint)\//.test(file)) return true;
+  if (/^(scripts|test|e2e|e2e-sso|bench|eslint)\//.test(file)) return true;
   if (/\.test\.tsx?$/.test(file)) return true;
   // Next's app directory: pages, layouts, routes and the other special files.
   return /^app\/(.*\/)?(page|layout|route|loading|error|global-error|not-found|template|default|icon|apple-icon|opengraph-image|twitter-image|sitemap|robots|manifest)\.(tsx?|mjs)$/.test(file);

@@ -14,6 +14,7 @@ import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
 import { seedDemo } from '../lib/seed/seed-demo';
 import { ensureHomeOrganization, homeOrganizationReport, HomeOrganizationError } from '../lib/services/organizations';
+import { mintSetupCode, setupAnnouncement } from '../lib/services/first-admin';
 import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();
@@ -33,8 +34,11 @@ if (decision.seed && (await client.user.count()) === 0) {
   const { seeded } = await seedDemo(client);
   if (!seeded) console.log('[prepare] another instance seeded the database first: seed skipped');
 } else if (!decision.seed && (await client.user.count()) === 0) {
-  console.log(`[prepare] not seeding demo data: ${decision.reason}. Create the first admin with SEED_DEMO=true or the CLI.`);
+  console.log(`[prepare] not seeding demo data: ${decision.reason}.`);
 }
+// Issue 42: while no administrator is active, a one-time setup code for the first-run page (any instance takes it).
+const setup = await mintSetupCode(client);
+if (setup) for (const line of setupAnnouncement(setup, process.env.PUBLIC_URL)) console.log(`[prepare] ${line}`);
 if (process.env.NODE_ENV === 'production' && (await demoAdminActive(client))) {
   const bar = '!'.repeat(78);
   console.warn(`\n${bar}\n[prepare] WARNING: ${DEMO_ADMIN_WARNING}\n${bar}\n`);

@@ -244,7 +244,7 @@ export const PERMISSIONS = {
   'org.update': { label: "change the organization's full name", user: ORG_ADMIN, scope: 'server' },
   // The console's administration.
   'admin.users': { label: 'manage users, teams and tokens', user: ADMIN },
-  'admin.import': { label: 'import an organization from a Chef server and read the import reports', user: ADMIN },
+  'admin.import': { label: 'import, export or verify an organization (npm run import, export) and read the import reports', user: ADMIN },
   'org.settings': { label: "change the organization's settings", user: ADMIN },
   'audit.read': { label: 'read the audit log', user: SIGNED_IN },
   'git.manage': { label: 'register git repositories for compose', user: ADMIN },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { verifyPassword } from '@/lib/auth/password';
 import { findUserForLogin } from '@/lib/db/queries/users';
+import { isBreakGlass } from '@/lib/domain/sso';
+import { localLogin } from './oidc-config';
 import { accountKey, ipKey, lockedUntil, recordLoginFailure, recordLoginSuccess, throttlePolicies } from '@/lib/services/login-throttle';
 
 const ZCredentials = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(1024) });
@@ -35,6 +37,9 @@ export function clientAddress(headers: Record<string, string | string[] | undefi
 
 /** The error next-auth hands back to the login form for a deactivated account with the right password. */
 export const DEACTIVATED = 'deactivated';
+/** Issue 45: password sign-in is off (LOCAL_LOGIN=false), or only for break-glass administrators (LOCAL_LOGIN=admins). */
+export const LOCAL_LOGIN_OFF = 'local-login-off';
+export const LOCAL_LOGIN_ADMINS = 'local-login-admins';
 
 /** Thrown to next-auth when sign-in is locked; the message reaches the form as `error`. */
 export class LoginLockedError extends Error {
@@ -49,6 +54,9 @@ export class LoginLockedError extends Error {
  * counted; a success clears the account's count.
  */
 export async function authorizeCredentials(raw: unknown, headers?: Record<string, string | string[] | undefined>): Promise<SignedInUser | null> {
+  // Issue 45: LOCAL_LOGIN=false refuses every password, before any is looked at.
+  const mode = localLogin();
+  if (mode === 'false') throw new Error(LOCAL_LOGIN_OFF);
   const parsed = ZCredentials.safeParse(raw);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
@@ -67,6 +75,8 @@ export async function authorizeCredentials(raw: unknown, headers?: Record<string
     if (until) throw new LoginLockedError(until);
     return null;
   }
+  // LOCAL_LOGIN=admins: the right password of anyone but the break-glass administrator (npm run admin:create) is refused.
+  if (mode === 'admins' && !isBreakGlass(user)) throw new Error(LOCAL_LOGIN_ADMINS);
   await recordLoginSuccess(email);
   return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
 }

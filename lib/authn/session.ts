@@ -17,7 +17,7 @@ export const currentAccess = cache(async (): Promise<Access | null> => {
   let claims: SessionClaims | null = null;
   try {
     const session = await getServerSession(authOptions);
-    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sid: (session as { sid?: unknown }).sid, sv: (session as { sv?: unknown }).sv };
+    if (session) claims = { id: (session.user as { id?: string } | undefined)?.id, sid: (session as { sid?: unknown }).sid, sv: (session as { sv?: unknown }).sv, am: (session as { am?: unknown }).am };
   } catch {
     claims = null;
   }
@@ -39,4 +39,15 @@ export async function requireAccess(): Promise<Access> {
   const access = await currentAccess();
   if (!access) redirect('/login');
   return access;
+}
+
+/** Issue 45: how the current browser session was made ('oidc': through the identity provider; else with a password). */
+export async function currentSignInMethod(): Promise<'oidc' | 'password' | null> {
+  try {
+    const session = await getServerSession(authOptions);
+    if (!session) return null;
+    return (session as { am?: unknown }).am === 'oidc' ? 'oidc' : 'password';
+  } catch {
+    return null;
+  }
 }

@@ -8,6 +8,7 @@
  */
 import type { Actor } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
+import { confirmationRefusal, confirmIdentity } from '@/lib/authn/oidc-refresh';
 import { accessOf } from '@/lib/db/queries/access';
 import { touchChefKey } from '@/lib/db/queries/chef-auth';
 import { chefKeysFor, type ChefKeyCandidate } from '@/lib/db/queries/chef-read-path';
@@ -84,7 +85,12 @@ export async function authenticateBearer(req: AuthRequest, orgId: string = HOME_
   const header = req.header('authorization');
   if (!header) return { ok: false, status: 0 };
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  const access = m ? accessOf(await tokenUser(hashToken(m[1]), new Date(), orgId)) : null;
+  let access = m ? accessOf(await tokenUser(hashToken(m[1]), new Date(), orgId)) : null;
+  if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
+  // Issue 45: the tokens of a person who signed in through the identity provider work while the provider confirms them.
+  const confirmed = await confirmIdentity(access.userId);
+  if (!confirmed.ok) return { ok: false, status: 401, message: confirmationRefusal(confirmed.reason) };
+  if (confirmed.refreshed) access = accessOf(await tokenUser(hashToken(m![1]), new Date(), orgId));
   if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
   noteActor(access.userId, 'token', req.header);
   return { ok: true, protocol: 'bearer', actor: { ...access, via: 'token' } };

@@ -7,6 +7,7 @@
 import { can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { AppError, forbidden } from '@/lib/errors';
 import { assertBodyDepth } from '@/lib/validation/limits';
+import { parseLossless } from '@/lib/domain';
 
 /** The Chef Server API versions (X-Ops-Server-API-Version) this server speaks. */
 export const API_MIN_VERSION = 0;
@@ -108,6 +109,20 @@ export function jsonBody(ctx: Ctx): unknown {
   assertBodyDepth(text);
   try {
     return JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'invalid JSON', [{ path: '', message: 'Body must be valid JSON' }]);
+  }
+}
+
+/**
+ * Issue 42: a JSON body parsed losslessly (numbers keep their lexemes: `1.0` stays `1.0`), for the Chef objects
+ * the console stores and serves as sent (nodes). Same depth limit and the same 400 as jsonBody.
+ */
+export function losslessJsonBody(ctx: Ctx): unknown {
+  const text = ctx.req.body.toString('utf8');
+  assertBodyDepth(text);
+  try {
+    return parseLossless(text);
   } catch {
     throw new AppError('bad_request', 'invalid JSON', [{ path: '', message: 'Body must be valid JSON' }]);
   }

@@ -14,9 +14,15 @@
  */
 import { createHash } from 'node:crypto';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
+import { parseLossless } from '@/lib/domain';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { signRequest } from './signing';
-import { SourceError, type ImportSource, type SourceClient, type SourceFileRef, type SourceKey, type SourceUser } from '@/lib/services/import/source';
+import { aclFromJson, groupFromJson, SourceError, type Acl, type AclKind, type ImportSource, type SourceClient, type SourceFileRef, type SourceGroupInfo, type SourceKey, type SourceUser } from '@/lib/services/import/source';
+
+/** Issue 41 (low): the most a list answer (every node's name and URL, …) may be; a document's is MAX_BODY_BYTES. */
+export const DEFAULT_MAX_LIST_BYTES = 64 * 1024 * 1024;
+/** An error answer is read for its first words only. */
+const MAX_ERROR_BYTES = 64 * 1024;
 
 export interface ChefServerSourceOptions {
   server: string;
@@ -29,6 +35,13 @@ export interface ChefServerSourceOptions {
   timeoutMs?: number;
   /** First backoff in ms (doubled each attempt); default 250. */
   backoffMs?: number;
+  /**
+   * Issue 41 (low): origins (scheme://host:port) besides the server's own that cookbook file URLs may point at
+   * (where the server keeps its files: bookshelf on another host, S3); a URL on any other is refused unread.
+   */
+  fileOrigins?: string[];
+  /** The most a list answer may be, in bytes (default 64 MiB); a document may be MAX_BODY_BYTES (8 MiB). */
+  maxListBytes?: number;
 }
 
 class HttpStatusError extends SourceError {
@@ -50,6 +63,8 @@ export class ChefServerSource implements ImportSource {
   private readonly attempts: number;
   private readonly timeoutMs: number;
   private readonly backoffMs: number;
+  private readonly fileOrigins: Set<string>;
+  private readonly maxListBytes: number;
 
   constructor(private readonly o: ChefServerSourceOptions) {
     const u = new URL(o.server);
@@ -60,6 +75,19 @@ export class ChefServerSource implements ImportSource {
     this.attempts = Math.max(1, o.attempts ?? 4);
     this.timeoutMs = o.timeoutMs ?? 60_000;
     this.backoffMs = o.backoffMs ?? 250;
+    this.maxListBytes = o.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
+    this.fileOrigins = new Set(
+      (o.fileOrigins ?? []).map((f) => {
+        let url: URL;
+        try {
+          url = new URL(f);
+        } catch {
+          throw new SourceError(f, 'a file origin must be a URL such as https://files.example.com');
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourceError(f, 'a file origin must be http or https');
+        return url.origin;
+      }),
+    );
   }
 
   /** The organization URL: as given, or the server root when only that answers (chef-zero's single org). */
@@ -89,7 +117,7 @@ export class ChefServerSource implements ImportSource {
   }
 
   /** One signed GET with retries; `absolute` for the file URLs a manifest gives (signed only on the server's own origin). */
-  private async get(target: URL, apiVersion = '1', limit = Infinity): Promise<Buffer> {
+  private async get(target: URL, apiVersion = '1', limit = maxDocumentBytes()): Promise<Buffer> {
     const where = target.href;
     let last: unknown;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
@@ -104,7 +132,7 @@ export class ChefServerSource implements ImportSource {
         continue;
       }
       if (res.status >= 200 && res.status < 300) return readCapped(res, limit, where);
-      const body = Buffer.from(await res.arrayBuffer());
+      const body = await readCapped(res, MAX_ERROR_BYTES, where).catch(() => Buffer.alloc(0));
       const text = body.toString('utf8').slice(0, 300);
       last = new HttpStatusError(where, res.status, `HTTP ${res.status}${text ? `: ${text}` : ''}${res.status >= 500 || res.status === 429 ? ` after ${attempt} attempt${attempt > 1 ? 's' : ''}` : ''}`);
       if (res.status < 500 && res.status !== 429) throw last;
@@ -112,14 +140,20 @@ export class ChefServerSource implements ImportSource {
     throw last;
   }
 
-  private async json<T>(rel: string, apiVersion = '1'): Promise<T> {
+  /** A document (at most MAX_BODY_BYTES) or, with `list`, a list answer (at most maxListBytes). */
+  private async json<T>(rel: string, apiVersion = '1', opts: { list?: boolean; lossless?: boolean } = {}): Promise<T> {
     const target = this.url(rel);
-    const body = await this.get(target, apiVersion);
+    const body = await this.get(target, apiVersion, opts.list ? this.maxListBytes : maxDocumentBytes());
     try {
-      return JSON.parse(body.toString('utf8')) as T;
+      const text = body.toString('utf8');
+      return (opts.lossless ? parseLossless(text) : JSON.parse(text)) as T;
     } catch (e) {
       throw new SourceError(target.href, `not JSON: ${(e as Error).message}`);
     }
+  }
+
+  private list<T>(rel: string, apiVersion = '1'): Promise<T> {
+    return this.json<T>(rel, apiVersion, { list: true });
   }
 
   private async text(rel: string): Promise<string> {
@@ -128,7 +162,7 @@ export class ChefServerSource implements ImportSource {
 
   async policies() {
     await this.resolve();
-    const list = await this.json<Record<string, { revisions?: Record<string, unknown> }>>('policies');
+    const list = await this.list<Record<string, { revisions?: Record<string, unknown> }>>('policies');
     return new Map(Object.entries(list).map(([name, p]) => [name, Object.keys(p?.revisions ?? {})]));
   }
 
@@ -138,13 +172,13 @@ export class ChefServerSource implements ImportSource {
 
   async policyGroups() {
     await this.resolve();
-    const list = await this.json<Record<string, { policies?: Record<string, { revision_id?: string }> }>>('policy_groups');
+    const list = await this.list<Record<string, { policies?: Record<string, { revision_id?: string }> }>>('policy_groups');
     return new Map(Object.entries(list).map(([g, body]) => [g, new Map(Object.entries(body?.policies ?? {}).flatMap(([p, r]) => (typeof r?.revision_id === 'string' ? [[p, r.revision_id] as const] : [])))]));
   }
 
   async cookbookArtifacts() {
     await this.resolve();
-    const list = await this.json<Record<string, { versions?: { identifier: string }[] }>>('cookbook_artifacts?num_versions=all');
+    const list = await this.list<Record<string, { versions?: { identifier: string }[] }>>('cookbook_artifacts?num_versions=all');
     return new Map(Object.entries(list).map(([name, c]) => [name, (c?.versions ?? []).map((v) => v.identifier)]));
   }
 
@@ -176,6 +210,10 @@ export class ChefServerSource implements ImportSource {
   async cookbookFile(_name: string, _identifier: string, file: SourceFileRef) {
     const target = file.url ? new URL(file.url) : this.url(`file_store/checksums/${file.checksum}`);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new SourceError(target.href, 'file URLs must be http or https');
+    // Issue 41 (low): a manifest's file URL is fetched only from the server's own origin or one given with --file-origin.
+    if (target.origin !== this.base.origin && !this.fileOrigins.has(target.origin)) {
+      throw new SourceError(target.href, `not on the source server's origin (${this.base.origin}): refused unread (add --file-origin ${target.origin} if the server keeps its cookbook files there)`);
+    }
     // One file in memory per transfer, and at most the console's own file limit (what knife could upload to it).
     const bytes = await this.get(target, '1', maxDocumentBytes());
     const md5 = createHash('md5').update(bytes).digest('hex');
@@ -185,11 +223,11 @@ export class ChefServerSource implements ImportSource {
 
   async dataBags() {
     await this.resolve();
-    return Object.keys(await this.json<Record<string, string>>('data'));
+    return Object.keys(await this.list<Record<string, string>>('data'));
   }
 
   async dataBagItems(bag: string) {
-    return Object.keys(await this.json<Record<string, string>>(`data/${encodeURIComponent(bag)}`));
+    return Object.keys(await this.list<Record<string, string>>(`data/${encodeURIComponent(bag)}`));
   }
 
   async dataBagItem(bag: string, id: string) {
@@ -200,16 +238,16 @@ export class ChefServerSource implements ImportSource {
 
   async nodes() {
     await this.resolve();
-    return Object.keys(await this.json<Record<string, string>>('nodes'));
+    return Object.keys(await this.list<Record<string, string>>('nodes'));
   }
 
   node(name: string) {
-    return this.json<Record<string, unknown>>(`nodes/${encodeURIComponent(name)}`);
+    return this.json<Record<string, unknown>>(`nodes/${encodeURIComponent(name)}`, '1', { lossless: true });
   }
 
   async clients() {
     await this.resolve();
-    return Object.keys(await this.json<Record<string, string>>('clients'));
+    return Object.keys(await this.list<Record<string, string>>('clients'));
   }
 
   private async keys(owner: string): Promise<SourceKey[]> {
@@ -229,7 +267,7 @@ export class ChefServerSource implements ImportSource {
 
   async users() {
     await this.resolve();
-    const list = await this.json<unknown>('users');
+    const list = await this.list<unknown>('users');
     // Chef Server's org users: [{user: {username}}]; chef-zero's single org: {name: url}.
     if (Array.isArray(list)) return list.map((u) => String((u as { user?: { username?: string } }).user?.username ?? '')).filter(Boolean);
     return Object.keys(list as Record<string, unknown>);
@@ -237,7 +275,7 @@ export class ChefServerSource implements ImportSource {
 
   async user(name: string): Promise<SourceUser> {
     // Users live at the server root in Chef Server (an org URL serves them too); API v0 shows the default key.
-    const u = await this.json<{ username?: string; name?: string; email?: string; display_name?: string; public_key?: string }>(`users/${encodeURIComponent(name)}`, '0');
+    const u = await this.json<{ username?: string; name?: string; email?: string; display_name?: string; first_name?: string; last_name?: string; public_key?: string }>(`users/${encodeURIComponent(name)}`, '0');
     let keys: SourceKey[];
     try {
       keys = await this.keys(`users/${encodeURIComponent(name)}`);
@@ -246,7 +284,34 @@ export class ChefServerSource implements ImportSource {
       if (!u.public_key) throw e;
       keys = [{ name: 'default', publicKey: u.public_key, expirationDate: null }];
     }
-    return { username: name, email: u.email ?? null, displayName: u.display_name ?? name, keys };
+    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+    return { username: name, email: u.email ?? null, displayName: u.display_name ?? name, firstName: str(u.first_name), lastName: str(u.last_name), keys };
+  }
+
+  /** GET /groups and each group (erchef: actors, users, clients, groups); null when the server has no groups endpoint. */
+  async groups(): Promise<SourceGroupInfo[] | null> {
+    await this.resolve();
+    let names: string[];
+    try {
+      names = Object.keys(await this.list<Record<string, unknown>>('groups'));
+    } catch (e) {
+      if (e instanceof HttpStatusError && (e.status === 404 || e.status === 405)) return null;
+      throw e;
+    }
+    const out: SourceGroupInfo[] = [];
+    for (const g of names.sort()) out.push(groupFromJson(g, await this.json(`groups/${encodeURIComponent(g)}`)));
+    return out;
+  }
+
+  /** GET …/_acl of a container or an object; null when the server does not give it (404, 403, 405). */
+  async acl(kind: AclKind | 'containers', name: string): Promise<Acl | null> {
+    await this.resolve();
+    try {
+      return aclFromJson(await this.json(`${kind}/${encodeURIComponent(name)}/_acl`));
+    } catch (e) {
+      if (e instanceof HttpStatusError && [403, 404, 405].includes(e.status)) return null;
+      throw e;
+    }
   }
 
   async notImported() {
@@ -254,7 +319,7 @@ export class ChefServerSource implements ImportSource {
     const out: { kind: 'cookbooks' | 'roles' | 'environments'; names: string[] }[] = [];
     for (const kind of ['cookbooks', 'roles', 'environments'] as const) {
       try {
-        let names = Object.keys(await this.json<Record<string, unknown>>(kind === 'cookbooks' ? 'cookbooks?num_versions=all' : kind));
+        let names = Object.keys(await this.list<Record<string, unknown>>(kind === 'cookbooks' ? 'cookbooks?num_versions=all' : kind));
         if (kind === 'environments') names = names.filter((n) => n !== '_default');
         out.push({ kind, names: names.sort() });
       } catch (e) {
@@ -270,7 +335,8 @@ export class ChefServerSource implements ImportSource {
  * received) is refused as soon as it is known, without holding the rest.
  */
 async function readCapped(res: Response, limit: number, where: string): Promise<Buffer> {
-  const tooBig = (what: string) => new SourceError(where, `${what}, more than the console's file limit of ${limit} bytes (MAX_BODY_BYTES): not imported`);
+  const which = limit === maxDocumentBytes() ? `the console's file limit of ${limit} bytes (MAX_BODY_BYTES, also the largest document)` : `the importer's limit of ${limit} bytes for this answer`;
+  const tooBig = (what: string) => new SourceError(where, `${what}, more than ${which}: not imported`);
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await res.body?.cancel();

@@ -33,6 +33,8 @@ import { transaction } from './internal/retry';
 import { indexNode, unindexNode } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { chefNodeRow, type NodeRow } from '@/lib/db/queries/chef-read-path';
+import { JsonNumber, serializeJson } from '@/lib/domain';
+import { IMPORT_VIA_PREFIX } from './internal/audit';
 import { assertClientPlacement } from './stage-binding';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
@@ -73,7 +75,7 @@ export function normaliseNode(body: unknown, urlName?: string): ChefNode {
   }
   for (const a of ATTRS) {
     const v = b[a];
-    if (v !== undefined && (v === null || typeof v !== 'object' || Array.isArray(v))) fail(a, `Field '${a}' is not a hash`);
+    if (v !== undefined && (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof JsonNumber)) fail(a, `Field '${a}' is not a hash`);
   }
   for (const f of ['policy_name', 'policy_group'] as const) {
     const v = b[f];
@@ -181,6 +183,22 @@ export function nodeJson(n: Omit<StoredNode, 'id'>): ChefNode {
   return node;
 }
 
+/** Issue 42: the node object's text as stored (number lexemes as sent), or built from the facts. */
+export function nodeDocument(n: Omit<StoredNode, 'id'>): string {
+  return n.chefDocument ?? serializeJson(nodeJson(n));
+}
+
+/**
+ * Issue 42: an imported node's last check-in is its source's `ohai_time` (when it last ran there, never later
+ * than now) until it reports to the console itself.
+ */
+function importedCheckIn(actor: Actor, node: ChefNode): { lastCheckIn: Date } | Record<string, never> {
+  if (!actor.via?.startsWith(IMPORT_VIA_PREFIX)) return {};
+  const t = Number((node.automatic as Record<string, unknown> | undefined)?.ohai_time);
+  if (!Number.isFinite(t) || t <= 0) return {};
+  return { lastCheckIn: new Date(Math.min(Date.now(), Math.round(t * 1000))) };
+}
+
 function stageOf(n: { group: { name: string } | null }): string | null {
   return n.group?.name ?? null;
 }
@@ -198,6 +216,11 @@ function visibleOr404<N extends { name: string; group: { name: string } | null }
 
 export async function getChefNode(actor: Actor, name: string): Promise<ChefNode> {
   return nodeJson(visibleOr404(actor, name, await chefNodeRow(name)));
+}
+
+/** GET /nodes/:name's body: the node as stored, numbers as sent (issue 42). */
+export async function getChefNodeDocument(actor: Actor, name: string): Promise<string> {
+  return nodeDocument(visibleOr404(actor, name, await chefNodeRow(name)));
 }
 
 export async function listChefNodes(actor: Actor): Promise<string[]> {
@@ -226,7 +249,10 @@ export async function listChefNodesInEnvironment(actor: Actor, env: string): Pro
 }
 
 /** Stores a node object (new, or replacing `existing`): the one write of every node entry point. `checkIn`: the write is the node's own check-in (a client saving itself, or a check-in report). */
-async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode | null, requestId?: string, checkIn = actor.kind === 'client') {
+async function write(tx: Tx, actor: Actor, sent: ChefNode, existing: StoredNode | null, requestId?: string, checkIn = actor.kind === 'client') {
+  // Issue 42: stored as sent (a lossless body keeps its number lexemes); the index and the facts read plain JSON.
+  const text = serializeJson(sent);
+  const node = JSON.parse(text) as ChefNode;
   const f = facts(node);
   const { group, policy } = await resolve(tx, f.reportedGroup, f.reportedPolicy, existing);
   const from = existing ? stageOf(existing) : null;
@@ -238,8 +264,8 @@ async function write(tx: Tx, actor: Actor, node: ChefNode, existing: StoredNode 
     ...f,
     groupId: group?.id ?? null,
     policyId: policy?.id ?? null,
-    chefDocument: JSON.stringify(node),
-    ...(checkIn ? { lastCheckIn: new Date() } : {}),
+    chefDocument: text,
+    ...(checkIn ? { lastCheckIn: new Date() } : importedCheckIn(actor, node)),
   };
   if (existing) {
     await tx.node.update({ where: { id: existing.id }, data });

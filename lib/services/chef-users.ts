@@ -25,12 +25,15 @@ export interface ChefUserDto {
   displayName: string;
   /** The user's key named 'default' (Chef's API v0 shows it as the user's `public_key`). */
   publicKey: string | null;
+  /** Issue 42: Chef's first_name and last_name as last sent (null: never given; the display name's words then). */
+  firstName?: string | null;
+  lastName?: string | null;
 }
 
-const SELECT = { id: true, chefName: true, email: true, name: true, chefKeys: { where: { name: 'default' }, select: { publicKey: true } } } as const;
+const SELECT = { id: true, chefName: true, email: true, name: true, firstName: true, lastName: true, chefKeys: { where: { name: 'default' }, select: { publicKey: true } } } as const;
 
-function dto(u: { chefName: string | null; email: string; name: string; chefKeys: { publicKey: string }[] }): ChefUserDto {
-  return { username: u.chefName ?? '', email: u.email, displayName: u.name, publicKey: u.chefKeys[0]?.publicKey ?? null };
+function dto(u: { chefName: string | null; email: string; name: string; firstName: string | null; lastName: string | null; chefKeys: { publicKey: string }[] }): ChefUserDto {
+  return { username: u.chefName ?? '', email: u.email, displayName: u.name, publicKey: u.chefKeys[0]?.publicKey ?? null, firstName: u.firstName, lastName: u.lastName };
 }
 
 /** The checks erchef makes of a user body (chef_user:parse_binary_json), with its messages; the first failure. */
@@ -69,6 +72,8 @@ function userFields(raw: unknown, op: 'create' | 'update', apiVersion: number) {
     username: username as string,
     email: (body.email as string).toLowerCase(),
     displayName: (body.display_name as string).trim() || (username as string),
+    firstName: body.first_name as string | undefined,
+    lastName: body.last_name as string | undefined,
     publicKey: body.public_key as string | undefined,
     generate: op === 'create' ? body.create_key === true || (apiVersion === 0 && body.public_key === undefined) : apiVersion === 0 && body.private_key === true,
     /** The body as erchef answers it on update (no password, no id). */
@@ -97,7 +102,7 @@ export async function getChefUser(actor: Actor, name: string): Promise<ChefUserD
 }
 
 /** POST /users (administrators): a console user without a password, with the key sent or a generated one. */
-export async function createChefUser(actor: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string }): Promise<{ user: ChefUserDto; privateKey?: string }> {
+export async function createChefUser(actor: Actor, raw: unknown, opts: { apiVersion: number; requestId?: string; origin?: 'import' }): Promise<{ user: ChefUserDto; privateKey?: string }> {
   assertCan(actor, 'admin.users');
   const f = userFields(raw, 'create', opts.apiVersion);
   const pair = f.generate ? await generateChefKeyPair() : null;
@@ -105,10 +110,10 @@ export async function createChefUser(actor: Actor, raw: unknown, opts: { apiVers
   return transaction(async (tx) => {
     if (await emailTaken(tx, f.email)) throw conflict('Username or email address already in use.');
     await claimChefName(tx, f.username, 'user', 'Username or email address already in use.');
-    const u = await tx.user.create({ data: { email: f.email, name: f.displayName, chefName: f.username, passwordHash: '', isAdmin: false }, select: { id: true } });
+    const u = await tx.user.create({ data: { email: f.email, name: f.displayName, firstName: f.firstName ?? null, lastName: f.lastName ?? null, chefName: f.username, passwordHash: '', isAdmin: false, origin: opts.origin ?? null }, select: { id: true } });
     if (publicKey) await tx.chefKey.create({ data: { userId: u.id, name: 'default', publicKey } });
     await audit(tx, actor, { action: 'user.create', targetType: 'user', target: f.email, after: { chefName: f.username, name: f.displayName, key: !!publicKey, via: 'chef-api' }, requestId: opts.requestId });
-    return { user: { username: f.username, email: f.email, displayName: f.displayName, publicKey }, privateKey: pair?.privateKey };
+    return { user: { username: f.username, email: f.email, displayName: f.displayName, publicKey, firstName: f.firstName ?? null, lastName: f.lastName ?? null }, privateKey: pair?.privateKey };
   });
 }
 
@@ -128,7 +133,7 @@ export async function updateChefUser(actor: Actor, name: string, raw: unknown, o
     const u = await tx.user.findFirst({ where: { chefName: name, active: true }, select: { id: true, email: true, name: true } });
     if (!u) throw notFound(`Could not find user ${name}`);
     if (await emailTaken(tx, f.email, u.id)) throw conflict('Username or email address already in use.');
-    await tx.user.update({ where: { id: u.id }, data: { email: f.email, name: f.displayName } });
+    await tx.user.update({ where: { id: u.id }, data: { email: f.email, name: f.displayName, ...(f.firstName !== undefined ? { firstName: f.firstName } : {}), ...(f.lastName !== undefined ? { lastName: f.lastName } : {}) } });
     if (newKey) {
       await tx.chefKey.deleteMany({ where: { userId: u.id, name: 'default' } });
       await tx.chefKey.create({ data: { userId: u.id, name: 'default', publicKey: newKey } });

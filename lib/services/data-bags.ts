@@ -29,6 +29,7 @@ import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
 import { assertStorable } from './internal/limits';
 import { indexDataBagItem, unindexDataBag } from './internal/data-bag-index';
+import { parseLossless, serializeJson } from '@/lib/domain';
 
 export type { DataBagItemKind, DataBagLevel } from '@/lib/types/data-bags';
 
@@ -91,6 +92,14 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** The stored text of an item that was wrapped (`raw_data`) or lacked its id: as sent, numbers as written. */
+function exactItemText(text: string, wrapped: boolean, urlId?: string): string {
+  let exact = parseLossless(text) as Doc;
+  if (wrapped) exact = exact.raw_data as Doc;
+  if (exact.id === undefined && urlId !== undefined) exact = { ...exact, id: urlId };
+  return serializeJson(exact);
+}
+
 function requireObject(v: unknown): Doc {
   if (!isObject(v)) throw badRequest('Request body must be a JSON object', [{ path: '', message: 'Body must be a JSON object' }]);
   return v;
@@ -117,7 +126,8 @@ export function validateItemBody(text: string, urlId?: string): { doc: Doc; stor
   const parsed = requireObject(parseBody(text));
   let doc = parsed;
   let changed = false;
-  if (parsed.json_class === 'Chef::DataBagItem' && parsed.raw_data !== undefined) {
+  const wrapped = parsed.json_class === 'Chef::DataBagItem' && parsed.raw_data !== undefined;
+  if (wrapped) {
     doc = requireObject(parsed.raw_data);
     changed = true;
   }
@@ -129,7 +139,8 @@ export function validateItemBody(text: string, urlId?: string): { doc: Doc; stor
   }
   if (doc.id === undefined) throw badRequest("Field 'id' missing", [{ path: '/id', message: "Field 'id' missing" }]);
   if (typeof doc.id !== 'string' || !DATA_BAG_NAME.test(doc.id)) throw badRequest("Field 'id' invalid", [{ path: '/id', message: "Field 'id' invalid: A-Z, a-z, 0-9, _, :, . or -, at most 255" }]);
-  const stored = changed ? JSON.stringify(doc) : text;
+  // Issue 42: an unwrapped or completed item is written from a lossless reading, so its numbers keep their lexemes.
+  const stored = changed ? exactItemText(text, wrapped, urlId) : text;
   assertStorable(stored, 'The data bag item');
   return { doc, stored };
 }

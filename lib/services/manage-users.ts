@@ -10,7 +10,9 @@ import { HOME_MEMBERSHIP } from './organizations';
 // at their edge, and the functions take the parsed output; what stays below are the rules that need the database.
 
 const email = z.string().trim().toLowerCase().email('must be an email address');
-const password = z.string().min(10, 'must be at least 10 characters').max(200, 'is at most 200 characters');
+/** The console's password rule (also the first administrator's: lib/services/first-admin.ts). */
+export const ZPassword = z.string().min(10, 'must be at least 10 characters').max(200, 'is at most 200 characters');
+const password = ZPassword;
 
 export const ZCreateUserInput = z.object({ email, name: z.string().trim().min(1, 'is required').max(100), password, isAdmin: z.boolean().default(false) });
 

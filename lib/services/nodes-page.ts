@@ -131,6 +131,8 @@ export async function searchNodesPage(access: Access, query: string, page = 1, r
         name,
         stage: n.group?.name ?? n.reportedGroup,
         policy: n.policy?.name ?? n.reportedPolicy,
+        // Issue 42: a node saved before it had a policy (its first run stopped early) is listed, with what it lacks.
+        lacks: [...(n.reportedGroup ? [] : ['policy_group' as const]), ...(n.reportedPolicy ? [] : ['policy_name' as const])],
         platform: [n.platform, n.platformVersion].filter(Boolean).join(' ') || null,
         revisionApplied: n.revisionApplied,
         lastCheckIn: n.lastCheckIn?.toISOString() ?? null,

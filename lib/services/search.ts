@@ -15,7 +15,8 @@ import { isSearchDeadline, searchIndex, type SearchScope } from '@/lib/db/querie
 import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
 import { parseSearchQuery, SearchBudgetError, SearchSyntaxError, type SearchBudget, type SearchBudgetLimit, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
-import { NODE_SELECT, nodeJson } from './chef-nodes';
+import { NODE_SELECT, nodeDocument, nodeJson } from './chef-nodes';
+import { parseLossless } from '@/lib/domain';
 import { clientJson, DEFAULT_KEY } from './chef-clients';
 import { bagReadable, listDataBags } from './data-bags';
 import { bagIndex } from './internal/search-index';
@@ -201,7 +202,8 @@ async function loadHits(target: Target, names: string[], opts: { org: string; ap
     // A node deleted between the query and this read is left out.
     return byOrder(nodes).map((n) => {
       const doc = nodeJson(n);
-      return { name: n.name, path: `nodes/${n.name}`, row: doc as Json, partialSource: nodeSearchDocument(doc) };
+      // Issue 42: the row as stored, numbers as sent (`1.0` stays a Float in recipes); partial search reads plain JSON.
+      return { name: n.name, path: `nodes/${n.name}`, row: parseLossless(nodeDocument(n)) as Json, partialSource: nodeSearchDocument(doc) };
     });
   }
   if (kind === 'bag') {
@@ -210,7 +212,7 @@ async function loadHits(target: Target, names: string[], opts: { org: string; ap
     return byOrder(items.map((i) => ({ name: i.itemId, document: i.document }))).map((i) => {
       const raw = JSON.parse(i.document) as Json;
       // Chef's search row for an item: the item wrapped (pedant's search_result_databag_item).
-      const row = { name: `data_bag_item_${bag}_${i.name}`, json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: bag, raw_data: raw };
+      const row = { name: `data_bag_item_${bag}_${i.name}`, json_class: 'Chef::DataBagItem', chef_type: 'data_bag_item', data_bag: bag, raw_data: parseLossless(i.document) as Json };
       return { name: i.name, path: `data/${bag}/${i.name}`, row, partialSource: raw };
     });
   }

@@ -18,6 +18,8 @@ export interface SetGroupPolicyInput {
   ownerTeam?: string | null;
   /** Issue 15: a written reason to move during a freeze window (needs manage on the stage). */
   freezeOverrideReason?: string;
+  /** Issue 42 (the importer): what the caller saw in the stage (a revision id, null for none); a mismatch is a 409. Absent: Chef's blind PUT. */
+  expectedRevisionId?: string | null;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
       freezeOverrideReason: input.freezeOverrideReason,
       requestId: input.requestId,
       origin: { upload: true },
+      ...(input.expectedRevisionId !== undefined ? { expectedRevisionId: input.expectedRevisionId } : {}),
     });
     const doc = await tx.policyRevision.findUniqueOrThrow({ where: { id: stored.id }, select: { document: true } });
     // Issue 15: a protected stage got a request (the revision is stored; the pointer did not move).

@@ -12,6 +12,8 @@ export interface UploadRevisionInput {
   /** Owning team for a policy that does not exist yet (see chooseOwnerTeam: required when the uploader is in several teams). */
   ownerTeam?: string | null;
   requestId?: string;
+  /** Issue 42: 'import' for a revision the importer brings (its upload time says nothing of its age). */
+  origin?: 'import';
 }
 
 export interface UploadRevisionResult {
@@ -49,7 +51,7 @@ export async function uploadRevision(access: Access, input: UploadRevisionInput)
     } else {
       assertCan(access, 'policy.upload', { ownerTeamId: policy.ownerTeamId });
     }
-    const stored = await storeRevision(tx, access, policy, revision, 'upload');
+    const stored = await storeRevision(tx, access, policy, revision, input.origin ?? 'upload');
     if (stored.created) {
       await audit(tx, access, {
         action: 'revision.upload',

@@ -1,7 +1,7 @@
 /** Issue 27: the importer's report (stored with each ImportRun, shown on Admin → Import). */
 
 /** The kinds of object the importer brings over (and those it lists as not imported). */
-export type ImportKind = 'policy-revision' | 'stage' | 'policy-group' | 'cookbook-artifact' | 'data-bag' | 'data-bag-item' | 'node' | 'client' | 'client-key' | 'user' | 'user-key';
+export type ImportKind = 'policy-revision' | 'stage' | 'policy-group' | 'cookbook-artifact' | 'data-bag' | 'data-bag-item' | 'node' | 'client' | 'client-key' | 'user' | 'user-key' | 'team' | 'right';
 
 export interface ImportEntry {
   kind: ImportKind;
@@ -27,6 +27,20 @@ export interface ImportReport {
   notImported: { kind: 'cookbooks' | 'roles' | 'environments'; names: string[] }[];
   /** Cookbook file bytes read from the source. */
   bytes: number;
+  /**
+   * Issue 42/43: what needs a person's eye although nothing was refused: a node left on a policy its stage does
+   * not run in the console (chef-client on it would fail there until the stage runs it), and why.
+   */
+  attention?: ImportEntry[];
+  /** Issue 42: each imported person's resulting rights (`--rights`), the same in a dry run. */
+  rights?: ImportRights;
+}
+
+export interface ImportRights {
+  mode: 'chef' | 'view' | 'none';
+  people: { user: string; email: string | null; rights: string[]; given: boolean; note?: string }[];
+  /** What the mapping left out or what guards still decide (protected or frozen stages). */
+  notes: string[];
 }
 
 /** One row of Admin → Import. */

@@ -8,6 +8,8 @@ export interface NodeListRowDto {
   lastCheckIn: string | null;
   /** Issue 43: how its chef-client runs stand (as the board's rollout health counts it). */
   run: NodeRunStatusDto;
+  /** Issue 42: what the node object lacks to run a policy (empty when it names both). */
+  lacks: ('policy_group' | 'policy_name')[];
 }
 
 /**

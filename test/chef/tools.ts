@@ -96,10 +96,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** chef-zero (Chef's own in-memory server) on a free loopback port, resolved once it listens; kill `child` when done. */
-export async function startChefZero(): Promise<ChefZero> {
+/**
+ * chef-zero (Chef's own in-memory server) on a free loopback port, resolved once it listens; kill `child` when done.
+ * `--enterprise` runs it as Chef Infra Server is organized (organizations, groups, ACLs).
+ */
+export async function startChefZero(args: string[] = []): Promise<ChefZero> {
   const port = await freePort();
-  const child = spawn('chef-zero', ['--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('chef-zero', ['--host', '127.0.0.1', '--port', String(port), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const onData = (d: Buffer) => {

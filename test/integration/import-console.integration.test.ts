@@ -41,8 +41,8 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-function runImport() {
-  const child = tsx(['scripts/import.ts', '--server', proxyUrl, '--org', src.org, '--user', 'admin', '--key', keyFile, '--json'], { DATABASE_URL: process.env.DATABASE_URL! });
+function runImport(extra: string[] = []) {
+  const child = tsx(['scripts/import.ts', '--server', proxyUrl, '--org', src.org, '--user', 'admin', '--key', keyFile, '--json', ...extra], { DATABASE_URL: process.env.DATABASE_URL! });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));
@@ -142,12 +142,17 @@ describe('console → console, killed with SIGKILL mid-import', () => {
     // Nothing finished the killed run's record: Admin → Import shows it as still running.
     expect(await db().importRun.findMany({ select: { status: true } })).toEqual([{ status: 'running' }]);
 
-    // 2. The second run imports the rest and nothing twice.
-    const second = await runImport().done;
-    expect(second.code, second.stderr).toBe(0);
+    // 2. The second run imports the rest and nothing twice. Both consoles have the demo's people: issue 41 (item 4),
+    //    the source admin's key goes to this console's admin only when asked (--prefer source), and is listed.
+    const second = await runImport(['--prefer', 'source']).done;
     const report = JSON.parse(second.stdout);
+    // Exit 3: the source's extra nodes are on policy base in dev, which its dev does not run (issue 43: listed).
+    expect(second.code, second.stderr).toBe(3);
+    expect(report.attention.map((e: { name: string }) => e.name)).toEqual(Array.from({ length: EXTRA_NODES }, (_, i) => `src-node-${String(i + 1).padStart(4, '0')}`));
+    expect(report.attention.every((e: { detail: string }) => e.detail.includes("the source's dev runs no base either"))).toBe(true);
     expect(report.skipped).toEqual([]);
     expect(report.conflicts).toEqual([]);
+    expect(report.imported).toEqual(expect.arrayContaining([{ kind: 'user', name: 'admin', detail: expect.stringMatching(/^added key\(s\) 'import-source' \(SHA-256 [0-9a-f]{16}\) to admin@example\.com \(--prefer source\)/) }]));
     expect(report.imported.filter((e: { kind: string }) => e.kind === 'cookbook-artifact')).toHaveLength(sourceArtifacts.length - partial);
     expect(report.imported.filter((e: { kind: string }) => e.kind === 'node')).toHaveLength(EXTRA_NODES + 8);
 

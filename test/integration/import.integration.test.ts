@@ -120,24 +120,33 @@ describe('a knife download directory', () => {
     expect(run).toMatchObject({ status: 'finished', imported: 0, skipped: 1 });
   });
 
-  it('a console object that differs is a conflict: refused and listed, kept with --prefer console, replaced with --prefer source', async () => {
-    await updateDataBagItem(admin, 'imp-app', 'settings', JSON.stringify({ id: 'settings', port: 6543 }));
+  it('issue 42: a change in the console alone is kept, at the source alone is brought, on both sides is a conflict naming the fields', async () => {
     const stored = () => db().dataBagItem.findFirstOrThrow({ where: { itemId: 'settings', bag: { name: 'imp-app' } }, select: { document: true } }).then((r) => JSON.parse(r.document).port);
-
-    const refused = await runImport(admin, new DirectorySource(dir));
-    expect(refused.report.conflicts).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: expect.stringContaining('--prefer') }]);
+    // The console alone changed it since the import: the console's change stands, nothing to report.
+    await updateDataBagItem(admin, 'imp-app', 'settings', JSON.stringify({ id: 'settings', port: 6543 }));
+    const kept = await runImport(admin, new DirectorySource(dir));
+    expect(kept.report.conflicts).toEqual([]);
+    expect(kept.report.imported).toEqual([]);
     expect(await stored()).toBe(6543);
 
-    const kept = await runImport(admin, new DirectorySource(dir), { prefer: 'console' });
-    expect(kept.report.conflicts[0].detail).toContain("kept the console's");
+    // Now the source changes it too: both changed since the import, a conflict naming the field.
+    write('data_bags/imp-app/settings.json', JSON.stringify({ id: 'settings', port: 5433 }));
+    const refused = await runImport(admin, new DirectorySource(dir));
+    expect(refused.report.conflicts).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: expect.stringMatching(/changed both here and at the source since the import of .*; differs at \/port: left as it is \(run with --prefer source/) }]);
     expect(await stored()).toBe(6543);
 
     const dry = await runImport(admin, new DirectorySource(dir), { prefer: 'source', dryRun: true });
-    expect(dry.report.imported).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: 'would be updated (--prefer source)' }]);
+    expect(dry.report.imported).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: expect.stringMatching(/^would be updated \(--prefer source; .*differs at \/port\)$/) }]);
     expect(await stored()).toBe(6543);
 
     const taken = await runImport(admin, new DirectorySource(dir), { prefer: 'source' });
-    expect(taken.report.imported).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: 'updated (--prefer source)' }]);
+    expect(taken.report.imported).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: expect.stringMatching(/^updated \(--prefer source; .*differs at \/port\)$/) }]);
+    expect(await stored()).toBe(5433);
+
+    // The source alone changes it after that: brought without --prefer.
+    write('data_bags/imp-app/settings.json', JSON.stringify({ id: 'settings', port: 5432 }));
+    const brought = await runImport(admin, new DirectorySource(dir));
+    expect(brought.report.imported).toEqual([{ kind: 'data-bag-item', name: 'imp-app/settings', detail: 'updated (the source changed it since the import; differs at /port)' }]);
     expect(await stored()).toBe(5432);
   });
 
@@ -149,7 +158,7 @@ describe('a knife download directory', () => {
     // Admin → Import lists the runs with their reports to administrators only.
     const listed = await recentImports(admin);
     expect(listed.length).toBe(runs);
-    expect(listed[0]).toMatchObject({ status: 'finished', prefer: 'source', imported: 1, report: { imported: [{ name: 'imp-app/settings' }] } });
+    expect(listed[0]).toMatchObject({ status: 'finished', prefer: null, imported: 1, report: { imported: [{ name: 'imp-app/settings' }] } });
     expect(await recentImports(viewer)).toEqual([]);
   });
 });

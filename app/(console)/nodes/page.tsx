@@ -113,8 +113,15 @@ async function Results({ access, q, run, page }: { access: Access; q: string; ru
                   {n.name}
                 </Link>
               </td>
-              <td>{n.stage ?? '—'}</td>
-              <td>{n.policy ? <Link href={`/policies/${encodeURIComponent(n.policy)}`} className="hover:underline">{n.policy}</Link> : '—'}</td>
+              <td>{n.stage ?? (n.lacks.length ? <span className="text-amber-800">none</span> : '—')}</td>
+              <td>
+                {n.policy ? <Link href={`/policies/${encodeURIComponent(n.policy)}`} className="hover:underline">{n.policy}</Link> : n.lacks.length ? <span className="text-amber-800">none</span> : '—'}
+                {n.lacks.length > 0 && (
+                  <div className="text-xs text-amber-800" data-testid="lacks">
+                    lacks {n.lacks.join(' and ')}: runs no policy until it has {n.lacks.length > 1 ? 'both' : 'it'}
+                  </div>
+                )}
+              </td>
               <td className="mono">{shortId(n.revisionApplied)}</td>
               <td>{n.platform ?? '—'}</td>
               <td className="text-sm">

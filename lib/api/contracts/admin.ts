@@ -5,6 +5,7 @@ import { ZRegisterGitRepositoryInput } from '@/lib/validation/git-repositories';
 import { policyName } from '@/lib/validation/fields';
 import { ZAuditQuery } from '@/lib/validation/audit';
 import { ZOrgSettingsInput } from '@/lib/validation/org-settings';
+import { ZTeamGroupsInput } from '@/lib/validation/sso';
 
 const repository = { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string' }, username: { type: ['string', 'null'] }, hasSecret: { type: 'boolean' } }, required: ['name'] };
 
@@ -69,4 +70,25 @@ export const putSettingsRoute = defineRoute({
   summary: "Change the organization's settings (admin; audited)",
   body: ZOrgSettingsInput,
   responses: { 200: { description: 'The settings now', schema: settings }, 400: 'Not a boolean, or an unknown field', 403: 'Not an administrator' },
+});
+
+// ---- Issue 45: single sign-on ----
+
+const teamIdpGroups = { type: 'object', properties: { team: { type: 'string' }, groups: { type: 'array', items: { type: 'string' } } }, required: ['team', 'groups'] };
+
+export const getTeamIdpGroupsRoute = defineRoute({
+  method: 'GET',
+  path: '/teams/{team}/idp_groups',
+  summary: "A team's identity-provider groups: members of any of them are the team's members, synced at each sign-in through the provider and each session refresh (admin)",
+  params: { team: 'Team name' },
+  responses: { 200: { description: '{ team, groups }', schema: teamIdpGroups }, 403: 'Not an administrator', 404: 'No such team' },
+});
+
+export const putTeamIdpGroupsRoute = defineRoute({
+  method: 'PUT',
+  path: '/teams/{team}/idp_groups',
+  summary: "Replace a team's identity-provider groups (admin; audited). Memberships follow at each member's next sign-in or session refresh",
+  params: { team: 'Team name' },
+  body: z.object({ groups: ZTeamGroupsInput.shape.groups.describe('Group names exactly as the provider sends them in the groups claim (OIDC_GROUPS_CLAIM); at most 100, each 1 to 256 characters without control characters') }).strict(),
+  responses: { 200: { description: 'The groups now', schema: teamIdpGroups }, 400: 'Not a list of group names (the pointer names the entry)', 403: 'Not an administrator', 404: 'No such team' },
 });

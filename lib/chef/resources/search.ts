@@ -1,6 +1,7 @@
 /** Chef's search resource (issue 25): /search, /search/:index (GET: full rows, POST: partial search). */
 import { listSearchIndexes, partialSearch, search, type SearchParams } from '@/lib/services/search';
-import { chefOrg, jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
+import { serializeJson } from '@/lib/domain';
+import { chefOrg, jsonBody, ok, raw, route, type ChefRoute, type Ctx } from '../context';
 
 function params(ctx: Ctx): SearchParams {
   const q = ctx.req.query;
@@ -12,7 +13,8 @@ export const searchRoutes: ChefRoute[] = [
 
   route('GET', 'search/:index', async (ctx) => {
     const r = await search(ctx.actor, ctx.params.index, params(ctx), { org: chefOrg(), apiVersion: ctx.apiVersion });
-    return ok({ total: r.total, start: r.start, rows: r.hits.map((h) => h.row) });
+    // Issue 42: nodes and items with their numbers as sent (lossless rows, written with their lexemes).
+    return raw(serializeJson({ total: r.total, start: r.start, rows: r.hits.map((h) => h.row) }));
   }),
 
   route('POST', 'search/:index', async (ctx) => {

@@ -14,7 +14,8 @@ import { jsonBody, ok, route, type ChefRoute } from '../context';
 /** erchef's user JSON; API v0 adds the default key's `public_key` (null without one). */
 function userBody(u: ChefUserDto, apiVersion: number) {
   const [first, ...rest] = u.displayName.split(' ');
-  const base = { username: u.username, email: u.email, display_name: u.displayName, first_name: first, last_name: rest.join(' ') };
+  // Issue 42: the names as sent (POST/PUT, an import) when known; else the display name's words, as before.
+  const base = { username: u.username, email: u.email, display_name: u.displayName, first_name: u.firstName ?? first, last_name: u.lastName ?? rest.join(' ') };
   return apiVersion === 0 ? { ...base, public_key: u.publicKey } : base;
 }
 

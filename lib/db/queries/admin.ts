@@ -64,11 +64,11 @@ export async function usersForAdmin() {
 
 export async function teamsForAdmin() {
   const [teams, users] = await Promise.all([
-    db().team.findMany({ orderBy: { name: 'asc' }, select: { name: true, description: true, members: { select: { user: { select: { email: true } } } }, policies: { select: { name: true } } } }).then(sortedBy((t) => t.name)),
+    db().team.findMany({ orderBy: { name: 'asc' }, select: { name: true, description: true, members: { select: { user: { select: { email: true } } } }, policies: { select: { name: true } }, idpGroups: { select: { group: true } } } }).then(sortedBy((t) => t.name)),
     db().user.findMany({ where: { active: true }, orderBy: { email: 'asc' }, select: { email: true } }).then(sortedBy((u) => u.email)),
   ]);
   return {
-    teams: teams.map((t) => ({ name: t.name, description: t.description, members: t.members.map((m) => m.user.email).sort(), policies: t.policies.map((p) => p.name).sort() })),
+    teams: teams.map((t) => ({ name: t.name, description: t.description, members: t.members.map((m) => m.user.email).sort(), policies: t.policies.map((p) => p.name).sort(), idpGroups: t.idpGroups.map((g) => g.group).sort() })),
     emails: users.map((u) => u.email),
   };
 }

@@ -5,13 +5,14 @@ import { db } from '../client';
 import { sortedBy } from '../order';
 import { loadBoardGuards } from './board-guards';
 import { olderDependentsByCell } from './include-graph';
+import { moveEdges, stageRelation, type RelationMove, type RelationRevision } from '@/lib/domain';
 
 export type { BoardCell, BoardData } from '@/lib/types/board';
 
 
 
 /**
- * Everything the stage board shows, in nine queries whatever the number of
+ * Everything the stage board shows, in ten queries whatever the number of
  * policies and stages (no per-row queries).
  */
 export async function loadBoard(access: Access): Promise<BoardData> {
@@ -26,8 +27,10 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   // Relations are loaded with IN lists that Prisma splits into chunks; joins keep the statement count fixed.
   const activeRevisions = await client.policyRevision.findMany({
     where: { groups: { some: {} } },
-    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, includeDigest: true, createdAt: true },
+    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, includeDigest: true, createdAt: true, origin: true },
   });
+  // Issue 42: ahead/behind from the pointers' history (and the locks' cookbook versions), not from storage times.
+  const moves = await client.pointerHistory.findMany({ where: { fromRevisionId: { not: null }, toRevisionId: { not: null }, kind: { not: 'rollback' } }, select: { policyName: true, fromRevisionId: true, toRevisionId: true, kind: true } });
   // The newest revision per policy (one grouped query, then one lookup by the (policy, time) pairs).
   // Issue 29: an upload, not a revision the console derived from a stage's older lock (a single-cookbook promotion):
   // offering such an orphan as "the newest upload" would run an old lock again.
@@ -48,6 +51,17 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   const cbByRev = new Map<string, Map<string, string>>();
   for (const r of activeRevisions) cbByRev.set(r.id, new Map(Object.entries(JSON.parse(r.cookbookDigest || '{}') as Record<string, string>)));
   const pointerAt = new Map(visiblePointers.map((p) => [`${p.groupId}|${p.policyId}`, p]));
+  const movesByPolicy = new Map<string, RelationMove[]>();
+  for (const m of moves) movesByPolicy.set(m.policyName, [...(movesByPolicy.get(m.policyName) ?? []), { from: m.fromRevisionId, to: m.toRevisionId, kind: m.kind }]);
+  const relationOf = (policyName: string, later: (typeof activeRevisions)[number], earlier: (typeof activeRevisions)[number]) => {
+    const asRelation = (r: (typeof activeRevisions)[number]): RelationRevision => ({
+      revisionId: r.revisionId,
+      versions: new Map([...(cbByRev.get(r.id) ?? new Map<string, string>())].map(([name, v]) => [name, v.split('|')[0]])),
+      createdAt: r.createdAt,
+      imported: r.origin === 'import',
+    });
+    return stageRelation(asRelation(later), asRelation(earlier), moveEdges(movesByPolicy.get(policyName) ?? []));
+  };
   const nodesAt = new Map<string, { total: number; byRev: Map<string | null, number> }>();
   for (const n of nodeCounts) {
     const key = `${n.groupId}|${n.policyId}`;
@@ -79,7 +93,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
         nodesOnRevision: n?.byRev.get(p.revision.revisionId) ?? 0,
         differsFromPrevious: previous ? previous.revisionPk !== p.revisionPk : null,
         comparedWith: previous ? previousStage : null,
-        relation: previous && previous.revisionPk !== p.revisionPk ? (p.revision.createdAt < previous.revision.createdAt ? 'behind' : 'ahead') : null,
+        relation: previous && previous.revisionPk !== p.revisionPk ? relationOf(policy.name, p.revision, previous.revision) : null,
         cookbooksChanged: previous ? countCookbookChanges(cbByRev.get(previous.revisionPk), cbByRev.get(p.revisionPk)) : 0,
         ...(olderDependents.has(`${stage.id}|${policy.id}`) ? { olderDependents: olderDependents.get(`${stage.id}|${policy.id}`) } : {}),
       };

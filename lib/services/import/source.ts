@@ -12,6 +12,10 @@
  * path): the importer reports that object as skipped and goes on.
  */
 
+import type { Acl, AclKind, SourceGroupInfo } from '@/lib/domain/import';
+
+export type { Acl, AclKind, SourceGroupInfo } from '@/lib/domain/import';
+
 /** A source object that could not be read: `where` is its URL or file path. */
 export class SourceError extends Error {
   constructor(
@@ -41,6 +45,9 @@ export interface SourceUser {
   username: string;
   email: string | null;
   displayName: string;
+  /** Chef's first_name and last_name (issue 42: kept), null when the source has none. */
+  firstName: string | null;
+  lastName: string | null;
   keys: SourceKey[];
 }
 
@@ -75,6 +82,7 @@ export interface ImportSource {
   /** An item's document as the source has it (encrypted items stay encrypted). */
   dataBagItem(bag: string, id: string): Promise<string>;
   nodes(): Promise<string[]>;
+  /** A node as the source has it, parsed losslessly (issue 42: numbers keep their lexemes, `1.0` stays `1.0`). */
   node(name: string): Promise<Record<string, unknown>>;
   clients(): Promise<string[]>;
   client(name: string): Promise<SourceClient>;
@@ -85,6 +93,16 @@ export interface ImportSource {
    * or null when the source does not say (then every user it lists is taken as a member).
    */
   members?(): Promise<string[] | null>;
+  /**
+   * Issue 42: the organization's groups (knife-ec-backup's groups/NAME.json; a server's /groups), null when the
+   * source does not say. Members as Chef names: users, clients, nested groups.
+   */
+  groups?(): Promise<SourceGroupInfo[] | null>;
+  /**
+   * Issue 42: an ACL (knife-ec-backup's acls/…; a server's …/_acl): of a container ('containers', 'policy_groups')
+   * or an object ('policy_groups', 'G'), ('data', BAG), ('policies', P). Null when the source does not give it.
+   */
+  acl?(kind: AclKind | 'containers', name: string): Promise<Acl | null>;
   /** What the console does not import, listed in the report. */
   notImported(): Promise<{ kind: 'cookbooks' | 'roles' | 'environments'; names: string[] }[]>;
 }
@@ -96,4 +114,29 @@ export function splitNameId(base: string, idPattern: RegExp): { name: string; id
   const name = base.slice(0, i);
   const id = base.slice(i + 1);
   return idPattern.test(id) ? { name, id } : null;
+}
+
+/** Chef's group JSON (GET /groups/NAME, or knife-ec-backup's groups/NAME.json) as the importer reads it. */
+export function groupFromJson(name: string, body: unknown): SourceGroupInfo {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  // erchef answers actors (users and clients together) beside users and clients; chef_fs writes users/clients.
+  const actors = b.actors && !Array.isArray(b.actors) && typeof b.actors === 'object' ? (b.actors as Record<string, unknown>) : null;
+  const users = [...list(b.users), ...list(actors?.users)];
+  const clients = [...list(b.clients), ...list(actors?.clients)];
+  if (Array.isArray(b.actors)) for (const a of list(b.actors)) if (!users.includes(a) && !clients.includes(a)) users.push(a);
+  return { name: typeof b.groupname === 'string' ? b.groupname : typeof b.name === 'string' ? b.name : name, users: [...new Set(users)], clients: [...new Set(clients)], groups: [...new Set([...list(b.groups), ...list(actors?.groups)])] };
+}
+
+/** Chef's ACL JSON ({create: {actors, groups}, …}) as the importer reads it; null for anything else. */
+export function aclFromJson(body: unknown): Acl | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const out: Acl = {};
+  for (const p of ['create', 'read', 'update', 'delete', 'grant'] as const) {
+    const ace = (body as Record<string, unknown>)[p] as { actors?: unknown; groups?: unknown } | undefined;
+    if (!ace || typeof ace !== 'object') continue;
+    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    out[p] = { actors: list(ace.actors), groups: list(ace.groups) };
+  }
+  return Object.keys(out).length ? out : null;
 }

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import git, { type GitHttpRequest, type GitHttpResponse, type HttpClient } from 'isomorphic-git';
-import { authSecret } from '@/lib/auth/secret';
+import { decryptSecret, encryptSecret } from '@/lib/auth/secret-box';
 import { AppError, badRequest } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
 
@@ -67,28 +66,9 @@ export function resolveLocalRepository(p: string): string | null {
 
 export const isRemoteUrl = (url: string) => /^https?:\/\//i.test(url);
 
-// ---- credentials at rest: AES-256-GCM under a key derived from GIT_CREDENTIALS_KEY or the session secret ----
+// ---- credentials at rest: lib/auth/secret-box.ts ----
 
-function credentialKey(): Buffer {
-  return createHash('sha256')
-    .update('policy-console/git-credentials\0' + (process.env.GIT_CREDENTIALS_KEY ?? authSecret()))
-    .digest();
-}
-
-export function encryptSecret(plain: string): string {
-  const iv = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', credentialKey(), iv);
-  const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-  return ['v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
-}
-
-export function decryptSecret(stored: string): string {
-  const [v, iv, tag, data] = stored.split('.');
-  if (v !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown credential format');
-  const d = createDecipheriv('aes-256-gcm', credentialKey(), Buffer.from(iv, 'base64url'));
-  d.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([d.update(Buffer.from(data, 'base64url')), d.final()]).toString('utf8');
-}
+export { decryptSecret, encryptSecret };
 
 // ---- concurrency ----
 

@@ -8,8 +8,8 @@ import { assertStorable, MAX_DEPTH } from './limits';
 
 export { MAX_DEPTH };
 
-/** Issue 48: `rebuild`, a dependent the console composed again on a moved include (lib/services/dependents). */
-export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed' | 'rebuild';
+/** Issue 48: `rebuild`, a dependent the console composed again on a moved include (lib/services/dependents); issue 42: `import`. */
+export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed' | 'import' | 'rebuild';
 
 /**
  * Fields a Chef Server adds to a lock document it serves (`policy_group_list`

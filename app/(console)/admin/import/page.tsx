@@ -79,6 +79,33 @@ export default async function ImportPage() {
                     <Entries title={r.dryRun ? 'Would import' : 'Imported'} entries={r.report.imported} />
                     <Entries title="Skipped" entries={r.report.skipped} />
                     <Entries title="Conflicts" entries={r.report.conflicts} />
+                    <Entries title="Needs attention" entries={r.report.attention ?? []} />
+                    {r.report.rights && (r.report.rights.people.length > 0 || r.report.rights.notes.length > 0) ? (
+                      <section className="mt-3">
+                        <h4 className="text-sm font-semibold text-slate-800">
+                          Rights (--rights {r.report.rights.mode}){r.dryRun ? ', as the run would leave them' : ''}
+                        </h4>
+                        <ul className="mt-1 max-h-72 space-y-1 overflow-auto text-xs text-slate-700">
+                          {r.report.rights.people.map((p) => (
+                            <li key={p.user}>
+                              <span className="font-mono">{p.user}</span>
+                              {p.email ? ` (${p.email})` : ''}
+                              {p.given ? '' : <span className="text-amber-800">: {p.note ?? 'not given'}</span>}
+                              <ul className="ml-4 list-disc">
+                                {p.rights.map((x) => (
+                                  <li key={x}>{x}</li>
+                                ))}
+                              </ul>
+                            </li>
+                          ))}
+                          {r.report.rights.notes.map((x) => (
+                            <li key={x} className="text-slate-600">
+                              {x}
+                            </li>
+                          ))}
+                        </ul>
+                      </section>
+                    ) : null}
                     {r.report.notImported.some((n) => n.names.length) ? (
                       <section className="mt-3">
                         <h4 className="text-sm font-semibold text-slate-800">Not imported (the console serves Policyfile fleets)</h4>
