@@ -42,7 +42,7 @@ test('base changes in dev: its dependents are seen, rebuilt with a preview, and 
 
   // The board: a badge on base's dev cell.
   await page.goto('/');
-  const cell = page.locator('tr', { has: page.getByRole('link', { name: 'base', exact: true }) }).locator('td[data-stage="dev"]');
+  const cell = page.locator('tr[data-policy="base"] td[data-stage="dev"]');
   const badge = cell.getByTestId('older-dependents');
   await expect(badge).toHaveText(/2 dependents carry an older base/);
   await badge.click();
