@@ -89,7 +89,7 @@ const install = (c: RebuildCase, p: RebuildPolicy): Job[] => [
 ];
 
 /** What each phase left, per case and policy name. */
-const state = new Map<string, { before: Map<string, string | null>; after: Map<string, string | null>; afterOk: Map<string, boolean>; rebuild: any; baseMoved: boolean; errors: string[]; refused: Map<string, string> }>();
+const state = new Map<string, { before: Map<string, string | null>; after: Map<string, string | null>; afterOk: Map<string, boolean>; rebuild: any; baseMoved: boolean; errors: string[]; refused: Map<string, string>; pushFailed: Map<string, string> }>();
 /**
  * A generated graph chef-cli itself refuses to install (its attribute merge check: a diamond whose includes carry
  * an array with repeated items, which DeepMerge's union shortens on one path only), or one including such a
@@ -111,7 +111,7 @@ beforeAll(async () => {
       fs.writeFileSync(path.join(root, c.id, f), text);
     }
     writePolicyfile(c, c.base.before);
-    state.set(c.id, { before: new Map(), after: new Map(), afterOk: new Map(), rebuild: null, baseMoved: false, errors: [], refused: new Map() });
+    state.set(c.id, { before: new Map(), after: new Map(), afterOk: new Map(), rebuild: null, baseMoved: false, errors: [], refused: new Map(), pushFailed: new Map() });
   }
 
   // A: base, then the dependents in include order (a pinned include names base's first revision).
@@ -171,7 +171,7 @@ beforeAll(async () => {
     active(c).forEach((d, j) => {
       s.afterOk.set(d.name, e[i][2 * j].ok);
       s.after.set(d.name, e[i][2 * j].ok ? lockText(c, d) : null);
-      if (e[i][2 * j].ok && !e[i][2 * j + 1].ok) s.errors.push(`${d.name}: chef push of chef-cli's rebuilt lock failed (the console stores another document under its id?): ${e[i][2 * j + 1].error}`);
+      if (e[i][2 * j].ok && !e[i][2 * j + 1].ok) s.pushFailed.set(d.name, e[i][2 * j + 1].error ?? 'push failed');
     });
   });
 }, 900_000);
@@ -187,7 +187,7 @@ const revisionOf = (text: string | null | undefined) => (text ? (JSON.parse(text
 describe('chef-cli 5.6.24 and the console rebuild the same dependents', () => {
   it('every case: each rebuilt lock and revision id equals chef-cli’s; refusals are refusals; untouched dependents stay', async () => {
     const failures: string[] = [];
-    const stats = { rebuilt: 0, conflict: 0, unchanged: 0, pinned: 0, blocked: 0, untouched: 0, documented: 0, refusedByChefAtSetup: 0 };
+    const stats = { rebuilt: 0, conflict: 0, unchanged: 0, pinned: 0, blocked: 0, untouched: 0, documented: 0, refusedByChefAtSetup: 0, sameIdOtherIncludes: 0 };
     for (const c of cases) {
       const s = state.get(c.id)!;
       const problems = [...s.errors];
@@ -234,6 +234,25 @@ describe('chef-cli 5.6.24 and the console rebuild the same dependents', () => {
           // unchanged, pinned, blocked (its include could not be rebuilt): chef-cli gives the lock it had.
           if (revisionOf(chefAfter) !== chefBefore) problems.push(`${d.name}: the console says ${item.status} (${item.message}), chef-cli rebuilt it from ${chefBefore} to ${revisionOf(chefAfter)}`);
         }
+      }
+      // chef push of chef-cli's rebuilt lock: the console already stores another document under the same id (the
+      // id hashes less than the whole lock); the first lines where the two texts differ.
+      for (const [name, error] of s.pushFailed) {
+        const chefText = s.after.get(name) ?? '';
+        // chef-cli's revision id hashes no included_policy_locks: a dependent whose moved include brought nothing the
+        // id covers (its own pin kept, say) keeps its id with other include refs. Chef Server keeps the old document
+        // silently (chef-server issue 653); the console refuses to change a stored revision (409) and its rebuild
+        // calls the dependent unchanged. Both are expected together, nothing else.
+        if (/409 Conflict.*already exists/.test(error) && revisionOf(chefText) === revisionOf(s.before.get(name)) && items.get(name)?.status === 'unchanged') {
+          stats.sameIdOtherIncludes++;
+          continue;
+        }
+        const row = await db().policyRevision.findFirst({ where: { revisionId: revisionOf(chefText) ?? '', policy: { name } }, select: { document: true } });
+        const a = (row?.document ?? '').split('\n');
+        const b = chefText.split('\n');
+        const diffs: string[] = [];
+        for (let k = 0; k < Math.max(a.length, b.length) && diffs.length < 6; k++) if (a[k] !== b[k]) diffs.push(`line ${k + 1}: console ${JSON.stringify(a[k])} / chef-cli ${JSON.stringify(b[k])}`);
+        problems.push(`${name}: chef push of chef-cli's rebuilt lock failed: ${error}\n    ${diffs.join('\n    ')}`);
       }
       if (problems.length) failures.push(`\n==== DEPS_SEED=${SEED} ${describeRebuildCase(c, chef.orgUrl)}\n${problems.join('\n')}`);
     }
