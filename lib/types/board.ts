@@ -18,6 +18,8 @@ export interface BoardCell {
    */
   relation: 'behind' | 'ahead' | null;
   cookbooksChanged: number;
+  /** Issue 48: how many policies of this stage carry an older revision of this one through their includes (absent: none). */
+  olderDependents?: number;
 }
 
 /** What the board adds to its cells for guarded stages (issue 15). */
