@@ -3,3 +3,4 @@ export * from './health';
 export * from './gate';
 export * from './rollback';
 export * from './events';
+export * from './checks';
