@@ -4,3 +4,4 @@ export * from './gate';
 export * from './rollback';
 export * from './events';
 export * from './checks';
+export * from './automation';

@@ -10,42 +10,15 @@ import type { Tx } from '@/lib/db/client';
 import type { AuditActor } from './audit';
 import { audit } from './audit';
 import { absoluteUrl, emitEvent } from './outbox';
+import { automationState, type HoldSource } from '@/lib/domain/rollout';
+
+export { automationState };
 
 /** The `via` of the automation's actor: movePointer does not hold the automation for its own moves. */
 export const AUTO_PROMOTE_VIA = 'auto-promote';
 export const AUTO_PROMOTE_ACTOR = { kind: 'system' as const, userId: null, email: 'system (automatic promotion)', via: AUTO_PROMOTE_VIA };
 
-export type HoldSource = 'rollback' | 'promotion' | 'ring';
-
-export interface AutomationWaitingDto {
-  policy: string;
-  revision_id: string;
-  /** What it waits for, in words ("the gate: 1 of at least 2 node(s) in dev converged …", "the freeze of qa (release week)"). */
-  waiting_for: string;
-  /** When it expects to move (the end of a soak or a freeze), if known. */
-  until: string | null;
-  at: string;
-}
-
-export interface AutomationStateDto {
-  state: 'off' | 'on' | 'waiting' | 'held';
-  held: { at: string; by: string; reason: string; source: HoldSource } | null;
-  waiting: AutomationWaitingDto[];
-}
-
-type StateRow = { autoPromoteEnabled: boolean; heldAt: Date | null; heldByEmail: string | null; heldReason: string | null; heldSource: string | null; autoWaiting: string };
-
-/** A stage's automation state from its rule row. */
-export function automationState(r: StateRow): AutomationStateDto {
-  const held = r.heldAt ? { at: r.heldAt.toISOString(), by: r.heldByEmail ?? 'system', reason: r.heldReason ?? '', source: (r.heldSource ?? 'promotion') as HoldSource } : null;
-  const waitingMap = JSON.parse(r.autoWaiting || '{}') as Record<string, Omit<AutomationWaitingDto, 'policy'>>;
-  const waiting = Object.entries(waitingMap)
-    .map(([policy, w]) => ({ policy, ...w }))
-    .sort((a, b) => (a.policy < b.policy ? -1 : 1));
-  if (!r.autoPromoteEnabled) return { state: 'off', held, waiting: [] };
-  if (held) return { state: 'held', held, waiting };
-  return { state: waiting.length ? 'waiting' : 'on', held: null, waiting };
-}
+export type { AutomationStateDto, AutomationWaitingDto, HoldSource } from '@/lib/domain/rollout';
 
 /** The stage's history of a policy, as an absolute link for notifications. */
 export const timelineLink = (stage: string, policy?: string | null) => absoluteUrl(`/history?stage=${encodeURIComponent(stage)}${policy ? `&policy=${encodeURIComponent(policy)}` : ''}`);
