@@ -251,6 +251,7 @@ export interface TimelineEntryDto {
   evidence?: Record<string, unknown>;
 }
 
+const AUTOMATION_KINDS: Record<string, string> = { auto_promoted: 'auto-promoted', auto_requested: 'requested', held: 'held', resumed: 'resumed', soaked: 'soaked' };
 const POINTER_KINDS: Record<string, string> = { set: 'pushed', promote: 'promoted', 'promote-cookbook': 'promoted', rollback: 'rolled back', remove: 'removed', seed: 'pushed', ring: 'promoted' };
 
 /**
@@ -270,18 +271,9 @@ export async function stageTimeline(access: Access, input: { stage: string; poli
     client.checkEvaluation.findMany({ where: { groupName: group.name, ...byPolicy }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1000 }),
   ]);
   const entries: TimelineEntryDto[] = [];
-  for (const m of moves) {
-    if (m.actorEmail === AUTO_PROMOTE_ACTOR.email) continue; // its automation entry tells it, with the evidence
-    const kind = POINTER_KINDS[m.kind] ?? m.kind;
-    entries.push({ at: m.createdAt.toISOString(), kind, policy: m.policyName, revision_id: m.toRevisionId, summary: `${m.actorEmail} ${kind === 'pushed' ? 'pushed' : kind === 'rolled back' ? 'rolled back' : kind === 'removed' ? 'removed' : 'promoted'} ${m.policyName} ${short(m.fromRevisionId)} → ${short(m.toRevisionId)}${m.reason ? `: ${m.reason}` : ''}`, actor: m.actorEmail });
-  }
-  for (const o of outcomes) {
-    const ev = JSON.parse(o.evidence) as { converged?: number; nodes?: number; node?: string; resource?: string | null };
-    const summary = o.event === 'rollout.converged' ? `${o.policyName} ${short(o.revisionId)} converged on ${ev.converged ?? '?'} node(s)` : `${ev.node ?? 'a node'} failed on ${o.policyName} ${short(o.revisionId)}${ev.resource ? ` at ${ev.resource}` : ''}`;
-    entries.push({ at: o.createdAt.toISOString(), kind: o.event === 'rollout.converged' ? 'converged' : 'failed', policy: o.policyName, revision_id: o.revisionId, summary, actor: null });
-  }
+  // Entries of the same instant: what the automation did first (a hold above the rollback that caused it), then checks, outcomes, moves.
   for (const a of autos) {
-    const kind = { auto_promoted: 'auto-promoted', auto_requested: 'requested', held: 'held', resumed: 'resumed', soaked: 'soaked' }[a.kind] ?? a.kind;
+    const kind = AUTOMATION_KINDS[a.kind] ?? a.kind;
     entries.push({ at: a.createdAt.toISOString(), kind, policy: a.policyName, revision_id: a.revisionId, summary: a.summary, actor: a.actorEmail, evidence: JSON.parse(a.evidence) as Record<string, unknown> });
   }
   // Checks: each change of a check's result for a revision (oldest first to find the changes).
@@ -291,6 +283,16 @@ export async function stageTimeline(access: Access, input: { stage: string; poli
     if (last.get(k) === c.result) continue;
     last.set(k, c.result);
     entries.push({ at: c.createdAt.toISOString(), kind: 'checked', policy: c.policyName, revision_id: c.revisionId, summary: `check '${c.checkName}' ${c.result === 'pass' ? 'passed' : c.result === 'fail' ? 'failed' : 'inconclusive'} for ${c.policyName} ${short(c.revisionId)}: ${c.detail} (${c.durationMs} ms)`, actor: null, evidence: { check: c.checkName, result: c.result, value: c.value, duration_ms: c.durationMs } });
+  }
+  for (const m of moves) {
+    if (m.actorEmail === AUTO_PROMOTE_ACTOR.email) continue; // its automation entry tells it, with the evidence
+    const kind = POINTER_KINDS[m.kind] ?? m.kind;
+    entries.push({ at: m.createdAt.toISOString(), kind, policy: m.policyName, revision_id: m.toRevisionId, summary: `${m.actorEmail} ${kind === 'pushed' ? 'pushed' : kind === 'rolled back' ? 'rolled back' : kind === 'removed' ? 'removed' : 'promoted'} ${m.policyName} ${short(m.fromRevisionId)} → ${short(m.toRevisionId)}${m.reason ? `: ${m.reason}` : ''}`, actor: m.actorEmail });
+  }
+  for (const o of outcomes) {
+    const ev = JSON.parse(o.evidence) as { converged?: number; nodes?: number; node?: string; resource?: string | null };
+    const summary = o.event === 'rollout.converged' ? `${o.policyName} ${short(o.revisionId)} converged on ${ev.converged ?? '?'} node(s)` : `${ev.node ?? 'a node'} failed on ${o.policyName} ${short(o.revisionId)}${ev.resource ? ` at ${ev.resource}` : ''}`;
+    entries.push({ at: o.createdAt.toISOString(), kind: o.event === 'rollout.converged' ? 'converged' : 'failed', policy: o.policyName, revision_id: o.revisionId, summary, actor: null });
   }
   entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return { stage: group.name, policy: input.policy ?? null, entries: entries.slice(0, take) };

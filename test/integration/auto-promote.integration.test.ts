@@ -231,7 +231,6 @@ describe('automatic promotion into qa', () => {
     const kinds = (t.json.entries as { kind: string }[]).map((e) => e.kind);
     expect(kinds[0]).toBe('auto-promoted');
     expect(kinds).toContain('soaked');
-    expect(kinds).toContain('converged');
     expect(kinds.filter((k) => k === 'checked')).toHaveLength(2); // inconclusive, then passed
     expect(kinds.filter((k) => k === 'auto-promoted')).toHaveLength(1);
   });
