@@ -63,6 +63,8 @@ export async function holdOnManualMove(
   now: Date,
 ): Promise<void> {
   if (m.kind === 'seed' || actor?.via === AUTO_PROMOTE_VIA) return;
+  // The system's own moves (a ring's automatic widening, the importer) are no person stepping in; an approved request applied is its requester's.
+  if (actor?.kind === 'system' && !actor.via?.startsWith('promotion-request:')) return;
   const rule = await tx.stageRolloutRule.findUnique({ where: { groupName: m.group.name }, select: { autoPromoteEnabled: true, heldAt: true } });
   if (!rule?.autoPromoteEnabled || rule.heldAt) return;
   if (m.approvedRequestId) {
