@@ -24,7 +24,7 @@ import { GET as getRule, PUT as putRule } from '@/app/api/v1/policy_groups/[grou
 import { POST as resume } from '@/app/api/v1/policy_groups/[group]/rollout/resume/route';
 import { GET as timeline } from '@/app/api/v1/policy_groups/[group]/timeline/route';
 import { GET as gate } from '@/app/api/v1/policy_groups/[group]/policies/[name]/gate/route';
-import { accessFor, call, placeNode, snapshot, tokenFor } from '../helpers';
+import { accessFor, call, placeNode, seed, snapshot, tokenFor } from '../helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const onPostgres = databaseProvider() === 'postgresql';
@@ -85,6 +85,7 @@ let base = '';
 const hanging: http.ServerResponse[] = [];
 
 beforeAll(async () => {
+  await seed();
   server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/health') return void res.writeHead(health).end('ok');
