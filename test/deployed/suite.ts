@@ -287,7 +287,13 @@ export function deployedSuite(kind: DeploymentKind): void {
               .replace('{rev}', rev)
               .replace('{org}', 'console')
               .replace('{user}', 'admin')
+              .replace('{team}', 'web')
               .replace('{id}', ids[c.path.split('/')[1]] ?? 'none') + (QUERY[c.path] ?? '');
+          // A contract with a path parameter this sweep does not know yet says so (add its value above).
+          if (url.includes('{')) {
+            failures.push(`${inst.name} GET ${c.path}: no value for its path parameter in this test`);
+            continue;
+          }
           const a = await api(inst, url);
           if (a.status !== 200) failures.push(`${inst.name} GET ${url}: ${a.status} ${a.text.slice(0, 300)}`);
         }
