@@ -1,3 +1,4 @@
+import type { AutomationStateDto } from '@/lib/domain/rollout';
 import type { StageGuardState } from './guards';
 import type { StageVerdictDto } from './verdicts';
 /** The stage board's data (GET /api/v1/board and the board page): shared by the query that builds it and the components that show it. */
@@ -34,6 +35,8 @@ export interface BoardGuards {
   verdicts?: Record<string, StageVerdictDto[]>;
   /** Issue 29: per "stage|policy": pending scheduled promotions into the stage, and the soonest one's time. */
   scheduled?: Record<string, { count: number; next_run_at: string }>;
+  /** Issue 47: per stage name: its automatic promotion (on, waiting for what and until when, held by whom), when on or held. */
+  automation?: Record<string, AutomationStateDto>;
 }
 
 export interface BoardData {
