@@ -30,6 +30,16 @@ export function moduleOf(url: string, fn: string): string {
   return m ? m[1] : u.split('/').slice(-2).join('/');
 }
 
+/** A frame's file, short: the path inside the project or the package (node_modules/<pkg>/…), or node's module. */
+function fileOf(url: string): string {
+  if (!url) return '';
+  const u = url.replace(/^file:\/\//, '');
+  const nm = u.lastIndexOf('node_modules/');
+  if (nm >= 0) return u.slice(nm + 'node_modules/'.length).split('/').slice(0, 2).join('/') + '/…/' + u.split('/').pop();
+  const m = /\/((?:lib|scripts|bench|app|components)\/.*)$/.exec(u);
+  return m ? m[1] : u;
+}
+
 export function summarise(p: Profile, top = 30): string {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const counts = new Map<number, number>();
@@ -42,7 +52,7 @@ export function summarise(p: Profile, top = 30): string {
   for (const [id, c] of counts) {
     const f = byId.get(id)!.callFrame;
     const mod = moduleOf(f.url, f.functionName);
-    const key = `${f.functionName || '(anonymous)'}  ${mod}${f.url ? `:${f.lineNumber + 1}` : ''}`;
+    const key = `${f.functionName || '(anonymous)'}  ${fileOf(f.url) || mod}${f.url ? `:${f.lineNumber + 1}` : ''}`;
     fns.set(key, (fns.get(key) ?? 0) + c);
     mods.set(mod, (mods.get(mod) ?? 0) + c);
   }
