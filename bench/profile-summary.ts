@@ -58,13 +58,13 @@ export function summarise(p: Profile, top = 30): string {
   }
   const busy = total - (mods.get('(idle)') ?? 0);
   const pct = (c: number) => ((100 * c) / total).toFixed(1).padStart(5);
-  const pctBusy = (c: number) => ((100 * c) / Math.max(1, busy)).toFixed(1).padStart(5);
+  const pctBusy = (c: number, k = '') => (k.startsWith('(idle)') ? '    -' : ((100 * c) / Math.max(1, busy)).toFixed(1).padStart(5));
   const out: string[] = [];
   out.push(`${total} samples over ${(ms / 1000).toFixed(1)} s (${perSample.toFixed(3)} ms each); busy (not idle): ${((100 * busy) / Math.max(1, total)).toFixed(1)}% of samples`);
   out.push('', `top ${top} self-time functions   (% of all samples | % of busy samples)`);
-  for (const [k, c] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) out.push(`${pct(c)}% ${pctBusy(c)}%  ${k}`);
+  for (const [k, c] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) out.push(`${pct(c)}% ${pctBusy(c, k)}%  ${k}`);
   out.push('', 'self time by module   (% of all samples | % of busy samples)');
-  for (const [k, c] of [...mods].sort((a, b) => b[1] - a[1]).slice(0, top)) out.push(`${pct(c)}% ${pctBusy(c)}%  ${k}`);
+  for (const [k, c] of [...mods].sort((a, b) => b[1] - a[1]).slice(0, top)) out.push(`${pct(c)}% ${pctBusy(c, k)}%  ${k}`);
   return out.join('\n');
 }
 

@@ -33,7 +33,10 @@ async function serve(load: string, port: number) {
   if (spawnSync('npx', ['tsx', 'scripts/prepare.ts'], { cwd: ROOT, stdio: 'ignore', env }).status !== 0) throw new Error('prepare failed');
   const key = spawnSync('npx', ['tsx', 'scripts/chef-user-key.ts', 'viewer'], { cwd: ROOT, env, encoding: 'utf8' }).stdout;
   const adminKey = spawnSync('npx', ['tsx', 'scripts/chef-user-key.ts', 'admin'], { cwd: ROOT, env, encoding: 'utf8' }).stdout;
-  const child = spawn(process.execPath, ['--max-old-space-size=384', `--cpu-prof`, `--cpu-prof-dir=${outDir}`, `--cpu-prof-name=${load}.cpuprofile`, '--import', 'tsx', 'scripts/serve.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  // One directory per load: every thread of the process (tsx's module-hooks worker too) writes its own profile there.
+  const dir = path.join(outDir, load);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ['--max-old-space-size=384', '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'scripts/serve.ts'], { cwd: ROOT, env, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
     try {
@@ -49,7 +52,6 @@ async function serve(load: string, port: number) {
 }
 
 for (const [i, load] of wanted.entries()) {
-  fs.rmSync(path.join(outDir, `${load}.cpuprofile`), { force: true });
   const { app, exited } = await serve(load, 3240 + i);
   let note = '';
   try {
@@ -77,7 +79,17 @@ for (const [i, load] of wanted.entries()) {
     app.stop();
     await exited;
   }
+  // The server's main thread: thread id 0 in node's file name (CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile); of
+  // several processes' (a child Next forks inherits the flags), the largest.
+  const dir = path.join(outDir, load);
+  const main = fs
+    .readdirSync(dir)
+    .filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    .sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size);
+  if (!main.length) throw new Error(`no main-thread profile in ${dir}: ${fs.readdirSync(dir).join(', ')}`);
+  console.log(`(${dir}: ${fs.readdirSync(dir).join(', ')})`);
   const file = path.join(outDir, `${load}.cpuprofile`);
+  fs.copyFileSync(path.join(dir, main[0]), file);
   console.log(`\n=== ${load}: ${note}; load average ${loadavg()} (after); ${file}`);
   console.log(summarise(JSON.parse(fs.readFileSync(file, 'utf8')), 25));
 }
