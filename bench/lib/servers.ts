@@ -105,7 +105,7 @@ async function answering(url: string, ms = 60_000): Promise<void> {
  * The production server as `npm run serve` runs it (scripts/serve.ts after `next build`: the node:http front, the
  * Chef door, Next), on a scratch database prepared with the demo seed; `populate` may fill it before the server starts.
  */
-export async function startServe(port: number, opts: { env?: NodeJS.ProcessEnv; populate?: (dbUrl: string) => Promise<void> } = {}): Promise<{ url: string; dbUrl: string; stop: () => Promise<void> }> {
+export async function startServe(port: number, opts: { env?: Record<string, string>; populate?: (dbUrl: string) => Promise<void> } = {}): Promise<{ url: string; dbUrl: string; stop: () => Promise<void> }> {
   if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) {
     const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
     if (r.status !== 0) throw new Error('next build failed');
