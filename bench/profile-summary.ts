@@ -2,6 +2,7 @@
  * Reads a V8 .cpuprofile (node --cpu-prof) and prints the top self-time functions and a per-module rollup,
  * so the numbers in a profiling note can be reproduced:
  *   npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 30]
+ * and, last, busy self time by kind of work (signature verification, lookups, JSON, logging, the front, Next…).
  * Self time is the sample count of a frame (not of its callees) times the sampling interval. Modules are
  * named by the script's path, folded to a package (node_modules/<pkg>), a project folder (lib/chef, …),
  * node's internals (node:*) or V8's own frames ((garbage collector), (program), (idle)).
@@ -68,6 +69,43 @@ export function summarise(p: Profile, top = 30): string {
   return out.join('\n');
 }
 
+/** The rollup the issue asks for (where each microsecond goes): a frame's kind of work, from its file and name. */
+export function categoryOf(f: Frame): string {
+  const u = f.url || '';
+  const fn = f.functionName;
+  if (fn === '(idle)') return 'idle';
+  if (fn === '(garbage collector)') return 'garbage collector';
+  if (/crypto\/cipher|crypto\/hash|chef\/signing|chef\/authn/.test(u)) return 'signature verification (RSA, SHA-1, signed headers, authn)';
+  if (/chef-read-path|db\/url|db\/client|better-sqlite3/.test(u)) return 'SQLite statements and the read-path memo (keys, pointer, document)';
+  if (/@prisma|wasm/.test(u)) return 'Prisma';
+  if (/lib\/ops\/log/.test(u) || fn === 'writeBuffer') return 'logging';
+  if (/lib\/ops|lib\/api\/early-guard/.test(u)) return 'the front (lib/ops: request id, context, metrics)';
+  if (/async_hooks/.test(u)) return 'AsyncLocalStorage (promise hooks)';
+  if (/lib\/chef/.test(u)) return 'Chef router and resources';
+  if (/lib\/(services|domain|auth|db)/.test(u)) return 'services, domain, auth, queries';
+  if (/\.next\/|node_modules\/next|undici|webstreams|abort_controller/.test(u)) return 'Next (and its Request/stream adapters)';
+  if (/modules\/|tsx|source_map|bootstrap|cjs-module-lexer/.test(u) || ['readFileUtf8', 'readFileSync', 'internalModuleStat', 'fstat', 'openFileHandle', 'close', 'read'].includes(fn)) return 'start-up (module loading: the profile starts with the process)';
+  if (/_http_|net|stream|events|buffer|timers/.test(u) || ['writev', 'writeUtf8String', 'writeLatin1String'].includes(fn)) return 'node:http and the socket';
+  return 'other (native, microtasks, program)';
+}
+
+/** Busy self time by category (`categoryOf`), % of busy samples. */
+export function categories(p: Profile): string {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const totals = new Map<string, number>();
+  let busy = 0;
+  for (const s of p.samples) {
+    const k = categoryOf(byId.get(s)!.callFrame);
+    totals.set(k, (totals.get(k) ?? 0) + 1);
+    if (k !== 'idle') busy++;
+  }
+  return [...totals]
+    .filter(([k]) => k !== 'idle')
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, c]) => `${((100 * c) / Math.max(1, busy)).toFixed(1).padStart(5)}%  ${k}`)
+    .join('\n');
+}
+
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('profile-summary.ts')) {
   const file = process.argv[2];
   if (!file) {
@@ -75,5 +113,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
     process.exit(2);
   }
   const t = process.argv.indexOf('--top');
-  console.log(summarise(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile, t > 0 ? Number(process.argv[t + 1]) : 30));
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+  console.log(summarise(profile, t > 0 ? Number(process.argv[t + 1]) : 30));
+  console.log('\nbusy self time by kind of work (% of busy samples)\n' + categories(profile));
 }

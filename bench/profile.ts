@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { createDb } from '@/lib/db/client';
 import { createApiToken } from '@/lib/services/create-api-token';
 import { chefClientRun, policyRead, runSequence, type ChefApp } from './lib/chef-bench';
-import { summarise } from './profile-summary';
+import { categories, summarise } from './profile-summary';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -91,6 +91,8 @@ for (const [i, load] of wanted.entries()) {
   const file = path.join(outDir, `${load}.cpuprofile`);
   fs.copyFileSync(path.join(dir, main[0]), file);
   console.log(`\n=== ${load}: ${note}; load average ${loadavg()} (after); ${file}`);
-  console.log(summarise(JSON.parse(fs.readFileSync(file, 'utf8')), 25));
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  console.log(summarise(profile, 25));
+  console.log('\nbusy self time by kind of work (% of busy samples)\n' + categories(profile));
 }
 process.exit(0);
