@@ -230,14 +230,6 @@ export async function resumeAutomation(access: Access, input: { stage: string; r
   });
 }
 
-/** Each viewable stage's automation state, by stage name (the board; only stages whose rule has it on or held). */
-export async function automationStates(access: Access): Promise<Record<string, AutomationStateDto>> {
-  const rows = await db().stageRolloutRule.findMany({ where: { OR: [{ autoPromoteEnabled: true }, { heldAt: { not: null } }] }, select: { groupName: true, autoPromoteEnabled: true, heldAt: true, heldByEmail: true, heldReason: true, heldSource: true, autoWaiting: true } });
-  const out: Record<string, AutomationStateDto> = {};
-  for (const r of rows) if (can(access, 'stage.view', { stage: r.groupName })) out[r.groupName] = automationState(r);
-  return out;
-}
-
 // ------------------------------------------------------------------ timeline
 
 export interface TimelineEntryDto {
