@@ -1,30 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from './e2e/chromium';
-import { E2E_DB } from './e2e/seed-state';
+import { E2E_WORKERS, e2eDatabaseUrl, serverPort, serverUrl } from './e2e/servers';
 
-/**
- * The e2e server's port: E2E_PORT when set, else a port the kernel says is free now (so two `npm test` runs on one
- * machine never meet). The choice goes into process.env, which Playwright's worker processes inherit: they read this
- * file again and must agree on the port.
- */
-function e2ePort(): number {
-  if (!process.env.E2E_PORT) {
-    const probe = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
-    process.env.E2E_PORT = execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).trim();
-  }
-  const port = Number(process.env.E2E_PORT);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`E2E_PORT must be a TCP port, got '${process.env.E2E_PORT}'`);
-  return port;
-}
+/** The worker slots (e2e/servers.ts): one e2e server and one database each. */
+const SLOTS = Array.from({ length: E2E_WORKERS }, (_, slot) => slot);
+for (const slot of SLOTS) serverPort(slot); // chosen in order, so no two slots get one port
 
-const PORT = e2ePort();
-export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
+  // Spec files spread over the workers; a file's tests run in order in one worker, on that worker's server.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   // A hang guard, not a speed check (the tests wait on events): two `npm test` at once on two cores ran the
@@ -34,7 +21,8 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
   globalSetup: './e2e/global-setup.ts',
   use: {
-    baseURL: BASE_URL,
+    // Each worker's own server: e2e/test.ts overrides baseURL with it (this one is slot 0's, for tools that read the config).
+    baseURL: serverUrl(0),
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -43,13 +31,15 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } }],
-  webServer: {
+  // One server per worker slot, each on its own database (migrated and seeded by scripts/e2e-server.ts); Playwright
+  // starts them one after another, all before the global setup (which signs in on each).
+  webServer: SLOTS.map((slot) => ({
     command: `tsx scripts/e2e-server.ts`,
-    url: `${BASE_URL}/api/health`,
+    url: `${serverUrl(slot)}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), DATABASE_URL: `file:./${E2E_DB}`, SEED_DEMO: 'true', NEXT_TELEMETRY_DISABLED: '1' },
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    env: { PORT: String(serverPort(slot)), DATABASE_URL: e2eDatabaseUrl(slot), SEED_DEMO: 'true', NEXT_TELEMETRY_DISABLED: '1' },
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
 });

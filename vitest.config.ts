@@ -137,7 +137,9 @@ export default defineConfig({
           exclude: ['node_modules/**', '.next/**'],
           globalSetup: ['test/global-setup-integration.ts'],
           setupFiles: ['test/setup-integration.ts'],
-          maxWorkers: 1,
+          // Two files at a time (CI time): each file starts its own console, chef-zero and nodes on free ports in its own
+          // directories; measured 369 s instead of ≈ 500 s for the 15 files on 2 cores.
+          maxWorkers: 2,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { signRequest } from '@/lib/chef/signing';
 import { createDb } from '@/lib/db/client';
 import { round, type BenchResult } from './lib/harness';
-import { startBare, throughput } from './lib/servers';
+import { alternating, startBare, throughput } from './lib/servers';
 import { chefClientRun, policyRead, runSequence, startChef } from './lib/chef-bench';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -27,6 +27,7 @@ async function firstRuns(url: string, org: string, nodeKey: string, lock: { cook
   let runs = 0;
   let requests = 0;
   let totalMs = 0;
+  let refused = 0;
   const deadline = Date.now() + seconds * 1000;
   const send = async (method: string, path: string, body?: string) => {
     requests++;
@@ -41,7 +42,8 @@ async function firstRuns(url: string, org: string, nodeKey: string, lock: { cook
       const name = `bench-first-${w}-${i}-${process.hrtime.bigint()}`;
       const node = JSON.stringify({ name, policy_name: 'webapp', policy_group: 'production', automatic: { platform: 'ubuntu' } });
       await send('GET', `${org}/nodes/${name}`);
-      await send('POST', `${org}/nodes`, node);
+      if (!bare && (await send('POST', `${org}/nodes`, node)).status >= 400) refused++;
+      if (bare) await send('POST', `${org}/nodes`, node);
       await send('GET', `${org}/policy_groups/production/policies/webapp`);
       for (const [cb, l] of Object.entries(lock.cookbook_locks)) {
         const m = await send('GET', `${org}/cookbook_artifacts/${cb}/${l.identifier}`);
@@ -51,13 +53,13 @@ async function firstRuns(url: string, org: string, nodeKey: string, lock: { cook
         if (!bare) filesPer.set(cb, checksums.length);
         for (const c of checksums) await send('GET', `${org}/file_store/checksums/${c}`);
       }
-      await send('PUT', `${org}/nodes/${name}`, node);
+      if ((await send('PUT', `${org}/nodes/${name}`, node)).status >= 400 && !bare) refused++;
       totalMs += performance.now() - t;
       runs++;
     }
   };
   await Promise.all([0, 1, 2, 3].map(worker));
-  return { runsPerSecond: runs / seconds, msPerRun: totalMs / Math.max(1, runs), requests: Math.round(requests / Math.max(1, runs)) };
+  return { runsPerSecond: runs / seconds, msPerRun: totalMs / Math.max(1, runs), requests: Math.round(requests / Math.max(1, runs)), refused };
 }
 
 /**
@@ -77,14 +79,35 @@ export default async function bench(seconds: number): Promise<BenchResult[]> {
 
     const bare = await startBare(3231, body);
     try {
-      const base = await throughput(`${bare.url}/`, seconds);
-      const ours = await throughput(`${app.url}${readPath}`, seconds, headers);
-      if (ours.non2xx) throw new Error(`signed read answered ${ours.non2xx} non-2xx responses`);
-      const runs = await runSequence(app.url, sequence, seconds);
-      if (runs.non2xx) throw new Error(`chef-client sequence answered ${runs.non2xx} non-2xx responses`);
-      const baseRuns = await runSequence(bare.url, sequence, seconds, true);
-      const ratio = ours.rps / base.rps;
-      const runRatio = runs.runsPerSecond / baseRuns.runsPerSecond;
+      // Issue 49: each ratio is the median of 3 rounds, the bare baseline and ours back to back in each.
+      const read = await alternating(
+        async () => {
+          const r = await throughput(`${bare.url}/`, seconds);
+          return { ...r, rate: r.rps, ms: r.latencyMs };
+        },
+        async () => {
+          const r = await throughput(`${app.url}${readPath}`, seconds, headers);
+          if (r.non2xx) throw new Error(`signed read answered ${r.non2xx} non-2xx responses`);
+          return { ...r, rate: r.rps, ms: r.latencyMs };
+        },
+      );
+      const ours = read.ours;
+      const base = read.base;
+      const run = await alternating(
+        async () => {
+          const r = await runSequence(bare.url, sequence, seconds, true);
+          return { ...r, rate: r.runsPerSecond, ms: r.msPerRun };
+        },
+        async () => {
+          const r = await runSequence(app.url, sequence, seconds);
+          if (r.non2xx) throw new Error(`chef-client sequence answered ${r.non2xx} non-2xx responses`);
+          return { ...r, rate: r.runsPerSecond, ms: r.msPerRun };
+        },
+      );
+      const runs = run.ours;
+      const baseRuns = run.base;
+      const ratio = read.ratio;
+      const runRatio = run.ratio;
 
       // A 1 MB cookbook file, downloaded signed (as chef-client does), against bare node:http serving the same bytes.
       const big = randomBytes(1024 * 1024);
@@ -112,9 +135,9 @@ export default async function bench(seconds: number): Promise<BenchResult[]> {
           baseline: 'bare node:http, same bytes',
           baseline_ms: round(base.latencyMs),
           ratio: round(ratio),
-          goal: '>= 0.30 of baseline req/s',
-          met: ratio >= 0.3,
-          note: `${Math.round(ours.rps)} vs ${Math.round(base.rps)} req/s over ${seconds}s; ms columns are mean latency; body ${body.length} bytes`,
+          goal: '>= 0.50 of baseline req/s (issue 49; 0.30 before)',
+          met: ratio >= 0.5,
+          note: `${Math.round(ours.rps)} vs ${Math.round(base.rps)} req/s over ${seconds}s (the median round); ms columns are mean latency; body ${body.length} bytes; ${read.note}`,
         },
         {
           name: 'no-change chef-client run: node GET, policy GET, node PUT, all signed (8 nodes at once)',
@@ -122,9 +145,9 @@ export default async function bench(seconds: number): Promise<BenchResult[]> {
           baseline: 'bare node:http answering the same three requests',
           baseline_ms: round(baseRuns.msPerRun),
           ratio: round(runRatio),
-          goal: '>= 200 runs/s (SQLite)',
-          met: runs.runsPerSecond >= 200,
-          note: `${Math.round(runs.runsPerSecond)} runs/s vs ${Math.round(baseRuns.runsPerSecond)} for the bare server; ms columns are the mean time of one run`,
+          goal: '>= 0.25 of baseline runs/s (issue 49; >= 200 runs/s before)',
+          met: runRatio >= 0.25,
+          note: `${Math.round(runs.runsPerSecond)} runs/s vs ${Math.round(baseRuns.runsPerSecond)} for the bare server (the median round); ms columns are the mean time of one run; ${run.note}`,
         },
         {
           name: 'cookbook file download, 1 MB, signed GET (8 connections)',
@@ -144,7 +167,7 @@ export default async function bench(seconds: number): Promise<BenchResult[]> {
           ratio: round(first.runsPerSecond / firstBare.runsPerSecond),
           goal: 'report only (runs/s)',
           met: true,
-          note: `${first.runsPerSecond.toFixed(1)} runs/s (${first.requests} requests per run) vs ${firstBare.runsPerSecond.toFixed(1)} for the bare server`,
+          note: `${first.runsPerSecond.toFixed(1)} runs/s (${first.requests} requests per run) vs ${firstBare.runsPerSecond.toFixed(1)} for the bare server${first.refused ? `; node POST/PUT answered 4xx ${first.refused} times (these first runs are not whole)` : ''}`,
         },
       ];
     } finally {

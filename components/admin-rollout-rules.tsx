@@ -9,6 +9,7 @@ import { dateTime } from '@/lib/format';
 
 type Gate = AdminRolloutRuleRow['gate'];
 type Rollback = AdminRolloutRuleRow['rollback'];
+type AutoPromote = AdminRolloutRuleRow['auto_promote'];
 
 function NumberField({ id, label, value, min, max, suffix, disabled, onChange, error }: { id: string; label: string; value: number; min: number; max: number; suffix?: string; disabled: boolean; onChange: (n: number) => void; error?: string[] }) {
   return (
@@ -46,11 +47,21 @@ function NumberField({ id, label, value, min, max, suffix, disabled, onChange, e
 function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
   const [gate, setGate] = useState<Gate>(row.gate);
   const [rollback, setRollback] = useState<Rollback>(row.rollback);
-  const save = useActionMutation((v: { gate: Gate; rollback: Rollback }) => runAction(setStageRolloutRuleAction, { stage: row.stage, gate: v.gate, rollback: v.rollback }), {
-    success: (r) => `${r.stage}: promotion gate ${r.gate.enabled ? 'on' : 'off'}, automatic rollback ${r.rollback.enabled ? 'on' : 'off'}`,
-    errors: 'inline',
-  });
-  const dirty = JSON.stringify({ gate, rollback }) !== JSON.stringify({ gate: row.gate, rollback: row.rollback });
+  const [auto, setAuto] = useState<AutoPromote>(row.auto_promote);
+  const save = useActionMutation(
+    (v: { gate: Gate; rollback: Rollback; auto: AutoPromote }) =>
+      runAction(setStageRolloutRuleAction, {
+        stage: row.stage,
+        gate: v.gate,
+        rollback: v.rollback,
+        auto_promote: { enabled: v.auto.enabled, ...(v.auto.soak_minutes !== null && Number.isFinite(v.auto.soak_minutes) ? { soak_minutes: v.auto.soak_minutes } : {}) },
+      }),
+    {
+      success: (r) => `${r.stage}: promotion gate ${r.gate.enabled ? 'on' : 'off'}, automatic promotion ${r.auto_promote.enabled ? 'on' : 'off'}, automatic rollback ${r.rollback.enabled ? 'on' : 'off'}`,
+      errors: 'inline',
+    },
+  );
+  const dirty = JSON.stringify({ gate, rollback, auto }) !== JSON.stringify({ gate: row.gate, rollback: row.rollback, auto: row.auto_promote });
   const disabled = !row.canManage || save.isPending;
   const fe = save.formErrors?.fieldErrors ?? {};
   const id = (s: string) => `rollout-${row.stage}-${s}`;
@@ -64,7 +75,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
       data-stage={row.stage}
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate({ gate, rollback });
+        save.mutate({ gate, rollback, auto });
       }}
     >
       <fieldset className="space-y-2">
@@ -91,7 +102,51 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
         ) : (
           <p className="text-sm text-slate-600">{row.stage} is the first stage: there is no stage before it to gate on.</p>
         )}
+        {gate.checks.length > 0 && (
+          <div className="text-xs text-slate-700" data-testid="gate-checks">
+            <p className="font-medium">Outside checks (registered by an administrator through PUT /api/v1/policy_groups/{row.stage}/rollout):</p>
+            <ul className="list-disc pl-5">
+              {gate.checks.map((c) => (
+                <li key={c.name}>
+                  <b>{c.name}</b> ({c.kind}) <span className="mono">{c.url}</span>
+                  {c.kind === 'prometheus' ? ` query ${c.query}${c.min !== undefined ? `, at least ${c.min}` : ''}${c.max !== undefined ? `, at most ${c.max}` : ''}` : ` expects ${c.expect_status?.join(' or ') ?? '2xx'}`}
+                  {c.allow_private_targets ? ' · private target allowed' : ''}
+                </li>
+              ))}
+            </ul>
+            <p>A check that times out, answers 5xx or returns no sample is inconclusive: the gate is unmet until it passes (a manager may override with a written reason).</p>
+          </div>
+        )}
       </fieldset>
+      {row.gate_from_stage && (
+        <fieldset className="space-y-2">
+          <legend className="text-xs font-semibold uppercase text-slate-600">Automatic promotion into {row.stage}</legend>
+          <label className="flex items-center gap-2 text-sm font-medium">
+            <input type="checkbox" checked={auto.enabled} disabled={disabled} onChange={(e) => setAuto({ ...auto, enabled: e.target.checked })} data-testid="auto-promote-enabled" />
+            Promote into {row.stage} by itself once the revision {row.gate_from_stage} runs meets the gate
+          </label>
+          <NumberField
+            id={id('auto-soak')}
+            label="And has soaked in the stage before for"
+            suffix="minutes"
+            value={auto.soak_minutes ?? 0}
+            min={0}
+            max={43200}
+            disabled={disabled || !auto.enabled}
+            onChange={(n) => setAuto({ ...auto, soak_minutes: n })}
+            error={err('auto_promote.soak_minutes') ?? err('auto_promote.enabled')}
+          />
+          <p className="text-xs text-slate-600" data-testid="automation-state" data-state={row.automation.state}>
+            {row.automation.state === 'held'
+              ? `Held by ${row.automation.held!.by} since ${dateTime(row.automation.held!.at)}: ${row.automation.held!.reason}. Resume it on the stage's history page.`
+              : row.automation.state === 'waiting'
+                ? `Waiting: ${row.automation.waiting.map((w) => `${w.policy}: ${w.waiting_for}${w.until ? ` (until ${dateTime(w.until)})` : ''}`).join('; ')}`
+                : row.automation.state === 'on'
+                  ? 'On: the same guard as a person (freezes wait, bad or failed revisions never move, a protected stage gets a promotion request), as the system, with the evidence in the audit log.'
+                  : 'Off.'}
+          </p>
+        </fieldset>
+      )}
       <fieldset className="space-y-2">
         <legend className="text-xs font-semibold uppercase text-slate-600">Automatic rollback of {row.stage}</legend>
         <label className="flex items-center gap-2 text-sm font-medium">
@@ -127,6 +182,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
             onClick={() => {
               setGate(row.gate);
               setRollback(row.rollback);
+              setAuto(row.auto_promote);
             }}
           >
             Discard changes

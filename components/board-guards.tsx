@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { BoardGuards } from '@/lib/types/board';
+import type { AutomationStateDto } from '@/lib/domain/rollout';
 import type { StageGuardState } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
 import { Time } from './time';
@@ -30,14 +31,35 @@ function approvalText(stage: string, s: StageGuardState): string {
   return `${stage} is protected, but no rule asks for an approval: changes move at once.`;
 }
 
-/** Under a stage's column name: protected (and how many approvals at least) and frozen. */
+/** Issue 47: the stage's automatic promotion in one badge — on, waiting (for what, until when), held (by whom, why), off — linking to its timeline. */
+function AutomationBadge({ stage, auto }: { stage: string; auto: AutomationStateDto }) {
+  const title =
+    auto.state === 'held'
+      ? `Automatic promotion into ${stage} is held by ${auto.held!.by} since ${dateTime(auto.held!.at)}: ${auto.held!.reason}. Someone who manages ${stage} resumes it on the stage's history page.`
+      : auto.state === 'waiting'
+        ? `Automatic promotion into ${stage} is waiting: ${auto.waiting.map((w) => `${w.policy}: ${w.waiting_for}${w.until ? ` (until ${dateTime(w.until)})` : ''}`).join(' · ')}`
+        : auto.state === 'on'
+          ? `Automatic promotion into ${stage} is on: a revision moves once it meets the gate in the stage before.`
+          : `Automatic promotion into ${stage} is off.`;
+  const words = auto.state === 'held' ? `auto: held by ${auto.held!.by}` : auto.state === 'waiting' ? `auto: waiting${auto.waiting[0]?.until ? ` until ${dateTime(auto.waiting[0].until)}` : ''}` : `auto: ${auto.state}`;
+  const tone = auto.state === 'held' ? 'bg-amber-100 text-amber-900' : auto.state === 'waiting' ? 'bg-slate-100 text-slate-800' : auto.state === 'on' ? 'bg-emerald-50 text-emerald-800' : 'bg-slate-50 text-slate-600';
+  return (
+    <Link href={`/history?stage=${encodeURIComponent(stage)}`} className={`badge ${tone}`} title={title} aria-label={title} data-testid="stage-automation" data-state={auto.state}>
+      {words}
+    </Link>
+  );
+}
+
+/** Under a stage's column name: protected (and how many approvals at least), frozen, and (issue 47) its automatic promotion. */
 export function StageGuardBadges({ stage, guards }: { stage: string; guards: BoardGuards | undefined }) {
   const state = guards?.stages[stage];
   const frozen = state?.frozen;
   const rules = state?.rules.length ?? 0;
-  if (!state?.protected && !frozen) return null;
+  const auto = guards?.automation?.[stage];
+  if (!state?.protected && !frozen && !auto) return null;
   return (
     <div className="mt-0.5 flex flex-wrap gap-1 normal-case tracking-normal">
+      {auto && <AutomationBadge stage={stage} auto={auto} />}
       {state?.protected && (
         <span className="badge bg-violet-50 text-violet-800" title={approvalText(stage, state)} data-testid="stage-protected">
           {state.approvals_required === 0 && state.rules.length === 0 ? 'protected' : 'needs approval'}

@@ -289,7 +289,9 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
                   ))}
                 </ul>
                 <p data-testid="guard-gate-opens">
-                  {p.gate.opens_at ? (
+                  {p.gate.checks?.some((c) => c.result !== 'pass') && p.gate.converged >= p.gate.required ? (
+                    'It opens once its outside checks pass.'
+                  ) : p.gate.opens_at ? (
                     <>
                       It opens at <Time iso={p.gate.opens_at} />, when the soak time is over (if the nodes stay converged).
                     </>
@@ -309,6 +311,19 @@ export function GuardAnswerView({ p, overrides, onOverrides }: { p: MovePreviewD
                 )}
               </>
             )}
+          </div>
+        )}
+        {p.gate?.checks && p.gate.checks.length > 0 && (
+          <div data-testid="guard-gate-checks">
+            <p>Outside checks (evaluated now):</p>
+            <ul className="list-disc pl-5">
+              {p.gate.checks.map((c) => (
+                <li key={c.name} data-result={c.result}>
+                  {c.name}: {c.result === 'pass' ? 'passed' : c.result === 'fail' ? 'failed' : 'inconclusive'} — {c.detail}
+                  {c.value !== null ? ` (value ${c.value})` : ''}, {c.duration_ms} ms
+                </li>
+              ))}
+            </ul>
           </div>
         )}
         {(p.downgrades.length > 0 || p.removed_cookbooks.length > 0 || p.attribute_changes.length > 0) && (

@@ -180,6 +180,16 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                             </Link>
                           </div>
                           <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={data.guards} />
+                          {!!c.olderDependents && (
+                            <Link
+                              href={`/policies/${encodeURIComponent(p.name)}?stage=${encodeURIComponent(s.name)}#dependents`}
+                              className="badge bg-amber-50 text-amber-800 underline-offset-2 hover:underline"
+                              data-testid="older-dependents"
+                            >
+                              {c.olderDependents} dependent{c.olderDependents === 1 ? '' : 's'} carr{c.olderDependents === 1 ? 'ies' : 'y'} an older {p.name}
+                              <span className="sr-only"> in {s.name}</span>
+                            </Link>
+                          )}
                           <CellRolloutHealth policy={p.name} stage={s.name} />
                           <RingCell policy={p.name} stage={s.name} />
                           {c.differsFromPrevious === true && (

@@ -5,7 +5,7 @@
  * approve through the API, as their own signed-in sessions.
  */
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
-import { BASE_URL } from '../playwright.config';
+import { serverUrl } from './servers';
 import { stateFile, type Role } from './roles';
 
 type RequestBody = { id: string; status: string; approvals: unknown[]; approvals_required: number; policy: string; stage: string };
@@ -22,7 +22,7 @@ async function approveAs(browser: Browser, role: Role, id: string): Promise<Requ
   const ctx = await browser.newContext({ storageState: stateFile(role) });
   try {
     // A cookie-authenticated write must come from the console's own origin (lib/api/csrf.ts).
-    const res = await ctx.request.post(`/api/v1/promotion_requests/${encodeURIComponent(id)}/approve`, { data: { comment: `e2e: approved by ${role}` }, headers: { origin: BASE_URL } });
+    const res = await ctx.request.post(`/api/v1/promotion_requests/${encodeURIComponent(id)}/approve`, { data: { comment: `e2e: approved by ${role}` }, headers: { origin: serverUrl() } });
     expect(res.status(), `approve ${id} as ${role}: ${await res.text()}`).toBe(200);
     const body = (await res.json()) as { request?: RequestBody } & RequestBody;
     return body.request ?? body;

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { E2E_DB } from './seed-state';
+import { e2eDatabaseUrl } from './servers';
 import { execFileSync } from 'node:child_process';
 import { DEMO_PASSWORD, ROLES, stateFile, type Role } from './roles';
 
@@ -51,7 +51,7 @@ for (const role of Object.keys(ROLES) as Role[]) {
 
 test.describe('API tokens', () => {
   test('no token 401, revoked token 401, valid token 200', async ({ playwright, baseURL }) => {
-    const token = execFileSync('npx', ['tsx', 'scripts/token-create.ts', ROLES.viewer, 'e2e'], { env: { ...process.env, DATABASE_URL: `file:./${E2E_DB}` } })
+    const token = execFileSync('npx', ['tsx', 'scripts/token-create.ts', ROLES.viewer, 'e2e'], { env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() } })
       .toString()
       .trim()
       .split('\n')
@@ -67,7 +67,7 @@ test.describe('API tokens', () => {
     const bad = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}x` } });
     expect((await bad.get('/api/v1/policies')).status()).toBe(401);
 
-    execFileSync('npx', ['tsx', 'scripts/token-revoke.ts', token], { env: { ...process.env, DATABASE_URL: `file:./${E2E_DB}` } });
+    execFileSync('npx', ['tsx', 'scripts/token-revoke.ts', token], { env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() } });
     expect((await withToken.get('/api/v1/policies')).status()).toBe(401);
     await Promise.all([anon.dispose(), withToken.dispose(), bad.dispose()]);
   });

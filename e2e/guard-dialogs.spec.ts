@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BASE_URL } from '../playwright.config';
+import { serverUrl } from './servers';
 import { expect, test as base, type BrowserContext, type Page } from './test';
 import { createdRequestId } from './approvals';
 import { stateFile, type Role } from './roles';
@@ -40,7 +40,7 @@ const POLICY = 'mysql-replica';
 
 /** /api/v1 as the page's user (its session cookie; a cookie-authenticated write must come from the console's origin, lib/api/csrf.ts). */
 async function api(page: Page, method: 'GET' | 'POST', path: string, data?: unknown, expected: number | number[] = 200): Promise<Json> {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data, headers: { origin: BASE_URL } });
+  const res = await page.request.fetch(`/api/v1${path}`, { method, data, headers: { origin: serverUrl() } });
   const text = await res.text();
   expect([expected].flat(), `${method} ${path}: ${res.status()} ${text}`).toContain(res.status());
   return JSON.parse(text) as Json;

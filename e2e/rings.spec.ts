@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test';
-import { BASE_URL } from '../playwright.config';
+import { serverUrl } from './servers';
 import { stateFile } from './roles';
 
 /**
@@ -18,7 +18,7 @@ async function startRing(page: Page): Promise<{ id: string; policy: string }> {
   for (const [policy, { revision_id: current }] of Object.entries(dev).sort()) {
     const other = Object.keys(policies[policy]?.revisions ?? {}).find((r) => r !== current);
     if (!other) continue;
-    const res = await page.request.post('/api/v1/rings', { data: { stage: 'dev', policy, revision_id: other, steps: [50, 100], reason: 'e2e ring' }, headers: { origin: BASE_URL } });
+    const res = await page.request.post('/api/v1/rings', { data: { stage: 'dev', policy, revision_id: other, steps: [50, 100], reason: 'e2e ring' }, headers: { origin: serverUrl() } });
     if (res.status() === 201) return { id: (await res.json()).ring.id, policy };
   }
   throw new Error('no dev policy of the demo has another revision to ring');

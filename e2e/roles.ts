@@ -1,4 +1,5 @@
 import { DEMO_PASSWORD, DEMO_USERS } from '../lib/seed/demo-data';
+import { workerSlot } from './servers';
 
 export { DEMO_PASSWORD };
 
@@ -20,4 +21,5 @@ export const ROLES = {
 
 export type Role = keyof typeof ROLES;
 
-export const stateFile = (role: Role) => `e2e/.auth/${role}.json`;
+/** A role's signed-in storage state on worker slot `slot`'s server (this worker's by default; e2e/global-setup.ts signs in on each). */
+export const stateFile = (role: Role, slot: number = workerSlot()) => `e2e/.auth/${role}-${slot}.json`;

@@ -61,10 +61,10 @@ test('Admin → Stages edits a stage’s promotion gate and its rollback rule (s
     await form.getByLabel('Nodes at least (N)').fill('2');
     await form.getByLabel('For at least (T)').fill('15');
     await saveRules(page, 'qa');
-    await expect(page.getByText('qa: promotion gate on, automatic rollback off')).toBeVisible();
+    await expect(page.getByText('qa: promotion gate on, automatic promotion off, automatic rollback off')).toBeVisible();
     await expect(section.locator('summary')).toContainText('gate: ≥ 80% of ≥ 2 node(s) in dev, ≤ 10% failing, 15 min');
     const saved = await (await page.request.get('/api/v1/policy_groups/qa/rollout')).json();
-    expect(saved.gate).toEqual({ enabled: true, min_success_pct: 80, min_nodes: 2, max_failure_pct: 10, soak_minutes: 15 });
+    expect(saved.gate).toEqual({ enabled: true, min_success_pct: 80, min_nodes: 2, max_failure_pct: 10, soak_minutes: 15, checks: [] });
     expect(saved.updated_by).toBe('admin@example.com');
   } finally {
     // Leave qa ungated for every other spec.
@@ -127,7 +127,7 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
   await form.getByLabel('At least (Y)').fill('50');
   await form.getByLabel('Reported by at least (N)').fill('2');
   await saveRules(page, 'dev');
-  await expect(page.getByText('dev: promotion gate off, automatic rollback on')).toBeVisible();
+  await expect(page.getByText('dev: promotion gate off, automatic promotion off, automatic rollback on')).toBeVisible();
 
   try {
     const spec: DemoPolicySpec = {

@@ -1,20 +1,35 @@
 /**
- * The e2e suite's `test` and `expect`: Playwright's, plus a fixture that puts
- * the database back to the seeded demo before each spec file's first test
- * (e2e/seed-state.ts), so no file depends on what another left behind. Spec
- * files import `test` from here (eslint enforces it).
+ * The e2e suite's `test` and `expect`: Playwright's, plus
+ * - `baseURL` pointed at the worker's own e2e server (e2e/servers.ts), so relative URLs in `page.goto`,
+ *   `page.request` and contexts from `browser.newContext()` reach the server whose database the worker owns;
+ * - a fixture that puts the worker's database back to the seeded demo before each spec file's first test
+ *   (e2e/seed-state.ts), so no file depends on what another left behind;
+ * - a fixture that closes, after each test, the contexts the test opened with `browser.newContext()` (Playwright
+ *   closes only its own `context`): left open, their pages kept polling the server (the board every 15 s) for the
+ *   rest of the worker's life, dozens of renderers competing with the running test for the CPU.
+ * Spec files import `test` from here (eslint enforces it).
  */
 import { test as base } from '@playwright/test';
 import { restoreSeedStateFor } from './seed-state';
+import { serverUrl } from './servers';
 
 export { expect } from '@playwright/test';
 export type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 
-export const test = base.extend<{ seedState: void }>({
+export const test = base.extend<{ seedState: void; closeOwnContexts: void }>({
+  baseURL: async ({}, use, testInfo) => use(serverUrl(testInfo.parallelIndex)),
   seedState: [
     async ({}, use, testInfo) => {
-      restoreSeedStateFor(testInfo.file);
+      restoreSeedStateFor(testInfo.file, testInfo.parallelIndex);
       await use();
+    },
+    { auto: true },
+  ],
+  closeOwnContexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      await use();
+      await Promise.all(browser.contexts().filter((c) => !before.has(c)).map((c) => c.close()));
     },
     { auto: true },
   ],

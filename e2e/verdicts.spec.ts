@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { BASE_URL } from '../playwright.config';
+import { serverUrl } from './servers';
 import { signRequest } from '../lib/chef/signing';
 import { inRing, ringSeed } from '../lib/domain/rings';
 import { expect, test as base, type BrowserContext, type Page } from './test';
@@ -50,7 +50,7 @@ async function expectNoViolations(page: Page, label: string) {
 }
 
 async function api(page: Page, method: 'GET' | 'POST' | 'PUT', p: string, data?: unknown, expected: number | number[] = 200): Promise<Json> {
-  const res = await page.request.fetch(`/api/v1${p}`, { method, data, headers: { origin: BASE_URL } });
+  const res = await page.request.fetch(`/api/v1${p}`, { method, data, headers: { origin: serverUrl() } });
   const text = await res.text();
   expect([expected].flat(), `${method} ${p}: ${res.status()} ${text}`).toContain(res.status());
   return JSON.parse(text) as Json;

@@ -2,7 +2,8 @@
  * `npm run test:deployed` (issue 40): the production build started exactly as the README's commands start it
  * (`npm run serve` after a build), in each deployment the README offers — SQLite, one instance; PostgreSQL, two
  * instances on one database with one NEXTAUTH_SECRET, the second serving HTTPS (TLS_CERT_FILE/TLS_KEY_FILE) —
- * and driven as users drive it: every demo persona in Chromium on every page, alternating instances; the bearer
+ * and driven as users drive it: every demo persona in Chromium on every page, alternating instances (on SQLite admin
+ * and viewer only: the PostgreSQL sweep takes every persona, the e2e suite covers the SQLite pages); the bearer
  * API's reads; knife and a real chef-client through each instance; a promotion race across the instances; the
  * workers' results (webhook delivery, a scheduled promotion, a gated ring's rollback). test/deployed/ has the
  * tests (vitest project `deployed`).

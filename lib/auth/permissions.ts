@@ -249,6 +249,8 @@ export const PERMISSIONS = {
   'audit.read': { label: 'read the audit log', user: SIGNED_IN },
   'git.manage': { label: 'register git repositories for compose', user: ADMIN },
   'webhooks.manage': { label: 'manage webhook subscriptions', user: ADMIN },
+  // Issue 47: the server fetches a gate's outside check: only an administrator registers (or changes) its URL.
+  'checks.manage': { label: "register the URLs of a promotion gate's outside checks", user: ADMIN },
 } as const satisfies Record<string, Row>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -59,7 +59,8 @@ async function resolveParent(tx: Tx, policy: string, parent: ComposeInput['paren
   // Lossless everywhere a lock feeds a new revision: number lexemes and key order reach the id and the bytes.
   const lock = parseLossless(rev.document) as PolicyLock;
   // A composed revision already holds its includes' content: compose again from its own part.
-  if (rev.origin === 'compose' && rev.originDetail) {
+  // Issue 48: a rebuilt revision keeps its own part the same way.
+  if ((rev.origin === 'compose' || rev.origin === 'rebuild') && rev.originDetail) {
     const origin = parseLossless(rev.originDetail) as ComposeOrigin;
     return { parent: { ...origin.parent, name: policy }, previous: { revisionId: rev.revisionId, lock, includes: origin.includes } };
   }

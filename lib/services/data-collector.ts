@@ -295,9 +295,9 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
     status: m.status,
     startTime: m.start_time,
     endTime,
-    // Issue 43: chef-client's times are whole seconds: a run (often a failed one) that ended in the second it started
-    // would read "0 ms"; its resources' own durations (milliseconds) say at least how long it ran.
-    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime(), resources.reduce((n, r) => n + (r.duration_ms ?? 0), 0)),
+    // The clock's duration as reported (chef-client's times are whole seconds): a run that ended in the second it
+    // started stores 0, which the console shows as "under 1 s" (components/node-run-history.tsx runDuration, issue 43).
+    durationMs: Math.max(0, endTime.getTime() - m.start_time.getTime()),
     totalResources: m.total_resource_count ?? m.resources.length,
     updatedResources: updated,
     failedResources: failed,

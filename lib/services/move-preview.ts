@@ -13,7 +13,7 @@ import type { PreviewMoveInput } from '@/lib/validation/move-preview';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import { guardPreview } from './internal/move-preview';
 import { promoteCookbook } from './promote-cookbook';
-import { promotionSource } from './promote-policy';
+import { promotionSource, refreshGateChecks } from './promote-policy';
 import { rollbackTarget } from './rollback';
 
 export type { MovePreviewDto } from '@/lib/types/move-preview';
@@ -29,6 +29,11 @@ export async function previewMove(access: Access, input: PreviewMoveInput): Prom
       const [group, policy] = await Promise.all([requireGroup(tx, input.stage, access), requirePolicy(tx, input.policy)]);
       return guardPreview(tx, access, { group, policy, to: { pk: '', revisionId: r.revisionId }, kind: 'promote-cookbook' });
     });
+  }
+  // Issue 47: the gate's outside checks, evaluated now (outside the transaction) so the answer shows them fresh.
+  if (input.kind === 'promote' && input.from) {
+    await requireGroup(db(), input.stage, access);
+    await refreshGateChecks(access, input.stage, input.policy, input.from);
   }
   return db().$transaction(async (tx) => {
     const [group, policy] = await Promise.all([requireGroup(tx, input.stage, access), requirePolicy(tx, input.policy)]);

@@ -1,6 +1,7 @@
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { badRequest, notFound } from '@/lib/errors';
+import { badRequest, isAppError, notFound } from '@/lib/errors';
+import { gateChecksOf, refreshChecks } from './internal/checks';
 import { requireGroup, requirePolicy } from './internal/lookup';
 import type { PromotePolicyInput } from '@/lib/validation/promotion';
 import { movePointer } from './internal/pointer';
@@ -41,9 +42,26 @@ export async function promotionSource(tx: Tx, access: Access, policy: { id: stri
   return { source, fromName: group.name };
 }
 
+/**
+ * Issue 47: evaluates the outside checks of the gate into `stage` for the revision `from` runs, now and outside
+ * any transaction (the guard reads the evaluations). Nothing when the stage has no checks; a lookup that fails
+ * is left for the move itself to report.
+ */
+export async function refreshGateChecks(access: Access, stage: string, policyName: string, from: string): Promise<void> {
+  if (!(await gateChecksOf(db(), stage)).length) return;
+  try {
+    const policy = await requirePolicy(db(), policyName);
+    const { source } = await promotionSource(db(), access, policy, from);
+    await refreshChecks(stage, policy.name, source.revision.revisionId);
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+  }
+}
+
 /** Points stage `to` at the revision active in `from` (no new document). 409 when `to` moved since the user looked. */
 export async function promotePolicy(access: Access, input: PromotePolicyInput): Promise<PromotePolicyResult> {
   if (input.from === input.to) throw badRequest('A stage cannot be promoted into itself', [{ path: '/to', message: 'to must differ from from' }]);
+  await refreshGateChecks(access, input.to, input.policy, input.from);
   const result = await db().$transaction(async (tx) => {
     const [to, policy] = await Promise.all([requireGroup(tx, input.to, access), requirePolicy(tx, input.policy)]);
     assertCan(access, 'stage.promote', { stage: to.name });

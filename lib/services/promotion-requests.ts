@@ -19,6 +19,7 @@ import { emitEvent } from './internal/outbox';
 import type { ApproveRequestInput, RejectRequestInput, WithdrawRequestInput } from '@/lib/validation/promotion-requests';
 import { movePointer } from './internal/pointer';
 import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
+import { applyJointRequest, JOINT_REQUEST_KIND, jointMembers, staleJointMember } from './internal/joint-move';
 import { moveRequirement } from './internal/guard';
 import { outdateRequest, sweepOutdatedRequests } from './internal/request-outdate';
 import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestLink, requestMessage, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
@@ -198,6 +199,12 @@ export async function approvePromotionRequest(access: Access, input: ApproveRequ
       await markOutdated(tx, access, row, currentRevisionId, input.requestId, now);
       return { current: currentRevisionId, from: row.fromRevisionId, stage: row.groupName };
     }
+    // Issue 48: a joint request is outdated as a whole when any member's stage moved.
+    const stale = row.kind === JOINT_REQUEST_KIND ? await staleJointMember(tx, row) : null;
+    if (stale) {
+      await markOutdated(tx, access, { ...row, policyName: stale.policy, fromRevisionId: stale.from }, stale.current, input.requestId, now);
+      return { current: stale.current, from: stale.from, stage: row.groupName };
+    }
     await recordDecision(tx, access, row.id, 'approve', input.comment, now);
     const all = await tx.promotionApproval.findMany({ where: { requestId: row.id, decision: 'approve' }, orderBy: { createdAt: 'asc' }, select: { userId: true, userEmail: true } });
     // Issue 28: only approvals of people still active and still approvers of the stage count.
@@ -243,6 +250,12 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
   const currentRevisionId = current?.revision.revisionId ?? null;
   const data = { request_id: row.id, stage: row.groupName, policy: row.policyName, from_revision_id: row.fromRevisionId, to_revision_id: row.toRevisionId };
   if (currentRevisionId !== row.fromRevisionId) return markOutdated(tx, access, row, currentRevisionId, requestId, now);
+  if (row.kind === JOINT_REQUEST_KIND) {
+    // Issue 48: every member moves, or (one member's stage moved) none does and the request is outdated.
+    const stale = await staleJointMember(tx, row);
+    if (stale) return markOutdated(tx, access, { ...row, policyName: stale.policy, fromRevisionId: stale.from }, stale.current, requestId, now);
+    return applyJointRequest(tx, access, row, approvers, overrideReason, requestId, now);
+  }
   // Issue 28: the change is judged again as it applies (the stage's history or rules may have changed since it was
   // asked for); when it now needs more approvals than it has, the request says so and waits for them.
   const toPk = row.toRevisionPk;
@@ -366,12 +379,14 @@ export async function pendingRequestsByCell(access: Access): Promise<Record<stri
   const rows = await db().promotionRequest.findMany({
     where: { status: 'pending', expiresAt: { gt: now } },
     orderBy: { createdAt: 'asc' },
-    select: { id: true, groupName: true, policyName: true, approvalsRequired: true, toRevisionId: true, _count: { select: { approvals: { where: { decision: 'approve' } } } } },
+    select: { id: true, groupName: true, policyName: true, approvalsRequired: true, toRevisionId: true, members: true, _count: { select: { approvals: { where: { decision: 'approve' } } } } },
   });
   const out: Record<string, { id: string; approvals: number; approvals_required: number; to_revision_id: string | null; url: string }[]> = {};
   for (const r of rows) {
     if (!can(access, 'stage.view', { stage: r.groupName })) continue;
-    (out[`${r.groupName}/${r.policyName}`] ??= []).push({ id: r.id, approvals: r._count.approvals, approvals_required: r.approvalsRequired, to_revision_id: r.toRevisionId, url: requestUrl(r.id) });
+    // Issue 48: a joint request is pending on every member's cell.
+    const cells = r.members ? jointMembers(r).map((m) => [m.policy, m.to_revision_id] as const) : [[r.policyName, r.toRevisionId] as const];
+    for (const [policy, to] of cells) (out[`${r.groupName}/${policy}`] ??= []).push({ id: r.id, approvals: r._count.approvals, approvals_required: r.approvalsRequired, to_revision_id: to, url: requestUrl(r.id) });
   }
   return out;
 }

@@ -34,6 +34,7 @@ import { emitRingEvent, RING_REQUEST_KIND } from './internal/ring';
 import { isUniqueViolation, transaction } from './internal/retry';
 import { loadNodeFacts, missingAfterMs, resolveGate, type StageNodeFacts } from './internal/rollout-gate';
 import { markOverridden, recordVerdict, resolveVerdict, type StageVerdictDto } from './internal/verdict';
+import { holdAutomation } from './internal/automation';
 import { toVerdictDto, VERDICT_SELECT } from '@/lib/db/queries/verdicts';
 
 export type { RingRolloutDto } from '@/lib/types/rings';
@@ -605,6 +606,8 @@ export async function rollBackRingRollout(access: Access | null, input: RingActi
         extra: { ring_step: row.step, percent: row.percent, rolled_back_by: actor?.email ?? 'system', automatic: !access },
         at: now,
       });
+      // Issue 47: a ring rolled back for failures holds the stage's automatic promotion (who rolled it back, and the verdict).
+      await holdAutomation(tx, actor, { stage: row.groupName, policy: row.policyName, revisionId: row.toRevisionId, source: 'ring', reason: verdict.summary, requestId: input.requestId }, now);
     }
     await audit(tx, actor, {
       action: 'ring.rollback',

@@ -4,13 +4,15 @@
  * automatic rollback rules (normally decided by the ingest of each run; the
  * pass catches a report whose evaluation failed). Every instance may run it:
  * deletes are idempotent and the rollback happens once (rollout.ts); scheduled
- * promotions (issue 29) apply once (scheduled-promotions.ts).
+ * promotions (issue 29) apply once (scheduled-promotions.ts); automatic promotions (issue 47) happen once
+ * (auto-promote.ts).
  * `ROLLOUT_WORKER=false` turns it off; ROLLOUT_WORKER_INTERVAL_MS (default 60 s).
  */
 import { cleanupRunReports } from './data-collector';
 import { evaluateRollbacks } from './rollout';
 import { advanceRings } from './rings';
 import { applyDueScheduledPromotions } from './scheduled-promotions';
+import { autoPromotePass } from './auto-promote';
 
 export interface RunningRolloutWorker {
   stop(): Promise<void>;
@@ -27,6 +29,8 @@ export function startRolloutWorker(intervalMs = Number(process.env.ROLLOUT_WORKE
       await advanceRings();
       // Issue 29: promotions scheduled for now ("at 02:00 UTC", "when the freeze ends"), through the guard, once across instances.
       await applyDueScheduledPromotions();
+      // Issue 47: automatic promotion of the revisions whose evidence is in, through the guard, once across instances.
+      await autoPromotePass();
     } catch (e) {
       console.error('[rollout] pass failed', e);
     }

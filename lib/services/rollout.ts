@@ -19,7 +19,10 @@ import { db, type Tx } from '@/lib/db/client';
 import { processState } from '@/lib/process-state';
 import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
-import { evaluateRollback, summarizeHealth, validateGateRule, validateRollbackRule, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
+import { evaluateRollback, summarizeHealth, validateAutoPromote, validateGateChecks, validateGateRule, validateRollbackRule, type GateCheck, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
+import { checkTargetUrl } from './internal/net-guard';
+import { refreshChecks } from './internal/checks';
+import { automationState, type AutomationStateDto } from './internal/automation';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { requireGroup, requirePolicy } from './internal/lookup';
@@ -248,7 +251,11 @@ export async function stageRuns(access: Access, stage: string, policy: string, o
 
 export interface StageRolloutRuleDto {
   stage: string;
-  gate: { enabled: boolean; min_success_pct: number; min_nodes: number; max_failure_pct: number; soak_minutes: number };
+  gate: { enabled: boolean; min_success_pct: number; min_nodes: number; max_failure_pct: number; soak_minutes: number; checks: GateCheck[] };
+  /** Issue 47: automatic promotion into this stage. */
+  auto_promote: { enabled: boolean; soak_minutes: number | null };
+  /** Issue 47: the automation's state (lib/services/auto-promote.ts). */
+  automation: AutomationStateDto;
   rollback: { enabled: boolean; window_minutes: number; failure_pct: number; min_runs: number };
   /** The stage the gate looks at (the one before, by position), null for the first stage. */
   gate_from_stage: string | null;
@@ -256,14 +263,36 @@ export interface StageRolloutRuleDto {
   updated_at: string | null;
 }
 
-const DEFAULT_RULE = { gateEnabled: false, gateMinSuccessPct: 90, gateMinNodes: 1, gateMaxFailurePct: 10, gateSoakMinutes: 0, rollbackEnabled: false, rollbackWindowMinutes: 60, rollbackFailurePct: 50, rollbackMinRuns: 3, updatedByEmail: null, updatedAt: null as Date | null };
+const DEFAULT_RULE = {
+  gateEnabled: false,
+  gateMinSuccessPct: 90,
+  gateMinNodes: 1,
+  gateMaxFailurePct: 10,
+  gateSoakMinutes: 0,
+  rollbackEnabled: false,
+  rollbackWindowMinutes: 60,
+  rollbackFailurePct: 50,
+  rollbackMinRuns: 3,
+  gateChecks: '[]',
+  autoPromoteEnabled: false,
+  autoPromoteSoakMinutes: null as number | null,
+  heldAt: null as Date | null,
+  heldByEmail: null as string | null,
+  heldReason: null as string | null,
+  heldSource: null as string | null,
+  autoWaiting: '{}',
+  updatedByEmail: null,
+  updatedAt: null as Date | null,
+};
 
 async function ruleDto(tx: Tx, group: { id: string; name: string; position: number }): Promise<StageRolloutRuleDto> {
   const r = (await tx.stageRolloutRule.findUnique({ where: { groupName: group.name } })) ?? DEFAULT_RULE;
   const prev = await tx.policyGroup.findFirst({ where: { position: { lt: group.position } }, orderBy: [{ position: 'desc' }, { name: 'asc' }], select: { name: true } });
   return {
     stage: group.name,
-    gate: { enabled: r.gateEnabled, min_success_pct: r.gateMinSuccessPct, min_nodes: r.gateMinNodes, max_failure_pct: r.gateMaxFailurePct, soak_minutes: r.gateSoakMinutes },
+    gate: { enabled: r.gateEnabled, min_success_pct: r.gateMinSuccessPct, min_nodes: r.gateMinNodes, max_failure_pct: r.gateMaxFailurePct, soak_minutes: r.gateSoakMinutes, checks: JSON.parse(r.gateChecks) as GateCheck[] },
+    auto_promote: { enabled: r.autoPromoteEnabled, soak_minutes: r.autoPromoteSoakMinutes },
+    automation: automationState(r),
     rollback: { enabled: r.rollbackEnabled, window_minutes: r.rollbackWindowMinutes, failure_pct: r.rollbackFailurePct, min_runs: r.rollbackMinRuns },
     gate_from_stage: prev?.name ?? null,
     updated_by: r.updatedByEmail,
@@ -291,6 +320,24 @@ export async function setStageRolloutRule(access: Access, input: SetStageRollout
     const cur = (await tx.stageRolloutRule.findUnique({ where: { groupName: group.name } })) ?? DEFAULT_RULE;
     const g = input.gate;
     const rb = input.rollback;
+    const ap = input.auto_promote;
+    // Issue 47: outside checks. The server fetches their URLs, so only an administrator registers or changes them;
+    // each URL meets the webhook rules on private targets (the one rule, net-guard.ts) unless that check allows it.
+    let checks = cur.gateChecks;
+    if (g?.checks) {
+      const wanted = g.checks as GateCheck[];
+      const problems = validateGateChecks(wanted);
+      if (problems.length) throw badRequest(problems[0].message, problems);
+      const normalized = wanted.map((c, i) => ({
+        ...c,
+        url: checkTargetUrl(c.url, !!c.allow_private_targets, { path: `/gate/checks/${i}/url`, allowField: `gate.checks[${i}].allow_private_targets` }),
+      }));
+      const nextChecks = JSON.stringify(normalized);
+      if (nextChecks !== cur.gateChecks) {
+        assertCan(access, 'checks.manage');
+        checks = nextChecks;
+      }
+    }
     const next = {
       gateEnabled: g ? g.enabled : cur.gateEnabled,
       gateMinSuccessPct: g?.min_success_pct ?? cur.gateMinSuccessPct,
@@ -301,8 +348,12 @@ export async function setStageRolloutRule(access: Access, input: SetStageRollout
       rollbackWindowMinutes: rb?.window_minutes ?? cur.rollbackWindowMinutes,
       rollbackFailurePct: rb?.failure_pct ?? cur.rollbackFailurePct,
       rollbackMinRuns: rb?.min_runs ?? cur.rollbackMinRuns,
+      gateChecks: checks,
+      autoPromoteEnabled: ap ? ap.enabled : cur.autoPromoteEnabled,
+      autoPromoteSoakMinutes: ap ? (ap.soak_minutes ?? (ap.enabled ? cur.autoPromoteSoakMinutes : null)) : cur.autoPromoteSoakMinutes,
     };
     const problems = [
+      ...validateAutoPromote({ enabled: next.autoPromoteEnabled, soakMinutes: next.autoPromoteSoakMinutes, gateEnabled: next.gateEnabled, hasPreviousStage: !!before.gate_from_stage }),
       ...validateGateRule({ minSuccessPct: next.gateMinSuccessPct, minNodes: next.gateMinNodes, maxFailurePct: next.gateMaxFailurePct, soakMinutes: next.gateSoakMinutes }, '/gate'),
       ...validateRollbackRule({ windowMinutes: next.rollbackWindowMinutes, failurePct: next.rollbackFailurePct, minRuns: next.rollbackMinRuns }, '/rollback'),
     ];
@@ -310,7 +361,15 @@ export async function setStageRolloutRule(access: Access, input: SetStageRollout
     const data = { ...next, updatedByEmail: access.email, updatedAt: new Date() };
     await tx.stageRolloutRule.upsert({ where: { groupName: group.name }, create: { groupName: group.name, ...data }, update: data });
     const after = await ruleDto(tx, group);
-    await audit(tx, access, { action: 'stage.rollout_rule', targetType: 'stage', target: group.name, groupName: group.name, before: { gate: before.gate, rollback: before.rollback }, after: { gate: after.gate, rollback: after.rollback }, requestId: input.requestId });
+    await audit(tx, access, {
+      action: 'stage.rollout_rule',
+      targetType: 'stage',
+      target: group.name,
+      groupName: group.name,
+      before: { gate: before.gate, rollback: before.rollback, auto_promote: before.auto_promote },
+      after: { gate: after.gate, rollback: after.rollback, auto_promote: after.auto_promote },
+      requestId: input.requestId,
+    });
     return after;
   });
 }
@@ -330,6 +389,8 @@ export async function gateState(access: Access, input: { stage: string; policy: 
     revisionId = (await client.groupPolicy.findUnique({ where: { groupId_policyId: { groupId: from.id, policyId: policy.id } }, select: { revision: { select: { revisionId: true } } } }))?.revision.revisionId;
   }
   if (!revisionId) return null;
+  // Issue 47: the outside checks, evaluated now (recorded; the answer shows each result, value and duration).
+  await refreshChecks(group.name, policy.name, revisionId, now);
   const gate = await evaluateStageGate(client, group, policy.name, revisionId, now);
   return gate ? { ...gate, stage: group.name, policy: policy.name, can_override: can(access, 'stage.manage', { stage: group.name }) } : null;
 }

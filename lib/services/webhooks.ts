@@ -15,7 +15,7 @@ import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret } from './internal/git-source';
 import { emitEvent, formatOf } from './internal/outbox';
-import { literalTargetRefused } from './internal/net-guard';
+import { checkTargetUrl } from './internal/net-guard';
 import type { ZCreateWebhook } from '@/lib/validation/webhooks';
 
 export { WEBHOOK_EVENTS } from './internal/outbox';
@@ -30,23 +30,8 @@ export type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 export { ZCreateWebhook } from '@/lib/validation/webhooks';
 export type CreateWebhookInput = z.output<typeof ZCreateWebhook>;
 
-/** http(s) only, no credentials in the URL, a host; a literal private address or localhost only when allowed. */
-function checkUrl(raw: string, allowPrivate = false): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw badRequest('url must be an absolute http:// or https:// URL', [{ path: '/url', message: 'url must be an absolute http:// or https:// URL' }]);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('url must use http or https', [{ path: '/url', message: 'url must use http or https' }]);
-  if (u.username || u.password) throw badRequest('url must not contain credentials (the signature authenticates the console)', [{ path: '/url', message: 'url must not contain credentials' }]);
-  if (!u.hostname) throw badRequest('url must name a host', [{ path: '/url', message: 'url must name a host' }]);
-  if (!allowPrivate && literalTargetRefused(u)) {
-    const message = 'url must not point at a loopback, link-local, private or unspecified address (set allow_private_targets to allow it explicitly)';
-    throw badRequest(message, [{ path: '/url', message }]);
-  }
-  return u.toString();
-}
+/** http(s) only, no credentials in the URL, a host; a literal private address or localhost only when allowed (issue 47: the one rule, net-guard.ts). */
+const checkUrl = (raw: string, allowPrivate = false) => checkTargetUrl(raw, allowPrivate, { path: '/url', allowField: 'allow_private_targets', credentials: 'the signature authenticates the console' });
 
 type Row = { id: string; name: string; url: string; events: string; slack: boolean; format: string; allowPrivateTargets: boolean; active: boolean; createdByEmail: string | null; createdAt: Date };
 

@@ -1,3 +1,4 @@
+import type { AutomationStateDto } from '@/lib/domain/rollout';
 import type { StageGuardState } from './guards';
 import type { StageVerdictDto } from './verdicts';
 /** The stage board's data (GET /api/v1/board and the board page): shared by the query that builds it and the components that show it. */
@@ -18,6 +19,8 @@ export interface BoardCell {
    */
   relation: 'behind' | 'ahead' | null;
   cookbooksChanged: number;
+  /** Issue 48: how many policies of this stage carry an older revision of this one through their includes (absent: none). */
+  olderDependents?: number;
 }
 
 /** What the board adds to its cells for guarded stages (issue 15). */
@@ -32,6 +35,8 @@ export interface BoardGuards {
   verdicts?: Record<string, StageVerdictDto[]>;
   /** Issue 29: per "stage|policy": pending scheduled promotions into the stage, and the soonest one's time. */
   scheduled?: Record<string, { count: number; next_run_at: string }>;
+  /** Issue 47: per stage name: its automatic promotion (on, waiting for what and until when, held by whom), when on or held. */
+  automation?: Record<string, AutomationStateDto>;
 }
 
 export interface BoardData {

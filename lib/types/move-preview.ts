@@ -1,3 +1,4 @@
+import type { CheckResult } from '@/lib/domain/rollout';
 import type { StageVerdictDto } from './verdicts';
 
 /**
@@ -36,7 +37,7 @@ export interface MovePreviewDto {
   freeze: { reason: string; ends_at: string; may_override: boolean } | null;
   bad_revision: { reason: string; marked_by: string; marked_at: string } | null;
   /** The promotion gate of the stage (null: no gate for this move). Unmet: `unmet` lists the missing numbers. */
-  gate: { met: boolean; from_stage: string | null; unmet: string[]; converged: number; required: number; nodes: number; failed: number; success_pct: number; failure_pct: number; soaked_minutes: number; may_override: boolean; opens_at: string | null } | null;
+  gate: { met: boolean; from_stage: string | null; unmet: string[]; converged: number; required: number; nodes: number; failed: number; success_pct: number; failure_pct: number; soaked_minutes: number; may_override: boolean; opens_at: string | null; checks?: CheckResult[] } | null;
   /**
    * Issues 43 and 41: where the revision failed (stage verdicts in force). `here`: in this very stage — refused
    * unless someone who manages it overrides with a written reason (`may_override`); `elsewhere`: in other stages

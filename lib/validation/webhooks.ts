@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';
 import { RING_EVENT_NAMES } from '@/lib/domain/rings/events';
 import { ROLLOUT_EVENT_NAMES } from '@/lib/domain/rollout/events';
+import { DEPENDENTS_EVENT_NAMES } from '@/lib/domain/merge/events';
 
-/** Events a webhook subscription can choose (issues 15, 26 and 43). */
-export const WEBHOOK_EVENTS = [...WEBHOOK_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES, ...RING_EVENT_NAMES] as const;
+/** Events a webhook subscription can choose (issues 15, 26, 43 and 48). */
+export const WEBHOOK_EVENTS = [...WEBHOOK_EVENT_NAMES, ...ROLLOUT_EVENT_NAMES, ...RING_EVENT_NAMES, ...DEPENDENTS_EVENT_NAMES] as const;
 /** Issue 29: the body formats a subscription can ask for. */
 export const WEBHOOK_FORMATS = ['json', 'slack', 'teams'] as const;
 

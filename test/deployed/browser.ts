@@ -1,5 +1,5 @@
 /**
- * Each demo persona signs in through Chromium and opens every page of the console, alternating instances (the
+ * Demo personas (each of them, or the ones the caller names) sign in through Chromium and open every page of the console, alternating instances (the
  * sign-in on one, the next page on the other, and so on: a session one instance issued is honoured by the
  * other). A problem is any 5xx (the page or anything it loads), the console's error screen or Next's, a redirect
  * to /login after signing in, or the catch-all not answering 404.
@@ -45,13 +45,13 @@ async function shareSession(context: BrowserContext): Promise<void> {
   if (add.length) await context.addCookies(add);
 }
 
-/** Every persona × every page; returns the problems found (empty when all is well) and how many pages were opened. */
-export async function everyPersonaEveryPage(browser: Browser, instances: Instance[], pages: ConsolePage[]): Promise<{ problems: string[]; opened: number }> {
+/** Every persona (of `personas`, all demo users by default) × every page; returns the problems found (empty when all is well) and how many pages were opened. */
+export async function everyPersonaEveryPage(browser: Browser, instances: Instance[], pages: ConsolePage[], personas: readonly (typeof DEMO_USERS)[number][] = DEMO_USERS): Promise<{ problems: string[]; opened: number }> {
   const problems: string[] = [];
   let opened = 0;
   // The sign-out confirmation last: nothing after it needs the session.
   const ordered = [...pages].sort((a, b) => Number(a.url === '/logout') - Number(b.url === '/logout'));
-  for (const [k, user] of DEMO_USERS.entries()) {
+  for (const [k, user] of personas.entries()) {
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     let current = '';

@@ -2,7 +2,8 @@
  * One README deployment, driven as its users drive it (issue 40): the bearer API's reads on every instance; knife
  * and a real chef-client through each instance; one promotion race across the instances; the workers' results (a
  * webhook delivered to a local receiver, a scheduled promotion applied, a gated ring with soak time rolled back
- * when a ring node fails); each demo persona in Chromium on every page, alternating instances; and no 5xx in any
+ * when a ring node fails); each demo persona in Chromium on every page, alternating instances (on SQLite admin and
+ * viewer only: the PostgreSQL sweep takes every persona, the e2e suite covers the SQLite pages); and no 5xx in any
  * instance's log. Run by `npm run test:deployed` (scripts/test-deployed.ts), which says what could not run.
  */
 import { createHmac } from 'node:crypto';
@@ -13,6 +14,7 @@ import type { Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CONTRACTS } from '@/lib/api/contracts';
 import { run, writeClientRb, writeConfig } from '../chef/tools';
+import { DEMO_USERS } from '@/lib/seed/demo-data';
 import { everyPersonaEveryPage, launchChromium } from './browser';
 import { startDeployment, type Deployment, type DeploymentKind, type Instance } from './deployment';
 import { request, type Answer } from './http';
@@ -287,7 +289,13 @@ export function deployedSuite(kind: DeploymentKind): void {
               .replace('{rev}', rev)
               .replace('{org}', 'console')
               .replace('{user}', 'admin')
+              .replace('{team}', 'web')
               .replace('{id}', ids[c.path.split('/')[1]] ?? 'none') + (QUERY[c.path] ?? '');
+          // A contract with a path parameter this sweep does not know yet says so (add its value above).
+          if (url.includes('{')) {
+            failures.push(`${inst.name} GET ${c.path}: no value for its path parameter in this test`);
+            continue;
+          }
           const a = await api(inst, url);
           if (a.status !== 200) failures.push(`${inst.name} GET ${url}: ${a.status} ${a.text.slice(0, 300)}`);
         }
@@ -296,13 +304,19 @@ export function deployedSuite(kind: DeploymentKind): void {
     });
 
     if (CHROMIUM) {
-      it('each demo persona signs in through Chromium and opens every page of the console, alternating instances', async () => {
+      // Every persona on PostgreSQL (two instances, one over HTTPS: the sessions cross instances and schemes). On
+      // SQLite only admin (the most rights) and viewer (the fewest): the PostgreSQL sweep takes every persona on the
+      // same pages, and the e2e suite (playwright.config.ts) drives the pages on SQLite as each role; the five
+      // other personas here cost ~60 s of CI time for little either does not cover.
+      const personas = kind === 'sqlite' ? DEMO_USERS.filter((u) => u.chefName === 'admin' || u.chefName === 'viewer') : DEMO_USERS;
+      it(`${kind === 'sqlite' ? 'admin and viewer sign' : 'each demo persona signs'} in through Chromium and open${kind === 'sqlite' ? '' : 's'} every page of the console, alternating instances`, async () => {
+        expect(personas.length).toBe(kind === 'sqlite' ? 2 : DEMO_USERS.length);
         browser = await launchChromium();
         const pages = await consolePages(d.env.DATABASE_URL);
         expect(pages.length).toBeGreaterThan(30);
-        const { problems, opened } = await everyPersonaEveryPage(browser, d.instances, pages);
+        const { problems, opened } = await everyPersonaEveryPage(browser, d.instances, pages, personas);
         expect(problems).toEqual([]);
-        expect(opened).toBe(pages.length * 7);
+        expect(opened).toBe(pages.length * personas.length);
       });
     }
 

@@ -39,7 +39,7 @@ const INTS = ['0', '1', '-1', '7', '42', '9007199254740993', '-9007199254740993'
 const STRINGS = ['', 'plain', 'a "quoted" word', 'back\\slash', 'tab\there', 'new\nline', 'carriage\rreturn', 'nul-ish \u0001 \u001f', 'é', 'ключ', '日本語', '😀 emoji', 'mixed "\\\n\t é 😀', '#{not_interpolated}', "it's", '\u2028 line sep', '</script>', '{"json":1}', '1', '1.0'];
 const KEYS = ['a', 'b', 'z', 'A', 'Z', '1', '10', '2', '_', 'a b', 'ключ', 'é', '😀', 'x.y', 'a-b', 'B', 'aa', 'ab'];
 
-function scalar(r: Rng): unknown {
+export function scalar(r: Rng): unknown {
   const k = r.int(0, 9);
   if (k <= 2) return num(r.pick(FLOATS));
   if (k <= 4) return num(r.pick(INTS));
@@ -63,7 +63,7 @@ function value(r: Rng, depth: number): unknown {
   return tree(r, depth + 1, r.int(0, 3));
 }
 
-function tree(r: Rng, depth: number, n: number): Record<string, unknown> {
+export function tree(r: Rng, depth: number, n: number): Record<string, unknown> {
   const keys = r.sample(KEYS, n);
   return obj(keys.map((k) => [k, value(r, depth)]));
 }

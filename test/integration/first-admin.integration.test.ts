@@ -92,10 +92,12 @@ describe('npm run admin:create', () => {
     expect(await verifyPassword(u.passwordHash, 'another long password')).toBe(true);
 
     // Every administrator deactivated: the same command (in-process here) restores one without --force.
+    // (Whichever of the two racing first-run claims won is the account made administrator again.)
+    const firstRun = await db().user.findFirstOrThrow({ where: { origin: 'first-run' }, select: { email: true } });
     await db().user.updateMany({ where: { isAdmin: true }, data: { active: false } });
-    const again = await makeAdministrator({ email: 'first@example.com', password: 'a new long password' }, { origin: 'admin-create' });
+    const again = await makeAdministrator({ email: firstRun.email, password: 'a new long password' }, { origin: 'admin-create' });
     expect(again.existing).toBe(true);
-    const first = await db().user.findUniqueOrThrow({ where: { email: 'first@example.com' }, select: { active: true, isAdmin: true, origin: true, sessionVersion: true } });
+    const first = await db().user.findUniqueOrThrow({ where: { email: firstRun.email }, select: { active: true, isAdmin: true, origin: true, sessionVersion: true } });
     expect(first).toMatchObject({ active: true, isAdmin: true, origin: 'admin-create' });
     expect(first.sessionVersion).toBeGreaterThan(0);
     // A short password is a clear refusal naming the field.

@@ -10,8 +10,12 @@ import { HistoryTimeline } from '@/components/history-timeline';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { RolloutHistoryPanel } from '@/components/rollout-attribution';
 import { changeAttributions, rolloutOutcomes } from '@/lib/services/rollout-views';
+import { getStageRolloutRule } from '@/lib/services/rollout';
+import { stageTimeline } from '@/lib/services/auto-promote';
+import { AutomationPanel } from '@/components/automation-panel';
 
 export const metadata: Metadata = { title: 'History' };
+const AUTOMATION_ENTRY_KINDS = new Set(['auto-promoted', 'requested', 'held', 'resumed', 'soaked', 'checked']);
 export const dynamic = 'force-dynamic';
 
 export default async function HistoryPage({ searchParams }: { searchParams: Promise<{ policy?: string; stage?: string }> }) {
@@ -63,13 +67,15 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const [entries, current, bad, outcomes, attributions, events] = await Promise.all([
+  const [entries, current, bad, outcomes, attributions, events, rule, timeline] = await Promise.all([
     pointerHistory(stage, policy),
     activeRevisionId(stage, policy),
     badRevisionsOf(policy),
     rolloutOutcomes(access, stage, policy),
     changeAttributions(access, stage, policy),
     stageEvents(stage, policy),
+    getStageRolloutRule(access, stage),
+    stageTimeline(access, { stage, policy, limit: 50 }),
   ]);
   return (
     <>
@@ -85,6 +91,10 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         }
         description="Every change of the revision this stage runs — who, when, from, to and why — with its ringed rollouts, promotion requests and the failures recorded here."
       />
+      {/* Issue 47: shown where automatic promotion is on or held, or has acted here (the timeline is also GET /api/v1/policy_groups/:g/timeline). */}
+      {(rule.automation.state !== 'off' || rule.automation.held || timeline.entries.some((e) => AUTOMATION_ENTRY_KINDS.has(e.kind))) && (
+        <AutomationPanel stage={stage} automation={rule.automation} entries={timeline.entries} canManage={can(access, 'stage.manage', { stage })} />
+      )}
       <RolloutHistoryPanel stage={stage} outcomes={outcomes} attributions={attributions} />
       <HistoryTimeline policy={policy} stage={stage} entries={entries} current={current} bad={bad} events={events} canRollback={can(access, 'stage.promote', { stage })} canManage={can(access, 'stage.manage', { stage })} />
     </>

@@ -2,6 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { setStageRolloutRule, ZSetStageRolloutRule } from '@/lib/services/rollout';
+import { resumeAutomation } from '@/lib/services/auto-promote';
+import { ZResumeAutomation } from '@/lib/validation/rollout-rules';
 import { authedAction } from '../safe-action';
 
 /**
@@ -12,6 +14,13 @@ import { authedAction } from '../safe-action';
  */
 export const setStageRolloutRuleAction = authedAction.inputSchema(ZSetStageRolloutRule.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
   const result = await setStageRolloutRule(ctx.access, parsedInput);
+  revalidatePath('/', 'layout');
+  return result;
+});
+
+/** Issue 47: lifts the hold of a stage's automatic promotion ({ stage, reason? }), as POST /api/v1/policy_groups/:group/rollout/resume. */
+export const resumeAutomationAction = authedAction.inputSchema(ZResumeAutomation.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
+  const result = await resumeAutomation(ctx.access, parsedInput);
   revalidatePath('/', 'layout');
   return result;
 });

@@ -7,6 +7,7 @@
 import type { RouteContract } from '../contract';
 import * as admin from './admin';
 import * as consoleRoutes from './console';
+import * as dependents from './dependents';
 import * as guarded from './guarded';
 import * as movePreview from './move-preview';
 import * as nodes from './nodes';
@@ -21,4 +22,4 @@ import * as stages from './stages';
 
 const contracts = (mod: Record<string, unknown>) => Object.values(mod).filter((v): v is RouteContract => !!v && typeof v === 'object' && 'method' in v && 'path' in v && 'responses' in v);
 
-export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, guarded, movePreview, nodes, organizations, policies, promotion, promoteCookbookPreview, rollout, rings, schedules, stages].flatMap(contracts);
+export const API_CONTRACTS: RouteContract[] = [admin, consoleRoutes, dependents, guarded, movePreview, nodes, organizations, policies, promotion, promoteCookbookPreview, rollout, rings, schedules, stages].flatMap(contracts);

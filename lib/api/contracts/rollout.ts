@@ -1,7 +1,8 @@
 /** Contracts of the rollout routes (issue 26): run history, health, promotion gates and rollback rules. */
 import { z } from 'zod';
 import { defineRoute, pathInput, wireBody } from '../contract';
-import { ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
+import { ZResumeAutomation, ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
+import { parseOptionalJsonBody } from '../optional-body';
 import { revisionId, stageName } from '@/lib/validation/fields';
 
 const limit = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(500, 'must be at most 500').optional();
@@ -40,11 +41,31 @@ const healthSchema = {
     failures: { type: 'array', items: { type: 'object', properties: { cookbook: { type: ['string', 'null'] }, resource: { type: ['string', 'null'] }, nodes: { type: 'integer' } } } },
   },
 };
+const automationSchema = {
+  type: 'object',
+  properties: {
+    state: { type: 'string', enum: ['off', 'on', 'waiting', 'held'] },
+    held: { type: ['object', 'null'], properties: { at: { type: 'string' }, by: { type: 'string' }, reason: { type: 'string' }, source: { type: 'string', enum: ['rollback', 'promotion', 'ring'] } } },
+    waiting: { type: 'array', items: { type: 'object', properties: { policy: { type: 'string' }, revision_id: { type: 'string' }, waiting_for: { type: 'string' }, until: { type: ['string', 'null'] }, at: { type: 'string' } } } },
+  },
+};
 const ruleSchema = {
   type: 'object',
   properties: {
     stage: { type: 'string' },
-    gate: { type: 'object', properties: { enabled: { type: 'boolean' }, min_success_pct: { type: 'integer' }, min_nodes: { type: 'integer' }, max_failure_pct: { type: 'integer' }, soak_minutes: { type: 'integer' } } },
+    gate: {
+      type: 'object',
+      properties: {
+        enabled: { type: 'boolean' },
+        min_success_pct: { type: 'integer' },
+        min_nodes: { type: 'integer' },
+        max_failure_pct: { type: 'integer' },
+        soak_minutes: { type: 'integer' },
+        checks: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string', enum: ['http', 'prometheus'] }, url: { type: 'string' } } } },
+      },
+    },
+    auto_promote: { type: 'object', properties: { enabled: { type: 'boolean' }, soak_minutes: { type: ['integer', 'null'] } } },
+    automation: automationSchema,
     rollback: { type: 'object', properties: { enabled: { type: 'boolean' }, window_minutes: { type: 'integer' }, failure_pct: { type: 'integer' }, min_runs: { type: 'integer' } } },
     gate_from_stage: { type: ['string', 'null'] },
     updated_by: { type: ['string', 'null'] },
@@ -103,6 +124,53 @@ export const putRolloutRuleRoute = defineRoute({
   params: { group: 'Stage name' },
   body: wireBody(ZSetStageRolloutRule, { omit: ['stage', 'requestId'] }),
   pathInput: pathInput(ZSetStageRolloutRule, { stage: 'group' }),
-  responses: { 200: { description: 'The rule as stored', schema: ruleSchema }, 400: 'A number is out of range (the pointer names it, e.g. /gate/min_success_pct)', 403: 'Not a manager of the stage', 404: 'No such stage' },
+  responses: {
+    200: { description: 'The rule as stored', schema: ruleSchema },
+    400: 'A number is out of range or a check is invalid (the pointer names it, e.g. /gate/min_success_pct, /auto_promote/soak_minutes, /gate/checks/0/url)',
+    403: "Not a manager of the stage, or changing the gate's checks without being an administrator",
+    404: 'No such stage',
+  },
+});
+
+const resumeBody = wireBody(ZResumeAutomation, { omit: ['stage', 'requestId'] });
+
+/** Issue 47: the optional body of resume ({ reason? }). */
+export function parseResumeBody(text: string): z.output<typeof resumeBody> {
+  return parseOptionalJsonBody(resumeBody, text);
+}
+
+export const resumeAutomationRoute = defineRoute({
+  method: 'POST',
+  path: '/policy_groups/{group}/rollout/resume',
+  summary: "Lift the hold of the stage's automatic promotion (manage)",
+  description:
+    'Automatic promotion is held by a manual rollback, a manual promotion of another revision than the stage before runs, or a ring rolled back for failures (who and why are in the rule\'s `automation.held`). Resuming is audited, on the stage\'s timeline and announced (`automation.resumed`).',
+  params: { group: 'Stage name' },
+  pathInput: pathInput(ZResumeAutomation, { stage: 'group' }),
+  bodyKind: 'text',
+  bodyDoc: { description: 'Optional (an empty body is fine)', schema: { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false } },
+  responses: { 200: { description: '{ stage, automation }', schema: { type: 'object', properties: { stage: { type: 'string' }, automation: automationSchema } } }, 403: 'Not a manager of the stage', 404: 'No such stage', 409: 'Not held' },
+});
+
+export const stageTimelineRoute = defineRoute({
+  method: 'GET',
+  path: '/policy_groups/{group}/timeline',
+  summary: 'What happened in the stage and why, newest first: pushed, promoted, converged, failed, soaked, checked, auto-promoted, requested, held, resumed, rolled back (view)',
+  params: { group: 'Stage name' },
+  query: z.object({ policy: z.string().max(255).optional(), limit }),
+  responses: {
+    200: {
+      description: '{ stage, policy, entries }',
+      schema: {
+        type: 'object',
+        properties: {
+          stage: { type: 'string' },
+          policy: { type: ['string', 'null'] },
+          entries: { type: 'array', items: { type: 'object', properties: { at: { type: 'string' }, kind: { type: 'string' }, policy: { type: ['string', 'null'] }, revision_id: { type: ['string', 'null'] }, summary: { type: 'string' }, actor: { type: ['string', 'null'] } } } },
+        },
+      },
+    },
+    404: 'No such stage',
+  },
 });
 

@@ -3,6 +3,7 @@ import { db } from '../client';
 import { stageGuardStates } from './stage-guard-state';
 import { verdictsOf } from './verdicts';
 import type { BoardGuards } from '@/lib/types/board';
+import { automationState } from '@/lib/domain/rollout';
 
 export type { BoardGuards } from '@/lib/types/board';
 
@@ -12,13 +13,18 @@ export type { BoardGuards } from '@/lib/types/board';
  */
 export async function loadBoardGuards(access: Access, stageNames: string[], now = new Date()): Promise<BoardGuards> {
   const client = db();
-  const [states, pendingRows, pointers, bad, scheduled, verdicts] = await Promise.all([
+  const [states, pendingRows, pointers, bad, scheduled, verdicts, automation] = await Promise.all([
     stageGuardStates(access, { now, stages: stageNames }),
     client.promotionRequest.findMany({ where: { status: 'pending', expiresAt: { gt: now }, groupName: { in: stageNames } }, select: { id: true, groupName: true, policyName: true, fromRevisionId: true }, orderBy: { id: 'asc' }, take: 5000 }),
     client.groupPolicy.findMany({ where: { group: { name: { in: stageNames } } }, select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
     client.badRevision.findMany({ select: { policyName: true, revisionId: true, reason: true, markedByEmail: true, createdAt: true } }),
     client.scheduledPromotion.groupBy({ by: ['groupName', 'policyName'], where: { status: 'pending', groupName: { in: stageNames } }, _count: { _all: true }, _min: { runAt: true } }),
     verdictsOf(client, { inForce: true }),
+    // Issue 47: each stage's automatic promotion (on, waiting, held, off), for the stages whose rule has it on or held.
+    client.stageRolloutRule.findMany({
+      where: { groupName: { in: stageNames }, OR: [{ autoPromoteEnabled: true }, { heldAt: { not: null } }] },
+      select: { groupName: true, autoPromoteEnabled: true, heldAt: true, heldByEmail: true, heldReason: true, heldSource: true, autoWaiting: true },
+    }),
   ]);
   // Issue 43: a request whose stage moved on since it was made is outdated, not pending (the request services write that down).
   const runs = new Map(pointers.map((p) => [`${p.group.name}|${p.policy.name}`, p.revision.revisionId]));
@@ -38,5 +44,6 @@ export async function loadBoardGuards(access: Access, stageNames: string[], now 
     verdicts: failed,
     bad: Object.fromEntries(bad.map((b) => [`${b.policyName}|${b.revisionId}`, { reason: b.reason, by: b.markedByEmail, at: b.createdAt.toISOString() }])),
     scheduled: Object.fromEntries(scheduled.map((x) => [`${x.groupName}|${x.policyName}`, { count: x._count._all, next_run_at: (x._min.runAt ?? now).toISOString() }])),
+    automation: Object.fromEntries(automation.map((r) => [r.groupName, automationState(r)])),
   };
 }

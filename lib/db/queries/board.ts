@@ -4,6 +4,7 @@ import type { BoardCell, BoardData } from '@/lib/types/board';
 import { db } from '../client';
 import { sortedBy } from '../order';
 import { loadBoardGuards } from './board-guards';
+import { olderDependentsByCell } from './include-graph';
 import { moveEdges, stageRelation, type RelationMove, type RelationRevision } from '@/lib/domain';
 
 export type { BoardCell, BoardData } from '@/lib/types/board';
@@ -26,7 +27,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
   // Relations are loaded with IN lists that Prisma splits into chunks; joins keep the statement count fixed.
   const activeRevisions = await client.policyRevision.findMany({
     where: { groups: { some: {} } },
-    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, createdAt: true, origin: true },
+    select: { id: true, revisionId: true, computedRevisionId: true, cookbookDigest: true, includeDigest: true, createdAt: true, origin: true },
   });
   // Issue 42: ahead/behind from the pointers' history (and the locks' cookbook versions), not from storage times.
   const moves = await client.pointerHistory.findMany({ where: { fromRevisionId: { not: null }, toRevisionId: { not: null }, kind: { not: 'rollback' } }, select: { policyName: true, fromRevisionId: true, toRevisionId: true, kind: true } });
@@ -70,6 +71,8 @@ export async function loadBoard(access: Access): Promise<BoardData> {
     e.byRev.set(n.revisionApplied, (e.byRev.get(n.revisionApplied) ?? 0) + n._count._all);
   }
 
+  // Issue 48: per cell, how many of the stage's policies carry an older revision of this one (no statement without includes).
+  const olderDependents = await olderDependentsByCell(client, visiblePointers, revisionByPk, new Map(policies.map((p) => [p.id, p.name])));
   const teamName = new Map(teamRows.map((t) => [t.id, t.name]));
   const rows = policies.map((policy) => {
     const cells: Record<string, BoardCell | null> = {};
@@ -92,6 +95,7 @@ export async function loadBoard(access: Access): Promise<BoardData> {
         comparedWith: previous ? previousStage : null,
         relation: previous && previous.revisionPk !== p.revisionPk ? relationOf(policy.name, p.revision, previous.revision) : null,
         cookbooksChanged: previous ? countCookbookChanges(cbByRev.get(previous.revisionPk), cbByRev.get(p.revisionPk)) : 0,
+        ...(olderDependents.has(`${stage.id}|${policy.id}`) ? { olderDependents: olderDependents.get(`${stage.id}|${policy.id}`) } : {}),
       };
       previous = p;
       previousStage = stage.name;

@@ -285,7 +285,7 @@ const dirnameOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/'
  * chef-cli's `LocalLockFetcher#transform_path`: a path cookbook in an included lock is located
  * relative to that lock file; the parent sees it relative to itself.
  */
-function rebaseCookbook(entry: CookbookLockEntry, includePath: unknown): CookbookLockEntry {
+export function rebaseCookbook(entry: CookbookLockEntry, includePath: unknown): CookbookLockEntry {
   if (typeof includePath !== 'string' || !isObject(entry.source_options) || typeof entry.source_options.path !== 'string') return entry;
   const dir = dirnameOf(includePath);
   if (dir === '.') return entry;

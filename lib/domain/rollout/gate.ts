@@ -5,6 +5,7 @@
  * arithmetic over the previous stage's node standings.
  */
 import { classifyNode, type NodeRunFacts } from './health';
+import type { CheckResult } from './checks';
 
 export interface GateRule {
   /** X: percent (0–100) of the counted nodes that converged the revision successfully. */
@@ -44,11 +45,17 @@ export interface GateEvaluation {
    * converged and stay so): the moment the soak time is over. Null when it is met, or waits for nodes' runs.
    */
   opensAt: string | null;
+  /**
+   * Issue 47: the gate's outside checks, each by its latest evaluation for this revision (absent: the gate has
+   * none). A check that failed or is inconclusive (or was not evaluated lately) leaves the gate unmet.
+   */
+  checks?: CheckResult[];
 }
 
 /** "It opens at 2026-12-03 10:40 UTC…" or "It opens once …": when an unmet gate opens, in words (`fmt` formats a time). */
-export function gateOpensWords(g: Pick<GateEvaluation, 'met' | 'opensAt' | 'fromStage' | 'required' | 'converged'>, fmt: (iso: string) => string): string {
+export function gateOpensWords(g: Pick<GateEvaluation, 'met' | 'opensAt' | 'fromStage' | 'required' | 'converged'> & { checks?: CheckResult[] }, fmt: (iso: string) => string): string {
   if (g.met) return '';
+  if (g.converged >= g.required && g.checks?.some((c) => c.result !== 'pass')) return 'It opens once its outside checks pass (someone who manages the stage may override an inconclusive check with a written reason).';
   if (g.opensAt) return `It opens at ${fmt(g.opensAt)}, when the soak time is over (if the nodes in ${g.fromStage} stay converged).`;
   return `It opens once enough nodes in ${g.fromStage} have converged the revision (${g.converged} of the ${g.required} needed so far) and none too many fail.`;
 }
@@ -129,5 +136,19 @@ export function validateGateRule(r: GateRule, prefix = ''): { path: string; mess
   int(r.minNodes, 'min_nodes', 0, 100_000);
   int(r.maxFailurePct, 'max_failure_pct', 0, 100);
   int(r.soakMinutes, 'soak_minutes', 0, 60 * 24 * 30);
+  return out;
+}
+
+/** Issue 47: the longest automatic-promotion soak time (30 days), as the gate's. */
+export const AUTO_PROMOTE_SOAK_MAX_MINUTES = 60 * 24 * 30;
+
+/** Issue 47: checks `auto_promote` against the rule it joins; problems name the field and the rule. */
+export function validateAutoPromote(a: { enabled: boolean; soakMinutes: number | null; gateEnabled: boolean; hasPreviousStage: boolean }, prefix = '/auto_promote'): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  if (a.soakMinutes !== null && (!Number.isInteger(a.soakMinutes) || a.soakMinutes < 0 || a.soakMinutes > AUTO_PROMOTE_SOAK_MAX_MINUTES)) {
+    out.push({ path: `${prefix}/soak_minutes`, message: `soak_minutes must be a whole number from 0 to ${AUTO_PROMOTE_SOAK_MAX_MINUTES}` });
+  }
+  if (a.enabled && !a.hasPreviousStage) out.push({ path: `${prefix}/enabled`, message: 'the first stage has no stage before it to promote from' });
+  else if (a.enabled && !a.gateEnabled) out.push({ path: `${prefix}/enabled`, message: "automatic promotion needs the stage's gate (gate.enabled): the gate is the evidence it promotes on" });
   return out;
 }

@@ -3,3 +3,5 @@ export * from './health';
 export * from './gate';
 export * from './rollback';
 export * from './events';
+export * from './checks';
+export * from './automation';

@@ -13,6 +13,7 @@ import { dateTime } from '@/lib/format';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { audit, type AuditActor } from './audit';
 import { emitEvent } from './outbox';
+import { AUTO_PROMOTE_VIA } from './automation';
 import { REQUEST_SELECT, requestEffect, requestLink, requestMessage, requestTtlMs, toRequestDto, type PromotionRequestDto, type RequestDiffSummary } from './request-dto';
 
 export const CORE_RESOURCE_NAMES: ReadonlySet<string> = new Set(CORE_CATALOG.filter((r) => r.source === 'core').map((r) => r.key));
@@ -236,13 +237,15 @@ export async function openRequestIfProtected(
   if (!judged) return null;
   const { requirement, diff } = judged;
   if (requirement.approvalsRequired <= 0) return null;
-  if (!actor?.userId) throw forbidden(`'${move.group.name}' requires approval; only a signed-in user can request a change.`);
+  // Issue 47: the automatic promotion (a system actor) asks like a person would; no other system actor opens requests.
+  const automation = actor?.kind === 'system' && actor.via === AUTO_PROMOTE_VIA;
+  if (!actor?.userId && !automation) throw forbidden(`'${move.group.name}' requires approval; only a signed-in user can request a change.`);
 
   const fromRevisionId = current?.revisionId ?? null;
   const toRevisionId = move.to?.revisionId ?? null;
   // A retried push or a double click: the same person's identical open request is answered again, not duplicated.
   const same = await tx.promotionRequest.findFirst({
-    where: { groupId: move.group.id, policyId: move.policy.id, status: 'pending', fromRevisionId, toRevisionId, requesterId: actor.userId, expiresAt: { gt: now } },
+    where: { groupId: move.group.id, policyId: move.policy.id, status: 'pending', fromRevisionId, toRevisionId, requesterId: actor!.userId, requesterEmail: actor!.email, expiresAt: { gt: now } },
     select: REQUEST_SELECT,
   });
   if (same) return toRequestDto(same, now);
@@ -270,8 +273,8 @@ export async function openRequestIfProtected(
       reason: move.reason ?? null,
       artifactsOverride: move.overrideReason?.trim() || null,
       freezeOverride: move.freezeOverride?.reason ?? null,
-      requesterId: actor.userId,
-      requesterEmail: actor.email,
+      requesterId: actor!.userId,
+      requesterEmail: actor!.email,
       createdAt: now,
       updatedAt: now,
       expiresAt: new Date(now.getTime() + requestTtlMs()),

@@ -102,7 +102,7 @@ export async function guardPreview(tx: Tx, access: Access, input: GuardPreviewIn
   }
   if (judged.gate) {
     const g = judged.gate;
-    out.gate = { met: g.met, from_stage: g.fromStage, unmet: g.unmet, converged: g.converged, required: g.required, nodes: g.nodes, failed: g.failed, success_pct: g.successPct, failure_pct: g.failurePct, soaked_minutes: g.soakedMinutes, may_override: manage, opens_at: g.opensAt };
+    out.gate = { met: g.met, from_stage: g.fromStage, unmet: g.unmet, converged: g.converged, required: g.required, nodes: g.nodes, failed: g.failed, success_pct: g.successPct, failure_pct: g.failurePct, soaked_minutes: g.soakedMinutes, may_override: manage, opens_at: g.opensAt, ...(g.checks ? { checks: g.checks } : {}) };
     if (!g.met) {
       if (manage) {
         needs.push('gate_override_reason');

@@ -8,7 +8,10 @@
  * resolves differently the second time cannot slip through).
  */
 import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import { badRequest } from '@/lib/errors';
 
 const blocked = new net.BlockList();
 for (const [a, p] of [
@@ -91,4 +94,72 @@ export function literalTargetRefused(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isLocalHostName(host)) return true;
   return net.isIP(host) !== 0 && isPrivateAddress(host);
+}
+
+/**
+ * Issue 47: the one rule for a URL the server will call that an administrator registered (a webhook, a gate's
+ * outside check): http(s) only, no credentials in the URL, a host; a literal private address or localhost only
+ * with the explicit allowance. Bad input is a 400 naming `opts.path` and the rule.
+ */
+export function checkTargetUrl(raw: string, allowPrivate: boolean, opts: { path: string; allowField: string; credentials?: string }): string {
+  const fail = (message: string) => badRequest(message, [{ path: opts.path, message }]);
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw fail('url must be an absolute http:// or https:// URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw fail('url must use http or https');
+  if (u.username || u.password) {
+    const message = `url must not contain credentials${opts.credentials ? ` (${opts.credentials})` : ''}`;
+    throw badRequest(message, [{ path: opts.path, message: 'url must not contain credentials' }]);
+  }
+  if (!u.hostname) throw fail('url must name a host');
+  if (!allowPrivate && literalTargetRefused(u)) throw fail(`url must not point at a loopback, link-local, private or unspecified address (set ${opts.allowField} to allow it explicitly)`);
+  return u.toString();
+}
+
+export const REFUSED_TARGET = 'refused: the target is a loopback, link-local, private or unspecified address';
+
+/**
+ * Issue 47: a bounded GET to an administrator-registered URL: the target's addresses are checked before
+ * connecting (the pinned lookup above), redirects are not followed, at most `maxBytes` of the answer are read,
+ * and the whole exchange ends after `timeoutMs` whatever the other side does (a hanging server included).
+ */
+export async function guardedGet(url: string, opts: { timeoutMs: number; allowPrivate: boolean; maxBytes?: number }): Promise<{ status: number | null; body: string; error: string | null; timedOut: boolean }> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { status: null, body: '', error: 'invalid URL', timedOut: false };
+  }
+  if (!opts.allowPrivate && literalTargetRefused(u)) return { status: null, body: '', error: REFUSED_TARGET, timedOut: false };
+  const mod = u.protocol === 'https:' ? https : http;
+  const limit = opts.maxBytes ?? 256 * 1024;
+  return new Promise((resolve) => {
+    let done = false;
+    const chunks: Buffer[] = [];
+    let read = 0;
+    let status: number | null = null;
+    const finish = (r: { error: string | null; timedOut?: boolean }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ status, body: Buffer.concat(chunks).toString('utf8'), error: r.error, timedOut: !!r.timedOut });
+    };
+    const req = mod.request(u, { method: 'GET', headers: { accept: 'application/json', 'user-agent': 'policy-console-checks/1' }, lookup: guardedLookup(opts.allowPrivate), agent: false }, (res) => {
+      status = res.statusCode ?? 0;
+      res.on('data', (chunk: Buffer) => {
+        if (read < limit) chunks.push(chunk.subarray(0, limit - read));
+        read += chunk.length;
+        if (read >= limit) finish({ error: null });
+      });
+      res.on('end', () => finish({ error: null }));
+      res.on('error', () => finish({ error: 'connection failed' }));
+    });
+    const timer = setTimeout(() => finish({ error: `timed out after ${opts.timeoutMs} ms`, timedOut: true }), opts.timeoutMs);
+    req.on('error', (e) => finish({ error: e instanceof RefusedTarget ? REFUSED_TARGET : 'connection failed' }));
+    req.end();
+  });
 }

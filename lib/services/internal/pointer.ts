@@ -8,6 +8,7 @@ import type { PromotionRequestDto } from './request-dto';
 import { resolveGate, type GateOverride } from './rollout-gate';
 import { markOverridden, resolveVerdict, type VerdictOverride } from './verdict';
 import { outdatePendingRequests } from './request-outdate';
+import { holdOnManualMove } from './automation';
 
 export type { PointerKind } from './move-judge';
 
@@ -52,6 +53,11 @@ export interface MovePointerInput {
    * says so), and a freeze does not stop undoing a change that broke nodes.
    */
   automaticRollback?: { rule: string; evidence: Record<string, unknown> };
+  /**
+   * Issue 47, set only by the automatic promotion: the evidence it promotes on (kept in the audit event). It
+   * passes every check a person's move passes (bad mark, freeze, gate, verdicts, approvals); it overrides none.
+   */
+  automaticPromotion?: { evidence: Record<string, unknown> };
 }
 
 export interface MovePointerResult {
@@ -206,6 +212,7 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
       ...(input.approvedRequest ? { promotion_request: input.approvedRequest.id, approved_by: input.approvedRequest.approvers } : {}),
       ...(gateOverride ? { gate_override: { reason: gateOverride.reason, gate: gateOverride.gate } } : {}),
       ...(automatic ? { automatic_rollback: { rule: automatic.rule, evidence: automatic.evidence } } : {}),
+      ...(input.automaticPromotion ? { automatic_promotion: input.automaticPromotion.evidence } : {}),
       ...(verdictOverride ? { verdict_override: { reason: verdictOverride.reason, by: verdictOverride.by, verdicts: verdictOverride.verdicts.map((v) => ({ id: v.id, summary: v.summary })) } } : {}),
     },
     reason: input.reason ?? artifactOverride?.reason ?? freezeOverride?.reason ?? gateOverride?.reason ?? verdictOverride?.reason,
@@ -214,6 +221,8 @@ export async function movePointer(tx: Tx, actor: AuditActor | null, input: MoveP
   if (verdictOverride) await markOverridden(tx, verdictOverride, now);
   // Issue 43: a pending request made against what the stage ran before is outdated now, and says so everywhere.
   await outdatePendingRequests(tx, actor, { group, policy, currentRevisionId: toRevisionId, requestId: input.requestId, at: now });
+  // Issue 47: a person's rollback, or their promotion of another revision than the stage before runs, holds the stage's automatic promotion.
+  if (!automatic) await holdOnManualMove(tx, actor, { group, policy, kind: input.kind, fromRevisionId, toRevisionId, reason: input.reason, approvedRequestId: input.approvedRequest?.id, requestId: input.requestId }, now);
   if (guarded) {
     const what = `${policy.name} ${fromRevisionId ? fromRevisionId.slice(0, 10) : 'nothing'} → ${toRevisionId ? toRevisionId.slice(0, 10) : 'nothing'} in ${group.name}`;
     const data = { stage: group.name, policy: policy.name, kind: input.kind, from_revision_id: fromRevisionId, to_revision_id: toRevisionId, actor: actor?.email ?? 'system', reason: input.reason ?? null, promotion_request: input.approvedRequest?.id ?? null, audit_id: event.id };

@@ -64,6 +64,8 @@ export interface PromotionRequestDto {
    * production (1 of 2 nodes) gets …", or "production moves to … at once"), and what it did once applied.
    */
   effect: { on_approval: string; applied: string };
+  /** Issue 48, a joint request (kind `together`): every policy that moves with it, all or nothing (the request's own policy first). */
+  members?: { policy: string; from_revision_id: string | null; to_revision_id: string }[];
   /** What the viewer may do with it (absent where no viewer is known). */
   viewer?: { can_approve: boolean; can_reject: boolean; can_withdraw: boolean; is_approver: boolean; is_requester: boolean; already_decided: boolean };
 }
@@ -73,7 +75,7 @@ export const requestUrl = (id: string) => `${publicBaseUrl()}${requestPath(id)}`
 /** Issue 29: the request page as an absolute link, for notifications (PUBLIC_URL; see absoluteUrl). */
 export const requestLink = (id: string) => absoluteUrl(requestPath(id));
 
-const KIND_WORDS: Record<string, string> = { promote: 'promotion', 'promote-cookbook': 'cookbook promotion', rollback: 'rollback', set: 'change', remove: 'removal', ring: 'ringed rollout' };
+const KIND_WORDS: Record<string, string> = { promote: 'promotion', 'promote-cookbook': 'cookbook promotion', rollback: 'rollback', set: 'change', remove: 'removal', ring: 'ringed rollout', together: 'joint move' };
 const shortRev = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 
 /** Issue 29: the change summary of a request, one line per change (at most `max`, then "and N more"). */
@@ -111,7 +113,12 @@ export function ringPlanOfRequest(row: { kind: string; groupName: string; origin
  * Issue 43: what approving a request does (when its last approval arrives), and what it did once applied, in the
  * words every surface uses (the request page, the approve dialog and its toast, the webhooks, the history).
  */
-export function requestEffect(row: { kind: string; groupName: string; policyName: string; origin: string; fromRevisionId: string | null; toRevisionId: string | null }): { onApproval: string; applied: string } {
+export function requestEffect(row: { kind: string; groupName: string; policyName: string; origin: string; fromRevisionId: string | null; toRevisionId: string | null; members?: string | null }): { onApproval: string; applied: string } {
+  if (row.kind === 'together' && row.members) {
+    // Issue 48: a joint move names every member (all or nothing).
+    const members = (JSON.parse(row.members) as { policy: string; to_revision_id: string }[]).map((m) => `${m.policy} ${shortRev(m.to_revision_id)}`).join(', ');
+    return { onApproval: `${row.groupName} moves to ${members} at once, together (every node, on its next run)`, applied: `${row.groupName} now runs ${members}` };
+  }
   const plan = ringPlanOfRequest(row);
   if (row.kind === 'ring' && row.toRevisionId) {
     const from = row.fromRevisionId ?? '';
@@ -131,7 +138,7 @@ export function requestEffect(row: { kind: string; groupName: string; policyName
  * approvals, who asked), the change summary, and a button to the request (absolute link).
  */
 export function requestMessage(
-  row: { id: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterEmail: string; diffSummary: string; origin: string; reason?: string | null },
+  row: { id: string; groupName: string; policyName: string; kind: string; fromRevisionId: string | null; toRevisionId: string | null; approvalsRequired: number; requesterEmail: string; diffSummary: string; origin: string; reason?: string | null; members?: string | null },
   title: string,
   extra: [string, string][] = [],
   /** Issue 43: which of the effect's two sentences to state (what approval does, or what it did). */
@@ -178,6 +185,8 @@ export interface RequestRow {
   decidedByEmail: string | null;
   freezeOverride: string | null;
   artifactsOverride: string | null;
+  /** Issue 48: a joint request's members (JSON), null otherwise. */
+  members?: string | null;
   approvals: { userId: string; userEmail: string; decision: string; comment: string | null; createdAt: Date }[];
 }
 
@@ -204,6 +213,7 @@ export const REQUEST_SELECT = {
   decidedByEmail: true,
   freezeOverride: true,
   artifactsOverride: true,
+  members: true,
   approvals: { select: { userId: true, userEmail: true, decision: true, comment: true, createdAt: true }, orderBy: { createdAt: 'asc' as const } },
 } as const;
 
@@ -248,6 +258,7 @@ export function toRequestDto(row: RequestRow, now = new Date(), standing?: Reado
     freeze_override: row.freezeOverride,
     artifacts_override: row.artifactsOverride,
     effect: (({ onApproval, applied }) => ({ on_approval: onApproval, applied }))(requestEffect(row)),
+    ...(row.members ? { members: (JSON.parse(row.members) as { policy: string; from_revision_id: string | null; to_revision_id: string }[]).map((m) => ({ policy: m.policy, from_revision_id: m.from_revision_id, to_revision_id: m.to_revision_id })) } : {}),
   };
 }
 

@@ -8,10 +8,11 @@
  */
 import type { Tx } from '@/lib/db/client';
 import { can } from '@/lib/auth/permissions';
-import { evaluateGate, gateOpensWords, type GateEvaluation, type GateRule, type NodeRunFacts } from '@/lib/domain/rollout';
+import { checkUnmetWords, evaluateGate, gateOpensWords, type GateEvaluation, type GateRule, type NodeRunFacts } from '@/lib/domain/rollout';
 import { dateTime } from '@/lib/format';
 import { AppError, forbidden } from '@/lib/errors';
 import type { AuditActor } from './audit';
+import { gateChecksOf, latestCheckResults } from './checks';
 
 /** A node counts as missing after NODE_MISSING_AFTER_MINUTES without a report (default 120). */
 export function missingAfterMs(): number {
@@ -92,7 +93,13 @@ export async function evaluateStageGate(tx: Tx, group: { id: string; name: strin
   const self = await tx.policyGroup.findUnique({ where: { id: group.id }, select: { position: true } });
   const prev = self ? await tx.policyGroup.findFirst({ where: { position: { lt: self.position } }, orderBy: [{ position: 'desc' }, { name: 'asc' }], select: { name: true } }) : null;
   const nodes = prev ? (await loadNodeFacts(tx, { groupNames: [prev.name], policyName })).filter((n) => n.groupName === prev.name && n.policyName === policyName) : [];
-  return evaluateGate({ rule, fromStage: prev?.name ?? null, revisionId, nodes, now, missingAfterMs: missingAfterMs() });
+  const gate = evaluateGate({ rule, fromStage: prev?.name ?? null, revisionId, nodes, now, missingAfterMs: missingAfterMs() });
+  // Issue 47: the gate's outside checks, by their latest evaluation for this revision (refreshed outside transactions).
+  const checks = await gateChecksOf(tx, group.name);
+  if (!checks.length) return gate;
+  const results = await latestCheckResults(tx, group.name, policyName, revisionId, checks, now);
+  const unmet = results.filter((r) => r.result !== 'pass').map(checkUnmetWords);
+  return { ...gate, checks: results, met: gate.met && !unmet.length, unmet: [...gate.unmet, ...unmet], opensAt: unmet.length ? null : gate.opensAt };
 }
 
 /** Issue 43: when the refused gate opens, in words (a leading space). */

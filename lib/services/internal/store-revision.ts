@@ -8,7 +8,8 @@ import { assertStorable, MAX_DEPTH } from './limits';
 
 export { MAX_DEPTH };
 
-export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed' | 'import';
+/** Issue 48: `rebuild`, a dependent the console composed again on a moved include (lib/services/dependents); issue 42: `import`. */
+export type RevisionOrigin = 'upload' | 'compose' | 'cookbook-promotion' | 'seed' | 'import' | 'rebuild';
 
 /**
  * Fields a Chef Server adds to a lock document it serves (`policy_group_list`
@@ -203,6 +204,8 @@ export async function storeRevision(
       computedRevisionId: computed,
       cookbookCount: Object.keys(lock.cookbook_locks).length,
       cookbookDigest: cookbookDigest(lock),
+      // Issue 48: the direct includes, for dependents at any depth without parsing documents.
+      includeDigest: JSON.stringify(lock.included_policy_locks ?? []),
       origin,
       originDetail: originDetail === undefined ? null : serializeJson(originDetail),
       createdById: actor?.userId ?? null,

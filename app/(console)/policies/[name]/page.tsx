@@ -8,6 +8,9 @@ import { PageHeader } from '@/components/page-header';
 import { OriginLabel } from '@/components/origin-label';
 import { UploadLock } from '@/components/upload-lock';
 import { dateTime, shortId } from '@/lib/format';
+import { can } from '@/lib/auth/permissions';
+import { listDependents } from '@/lib/services/dependents';
+import { DependentsPanel, type StageDependents } from '@/components/dependents-panel';
 
 type Props = { params: Promise<{ name: string }> };
 
@@ -23,6 +26,13 @@ export default async function PolicyPage({ params }: Props) {
   if (!policy) notFound();
   const enc = encodeURIComponent(policy.name);
   const stages = await viewableStageNames(access);
+  // Issue 48: per stage, the policies whose revision there includes this one (at any depth).
+  const dependents: StageDependents[] = [];
+  for (const stage of stages) {
+    const data = await listDependents(access, { stage, policy: policy.name });
+    if (!data.dependents.length) continue;
+    dependents.push({ data, canPromote: can(access, 'stage.promote', { stage }), canPromoteNext: !!data.next_stage && can(access, 'stage.promote', { stage: data.next_stage }) });
+  }
   return (
     <>
       <PageHeader
@@ -119,6 +129,7 @@ export default async function PolicyPage({ params }: Props) {
           </tbody>
         </table>
       </div>
+      {dependents.length > 0 && <DependentsPanel policy={policy.name} stages={dependents} />}
     </>
   );
 }
