@@ -228,6 +228,9 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
 
 /** `source` piped into `t`, a failure of the source (the client went away) failing `t` too. */
 function through(source: Readable, t: Transform): Transform {
+  // `t` fails at the body's end, possibly before the handler reads it (a small body arrives whole): a listener for
+  // its whole life keeps that a failure of the stream (`t.errored`, seen by the reader), never an uncaught 'error'.
+  t.on('error', () => undefined);
   source.once('error', (e) => t.destroy(e));
   source.once('aborted', () => t.destroy(badRequest('The upload ended before its body did: the client closed the connection.')));
   return source.pipe(t);

@@ -37,8 +37,8 @@ beforeAll(async () => {
   s3 = await startS3Server();
   Object.assign(process.env, s3.env({ FILE_STORE: 's3' }));
   client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  chef = await startChefHarness();
-  await db().stageProtection.deleteMany();
+  // Users only, no demo (CI time: the demo's ~190 cookbook files would go into the bucket, and be migrated twice).
+  chef = await startChefHarness({ seed: false });
 });
 afterAll(async () => {
   await chef?.close();
@@ -64,15 +64,15 @@ async function objectBytes(key: string): Promise<Buffer | null> {
 }
 
 async function sandbox(files: Buffer[]) {
-  const r = await chef.request('POST', 'sandboxes', { as: 'dev', body: { checksums: Object.fromEntries(files.map((f) => [md5(f), null])) } });
+  const r = await chef.request('POST', 'sandboxes', { as: 'admin', body: { checksums: Object.fromEntries(files.map((f) => [md5(f), null])) } });
   expect(r.status, r.text).toBe(201);
   return r.json as { sandbox_id: string; checksums: Record<string, { url?: string; needs_upload: boolean }> };
 }
 
 /** Signed headers for a PUT of `bytes` to `url`, as knife and chef push upload files. */
 async function uploadHeaders(url: string, bytes: Buffer, contentMd5?: string): Promise<Record<string, string>> {
-  const key = await chef.privateKey('dev');
-  const signed = signRequest({ method: 'PUT', path: new URL(url).pathname, body: bytes, userId: 'dev', privateKey: key });
+  const key = await chef.privateKey('admin');
+  const signed = signRequest({ method: 'PUT', path: new URL(url).pathname, body: bytes, userId: 'admin', privateKey: key });
   return { ...signed, 'content-type': 'application/x-binary', 'content-md5': contentMd5 ?? createHash('md5').update(bytes).digest('base64') };
 }
 
@@ -136,9 +136,9 @@ async function artifact(name: string, files: Record<string, Buffer>): Promise<st
     const c = sb.checksums[md5(f)];
     if (c.needs_upload) expect((await upload(c.url!, f)).status).toBe(204);
   }
-  expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'dev', body: { is_completed: true } })).status).toBe(200);
+  expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'admin', body: { is_completed: true } })).status).toBe(200);
   const id = sha1(name + Object.keys(files).join());
-  const r = await chef.request('PUT', `cookbook_artifacts/${name}/${id}`, { as: 'dev', body: manifest(name, id, files) });
+  const r = await chef.request('PUT', `cookbook_artifacts/${name}/${id}`, { as: 'admin', body: manifest(name, id, files) });
   expect(r.status, r.text).toBe(201);
   return id;
 }
@@ -209,7 +209,7 @@ describe('FILE_STORE=s3', () => {
     // the file's name, and swept by the collector after the grace period.
     await collectFiles({ now: new Date(Date.now() + GRACE_MS + 60_000) });
     expect(await keys()).toEqual(files(before));
-    const commit = await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'dev', body: { is_completed: true } });
+    const commit = await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'admin', body: { is_completed: true } });
     expect(commit.status).toBe(400);
     expect(commit.json.error[0]).toContain(md5(good));
     expect((await upload(url, good)).status).toBe(204);
@@ -226,11 +226,11 @@ describe('FILE_STORE=s3', () => {
     // The upload's handler removes its pending row once the body failed.
     while (await db().storedFile.findUnique({ where: { checksum: md5(bytes) } })) await new Promise((r) => setTimeout(r, 20));
     expect(await objectBytes(md5(bytes))).toBeNull();
-    const r = await chef.request('PUT', 'cookbook_artifacts/cutcb/' + sha1('cut'), { as: 'dev', body: manifest('cutcb', sha1('cut'), { 'files/x': bytes }) });
+    const r = await chef.request('PUT', 'cookbook_artifacts/cutcb/' + sha1('cut'), { as: 'admin', body: manifest('cutcb', sha1('cut'), { 'files/x': bytes }) });
     expect(r.status).toBe(400);
     expect(r.text).toContain("hasn't been uploaded");
     expect((await upload(url, bytes)).status).toBe(204);
-    expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'dev', body: { is_completed: true } })).status).toBe(200);
+    expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'admin', body: { is_completed: true } })).status).toBe(200);
   });
 
   it('the collector never takes an upload in flight, and a file it races with a new reference is either kept or uploaded again', async () => {
@@ -267,7 +267,7 @@ describe('FILE_STORE=s3', () => {
         expect((await objectBytes(md5(f)))!.equals(f)).toBe(true);
       }
     }
-    expect((await chef.request('PUT', `sandboxes/${again.sandbox_id}`, { as: 'dev', body: { is_completed: true } })).status).toBe(200);
+    expect((await chef.request('PUT', `sandboxes/${again.sandbox_id}`, { as: 'admin', body: { is_completed: true } })).status).toBe(200);
   });
 
   it('files:migrate moves every file to the database and back, verifying each, while the console serves them', async () => {
@@ -389,7 +389,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database and one buc
         expect([a.status, b.status], a.text + b.text).toEqual([204, 204]);
         expect(await db().storedFile.findUnique({ where: { checksum: md5(bytes) }, select: { state: true, store: true } })).toEqual({ state: 'stored', store: 's3' });
         expect((await objectBytes(md5(bytes)))!.equals(bytes)).toBe(true);
-        expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'dev', body: { is_completed: true } })).status).toBe(200);
+        expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'admin', body: { is_completed: true } })).status).toBe(200);
       }
       expect((await keys()).filter((k) => k.startsWith('uploads/'))).toEqual([]);
     } finally {

@@ -68,6 +68,8 @@ export const HEARTBEAT_MS = 30 * 1000;
 export const DELETE_TAKEOVER_MS = 5 * 60 * 1000;
 /** How long an upload waits for a collector deleting the same file to finish, before answering 503. */
 const WAIT_FOR_DELETE_MS = 10_000;
+/** How long a failed upload waits for the rest of its body before answering (BodyCheck.settle). */
+const SETTLE_MS = 2_000;
 
 export type FileState = 'pending' | 'stored' | 'orphan' | 'deleting';
 
@@ -124,6 +126,13 @@ class BodyCheck {
     }
     const h = new Hasher(this.limit);
     this.hasher = h;
+    // A source that failed already (a small body arrives whole, and its signature's hash is checked at its end,
+    // possibly before the upload got here): the hasher fails at once.
+    if (body.errored) {
+      this.fail(body.errored);
+      h.destroy(body.errored);
+      return h;
+    }
     // A failed source (the client went away, a signature's body hash did not match) fails the hasher, and so the store's read.
     body.once('error', (e) => {
       this.fail(e);
@@ -142,6 +151,24 @@ class BodyCheck {
     if (this.failure !== null) return;
     this.failure = e;
     this.onFailure(e);
+  }
+
+  /**
+   * After the store gave up on a streamed body (its connection cut, say): reads the rest of the body (for at most
+   * SETTLE_MS) so that a failure of the body itself, which may arrive only at its end (a body its signature does
+   * not cover), is recorded in `failure` before the upload decides what to answer.
+   */
+  async settle(body: Readable | Buffer): Promise<void> {
+    if (Buffer.isBuffer(body) || this.failure !== null) return;
+    if (!body.errored && !body.destroyed) {
+      const h = this.hasher;
+      if (h && !h.destroyed) h.resume();
+      else body.resume();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([finished(body).catch(() => undefined), new Promise((r) => (timer = setTimeout(r, SETTLE_MS)))]);
+      clearTimeout(timer);
+    }
+    if (this.failure === null && body.errored) this.fail(body.errored);
   }
 
   /** Throws unless the whole body was read and is the file it claims to be. */
@@ -266,6 +293,8 @@ export async function storeFile(checksum: string, body: Readable | Buffer, opts:
       await store.put(checksum, check.feed(body), { size, verify: () => check.verify(), signal: abort.signal });
     } catch (e) {
       if (isAppError(e)) throw e;
+      // The store may fail (s3rver cut the connection) before the body's own failure arrived: let the body settle first.
+      await check.settle(body);
       if (isAppError(check.failure)) throw check.failure;
       if (abort.signal.aborted) throw abort.signal.reason;
       // A store that checks Content-MD5 refuses a wrong body itself: say so as the console would.
