@@ -126,6 +126,9 @@ class BodyCheck {
     }
     const h = new Hasher(this.limit);
     this.hasher = h;
+    // A listener for the hasher's whole life: its failure is recorded, never an uncaught 'error' (the store may
+    // attach its own only later, or not at all once it gave up).
+    h.on('error', (e) => this.fail(e));
     // A source that failed already (a small body arrives whole, and its signature's hash is checked at its end,
     // possibly before the upload got here): the hasher fails at once.
     if (body.errored) {
@@ -134,11 +137,10 @@ class BodyCheck {
       return h;
     }
     // A failed source (the client went away, a signature's body hash did not match) fails the hasher, and so the store's read.
-    body.once('error', (e) => {
+    body.on('error', (e) => {
       this.fail(e);
       h.destroy(e);
     });
-    h.once('error', (e) => this.fail(e));
     body.pipe(h);
     return h;
   }
