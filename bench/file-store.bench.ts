@@ -69,7 +69,7 @@ export default async function bench(): Promise<BenchResult[]> {
       const json = (await sb.json()) as { checksums: Record<string, { url?: string }> };
       const put = new URL(json.checksums[checksum].url!);
       const headers = { ...signRequest({ method: 'PUT', path: put.pathname, body: bytes, userId: 'dev', privateKey: key, protocol: '1.3' }), 'content-type': 'application/x-binary', 'content-md5': createHash('md5').update(bytes).digest('base64') };
-      const r = await fetch(`${url}${put.pathname}`, { method: 'PUT', headers, body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) });
+      const r = await fetch(`${url}${put.pathname}`, { method: 'PUT', headers, body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length) });
       if (r.status !== 204) throw new Error(`upload answered ${r.status}: ${await r.text()}`);
       return checksum;
     }

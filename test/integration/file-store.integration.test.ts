@@ -79,7 +79,7 @@ async function uploadHeaders(url: string, bytes: Buffer, contentMd5?: string): P
 async function upload(url: string, bytes: Buffer, opts: { contentMd5?: string; signedBody?: Buffer } = {}) {
   const headers = await uploadHeaders(url, opts.signedBody ?? bytes, opts.contentMd5);
   if (opts.signedBody) headers['content-md5'] = opts.contentMd5 ?? createHash('md5').update(bytes).digest('base64');
-  const r = await fetch(url, { method: 'PUT', headers, body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) });
+  const r = await fetch(url, { method: 'PUT', headers, body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length) });
   return { status: r.status, text: await r.text() };
 }
 
