@@ -6,7 +6,7 @@
  * download's throughput through the console against reading the object from the store directly (a pre-signed GET of
  * the bucket, the same HTTP client): goal ≥ 0.8.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,14 +44,26 @@ async function drain(res: Response): Promise<number> {
   return n;
 }
 
+/** `tsx <args>` in its own process, awaited without blocking this one. */
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout }));
+  });
+}
+
 export default async function bench(): Promise<BenchResult[]> {
   const s3 = await startS3Server();
   const dbFile = path.join(ROOT, 'data', 'bench', 'file-store.db');
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
   fs.rmSync(dbFile, { force: true });
   const env = { ...process.env, ...s3.env({ FILE_STORE: 's3' }), DATABASE_URL: `file:${dbFile}`, SEED_DEMO: 'true', LOG_LEVEL: 'warn', MAX_BODY_BYTES: String(200 * MB), PORT: '0' };
-  if (spawnSync('npx', ['tsx', 'scripts/prepare.ts'], { cwd: ROOT, stdio: 'ignore', env }).status !== 0) throw new Error('prepare failed');
-  const key = spawnSync('npx', ['tsx', 'scripts/chef-user-key.ts', 'dev'], { cwd: ROOT, env, encoding: 'utf8' }).stdout;
+  // Not spawnSync: the seed writes the demo's files into s3rver, which answers from this process's event loop.
+  if ((await run(['scripts/prepare.ts'], env)).code !== 0) throw new Error('prepare failed');
+  const key = (await run(['scripts/chef-user-key.ts', 'dev'], env)).stdout;
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/chef-server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   try {
