@@ -11,13 +11,15 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { db } from '@/lib/db/client';
 import { databaseProvider } from '@/lib/db/url';
-import { signRequest } from '@/lib/chef/signing';
+import { contentHashCheck, hashBody, signRequest } from '@/lib/chef/signing';
 import { metrics } from '@/lib/ops/metrics';
-import { collectFiles, GRACE_MS } from '@/lib/services/cookbooks/files';
+import { collectFiles, GRACE_MS, storeFile } from '@/lib/services/cookbooks/files';
 import { migrateFiles } from '@/lib/services/cookbooks/migrate';
 import { collectExpiredUploads, SANDBOX_TTL_MS } from '@/lib/services/cookbook-artifacts';
 import { DirectorySource } from '@/lib/services/import/directory-source';
@@ -214,6 +216,19 @@ describe('FILE_STORE=s3', () => {
     expect(commit.json.error[0]).toContain(md5(good));
     expect((await upload(url, good)).status).toBe(204);
     expect((await objectBytes(md5(good)))!.equals(good)).toBe(true);
+  });
+
+  it('a body that failed its signature check before the upload read it answers 401 (not 503), leaving nothing', async () => {
+    // A small body arrives whole and is checked at its end, which may come before storeFile reads it (PostgreSQL's
+    // slower claim made this a race): the body's own failure is the answer, whatever the store made of it.
+    const bytes = Buffer.from(`checked before the upload began ${randomBytes(4).toString('hex')}\n`);
+    const body = Readable.from([bytes]).pipe(contentHashCheck('1.3', hashBody('1.3', 'other bytes')));
+    body.on('error', () => undefined); // as the router's `through`
+    await finished(body).catch(() => undefined);
+    expect(body.errored).toBeTruthy();
+    await expect(storeFile(md5(bytes), body, { size: bytes.length })).rejects.toMatchObject({ status: 401 });
+    expect(await db().storedFile.findUnique({ where: { checksum: md5(bytes) } })).toBeNull();
+    expect(await objectBytes(md5(bytes))).toBeNull();
   });
 
   it('an interrupted upload leaves nothing a manifest can name; the file is uploaded again', async () => {
