@@ -20,9 +20,10 @@ export async function loadBoardGuards(access: Access, stageNames: string[], now 
     client.badRevision.findMany({ select: { policyName: true, revisionId: true, reason: true, markedByEmail: true, createdAt: true } }),
     client.scheduledPromotion.groupBy({ by: ['groupName', 'policyName'], where: { status: 'pending', groupName: { in: stageNames } }, _count: { _all: true }, _min: { runAt: true } }),
     verdictsOf(client, { inForce: true }),
-    // Issue 47: each stage's automatic promotion (on, waiting, held, off), for the stages whose rule has it on or held.
+    // Issue 47: each stage's automatic promotion (on, waiting, held, off), for the stages whose rule has it on or held,
+    // or could have it (a gated stage shows "auto: off"; a stage without a gate cannot be automated and shows nothing).
     client.stageRolloutRule.findMany({
-      where: { groupName: { in: stageNames }, OR: [{ autoPromoteEnabled: true }, { heldAt: { not: null } }] },
+      where: { groupName: { in: stageNames }, OR: [{ autoPromoteEnabled: true }, { heldAt: { not: null } }, { gateEnabled: true }] },
       select: { groupName: true, autoPromoteEnabled: true, heldAt: true, heldByEmail: true, heldReason: true, heldSource: true, autoWaiting: true },
     }),
   ]);
