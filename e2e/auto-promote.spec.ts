@@ -8,6 +8,7 @@
  * itself on the worker's database (the same code, `autoPromotePass`) instead of waiting for the clock.
  */
 import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test';
 import { stateFile } from './roles';
 import { e2eDatabaseUrl } from './servers';
@@ -23,6 +24,12 @@ function autoPromotePass(): void {
 }
 
 const origin = (page: Page) => ({ origin: new URL(page.url()).origin });
+
+/** WCAG 2.0/2.1 A and AA violations inside `selector` (as e2e/a11y.spec.ts checks whole pages). */
+async function violationsIn(page: Page, selector: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 test('Admin → Stages: automatic promotion and the gate’s outside checks (administrator), read-only for a manager who is not one', async ({ page, browser }) => {
   await page.goto('/admin/stages');
@@ -53,6 +60,7 @@ test('Admin → Stages: automatic promotion and the gate’s outside checks (adm
   await errors.getByLabel('Query (PromQL)').fill('sum(rate(http_errors_total[5m]))');
   await form.getByTestId('rollout-rule-save').click();
   await expect(errors.getByText('a prometheus check needs min, max or both')).toBeVisible();
+  expect(await violationsIn(page, 'details[data-testid="rollout-rules"][data-stage="qa"]'), 'the check editor with field errors').toEqual([]);
 
   await errors.getByLabel('At most (max)').fill('0.5');
   await form.getByTestId('rollout-rule-save').click();
@@ -137,6 +145,7 @@ test('the board shows each stage’s automation (off, on, waiting for what, held
   const panel = page.getByTestId('automation-panel');
   await expect(panel).toHaveAttribute('data-state', 'held');
   await expect(panel.getByTestId('automation-state')).toContainText('admin@example.com');
+  expect(await violationsIn(page, '[data-testid="automation-panel"]'), 'the held automation panel').toEqual([]);
   await panel.getByLabel('Why resume (optional)').fill('the pin is intended; automate again');
   await panel.getByTestId('automation-resume').click();
   await expect(page.getByText('Automatic promotion into qa resumed', { exact: true })).toBeVisible();
