@@ -180,4 +180,12 @@ describe('two instances on PostgreSQL: qa promotes itself when real nodes conver
     expect(timeline.status, timeline.text).toBe(200);
     expect(timeline.json.entries.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['auto-promoted', 'held', 'resumed', 'rolled back']));
   });
+
+  it("no instance answered a 5xx or logged a failed worker pass (the race's loser rolls back quietly)", () => {
+    const errors = d
+      .logs()
+      .split('\n')
+      .filter((l) => /"status":5\d\d|level":"error"|TypeError|ReferenceError|pass failed/.test(l));
+    expect(errors).toEqual([]);
+  });
 });
