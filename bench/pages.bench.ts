@@ -22,10 +22,11 @@ const PAGES: { name: string; path: string; content: string; goal?: number }[] = 
 ];
 
 /** Median page-to-content time, and the medians of the navigation's first byte and last byte (the server's share: the HTML streams until the server has rendered it all). */
-async function timeLoads(page: Page, path: string, content: string, runs = 7, warmup = 2): Promise<{ ms: number; firstByte: number; lastByte: number }> {
+async function timeLoads(page: Page, path: string, content: string, runs = 7, warmup = 2): Promise<{ ms: number; firstByte: number; lastByte: number; bytes: number }> {
   const samples: number[] = [];
   const first: number[] = [];
   const last: number[] = [];
+  let bytes = 0;
   for (let i = 0; i < warmup + runs; i++) {
     const t = performance.now();
     await page.goto(path, { waitUntil: 'commit' });
@@ -34,12 +35,13 @@ async function timeLoads(page: Page, path: string, content: string, runs = 7, wa
     samples.push(performance.now() - t);
     const nav = await page.evaluate(() => {
       const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-      return n ? { first: n.responseStart, last: n.responseEnd } : { first: NaN, last: NaN };
+      return n ? { first: n.responseStart, last: n.responseEnd, bytes: n.decodedBodySize } : { first: NaN, last: NaN, bytes: NaN };
     });
     first.push(nav.first);
     last.push(nav.last);
+    bytes = nav.bytes;
   }
-  return { ms: median(samples), firstByte: median(first), lastByte: median(last) };
+  return { ms: median(samples), firstByte: median(first), lastByte: median(last), bytes };
 }
 
 export default async function bench(): Promise<BenchResult[]> {
@@ -64,8 +66,10 @@ export default async function bench(): Promise<BenchResult[]> {
     if (!signIn.ok()) throw new Error(`sign-in failed: ${signIn.status()}`);
     const page = await ctx.newPage();
     const rows: BenchResult[] = [];
-    for (const p of PAGES) {
-      const { ms, firstByte, lastByte } = await timeLoads(page, p.path, p.content);
+    // BENCH_PAGES=board,text: only the pages whose name contains one of these words.
+    const only = (process.env.BENCH_PAGES ?? '').split(',').filter(Boolean);
+    for (const p of PAGES.filter((x) => !only.length || only.some((w) => x.name.includes(w)))) {
+      const { ms, firstByte, lastByte, bytes } = await timeLoads(page, p.path, p.content);
       rows.push({
         name: `page to content, warm, Chromium: ${p.name}`,
         ours_ms: round(ms, 1),
@@ -74,7 +78,7 @@ export default async function bench(): Promise<BenchResult[]> {
         ratio: round(ms / baseMs),
         goal: p.goal ? `< ${p.goal} ms at idle (issue 49)` : 'report only',
         met: p.goal ? ms < p.goal : true,
-        note: `median of 7 loads after 2 warm-ups; the HTML's first byte at ${Math.round(firstByte)} ms and last byte at ${Math.round(lastByte)} ms (the server's share), the rest is the browser; load average (1/5/15 min) ${loadBefore} before, ${loadAverage()} after`,
+        note: `median of 7 loads after 2 warm-ups; the HTML's first byte at ${Math.round(firstByte)} ms and last byte at ${Math.round(lastByte)} ms (the server's share), the rest is the browser; the HTML (with its inline RSC payload) ${Math.round(bytes / 1024)} KB; load average (1/5/15 min) ${loadBefore} before, ${loadAverage()} after`,
       });
     }
     return rows;

@@ -6,6 +6,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { setStageRolloutRuleAction } from '@/lib/actions/admin/rollout-rule-actions';
 import type { AdminRolloutRuleRow } from '@/lib/services/rollout-views';
 import { dateTime } from '@/lib/format';
+import { checkDrafts, checksInput, GateChecksEditor } from './gate-checks-editor';
 
 type Gate = AdminRolloutRuleRow['gate'];
 type Rollback = AdminRolloutRuleRow['rollback'];
@@ -48,11 +49,15 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
   const [gate, setGate] = useState<Gate>(row.gate);
   const [rollback, setRollback] = useState<Rollback>(row.rollback);
   const [auto, setAuto] = useState<AutoPromote>(row.auto_promote);
+  const initialChecks = checkDrafts(row.gate.checks);
+  const [checks, setChecks] = useState(initialChecks);
+  const checksChanged = JSON.stringify(checks) !== JSON.stringify(initialChecks);
   const save = useActionMutation(
     (v: { gate: Gate; rollback: Rollback; auto: AutoPromote }) =>
       runAction(setStageRolloutRuleAction, {
         stage: row.stage,
-        gate: v.gate,
+        // The checks go only when edited (omitted: unchanged), so a manager saving the rest is never taken for changing them.
+        gate: { enabled: v.gate.enabled, min_success_pct: v.gate.min_success_pct, min_nodes: v.gate.min_nodes, max_failure_pct: v.gate.max_failure_pct, soak_minutes: v.gate.soak_minutes, ...(checksChanged ? { checks: checksInput(checks) } : {}) },
         rollback: v.rollback,
         auto_promote: { enabled: v.auto.enabled, ...(v.auto.soak_minutes !== null && Number.isFinite(v.auto.soak_minutes) ? { soak_minutes: v.auto.soak_minutes } : {}) },
       }),
@@ -61,7 +66,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
       errors: 'inline',
     },
   );
-  const dirty = JSON.stringify({ gate, rollback, auto }) !== JSON.stringify({ gate: row.gate, rollback: row.rollback, auto: row.auto_promote });
+  const dirty = checksChanged || JSON.stringify({ gate, rollback, auto }) !== JSON.stringify({ gate: row.gate, rollback: row.rollback, auto: row.auto_promote });
   const disabled = !row.canManage || save.isPending;
   const fe = save.formErrors?.fieldErrors ?? {};
   const id = (s: string) => `rollout-${row.stage}-${s}`;
@@ -102,21 +107,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
         ) : (
           <p className="text-sm text-slate-600">{row.stage} is the first stage: there is no stage before it to gate on.</p>
         )}
-        {gate.checks.length > 0 && (
-          <div className="text-xs text-slate-700" data-testid="gate-checks">
-            <p className="font-medium">Outside checks (registered by an administrator through PUT /api/v1/policy_groups/{row.stage}/rollout):</p>
-            <ul className="list-disc pl-5">
-              {gate.checks.map((c) => (
-                <li key={c.name}>
-                  <b>{c.name}</b> ({c.kind}) <span className="mono">{c.url}</span>
-                  {c.kind === 'prometheus' ? ` query ${c.query}${c.min !== undefined ? `, at least ${c.min}` : ''}${c.max !== undefined ? `, at most ${c.max}` : ''}` : ` expects ${c.expect_status?.join(' or ') ?? '2xx'}`}
-                  {c.allow_private_targets ? ' · private target allowed' : ''}
-                </li>
-              ))}
-            </ul>
-            <p>A check that times out, answers 5xx or returns no sample is inconclusive: the gate is unmet until it passes (a manager may override with a written reason).</p>
-          </div>
-        )}
+        {row.gate_from_stage && <GateChecksEditor stage={row.stage} checks={checks} onChange={setChecks} canEdit={row.canEditChecks} disabled={disabled} fieldErrors={fe} />}
       </fieldset>
       {row.gate_from_stage && (
         <fieldset className="space-y-2">
@@ -183,6 +174,7 @@ function RolloutRuleForm({ row }: { row: AdminRolloutRuleRow }) {
               setGate(row.gate);
               setRollback(row.rollback);
               setAuto(row.auto_promote);
+              setChecks(initialChecks);
             }}
           >
             Discard changes

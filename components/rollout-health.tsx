@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { StageHealthDto } from '@/lib/services/rollout';
@@ -9,10 +8,13 @@ import { cellNodesHref } from './nodes-href';
 /**
  * Issue 26: rollout health on the board, per stage × policy, from
  * GET /api/v1/rollout/health (rolloutHealth: a fixed number of SQL statements
- * whatever the number of nodes). The page passes the first answer; every cell
- * shares one React Query entry, refreshed with the board.
+ * whatever the number of nodes). The page passes the first answer (only what a
+ * cell shows: see CellHealth); the board reads the one React Query entry once,
+ * refreshed with the board, and hands each cell its own.
  */
-export type RolloutHealthMap = Record<string, StageHealthDto>;
+/** What a cell shows of its stage's health (the API's StageHealthDto has more: the board page sends only this, for the cells that show it). */
+export type CellHealth = Pick<StageHealthDto, 'nodes' | 'in_ring' | 'converged' | 'failed' | 'pending' | 'missing' | 'failures'>;
+export type RolloutHealthMap = Record<string, CellHealth>;
 
 const Initial = createContext<RolloutHealthMap | null>(null);
 
@@ -26,7 +28,7 @@ export function RolloutHealthProvider({ initial, children }: { initial: RolloutH
   return <Initial.Provider value={initial}>{children}</Initial.Provider>;
 }
 
-function useRolloutHealth(): RolloutHealthMap | undefined {
+export function useRolloutHealth(): RolloutHealthMap | undefined {
   const initial = useContext(Initial);
   const { data } = useQuery({ queryKey: ['rollout-health'], queryFn: fetchHealth, initialData: initial ?? undefined, refetchInterval: 15_000, enabled: initial !== null });
   return data;
@@ -34,9 +36,12 @@ function useRolloutHealth(): RolloutHealthMap | undefined {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** One board cell's rollout: converged / failed (top failure by cookbook and resource) / not yet run / missing, of the nodes that should run the stage's revision. */
-export function CellRolloutHealth({ policy, stage }: { policy: string; stage: string }) {
-  const h = useRolloutHealth()?.[`${stage}/${policy}`];
+/**
+ * One board cell's rollout: converged / failed (top failure by cookbook and resource) / not yet run / missing, of the
+ * nodes that should run the stage's revision. Plain links: the board navigates them client-side with one listener
+ * (a next/link per link cost thousands of components on a large board).
+ */
+export function CellRolloutHealth({ policy, stage, h }: { policy: string; stage: string; h: CellHealth | undefined }) {
   if (!h || (h.nodes === 0 && !h.in_ring)) return null;
   const total = Math.max(h.nodes, 1);
   const seg = (n: number, cls: string) => (n > 0 ? <span className={cls} style={{ width: `${(n / total) * 100}%` }} /> : null);
@@ -53,31 +58,31 @@ export function CellRolloutHealth({ policy, stage }: { policy: string; stage: st
       </div>
       {/* Issue 43: each count opens the Nodes list of those very nodes (it counts them with the same rule). */}
       <div className="flex flex-wrap gap-x-1.5 text-slate-600">
-        <Link href={cellNodesHref(policy, stage, 'converged')} className="text-emerald-800 underline decoration-dotted underline-offset-2" data-testid="rollout-converged-link">
+        <a href={cellNodesHref(policy, stage, 'converged')} className="text-emerald-800 underline decoration-dotted underline-offset-2" data-testid="rollout-converged-link">
           {h.converged} converged<span className="sr-only"> (nodes of {policy} in {stage})</span>
-        </Link>
+        </a>
         {h.failed > 0 && (
           <span className="font-medium text-red-700">
             ·{' '}
-            <Link href={cellNodesHref(policy, stage, 'failed')} className="underline underline-offset-2" data-testid="rollout-failed-link">
+            <a href={cellNodesHref(policy, stage, 'failed')} className="underline underline-offset-2" data-testid="rollout-failed-link">
               {h.failed} failed<span className="sr-only"> (nodes of {policy} in {stage})</span>
-            </Link>
+            </a>
           </span>
         )}
         {h.pending > 0 && (
           <span>
             ·{' '}
-            <Link href={cellNodesHref(policy, stage, 'pending')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-pending-link">
+            <a href={cellNodesHref(policy, stage, 'pending')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-pending-link">
               {h.pending} not yet run<span className="sr-only"> (nodes of {policy} in {stage})</span>
-            </Link>
+            </a>
           </span>
         )}
         {h.missing > 0 && (
           <span className="text-amber-800">
             ·{' '}
-            <Link href={cellNodesHref(policy, stage, 'missing')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-missing-link">
+            <a href={cellNodesHref(policy, stage, 'missing')} className="underline decoration-dotted underline-offset-2" data-testid="rollout-missing-link">
               {h.missing} missing<span className="sr-only"> (nodes of {policy} in {stage})</span>
-            </Link>
+            </a>
           </span>
         )}
         {inRing > 0 && (
@@ -87,14 +92,14 @@ export function CellRolloutHealth({ policy, stage }: { policy: string; stage: st
         )}
       </div>
       {top && (
-        <Link
+        <a
           href={`/history?policy=${encodeURIComponent(policy)}&stage=${encodeURIComponent(stage)}#rollout`}
           className="block truncate text-red-800 hover:underline"
           title={`${top.cookbook ?? 'unknown cookbook'} · ${top.resource ?? 'unknown resource'}`}
           data-testid="rollout-top-failure"
         >
           ✗ {top.cookbook ?? '?'} · {top.resource ?? '?'} ({plural(top.nodes, 'node')})
-        </Link>
+        </a>
       )}
     </div>
   );

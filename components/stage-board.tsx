@@ -1,17 +1,18 @@
 'use client';
 
-import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type MouseEvent, type SyntheticEvent } from 'react';
+import type { RingRolloutDto } from '@/lib/types/rings';
 import type { BoardData } from '@/lib/types/board';
 import { shortId } from '@/lib/format';
 import { RelativeTime } from './relative-time';
 import { CellGuards, FreezeBanners, StageGuardBadges } from './board-guards';
 import { BulkPromoteDialog } from './bulk-promote-dialog';
 import { PromoteDialog, type PromoteTarget } from './promote-dialog';
-import { CellRolloutHealth } from './rollout-health';
+import { CellRolloutHealth, useRolloutHealth, type RolloutHealthMap } from './rollout-health';
 import { cellNodesHref } from './nodes-href';
-import { RingCell } from './rings/ring-cell';
+import { RingCell, useOpenRings } from './rings/ring-cell';
 
 /** A value in Chef's query language: bare when it holds no special character, quoted otherwise. */
 
@@ -29,6 +30,10 @@ export function StageBoard({ initial }: { initial: BoardData }) {
   const [differs, setDiffers] = useState(false);
   const [promoting, setPromoting] = useState<PromoteTarget | null>(null);
   const [bulk, setBulk] = useState<{ from: string; to: string } | null>(null);
+  // Read once here and handed to each row (a query observer per cell cost thousands on a large board).
+  const health = useRolloutHealth();
+  const rings = useOpenRings();
+  const navigation = useBoardNavigation();
 
   const rows = useMemo(
     () =>
@@ -95,7 +100,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
       {data.guards && <FreezeBanners stages={data.guards.stages} />}
       {/* Focusable so the table can be scrolled sideways by keyboard on narrow screens. */}
       <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Stage board">
-        <table className="table" data-testid="stage-board">
+        <table className="table" data-testid="stage-board" {...navigation}>
           <thead>
             <tr>
               <th scope="col" className="w-48">
@@ -132,118 +137,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
               </tr>
             )}
             {rows.map((p) => (
-              <tr key={p.name} data-policy={p.name}>
-                <th scope="row" className="!bg-white !text-sm !normal-case !tracking-normal !text-slate-900">
-                  <Link href={`/policies/${encodeURIComponent(p.name)}`} className="font-medium text-indigo-700 hover:underline">
-                    {p.name}
-                  </Link>
-                  <div className="text-xs font-normal text-slate-600">{p.team ?? 'no owner'}</div>
-                  {firstPromotable && p.latestRevisionId && !Object.values(p.cells).some((c) => c?.revisionId === p.latestRevisionId) && (
-                    <button
-                      type="button"
-                      className="mt-1 text-left text-xs font-medium text-indigo-700 hover:underline"
-                      data-testid="run-newest"
-                      onClick={() =>
-                        setPromoting({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null, canManage: firstPromotable.canManage })
-                      }
-                    >
-                      Run newest upload {shortId(p.latestRevisionId)} in {firstPromotable.name}
-                    </button>
-                  )}
-                </th>
-                {data.stages.map((s, i) => {
-                  const c = p.cells[s.name];
-                  const next = data.stages[i + 1];
-                  const nextCell = next ? p.cells[next.name] : undefined;
-                  return (
-                    <td key={s.name} data-stage={s.name} className={c?.differsFromPrevious ? 'bg-amber-50/60' : ''}>
-                      {c ? (
-                        <div className="space-y-1">
-                          <div className="flex items-center gap-1.5">
-                            <Link
-                              href={`/policies/${encodeURIComponent(p.name)}/revisions/${encodeURIComponent(c.revisionId)}`}
-                              className="mono text-slate-800 hover:underline"
-                              title={c.revisionId}
-                            >
-                              {shortId(c.revisionId)}
-                            </Link>
-                            {c.verified && (
-                              <span className="badge bg-emerald-50 text-emerald-700" title="revision_id matches chef-cli's computed id">
-                                ✓ verified
-                              </span>
-                            )}
-                          </div>
-                          <div className="text-xs text-slate-600">
-                            <RelativeTime iso={c.since} now={data.generatedAt} /> ·{' '}
-                            <Link href={cellNodesHref(p.name, s.name)} className="hover:underline" data-testid="cell-nodes-link">
-                              {c.nodesOnRevision}/{c.nodes} nodes on it<span className="sr-only"> (the nodes of {p.name} in {s.name})</span>
-                            </Link>
-                          </div>
-                          <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={data.guards} />
-                          {!!c.olderDependents && (
-                            <Link
-                              href={`/policies/${encodeURIComponent(p.name)}?stage=${encodeURIComponent(s.name)}#dependents`}
-                              className="badge bg-amber-50 text-amber-800 underline-offset-2 hover:underline"
-                              data-testid="older-dependents"
-                            >
-                              {c.olderDependents} dependent{c.olderDependents === 1 ? '' : 's'} carr{c.olderDependents === 1 ? 'ies' : 'y'} an older {p.name}
-                              <span className="sr-only"> in {s.name}</span>
-                            </Link>
-                          )}
-                          <CellRolloutHealth policy={p.name} stage={s.name} />
-                          <RingCell policy={p.name} stage={s.name} />
-                          {c.differsFromPrevious === true && (
-                            <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>
-                              {c.relation === 'ahead' ? (
-                                <>
-                                  ahead of {c.comparedWith}: changed without passing through {c.comparedWith}
-                                </>
-                              ) : c.relation === 'behind' ? (
-                                <>
-                                  behind {c.comparedWith}: waiting for promotion from {c.comparedWith}
-                                </>
-                              ) : (
-                                <>differs from {c.comparedWith}</>
-                              )}{' '}
-                              · {c.cookbooksChanged} cookbook{c.cookbooksChanged === 1 ? '' : 's'} differ{c.cookbooksChanged === 1 ? 's' : ''} from {c.comparedWith}
-                            </div>
-                          )}
-                          {c.differsFromPrevious === false && <div className="text-xs text-slate-600">same as {c.comparedWith}</div>}
-                          {next && (!nextCell || nextCell.revisionId !== c.revisionId) && (
-                            <div className="flex flex-wrap gap-x-2 text-xs">
-                              {next.canPromote && (
-                                <button
-                                  type="button"
-                                  className="font-medium text-indigo-700 hover:underline"
-                                  data-testid="promote-button"
-                                  onClick={() => setPromoting({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null, canManage: next.canManage })}
-                                >
-                                  Promote → {next.name}
-                                </button>
-                              )}
-                              <Link
-                                href={`/compare?policy=${encodeURIComponent(p.name)}&from=${encodeURIComponent(s.name)}&to=${encodeURIComponent(next.name)}`}
-                                className="text-slate-600 hover:underline"
-                                data-testid="compare-link"
-                              >
-                                Compare with {next.name}
-                              </Link>
-                            </div>
-                          )}
-                          <Link href={`/history?policy=${encodeURIComponent(p.name)}&stage=${encodeURIComponent(s.name)}`} className="text-xs text-slate-600 underline-offset-2 hover:underline">
-                            history<span className="sr-only"> of {p.name} in {s.name}</span>
-                          </Link>
-                        </div>
-                      ) : (
-                        <>
-                          <span className="text-xs text-slate-600">not in {s.name}</span>
-                          <CellGuards policy={p.name} stage={s.name} revisionId={null} guards={data.guards} />
-                        </>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
+              <BoardRow key={p.name} p={p} stages={data.stages} generatedAt={data.generatedAt} guards={data.guards} health={health} rings={rings} firstPromotable={firstPromotable} onPromote={setPromoting} />
             ))}
           </tbody>
         </table>
@@ -252,4 +146,182 @@ export function StageBoard({ initial }: { initial: BoardData }) {
       {bulk && <BulkPromoteDialog board={data} from={bulk.from} to={bulk.to} onClose={() => setBulk(null)} />}
     </div>
   );
+}
+
+type BoardStage = BoardData['stages'][number];
+type BoardPolicy = BoardData['policies'][number];
+interface BoardRowProps {
+  p: BoardPolicy;
+  stages: BoardStage[];
+  generatedAt: string;
+  guards: BoardData['guards'];
+  health: RolloutHealthMap | undefined;
+  rings: RingRolloutDto[] | undefined;
+  firstPromotable: BoardStage | null;
+  onPromote: (target: PromoteTarget) => void;
+}
+
+/**
+ * One policy's row. Memoised (React Query shares unchanged parts of a refreshed board, so an unchanged row keeps its
+ * props): filtering, a refresh or opening a dialog re-renders only the rows that changed, not every cell. Its links
+ * are plain anchors, navigated client-side by the table's one click listener (useBoardNavigation).
+ */
+const BoardRow = memo(function BoardRow({ p, stages, generatedAt, guards, health, rings, firstPromotable, onPromote }: BoardRowProps) {
+  return (
+    <tr data-policy={p.name}>
+      <th scope="row" className="!bg-white !text-sm !normal-case !tracking-normal !text-slate-900">
+        <a href={`/policies/${encodeURIComponent(p.name)}`} className="font-medium text-indigo-700 hover:underline">
+          {p.name}
+        </a>
+        <div className="text-xs font-normal text-slate-600">{p.team ?? 'no owner'}</div>
+        {firstPromotable && p.latestRevisionId && !Object.values(p.cells).some((c) => c?.revisionId === p.latestRevisionId) && (
+          <button
+            type="button"
+            className="mt-1 text-left text-xs font-medium text-indigo-700 hover:underline"
+            data-testid="run-newest"
+            onClick={() =>
+              onPromote({ policy: p.name, from: `rev:${p.latestRevisionId}`, to: firstPromotable.name, expectedRevisionId: p.cells[firstPromotable.name]?.revisionId ?? null, canManage: firstPromotable.canManage })
+            }
+          >
+            Run newest upload {shortId(p.latestRevisionId)} in {firstPromotable.name}
+          </button>
+        )}
+      </th>
+      {stages.map((s, i) => {
+        const c = p.cells[s.name];
+        const next = stages[i + 1];
+        const nextCell = next ? p.cells[next.name] : undefined;
+        return (
+          <td key={s.name} data-stage={s.name} className={c?.differsFromPrevious ? 'bg-amber-50/60' : ''}>
+            {c ? (
+              <div className="space-y-1">
+                <div className="flex items-center gap-1.5">
+                  <a
+                    href={`/policies/${encodeURIComponent(p.name)}/revisions/${encodeURIComponent(c.revisionId)}`}
+                    className="mono text-slate-800 hover:underline"
+                    title={c.revisionId}
+                  >
+                    {shortId(c.revisionId)}
+                  </a>
+                  {c.verified && (
+                    <span className="badge bg-emerald-50 text-emerald-700" title="revision_id matches chef-cli's computed id">
+                      ✓ verified
+                    </span>
+                  )}
+                </div>
+                <div className="text-xs text-slate-600">
+                  <RelativeTime iso={c.since} now={generatedAt} /> ·{' '}
+                  <a href={cellNodesHref(p.name, s.name)} className="hover:underline" data-testid="cell-nodes-link">
+                    {c.nodesOnRevision}/{c.nodes} nodes on it<span className="sr-only"> (the nodes of {p.name} in {s.name})</span>
+                  </a>
+                </div>
+                <CellGuards policy={p.name} stage={s.name} revisionId={c.revisionId} guards={guards} />
+                {!!c.olderDependents && (
+                  <a
+                    href={`/policies/${encodeURIComponent(p.name)}?stage=${encodeURIComponent(s.name)}#dependents`}
+                    className="badge bg-amber-50 text-amber-800 underline-offset-2 hover:underline"
+                    data-testid="older-dependents"
+                  >
+                    {c.olderDependents} dependent{c.olderDependents === 1 ? '' : 's'} carr{c.olderDependents === 1 ? 'ies' : 'y'} an older {p.name}
+                    <span className="sr-only"> in {s.name}</span>
+                  </a>
+                )}
+                <CellRolloutHealth policy={p.name} stage={s.name} h={health?.[`${s.name}/${p.name}`]} />
+                <RingCell policy={p.name} stage={s.name} rings={rings} />
+                {c.differsFromPrevious === true && (
+                  <div className="text-xs font-medium text-amber-800" data-testid="differs" data-relation={c.relation ?? undefined}>
+                    {c.relation === 'ahead' ? (
+                      <>
+                        ahead of {c.comparedWith}: changed without passing through {c.comparedWith}
+                      </>
+                    ) : c.relation === 'behind' ? (
+                      <>
+                        behind {c.comparedWith}: waiting for promotion from {c.comparedWith}
+                      </>
+                    ) : (
+                      <>differs from {c.comparedWith}</>
+                    )}{' '}
+                    · {c.cookbooksChanged} cookbook{c.cookbooksChanged === 1 ? '' : 's'} differ{c.cookbooksChanged === 1 ? 's' : ''} from {c.comparedWith}
+                  </div>
+                )}
+                {c.differsFromPrevious === false && <div className="text-xs text-slate-600">same as {c.comparedWith}</div>}
+                {next && (!nextCell || nextCell.revisionId !== c.revisionId) && (
+                  <div className="flex flex-wrap gap-x-2 text-xs">
+                    {next.canPromote && (
+                      <button
+                        type="button"
+                        className="font-medium text-indigo-700 hover:underline"
+                        data-testid="promote-button"
+                        onClick={() => onPromote({ policy: p.name, from: s.name, to: next.name, expectedRevisionId: nextCell?.revisionId ?? null, canManage: next.canManage })}
+                      >
+                        Promote → {next.name}
+                      </button>
+                    )}
+                    <a
+                      href={`/compare?policy=${encodeURIComponent(p.name)}&from=${encodeURIComponent(s.name)}&to=${encodeURIComponent(next.name)}`}
+                      className="text-slate-600 hover:underline"
+                      data-testid="compare-link"
+                    >
+                      Compare with {next.name}
+                    </a>
+                  </div>
+                )}
+                <a href={`/history?policy=${encodeURIComponent(p.name)}&stage=${encodeURIComponent(s.name)}`} className="text-xs text-slate-600 underline-offset-2 hover:underline">
+                  history<span className="sr-only"> of {p.name} in {s.name}</span>
+                </a>
+              </div>
+            ) : (
+              <>
+                <span className="text-xs text-slate-600">not in {s.name}</span>
+                <CellGuards policy={p.name} stage={s.name} revisionId={null} guards={guards} />
+              </>
+            )}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}, sameRow);
+
+/** Equal props, comparing the rollout health of this row's cells only (a refresh changes the map when any cell changes). */
+function sameRow(a: BoardRowProps, b: BoardRowProps): boolean {
+  if (a.p !== b.p || a.stages !== b.stages || a.generatedAt !== b.generatedAt || a.guards !== b.guards || a.rings !== b.rings || a.firstPromotable !== b.firstPromotable || a.onPromote !== b.onPromote) return false;
+  if (a.health === b.health) return true;
+  return a.stages.every((s) => a.health?.[`${s.name}/${a.p.name}`] === b.health?.[`${s.name}/${b.p.name}`]);
+}
+
+/**
+ * The board's links are plain anchors (a next/link each would be thousands of components to hydrate on a large
+ * board); one listener on the table navigates them client-side as next/link would (a plain left click on a local
+ * link), and prefetches a link's page when the pointer or the focus reaches it.
+ */
+function useBoardNavigation() {
+  const router = useRouter();
+  const prefetched = useRef(new Set<string>());
+  const localLink = (e: { target: EventTarget | null; currentTarget: Element }): string | null => {
+    const a = e.target instanceof Element ? e.target.closest('a') : null;
+    if (!a || !e.currentTarget.contains(a) || a.target || a.hasAttribute('download')) return null;
+    const href = a.getAttribute('href');
+    return href && href.startsWith('/') && !href.startsWith('//') ? href : null;
+  };
+  const onClick = useCallback(
+    (e: MouseEvent<HTMLElement>) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const href = localLink(e);
+      if (!href) return;
+      e.preventDefault();
+      router.push(href);
+    },
+    [router],
+  );
+  const prefetch = useCallback(
+    (e: SyntheticEvent<HTMLElement>) => {
+      const href = localLink(e);
+      if (!href || prefetched.current.has(href)) return;
+      prefetched.current.add(href);
+      router.prefetch(href);
+    },
+    [router],
+  );
+  return { onClick, onMouseOver: prefetch, onFocus: prefetch };
 }

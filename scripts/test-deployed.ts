@@ -17,11 +17,11 @@
  * failure when either is set (CI).
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { findPgBin } from '../test/pg-server';
 import { chromiumAvailable } from '../e2e/chromium';
 import { chefToolchainEnv } from './chef-toolchain';
+import { ensureProductionBuild } from './production-build';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ci = process.env.CHEF_INTEROP === 'required' || process.env.POSTGRES_TESTS === 'required';
@@ -59,29 +59,7 @@ if (!chromiumAvailable()) {
 }
 if (failed) process.exit(1);
 
-/** The newest modification time under the sources a build is made from (tests aside). */
-function newestSource(): number {
-  let newest = 0;
-  const visit = (p: string) => {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
-    if (!st) return;
-    if (st.isDirectory()) {
-      for (const e of fs.readdirSync(p)) if (e !== 'node_modules' && !e.startsWith('.')) visit(path.join(p, e));
-    } else if (!/\.test\.tsx?$/.test(p)) newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const p of ['app', 'components', 'lib', 'public', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json']) visit(path.join(ROOT, p));
-  return newest;
-}
-
-const buildId = path.join(ROOT, '.next', 'BUILD_ID');
-const built = fs.statSync(buildId, { throwIfNoEntry: false });
-if (built && built.mtimeMs >= newestSource()) {
-  console.log('test:deployed: using the production build in .next (newer than every source file)');
-} else {
-  console.log(`test:deployed: ${built ? 'the build in .next is older than the sources' : 'no production build in .next'}: building (next build, as npm start does)`);
-  const b = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (b.status !== 0) process.exit(b.status ?? 1);
-}
+ensureProductionBuild('test:deployed');
 
 // Arguments go to vitest; test files named there replace the default choice (e.g. one deployment only).
 const args = process.argv.slice(2);

@@ -1,9 +1,9 @@
 'use client';
 
 /**
- * Issue 30: a board cell's ringed rollout (self-contained: the board renders
- * <RingCell policy stage /> in each cell). The open rings come from
- * /api/v1/rings?open=true, fetched once for the whole board (one query key).
+ * Issue 30: a board cell's ringed rollout. The open rings come from
+ * /api/v1/rings?open=true, fetched once for the whole board (one query key, read
+ * once by the board: useOpenRings), and the board renders <RingCell policy stage rings /> in each cell.
  */
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
@@ -18,9 +18,12 @@ async function fetchOpenRings(): Promise<RingRolloutDto[]> {
   return ((await res.json()) as { rings: RingRolloutDto[] }).rings;
 }
 
-export function RingCell({ policy, stage }: { policy: string; stage: string }) {
-  const { data } = useQuery({ queryKey: OPEN_RINGS_KEY, queryFn: fetchOpenRings, staleTime: 15_000 });
-  const ring = data?.find((r) => r.stage === stage && r.policy === policy && r.status !== 'superseded');
+export function useOpenRings(): RingRolloutDto[] | undefined {
+  return useQuery({ queryKey: OPEN_RINGS_KEY, queryFn: fetchOpenRings, staleTime: 15_000 }).data;
+}
+
+export function RingCell({ policy, stage, rings }: { policy: string; stage: string; rings: RingRolloutDto[] | undefined }) {
+  const ring = rings?.find((r) => r.stage === stage && r.policy === policy && r.status !== 'superseded');
   if (!ring) return null;
   const h = ring.health;
   const tone = h.failed ? 'border-red-200 bg-red-50 text-red-800' : ring.status === 'paused' ? 'border-slate-200 bg-slate-50 text-slate-700' : 'border-indigo-200 bg-indigo-50 text-indigo-800';

@@ -12,13 +12,15 @@ import { requireGroup } from './internal/lookup';
 
 export interface AdminRolloutRuleRow extends StageRolloutRuleDto {
   canManage: boolean;
+  /** Issue 47: an administrator may register and change the gate's outside checks (the service decides again on save). */
+  canEditChecks: boolean;
 }
 
 /** The gate and rollback rule of every stage the viewer sees, in board order. */
 export async function rolloutRulesForAdmin(access: Access): Promise<AdminRolloutRuleRow[]> {
   const groups = await db().policyGroup.findMany({ orderBy: [{ position: 'asc' }, { name: 'asc' }], select: { id: true, name: true, position: true } });
   const out: AdminRolloutRuleRow[] = [];
-  for (const g of viewableStages(access, groups)) out.push({ ...(await getStageRolloutRule(access, g.name)), canManage: can(access, 'stage.manage', { stage: g.name }) });
+  for (const g of viewableStages(access, groups)) out.push({ ...(await getStageRolloutRule(access, g.name)), canManage: can(access, 'stage.manage', { stage: g.name }), canEditChecks: can(access, 'stage.manage', { stage: g.name }) && can(access, 'checks.manage') });
   return out;
 }
 

@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { processState } from '@/lib/process-state';
 import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
+import { pointerNames } from '@/lib/db/queries/pointer-names';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
 import { evaluateRollback, summarizeHealth, validateAutoPromote, validateGateChecks, validateGateRule, validateRollbackRule, type GateCheck, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
 import { checkTargetUrl } from './internal/net-guard';
@@ -128,11 +129,11 @@ function cellHealth(stage: string, policy: string, facts: StageNodeFacts[], revi
 export async function rolloutHealth(access: Access, now = new Date()): Promise<Record<string, StageHealthDto>> {
   const client = db();
   const [pointers, facts, rings] = await Promise.all([
-    client.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
+    pointerNames(client),
     loadNodeFacts(client),
     openRings(client),
   ]);
-  const revision = new Map(pointers.map((p) => [`${p.group.name}/${p.policy.name}`, p.revision.revisionId]));
+  const revision = new Map(pointers.map((p) => [`${p.stage}/${p.policy}`, p.revisionId]));
   const byCell = new Map<string, typeof facts>();
   for (const f of facts) {
     const key = `${f.groupName}/${f.policyName}`;
@@ -141,9 +142,9 @@ export async function rolloutHealth(access: Access, now = new Date()): Promise<R
   }
   const out: Record<string, StageHealthDto> = {};
   for (const p of pointers) {
-    if (!can(access, 'stage.view', { stage: p.group.name })) continue;
-    const key = `${p.group.name}/${p.policy.name}`;
-    out[key] = cellHealth(p.group.name, p.policy.name, byCell.get(key) ?? [], p.revision.revisionId, rings.get(key), now);
+    if (!can(access, 'stage.view', { stage: p.stage })) continue;
+    const key = `${p.stage}/${p.policy}`;
+    out[key] = cellHealth(p.stage, p.policy, byCell.get(key) ?? [], p.revisionId, rings.get(key), now);
   }
   return out;
 }

@@ -18,6 +18,7 @@ import { rolloutHealth } from '@/lib/services/rollout';
 import { changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/rollout-views';
 import { accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
 import * as putStagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+import { setStageGrant } from '@/lib/services/set-stage-grant';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
@@ -85,6 +86,43 @@ describe('Admin → Stages: the rollout rule action', () => {
     expect(rows.find((r) => r.stage === 'staging')).toMatchObject({ canManage: false, gate: saved.gate });
     expect(rows.find((r) => r.stage === 'dev')).toMatchObject({ gate_from_stage: null, gate: { enabled: false } });
     await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { enabled: false }, rollback: { enabled: false } });
+  });
+});
+
+describe('Admin → Stages: outside checks through the rollout rule action (issue 47)', () => {
+  it('an administrator adds, edits and removes http and prometheus checks, with field errors from the server; a manager who is not an administrator cannot, yet saves the rest', async () => {
+    await signIn('admin@example.com');
+    const before = snapshot();
+    const http = { name: 'smoke', kind: 'http' as const, url: 'http://127.0.0.1:9/ready', expect_status: [200, 204], timeout_ms: 2000 };
+    const prom = { name: 'errors', kind: 'prometheus' as const, url: 'https://prometheus.example.com/', query: 'sum(rate(http_errors[5m]))', max: 0.5 };
+    const gate = { enabled: true, min_success_pct: 90, min_nodes: 1, max_failure_pct: 10, soak_minutes: 0 };
+    // A private target without the allowance, a prometheus check without bounds, a status out of range: each named by its field.
+    const bad = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, checks: [http] } }).catch((e: ActionServerError) => e);
+    expect(bad).toMatchObject({ code: 'bad_request', fieldErrors: { 'gate.checks.0.url': [expect.stringMatching(/loopback, link-local, private .*gate\.checks\[0\]\.allow_private_targets/)] } });
+    const noBounds = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, checks: [{ ...prom, max: undefined }] } }).catch((e: ActionServerError) => e);
+    expect(noBounds).toMatchObject({ code: 'bad_request', fieldErrors: { 'gate.checks.0.min': ['a prometheus check needs min, max or both'] } });
+    const status = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, checks: [{ ...http, allow_private_targets: true, expect_status: [700] }] } }).catch((e: ActionServerError) => e);
+    expect(status).toMatchObject({ code: 'bad_request', fieldErrors: { 'gate.checks.0.expect_status.0': ['must be an HTTP status'] } });
+    expect(snapshot()).toBe(before);
+
+    const added = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, checks: [{ ...http, allow_private_targets: true }, prom] } });
+    expect(added.gate.checks).toEqual([{ ...http, allow_private_targets: true }, prom]);
+    const edited = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, checks: [{ ...http, allow_private_targets: true, expect_status: [200] }] } });
+    expect(edited.gate.checks).toEqual([{ ...http, allow_private_targets: true, expect_status: [200] }]);
+
+    // A manager of staging who is not an administrator: the page offers no editing, and the server refuses a change.
+    await setStageGrant(await accessFor('admin@example.com'), { stage: 'staging', subject: { type: 'user', email: 'release@example.com' }, level: 'manage' });
+    expect((await rolloutRulesForAdmin(await accessFor('release@example.com'))).find((r) => r.stage === 'staging')).toMatchObject({ canManage: true, canEditChecks: false });
+    expect((await rolloutRulesForAdmin(await accessFor('admin@example.com'))).find((r) => r.stage === 'staging')).toMatchObject({ canManage: true, canEditChecks: true });
+    await signIn('release@example.com');
+    const refused = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, checks: [] } }).catch((e: ActionServerError) => e);
+    expect(refused).toMatchObject({ code: 'forbidden' });
+    const rest = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { ...gate, soak_minutes: 5 } });
+    expect(rest.gate).toMatchObject({ soak_minutes: 5, checks: edited.gate.checks });
+
+    await signIn('admin@example.com');
+    const removed = await runAction(setStageRolloutRuleAction, { stage: 'staging', gate: { enabled: false, checks: [] } });
+    expect(removed.gate.checks).toEqual([]);
   });
 });
 

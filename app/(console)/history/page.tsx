@@ -23,9 +23,14 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const { policy, stage } = await searchParams;
   if (!policy || !stage) {
     const [policies, stages] = await Promise.all([policyNames(), viewableStageNames(access)]);
+    // Issue 47: the board's automation badge links here with the stage alone: its automation (Resume) and timeline.
+    const stageAutomation = stage && stages.includes(stage) ? await Promise.all([getStageRolloutRule(access, stage), stageTimeline(access, { stage, limit: 50 })]) : null;
     return (
       <>
         <PageHeader title="History" description="Every change of the revision a stage runs for a policy." />
+        {stage && stageAutomation && (stageAutomation[0].automation.state !== 'off' || stageAutomation[1].entries.some((e) => AUTOMATION_ENTRY_KINDS.has(e.kind))) && (
+          <AutomationPanel stage={stage} automation={stageAutomation[0].automation} entries={stageAutomation[1].entries} canManage={can(access, 'stage.manage', { stage })} />
+        )}
         <form method="get" className="card flex flex-wrap items-end gap-3 p-4" aria-label="Choose a history">
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
             Policy

@@ -10,24 +10,25 @@ export type { BoardGuards } from '@/lib/types/board';
 /**
  * The guard state of the stages given (already filtered to what the viewer may see), pending requests and
  * scheduled promotions per cell, bad revisions, and (issue 43) the stage verdicts in force in those stages.
+ * `runs`: per "stage|policy" of those stages, the revision id it runs (the board has read the pointers already:
+ * reading them again here with their names as relations cost one more statement per thousand pointers).
  */
-export async function loadBoardGuards(access: Access, stageNames: string[], now = new Date()): Promise<BoardGuards> {
+export async function loadBoardGuards(access: Access, stageNames: string[], runs: Map<string, string>, now = new Date()): Promise<BoardGuards> {
   const client = db();
-  const [states, pendingRows, pointers, bad, scheduled, verdicts, automation] = await Promise.all([
+  const [states, pendingRows, bad, scheduled, verdicts, automation] = await Promise.all([
     stageGuardStates(access, { now, stages: stageNames }),
     client.promotionRequest.findMany({ where: { status: 'pending', expiresAt: { gt: now }, groupName: { in: stageNames } }, select: { id: true, groupName: true, policyName: true, fromRevisionId: true }, orderBy: { id: 'asc' }, take: 5000 }),
-    client.groupPolicy.findMany({ where: { group: { name: { in: stageNames } } }, select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { revisionId: true } } } }),
     client.badRevision.findMany({ select: { policyName: true, revisionId: true, reason: true, markedByEmail: true, createdAt: true } }),
     client.scheduledPromotion.groupBy({ by: ['groupName', 'policyName'], where: { status: 'pending', groupName: { in: stageNames } }, _count: { _all: true }, _min: { runAt: true } }),
     verdictsOf(client, { inForce: true }),
-    // Issue 47: each stage's automatic promotion (on, waiting, held, off), for the stages whose rule has it on or held.
+    // Issue 47: each stage's automatic promotion (on, waiting, held, off), for the stages whose rule has it on or held,
+    // or could have it (a gated stage shows "auto: off"; a stage without a gate cannot be automated and shows nothing).
     client.stageRolloutRule.findMany({
-      where: { groupName: { in: stageNames }, OR: [{ autoPromoteEnabled: true }, { heldAt: { not: null } }] },
+      where: { groupName: { in: stageNames }, OR: [{ autoPromoteEnabled: true }, { heldAt: { not: null } }, { gateEnabled: true }] },
       select: { groupName: true, autoPromoteEnabled: true, heldAt: true, heldByEmail: true, heldReason: true, heldSource: true, autoWaiting: true },
     }),
   ]);
   // Issue 43: a request whose stage moved on since it was made is outdated, not pending (the request services write that down).
-  const runs = new Map(pointers.map((p) => [`${p.group.name}|${p.policy.name}`, p.revision.revisionId]));
   const pending = new Map<string, { count: number; id: string | null }>();
   for (const r of pendingRows) {
     const key = `${r.groupName}|${r.policyName}`;
