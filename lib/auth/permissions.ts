@@ -44,7 +44,7 @@
  * Search filters its rows with the same calls (a node row: 'node.read'; a
  * data bag row: 'data.read'), so search never shows what a GET would refuse.
  */
-import { forbidden } from '@/lib/errors';
+import { forbidden, notFound } from '@/lib/errors';
 
 export const STAGE_LEVELS = ['view', 'promote', 'manage'] as const;
 export type StageLevel = (typeof STAGE_LEVELS)[number];
@@ -369,6 +369,15 @@ export function assertCan(actor: Actor | null | undefined, action: Action, resou
  */
 export function canReadNode(actor: Actor, stage: string | null, node?: string): boolean {
   return can(actor, 'node.read', { stage, ...(node !== undefined ? { node } : {}) });
+}
+
+/**
+ * Reads about a stage (docs/architecture.md §5.4): a stage the actor may not view answers exactly as a missing one —
+ * 404 with `missing`, the message the door gives for a stage (or a policy in it) that does not exist — on every
+ * door, so nothing tells which stages exist. Writes refuse with 403 instead (`assertCan`).
+ */
+export function assertViewable(actor: Actor | null | undefined, stage: string, missing: string): void {
+  if (!can(actor, 'stage.view', { stage })) throw notFound(missing);
 }
 
 /** Stages the actor may view, in the given order. */
