@@ -103,6 +103,24 @@ describe('schedule.cancel: who scheduled it, or who manages its stage', () => {
   });
 });
 
+describe('request.withdraw: the requester, or a manager of the stage', () => {
+  it('the requester whatever their level; a manager; not an approver or a promoter', () => {
+    expect(can(user(), 'request.withdraw', { userId: 'u1', stage: 'production' })).toBe(true);
+    expect(can(user({ userId: 'u2', levels: { production: 'manage' } }), 'request.withdraw', { userId: 'u1', stage: 'production' })).toBe(true);
+    expect(can(user({ userId: 'u2', levels: { production: 'promote' } }), 'request.withdraw', { userId: 'u1', stage: 'production' })).toBe(false);
+    expect(can(admin, 'request.withdraw', { userId: 'u1', stage: 'production' })).toBe(true);
+  });
+});
+
+describe('token.manage: your own API tokens; administrators anyone’s', () => {
+  it('your own, member of the organization or not; someone else’s: administrators only', () => {
+    expect(can(user(), 'token.manage', { userId: 'u1' })).toBe(true);
+    expect(can(user({ member: false }), 'token.manage', { userId: 'u1' })).toBe(true);
+    expect(can(user({ levels: { production: 'manage' } }), 'token.manage', { userId: 'u2' })).toBe(false);
+    expect(can(admin, 'token.manage', { userId: 'u2' })).toBe(true);
+  });
+});
+
 describe('assertViewable: a hidden stage answers as a missing one', () => {
   it('404 with the message given for a missing stage, for users and clients', () => {
     const refused = (f: () => void) => {

@@ -275,6 +275,10 @@ export const PERMISSIONS = {
   'checks.manage': { label: "register the URLs of a promotion gate's outside checks", user: ADMIN },
   // Issue 44: records people own. An ordering scenario (`userId`: its owner; any user may keep scenarios, member or not).
   'scenario.write': { label: 'change this ordering scenario', user: { kind: 'self', admins: true }, scope: 'server' },
+  // A promotion request (`userId`: its requester; `stage`: its stage): withdrawn by its requester or a manager of the stage.
+  'request.withdraw': { label: 'withdraw this promotion request', user: { kind: 'any', of: [{ kind: 'self' }, { kind: 'stage', level: 'manage' }] } },
+  // A user's API tokens (`userId`: whose): the user, and administrators for anyone (member of the organization or not).
+  'token.manage': { label: "create and revoke this user's API tokens", user: { kind: 'self', admins: true }, scope: 'server' },
   // A scheduled promotion (`userId`: who scheduled it; `stage`: its stage): who scheduled it, or who manages the stage.
   'schedule.cancel': { label: 'cancel this scheduled promotion', user: { kind: 'any', of: [{ kind: 'self' }, { kind: 'stage', level: 'manage' }] } },
 } as const satisfies Record<string, Row>;
