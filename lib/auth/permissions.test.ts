@@ -112,6 +112,22 @@ describe('request.withdraw: the requester, or a manager of the stage', () => {
   });
 });
 
+describe('request.decide: the stage’s approvers, named or through a team; administrators only when named', () => {
+  it('a named user or a member of a named team', () => {
+    expect(can(user(), 'request.decide', { approvers: ['user:u1'] })).toBe(true);
+    expect(can(user({ teams: ['web'] }), 'request.decide', { approvers: ['team:web'] })).toBe(true);
+    expect(can(user({ teams: ['dba'], levels: { production: 'manage' } }), 'request.decide', { approvers: ['team:web', 'user:u2'] })).toBe(false);
+  });
+  it('an administrator who is not named may not decide; named, they may', () => {
+    expect(can(admin, 'request.decide', { approvers: ['user:u1'] })).toBe(false);
+    expect(can(admin, 'request.decide', {})).toBe(false);
+    expect(can(admin, 'request.decide', { approvers: ['user:a1'] })).toBe(true);
+  });
+  it('clients never', () => {
+    expect(can(client(), 'request.decide', { approvers: ['user:u1'] })).toBe(false);
+  });
+});
+
 describe('token.manage: your own API tokens; administrators anyone’s', () => {
   it('your own, member of the organization or not; someone else’s: administrators only', () => {
     expect(can(user(), 'token.manage', { userId: 'u1' })).toBe(true);

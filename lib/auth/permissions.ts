@@ -130,6 +130,8 @@ export interface Resource {
    * `in-org` rules: the organization named by the request, which need not be the one the actor was loaded for.
    */
   actorInOrg?: boolean;
+  /** A stage's approvers, as principals (`user:<id>`, `team:<id>`), for the `approver` rule. */
+  approvers?: readonly string[];
 }
 /** @deprecated the old name of `Resource`. */
 export type Target = Resource;
@@ -144,6 +146,11 @@ type UserRule =
   | { kind: 'any'; of: readonly UserRule[] }
   /** Issue 44: the actor belongs to the organization concerned (`resource.actorInOrg`). */
   | { kind: 'in-org' }
+  /**
+   * Issue 15: the user, or one of their teams, is one of `resource.approvers`. Like `self` without `admins`, checked
+   * before the administrators' bypass: administrators are not approvers by right, only when named.
+   */
+  | { kind: 'approver' }
   | { kind: 'owner' }
   | { kind: 'admin' }
   | { kind: 'member' }
@@ -275,7 +282,9 @@ export const PERMISSIONS = {
   'checks.manage': { label: "register the URLs of a promotion gate's outside checks", user: ADMIN },
   // Issue 44: records people own. An ordering scenario (`userId`: its owner; any user may keep scenarios, member or not).
   'scenario.write': { label: 'change this ordering scenario', user: { kind: 'self', admins: true }, scope: 'server' },
-  // A promotion request (`userId`: its requester; `stage`: its stage): withdrawn by its requester or a manager of the stage.
+  // A promotion request: decided by the stage's approvers (`approvers`; the requester never: an invariant of the service),
+  // withdrawn by its requester (`userId`) or a manager of the stage.
+  'request.decide': { label: 'approve or reject changes into this stage', user: { kind: 'approver' } },
   'request.withdraw': { label: 'withdraw this promotion request', user: { kind: 'any', of: [{ kind: 'self' }, { kind: 'stage', level: 'manage' }] } },
   // A user's API tokens (`userId`: whose): the user, and administrators for anyone (member of the organization or not).
   'token.manage': { label: "create and revoke this user's API tokens", user: { kind: 'self', admins: true }, scope: 'server' },
@@ -298,14 +307,22 @@ export function levelAtLeast(have: StageLevel | undefined, need: StageLevel): bo
 function userMay(access: UserActor, row: Row, resource: Resource): boolean {
   const rule = row.user;
   if (rule.kind === 'self' && !rule.admins) return !!resource.userId && resource.userId === access.userId;
+  if (rule.kind === 'approver') return approverOf(access, resource);
   if (access.isAdmin) return true;
   // Issue 23: the organization's rows are its members' (the one membership gate, for every entry point).
   if (row.scope !== 'server' && !access.member) return false;
   return ruleAllows(access, rule, resource);
 }
 
+function approverOf(access: UserActor, resource: Resource): boolean {
+  const approvers = resource.approvers ?? [];
+  return approvers.includes(`user:${access.userId}`) || [...access.teamIds].some((t) => approvers.includes(`team:${t}`));
+}
+
 function ruleAllows(access: UserActor, rule: UserRule, resource: Resource): boolean {
   switch (rule.kind) {
+    case 'approver':
+      return approverOf(access, resource);
     case 'any':
       return rule.of.some((r) => ruleAllows(access, r, resource));
     case 'in-org':

@@ -34,9 +34,10 @@ export function principalsOf(access: Access): string[] {
   return [`user:${access.userId}`, ...[...access.teamIds].map((t) => `team:${t}`)];
 }
 
-/** Whether the user holds an approver grant on the stage (directly or through a team). Admins only when granted. */
+/** Whether the user holds an approver grant on the stage (directly or through a team): `request.decide`. Admins only when granted. */
 export async function isApprover(tx: Tx, access: Access, groupId: string): Promise<boolean> {
-  return !!(await tx.stageApprover.findFirst({ where: { groupId, principal: { in: principalsOf(access) } }, select: { id: true } }));
+  const approvers = (await tx.stageApprover.findMany({ where: { groupId }, select: { principal: true } })).map((a) => a.principal);
+  return can(access, 'request.decide', { approvers });
 }
 
 /**
