@@ -25,6 +25,7 @@ import { moveNode } from '@/lib/services/chef-nodes';
 import { setDataBagStages } from '@/lib/services/data-bags';
 import { dataBagItemDetail } from '@/lib/services/data-bag-pages';
 import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
+import { compare } from '@/lib/db/queries/compare';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
@@ -39,6 +40,7 @@ const stageRoute = await import('@/app/api/v1/policy_groups/[group]/route');
 const stagesRoute = await import('@/app/api/v1/policy_groups/route');
 const historyRoute = await import('@/app/api/v1/policy_groups/[group]/policies/[name]/history/route');
 const nodesRoute = await import('@/app/api/v1/nodes/route');
+const diffRoute = await import('@/app/api/v1/diff/route');
 const requestsRoute = await import('@/app/api/v1/promotion_requests/route');
 const approveRoute = await import('@/app/api/v1/promotion_requests/[id]/approve/route');
 
@@ -162,6 +164,10 @@ const DOORS: Record<string, Adapter> = {
     chef: (a, i) => chefAnswer(a, 'GET', `policy_groups/${i.stage}`),
     api: (a, i) => apiAnswer(a, stageRoute.GET, 'GET', { params: { group: i.stage } }),
   },
+  'stage diff read': {
+    api: (a, i) => apiAnswer(a, diffRoute.GET, 'GET', { query: `policy=${i.policy}&from=${i.from}&to=${i.stage}` }),
+    console: (a, i) => consoleAnswer(a, async () => compare(await accessFor(EMAIL[a]), i.policy, i.from, i.stage)),
+  },
   'stage-history read': {
     api: (a, i) => apiAnswer(a, historyRoute.GET, 'GET', { params: { group: i.stage, name: i.policy } }),
   },
@@ -235,6 +241,9 @@ const CASES: Case[] = [
   { name: 'a user reads a stage hidden from them', resource: 'stage read', actor: 'dev', input: { stage: HIDDEN }, expect: 'hidden', sameAs: 'a user reads a stage that does not exist' },
   { name: 'a user reads the history of a policy in a stage that does not exist', resource: 'stage-history read', actor: 'dev', input: { stage: MISSING, policy: POLICY }, expect: 'hidden' },
   { name: 'a user reads the history of a policy in a stage hidden from them', resource: 'stage-history read', actor: 'dev', input: { stage: HIDDEN, policy: POLICY }, expect: 'hidden', sameAs: 'a user reads the history of a policy in a stage that does not exist' },
+  { name: 'a user compares a policy with a stage that does not exist', resource: 'stage diff read', actor: 'dev', input: { policy: POLICY, from: 'dev', stage: MISSING }, expect: 'hidden' },
+  { name: 'a user compares a policy with a stage hidden from them', resource: 'stage diff read', actor: 'dev', input: { policy: POLICY, from: 'dev', stage: HIDDEN }, expect: 'hidden', sameAs: 'a user compares a policy with a stage that does not exist' },
+  { name: 'a viewer compares a policy between two stages they see', resource: 'stage diff read', actor: 'viewer', input: { policy: POLICY, from: 'dev', stage: 'production' }, expect: 'allowed' },
   // Pushes and promotions.
   {
     name: 'a developer moves a revision into a stage they may promote into',
