@@ -3,9 +3,12 @@ import { stateFile } from './roles';
 
 /** Counts the requests whose path matches, from now on. */
 function countRequests(page: Page, path: RegExp, method = 'POST') {
-  const seen = { n: 0 };
+  const seen = { n: 0, bodies: [] as string[] };
   page.on('request', (r) => {
-    if (r.method() === method && path.test(new URL(r.url()).pathname)) seen.n++;
+    if (r.method() === method && path.test(new URL(r.url()).pathname)) {
+      seen.n++;
+      seen.bodies.push(r.postData() ?? '');
+    }
   });
   return seen;
 }
@@ -54,21 +57,25 @@ test.describe('as an admin', () => {
 test.describe('previews', () => {
   test.use({ storageState: stateFile('dev') });
 
-  test('typing a git repository name character by character asks the server once, after the typing stops', async ({ page }) => {
+  test('typing a git repository name character by character asks the server only once the typing stops', async ({ page }) => {
+    const name = 'not-registered-repo';
+    const composes = countRequests(page, /\/api\/v1\/policies\/webapp\/compose$/);
     await page.goto('/compose?policy=webapp');
     await page.getByLabel('Run list', { exact: true }).fill('webapp::default');
     await page.getByRole('button', { name: 'Add include' }).click();
     await page.getByLabel('Include 1 source').selectOption('git');
-    // Let the previews of those steps settle before counting.
     await expect(page.getByTestId('conflicts')).toBeVisible();
-    await page.waitForTimeout(600);
-    const composes = countRequests(page, /\/api\/v1\/policies\/webapp\/compose$/);
     const repository = page.getByLabel('Registered repository (name)');
-    await repository.pressSequentially('not-registered-repo', { delay: 60 });
-    await expect(repository).toHaveValue('not-registered-repo');
-    await expect(page.getByTestId('conflicts')).toContainText("'not-registered-repo' is not a registered git repository");
-    await page.waitForTimeout(800);
-    expect(composes.n).toBe(1);
+    const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/policies/webapp/compose' && (r.request().postData() ?? '').includes(`"${name}"`));
+    await repository.pressSequentially(name, { delay: 60 });
+    await expect(repository).toHaveValue(name);
+    await answered;
+    await expect(page.getByTestId('conflicts')).toContainText(`'${name}' is not a registered git repository`);
+    // Not a count over time: no request carried a part of the name (each would be a preview of a half-typed name),
+    // and the full name was asked for once.
+    const partial = (b: string) => Array.from({ length: name.length - 1 }, (_, i) => `"${name.slice(0, i + 1)}"`).some((p) => b.includes(p));
+    expect(composes.bodies.filter(partial)).toEqual([]);
+    expect(composes.bodies.filter((b) => b.includes(`"${name}"`))).toHaveLength(1);
   });
 
   test('ordering and resource-map previews are computed in the browser: editing sends no request', async ({ page }) => {

@@ -140,8 +140,10 @@ test.describe('promotion path (issue 16)', () => {
     // Focus somewhere that is not the dialog's first field, then let the board refresh underneath (every 15 s).
     const cancel = dialog.getByRole('button', { name: 'Cancel' });
     await cancel.focus();
-    await page.waitForResponse((r) => r.url().includes('/api/v1/board'), { timeout: 30_000 });
-    await page.waitForTimeout(500);
+    const refreshed = await page.waitForResponse((r) => r.url().includes('/api/v1/board'), { timeout: 30_000 });
+    // The refreshed board has rendered when its time stamp is the answer's: only then are focus and the field checked.
+    const { generatedAt } = (await refreshed.json()) as { generatedAt: string };
+    await expect(page.locator(`time[datetime="${generatedAt}"]`)).toBeAttached();
     await expect(cancel).toBeFocused();
     await expect(reason).toHaveValue('CHG-42');
   });

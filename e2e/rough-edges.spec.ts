@@ -51,9 +51,11 @@ test.describe('as an admin', () => {
     await page.goto('/compose');
     await expect(page.getByRole('combobox', { name: 'Policy' }).or(page.getByLabel('Policy', { exact: true }))).toHaveValue('');
     await expect(page.getByRole('button', { name: 'Save as new revision' })).toBeDisabled();
-    // A policy alone is nothing to save.
+    // A policy alone is nothing to save: once the preview it asks for has answered, Save is still disabled.
+    const previewed = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/policies/webapp/compose');
     await page.getByLabel('Policy', { exact: true }).fill('webapp');
-    await page.waitForTimeout(500);
+    await previewed;
+    await expect(page.getByText('updating…')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Save as new revision' })).toBeDisabled();
   });
 

@@ -120,3 +120,16 @@ export async function placeNode(name: string, stage: string, policy: string): Pr
   const p = (await db().policy.findUnique({ where: { name: policy }, select: { id: true } })) ?? (await db().policy.create({ data: { name: policy }, select: { id: true } }));
   await db().node.upsert({ where: { name }, create: { name, groupId: group.id, policyId: p.id, lastCheckIn: new Date() }, update: { groupId: group.id, policyId: p.id } });
 }
+
+/**
+ * Polls `cond` (it reads I/O: a database row, a log line, a delivery pass) until it holds. Past the deadline it fails
+ * naming `what`: a hang guard with a message, well inside the tests' own timeout, not a speed check.
+ */
+export async function pollUntil(what: string, cond: () => boolean | Promise<boolean>, opts: { everyMs?: number; deadlineMs?: number } = {}): Promise<void> {
+  const limit = opts.deadlineMs ?? 60_000;
+  const deadline = Date.now() + limit;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limit / 1000} s`);
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
+  }
+}

@@ -44,7 +44,7 @@
  * Search filters its rows with the same calls (a node row: 'node.read'; a
  * data bag row: 'data.read'), so search never shows what a GET would refuse.
  */
-import { forbidden } from '@/lib/errors';
+import { forbidden, notFound } from '@/lib/errors';
 
 export const STAGE_LEVELS = ['view', 'promote', 'manage'] as const;
 export type StageLevel = (typeof STAGE_LEVELS)[number];
@@ -104,6 +104,8 @@ export interface Resource {
   stage?: string | null;
   /** The owning team of the policy concerned (null: no owner, admins only). */
   ownerTeamId?: string | null;
+  /** Owning teams when there are several (a cookbook artifact: every team of the user who uploaded it); the `owner` rule accepts any. */
+  ownerTeamIds?: readonly string[];
   /** The node concerned (by name). */
   node?: string;
   /** The client concerned (by name). */
@@ -123,13 +125,32 @@ export interface Resource {
   actorAdminOrgs?: readonly string[];
   /** The organizations the user concerned is a member of, for `self` with `orgAdmins`. */
   userOrgIds?: readonly string[];
+  /**
+   * The actor belongs to the organization concerned (a user: a member of it; a client: one of its clients), for the
+   * `in-org` rules: the organization named by the request, which need not be the one the actor was loaded for.
+   */
+  actorInOrg?: boolean;
+  /** A stage's approvers, as principals (`user:<id>`, `team:<id>`), for the `approver` rule. */
+  approvers?: readonly string[];
 }
 /** @deprecated the old name of `Resource`. */
 export type Target = Resource;
 
-/** Users' rules. `unstaged`: the rule when the resource is in no (known) stage. */
+/**
+ * Users' rules. `unstaged`: the rule when the resource is in no (known) stage. `over: 'stages'`: the level on at least
+ * one of `resource.stages` (a revision: the stages running it) instead of on `resource.stage`.
+ */
 type UserRule =
-  | { kind: 'stage'; level: StageLevel; unstaged?: 'signed-in' | 'admin' }
+  | { kind: 'stage'; level: StageLevel; unstaged?: 'signed-in' | 'admin'; over?: 'stages' }
+  /** Allowed when one of the rules allows (a record's author or the stage's managers, …). */
+  | { kind: 'any'; of: readonly UserRule[] }
+  /** Issue 44: the actor belongs to the organization concerned (`resource.actorInOrg`). */
+  | { kind: 'in-org' }
+  /**
+   * Issue 15: the user, or one of their teams, is one of `resource.approvers`. Like `self` without `admins`, checked
+   * before the administrators' bypass: administrators are not approvers by right, only when named.
+   */
+  | { kind: 'approver' }
   | { kind: 'owner' }
   | { kind: 'admin' }
   | { kind: 'member' }
@@ -153,7 +174,7 @@ type UserRule =
  * always); 'own-node': the node named like the client; 'self': the client
  * itself.
  */
-type ClientRule = 'all' | 'stage' | 'own-node' | 'self' | { group: string };
+type ClientRule = 'all' | 'stage' | 'own-node' | 'self' | 'in-org' | { group: string };
 
 interface Row {
   label: string;
@@ -191,12 +212,16 @@ export const PERMISSIONS = {
   'policy.create': { label: 'create a policy', user: MEMBER },
   'policy.upload': { label: "upload or compose this policy's revisions", user: OWNER },
   'revision.delete': { label: "delete this policy's revisions", user: OWNER },
+  // Issue 44: marking a revision bad: the policy's owner team, or who may promote into a stage running it (`stages`).
+  'revision.mark': { label: "mark this policy's revisions bad", user: { kind: 'any', of: [OWNER, { kind: 'stage', level: 'promote', over: 'stages' }] } },
   'policy.delete': { label: 'delete policies', user: ADMIN },
   'orphans.cleanup': { label: 'clean up orphaned revisions', user: ADMIN },
   // Cookbook artifacts, their files and sandboxes.
   'cookbook.read': { label: 'read cookbooks', user: SIGNED_IN, client: 'all' },
   'cookbook.upload': { label: 'upload cookbooks', user: MEMBER },
   'cookbook.delete': { label: 'delete cookbooks', user: MEMBER },
+  // Issue 28/44: one artifact: a team of the user who uploaded it (`ownerTeamIds`); clients never.
+  'artifact.delete': { label: 'delete this cookbook artifact', user: OWNER },
   // Nodes: a user by the node's stage (a node in no known stage: every user reads it, admins write it).
   'node.list': { label: 'list nodes', user: SIGNED_IN, client: 'all' },
   'node.read': { label: 'read this node', user: stage('view', 'signed-in'), client: 'stage' },
@@ -219,6 +244,8 @@ export const PERMISSIONS = {
   'data.read': { label: 'read data bags', user: { kind: 'bag', level: 'read' }, client: 'stage' },
   'data.write': { label: 'change data bags', user: { kind: 'bag', level: 'write' } },
   'data.create': { label: 'create data bags', user: MEMBER },
+  // Issue 24/44: a bag's settings (its stage restriction and team grants).
+  'data.manage': { label: 'restrict data bags to stages and grant teams rights on them', user: ADMIN },
   'search.read': { label: 'search', user: SIGNED_IN, client: 'all' },
   // Console users, as Chef's server-level /users/:name sees them.
   // Issue 23: also the org admins of an organization the user is a member of.
@@ -230,6 +257,8 @@ export const PERMISSIONS = {
   // (users: members; every client of the organization; the validator); associating is Chef's superuser's.
   'org.access': { label: 'use this organization', user: SIGNED_IN, client: 'all', validator: true },
   'org.read': { label: "read the organization's members", user: SIGNED_IN },
+  // erchef: READ on an organization (its users and admins groups; its clients): `GET /organizations/:org` (Chef and /api/v1).
+  'org.view': { label: 'read this organization', user: { kind: 'in-org' }, client: 'in-org', scope: 'server' },
   'org.associate': { label: 'add users to the organization', user: ADMIN, scope: 'server' },
   'org.dissociate': { label: 'remove this user from the organization', user: { kind: 'self', admins: true, orgAdmins: true }, scope: 'server' },
   // Issue 23: association requests (Chef's invitations, `knife org user add`): the organization's admins invite,
@@ -251,6 +280,16 @@ export const PERMISSIONS = {
   'webhooks.manage': { label: 'manage webhook subscriptions', user: ADMIN },
   // Issue 47: the server fetches a gate's outside check: only an administrator registers (or changes) its URL.
   'checks.manage': { label: "register the URLs of a promotion gate's outside checks", user: ADMIN },
+  // Issue 44: records people own. An ordering scenario (`userId`: its owner; any user may keep scenarios, member or not).
+  'scenario.write': { label: 'change this ordering scenario', user: { kind: 'self', admins: true }, scope: 'server' },
+  // A promotion request: decided by the stage's approvers (`approvers`; the requester never: an invariant of the service),
+  // withdrawn by its requester (`userId`) or a manager of the stage.
+  'request.decide': { label: 'approve or reject changes into this stage', user: { kind: 'approver' } },
+  'request.withdraw': { label: 'withdraw this promotion request', user: { kind: 'any', of: [{ kind: 'self' }, { kind: 'stage', level: 'manage' }] } },
+  // A user's API tokens (`userId`: whose): the user, and administrators for anyone (member of the organization or not).
+  'token.manage': { label: "create and revoke this user's API tokens", user: { kind: 'self', admins: true }, scope: 'server' },
+  // A scheduled promotion (`userId`: who scheduled it; `stage`: its stage): who scheduled it, or who manages the stage.
+  'schedule.cancel': { label: 'cancel this scheduled promotion', user: { kind: 'any', of: [{ kind: 'self' }, { kind: 'stage', level: 'manage' }] } },
 } as const satisfies Record<string, Row>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -268,10 +307,26 @@ export function levelAtLeast(have: StageLevel | undefined, need: StageLevel): bo
 function userMay(access: UserActor, row: Row, resource: Resource): boolean {
   const rule = row.user;
   if (rule.kind === 'self' && !rule.admins) return !!resource.userId && resource.userId === access.userId;
+  if (rule.kind === 'approver') return approverOf(access, resource);
   if (access.isAdmin) return true;
   // Issue 23: the organization's rows are its members' (the one membership gate, for every entry point).
   if (row.scope !== 'server' && !access.member) return false;
+  return ruleAllows(access, rule, resource);
+}
+
+function approverOf(access: UserActor, resource: Resource): boolean {
+  const approvers = resource.approvers ?? [];
+  return approvers.includes(`user:${access.userId}`) || [...access.teamIds].some((t) => approvers.includes(`team:${t}`));
+}
+
+function ruleAllows(access: UserActor, rule: UserRule, resource: Resource): boolean {
   switch (rule.kind) {
+    case 'approver':
+      return approverOf(access, resource);
+    case 'any':
+      return rule.of.some((r) => ruleAllows(access, r, resource));
+    case 'in-org':
+      return !!resource.actorInOrg;
     case 'signed-in':
       return true;
     case 'member':
@@ -279,7 +334,7 @@ function userMay(access: UserActor, row: Row, resource: Resource): boolean {
     case 'admin':
       return false;
     case 'owner':
-      return !!resource.ownerTeamId && access.teamIds.has(resource.ownerTeamId);
+      return (!!resource.ownerTeamId && access.teamIds.has(resource.ownerTeamId)) || (resource.ownerTeamIds ?? []).some((t) => access.teamIds.has(t));
     case 'self':
       if (!!resource.userId && resource.userId === access.userId) return true;
       // Org admins: of the request's organization (`actorGroups`), or of one the user is a member of.
@@ -297,6 +352,7 @@ function userMay(access: UserActor, row: Row, resource: Resource): boolean {
       return stages.length === 0 || stages.some((stage) => levelAtLeast(access.stageLevels.get(stage), 'view'));
     }
     case 'stage':
+      if (rule.over === 'stages') return (resource.stages ?? []).some((stage) => levelAtLeast(access.stageLevels.get(stage), rule.level));
       if (resource.stage) return levelAtLeast(access.stageLevels.get(resource.stage), rule.level);
       return rule.unstaged === 'signed-in';
   }
@@ -310,6 +366,8 @@ function clientMay(client: ClientActor, rule: ClientRule | undefined, resource: 
       return resource.client === client.name;
     case 'own-node':
       return resource.node === client.name;
+    case 'in-org':
+      return !!resource.actorInOrg;
     case 'stage':
       // A resource restricted to stages (a data bag) is read by the clients of those stages, isolation or not.
       if (resource.stages?.length) return client.stage !== null && resource.stages.includes(client.stage);
@@ -369,6 +427,15 @@ export function assertCan(actor: Actor | null | undefined, action: Action, resou
  */
 export function canReadNode(actor: Actor, stage: string | null, node?: string): boolean {
   return can(actor, 'node.read', { stage, ...(node !== undefined ? { node } : {}) });
+}
+
+/**
+ * Reads about a stage (docs/architecture.md §5.4): a stage the actor may not view answers exactly as a missing one —
+ * 404 with `missing`, the message the door gives for a stage (or a policy in it) that does not exist — on every
+ * door, so nothing tells which stages exist. Writes refuse with 403 instead (`assertCan`).
+ */
+export function assertViewable(actor: Actor | null | undefined, stage: string, missing: string): void {
+  if (!can(actor, 'stage.view', { stage })) throw notFound(missing);
 }
 
 /** Stages the actor may view, in the given order. */

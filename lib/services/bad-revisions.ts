@@ -31,8 +31,7 @@ async function loadRevision(tx: Tx, access: Access, policyName: string, revision
   const rev = await tx.policyRevision.findUnique({ where: { policyId_revisionId: { policyId: policy.id, revisionId } }, select: { id: true, revisionId: true } });
   if (!rev) throw notFound(`Policy '${policy.name}' has no revision '${revisionId}'`);
   const running = await tx.groupPolicy.findMany({ where: { revisionPk: rev.id }, select: { group: { select: { name: true } } } });
-  const owner = !!policy.ownerTeamId && access.teamIds.has(policy.ownerTeamId);
-  if (!access.isAdmin && !owner && !running.some((r) => can(access, 'stage.promote', { stage: r.group.name }))) {
+  if (!can(access, 'revision.mark', { ownerTeamId: policy.ownerTeamId, stages: running.map((r) => r.group.name) })) {
     throw forbidden(`You may not mark revisions of '${policy.name}': only its owner team, administrators, and those who may promote into a stage running the revision may.`);
   }
   return { policy, rev };

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { db, type Tx } from '@/lib/db/client';
-import { assertCan, type Actor } from '@/lib/auth/permissions';
+import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { AppError, badRequest, chefStringError, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
 import { audit } from './internal/audit';
@@ -230,10 +230,8 @@ export async function deleteArtifact(r: Actor, name: string, identifier: string)
     const a = await tx.cookbookArtifact.findUnique({ where: { name_identifier: { name, identifier } }, select: { id: true, manifest: true, createdById: true } });
     if (!a) throw notFound('not_found');
     // Issue 28: a team's artifacts are deleted by that team (a team of the uploader) or an administrator.
-    if (r.kind !== 'user' || !r.isAdmin) {
-      const uploaderTeams = a.createdById ? (await tx.teamMember.findMany({ where: { userId: a.createdById }, select: { teamId: true } })).map((m) => m.teamId) : [];
-      if (r.kind !== 'user' || !uploaderTeams.some((t) => r.teamIds.has(t))) throw forbidden(`You may not delete cookbook artifact ${name} ${identifier}: only a team of the one who uploaded it, or an administrator, may.`);
-    }
+    const uploaderTeams = a.createdById ? (await tx.teamMember.findMany({ where: { userId: a.createdById }, select: { teamId: true } })).map((m) => m.teamId) : [];
+    if (!can(r, 'artifact.delete', { ownerTeamIds: uploaderTeams })) throw forbidden(`You may not delete cookbook artifact ${name} ${identifier}: only a team of the one who uploaded it, or an administrator, may.`);
     const active = await tx.groupPolicy.findMany({ select: { group: { select: { name: true } }, policy: { select: { name: true } }, revision: { select: { cookbookDigest: true } } } });
     const pinning = active.filter((g) => {
       const digest = g.revision.cookbookDigest ? (JSON.parse(g.revision.cookbookDigest) as Record<string, string>) : {};

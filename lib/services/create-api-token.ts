@@ -23,7 +23,7 @@ export async function createApiToken(access: Access | null, input: CreateApiToke
   return client.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email: input.userEmail }, select: { id: true, email: true, active: true } });
     if (!user || !user.active) throw notFound(`No active user '${input.userEmail}'`);
-    if (access && access.userId !== user.id) assertCan(access, 'admin.users');
+    if (access) assertCan(access, 'token.manage', { userId: user.id });
     const { token, prefix, secretHash } = generateToken();
     const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
     const row = await tx.apiToken.create({ data: { userId: user.id, name: input.name, prefix, secretHash, expiresAt }, select: { id: true } });

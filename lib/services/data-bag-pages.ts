@@ -6,7 +6,7 @@
  * Rights are those of the Chef API (lib/services/data-bags.ts).
  */
 import { db } from '@/lib/db/client';
-import type { Access } from '@/lib/auth/permissions';
+import { can, type Access } from '@/lib/auth/permissions';
 import { AppError, forbidden, notFound } from '@/lib/errors';
 import { sortedBy } from '@/lib/db/order';
 import type { DataBagDetailDto, DataBagItemDetailDto, DataBagItemSummaryDto, DataBagSummaryDto, VaultInfoDto } from '@/lib/types/data-bags';
@@ -105,11 +105,11 @@ async function itemSummaries(access: Access, bag: BagRow, only?: string): Promis
 export async function dataBagDetail(access: Access, name: string): Promise<DataBagDetailDto> {
   const bag = await readableBag(access, name);
   const { items } = await itemSummaries(access, bag);
-  const admin = access.isAdmin;
-  const [stages, teams] = admin
+  const manage = can(access, 'data.manage');
+  const [stages, teams] = manage
     ? await Promise.all([db().policyGroup.findMany({ orderBy: { position: 'asc' }, select: { name: true } }), db().team.findMany({ select: { id: true, name: true } }).then(sortedBy((t) => t.name))])
     : [[], []];
-  return { ...summary(access, bag), items, allStages: stages.map((s) => s.name), allTeams: teams };
+  return { ...summary(access, bag), items, canManage: manage, allStages: stages.map((s) => s.name), allTeams: teams };
 }
 
 const pretty = (text: string | null): string | null => (text === null ? null : JSON.stringify(JSON.parse(text), null, 2));

@@ -346,7 +346,7 @@ export async function deleteDataBagItem(r: Actor, bagName: string, itemId: strin
 
 /** Restricts a bag to the clients of `stages` (empty: every client reads it again). Administrators only. */
 export async function setDataBagStages(access: Access, bagName: string, stages: string[], requestId?: string): Promise<string[]> {
-  if (!access.isAdmin) throw forbidden(`You may not restrict data bag '${bagName}': only administrators may.`);
+  if (!can(access, 'data.manage')) throw forbidden(`You may not restrict data bag '${bagName}': only administrators may.`);
   const wanted = [...new Set(stages)].sort();
   return transaction(async (tx) => {
     const bag = await loadBag(tx, bagName);
@@ -363,7 +363,7 @@ export async function setDataBagStages(access: Access, bagName: string, stages: 
 
 /** Grants a team `read` or `write` on a bag, or takes its grant away (`none`). Administrators only. */
 export async function setDataBagGrant(access: Access, bagName: string, teamId: string, level: 'read' | 'write' | 'none', requestId?: string): Promise<void> {
-  if (!access.isAdmin) throw forbidden(`You may not change who may use data bag '${bagName}': only administrators may.`);
+  if (!can(access, 'data.manage')) throw forbidden(`You may not change who may use data bag '${bagName}': only administrators may.`);
   await transaction(async (tx) => {
     const bag = await loadBag(tx, bagName);
     if (!bag) throw bagNotFound(bagName);

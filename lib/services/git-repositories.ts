@@ -1,6 +1,6 @@
 import type { RegisterGitRepositoryInput } from '@/lib/validation/git-repositories';
 import { db } from '@/lib/db/client';
-import { assertCan, type Access } from '@/lib/auth/permissions';
+import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
@@ -96,7 +96,7 @@ export async function deleteGitRepository(access: Access, repoName: string, requ
 /** Admins see URLs and who registered; everyone else sees the names they may use in compose. */
 export async function listGitRepositories(access: Access): Promise<GitRepositoryDto[] | { name: string }[]> {
   const rows = await db().gitRepository.findMany({ orderBy: { name: 'asc' }, select: { name: true, url: true, username: true, secretEnc: true, createdAt: true, createdByEmail: true } }).then(sortedBy((r) => r.name));
-  if (access.isAdmin) return rows.map(toDto);
+  if (can(access, 'git.manage')) return rows.map(toDto);
   return rows.map((r) => ({ name: r.name }));
 }
 

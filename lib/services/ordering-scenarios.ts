@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Access } from '@/lib/auth/permissions';
+import { can, type Access } from '@/lib/auth/permissions';
 import { forbidden, notFound } from '@/lib/errors';
 import { ZOrderDirectivesInput } from '@/lib/validation/previews';
 import { audit } from './internal/audit';
@@ -22,7 +22,7 @@ export async function saveScenario(access: Access, input: z.output<typeof ZSaveS
     if (input.id) {
       const existing = await tx.orderingScenario.findUnique({ where: { id: input.id }, select: { ownerId: true } });
       if (!existing) throw notFound('That scenario no longer exists');
-      if (existing.ownerId !== access.userId && !access.isAdmin) throw forbidden('Only the owner of a scenario may change it; save a copy under another name.');
+      if (!can(access, 'scenario.write', { userId: existing.ownerId ?? undefined })) throw forbidden('Only the owner of a scenario may change it; save a copy under another name.');
       const row = await tx.orderingScenario.update({ where: { id: input.id }, data, select: { id: true, name: true } });
       await audit(tx, access, { action: 'scenario.update', targetType: 'scenario', target: row.name });
       return row;
@@ -41,7 +41,7 @@ export async function deleteScenario(access: Access, id: string) {
   return transaction(async (tx) => {
     const existing = await tx.orderingScenario.findUnique({ where: { id }, select: { ownerId: true, name: true } });
     if (!existing) throw notFound('That scenario no longer exists');
-    if (existing.ownerId !== access.userId && !access.isAdmin) throw forbidden('Only the owner of a scenario may delete it.');
+    if (!can(access, 'scenario.write', { userId: existing.ownerId ?? undefined })) throw forbidden('Only the owner of a scenario may delete it.');
     await tx.orderingScenario.delete({ where: { id } });
     await audit(tx, access, { action: 'scenario.delete', targetType: 'scenario', target: existing.name });
     return { id };

@@ -13,7 +13,7 @@
  * groups; policies, nodes, cookbooks, data bags and search stay in the home organization.
  */
 import { db, TRANSACTION_OPTIONS, type Db, type Tx } from '@/lib/db/client';
-import { assertCan, type Actor } from '@/lib/auth/permissions';
+import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { badRequest, chefStringError, notFound } from '@/lib/errors';
 import { compareText, sortedBy } from '@/lib/db/order';
 import { audit } from './internal/audit';
@@ -227,13 +227,9 @@ export async function listOrganizations(actor: Actor): Promise<OrganizationDto[]
 export async function getOrganization(actor: Actor, name: string): Promise<OrganizationDto> {
   const o = await db().organization.findUnique({ where: { name }, select: ORGANIZATION_SELECT });
   if (!o) throw noSuchOrganization(name);
-  if (!(actor.kind === 'user' && actor.isAdmin)) {
-    const mine =
-      actor.kind === 'user'
-        ? await isOrgMember(o.id, actor.userId)
-        : (await db().chefClient.findUnique({ where: { id: actor.clientId }, select: { orgId: true } }))?.orgId === o.id && !actor.validator;
-    if (!mine) throw chefStringError('forbidden', `missing read permission`);
-  }
+  const actorInOrg =
+    actor.kind === 'user' ? await isOrgMember(o.id, actor.userId) : (await db().chefClient.findUnique({ where: { id: actor.clientId }, select: { orgId: true } }))?.orgId === o.id;
+  if (!can(actor, 'org.view', { actorInOrg })) throw chefStringError('forbidden', `missing read permission`);
   return organizationDto(o);
 }
 

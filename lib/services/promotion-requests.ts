@@ -34,9 +34,10 @@ export function principalsOf(access: Access): string[] {
   return [`user:${access.userId}`, ...[...access.teamIds].map((t) => `team:${t}`)];
 }
 
-/** Whether the user holds an approver grant on the stage (directly or through a team). Admins only when granted. */
+/** Whether the user holds an approver grant on the stage (directly or through a team): `request.decide`. Admins only when granted. */
 export async function isApprover(tx: Tx, access: Access, groupId: string): Promise<boolean> {
-  return !!(await tx.stageApprover.findFirst({ where: { groupId, principal: { in: principalsOf(access) } }, select: { id: true } }));
+  const approvers = (await tx.stageApprover.findMany({ where: { groupId }, select: { principal: true } })).map((a) => a.principal);
+  return can(access, 'request.decide', { approvers });
 }
 
 /**
@@ -79,7 +80,7 @@ function withViewer(dto: PromotionRequestDto, access: Access, row: RequestRow, a
     viewer: {
       can_approve: mayAct,
       can_reject: mayAct,
-      can_withdraw: pending && (isRequester || can(access, 'stage.manage', { stage: row.groupName })),
+      can_withdraw: pending && can(access, 'request.withdraw', { userId: row.requesterId ?? undefined, stage: row.groupName }),
       is_approver: approver,
       is_requester: isRequester,
       already_decided: decided,
@@ -364,7 +365,7 @@ export async function withdrawPromotionRequest(access: Access, input: WithdrawRe
   await db().$transaction((tx) => expireStale(tx, now, { id: input.id }));
   await db().$transaction(async (tx) => {
     const row = await lockPending(tx, access, input.id, now);
-    if (row.requesterId !== access.userId) assertCan(access, 'stage.manage', { stage: row.groupName });
+    assertCan(access, 'request.withdraw', { userId: row.requesterId ?? undefined, stage: row.groupName });
     const { count } = await tx.promotionRequest.updateMany({ where: { id: row.id, status: 'pending' }, data: { status: 'withdrawn', decidedAt: now, decidedByEmail: access.email, updatedAt: now } });
     if (count !== 1) throw conflict('This request was decided concurrently; refresh.');
     await audit(tx, access, { action: 'request.withdraw', targetType: 'pointer', target: `${row.groupName}/${row.policyName}`, groupName: row.groupName, policyName: row.policyName, after: { request: row.id }, requestId: input.requestId });

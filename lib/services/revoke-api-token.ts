@@ -14,7 +14,7 @@ export async function revokeApiToken(access: Access | null, by: { id: string } |
     const where = 'id' in by ? { id: by.id } : { secretHash: hashToken(by.token) };
     const token = await tx.apiToken.findUnique({ where, select: { id: true, name: true, userId: true, revokedAt: true, user: { select: { email: true } } } });
     if (!token) throw notFound('No such API token');
-    if (access && access.userId !== token.userId) assertCan(access, 'admin.users');
+    if (access) assertCan(access, 'token.manage', { userId: token.userId });
     if (token.revokedAt) return { id: token.id, revokedAt: token.revokedAt };
     const revokedAt = new Date();
     await tx.apiToken.update({ where: { id: token.id }, data: { revokedAt } });

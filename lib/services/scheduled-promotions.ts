@@ -54,7 +54,7 @@ type Row = {
 
 /** Who may cancel a pending schedule: whoever scheduled it, or someone who manages the stage (the one rule: the cancel and the lists). */
 function mayCancel(access: Access, r: Pick<Row, 'createdById' | 'groupName'>): boolean {
-  return (r.createdById !== null && r.createdById === access.userId) || can(access, 'stage.manage', { stage: r.groupName });
+  return can(access, 'schedule.cancel', { ...(r.createdById !== null ? { userId: r.createdById } : {}), stage: r.groupName });
 }
 
 function toDto(r: Row, reader?: Access): ScheduledPromotionDto {

@@ -35,9 +35,10 @@ export async function setGroupPolicy(access: Access, input: SetGroupPolicyInput)
   const text = withoutServerFields(input.text);
   const revision = checkRevision(text, input.policy);
   const { lock } = revision;
-  // Issue 28: no stage-existence oracle. Who may neither change the stage nor create stages gets one answer,
-  // whether the stage exists (hidden from them, or only visible) or not.
-  if (!can(access, 'stage.promote', { stage: input.group }) && !can(access, 'stage.create')) throw forbidden(refusal('stage.promote', { stage: input.group }));
+  // Issue 28: no stage-existence oracle. Who may not change the stage gets one answer, whether the stage exists (hidden
+  // from them, or only visible) or not. (Those who may create stages, administrators, pass `stage.promote` on any stage,
+  // so the one row decides: issue 44.)
+  if (!can(access, 'stage.promote', { stage: input.group })) throw forbidden(refusal('stage.promote', { stage: input.group }));
   return transaction(async (tx) => {
     let group = await tx.policyGroup.findUnique({ where: { name: input.group }, select: { id: true, name: true } });
     if (!group) {

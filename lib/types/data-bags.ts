@@ -40,6 +40,8 @@ export interface VaultInfoDto {
 
 export interface DataBagDetailDto extends DataBagSummaryDto {
   items: DataBagItemSummaryDto[];
+  /** The reader may change the bag's settings (`data.manage`): its stage restriction and team grants. */
+  canManage: boolean;
   /** Stages an admin may restrict the bag to, and teams that may be granted rights (admins only; empty otherwise). */
   allStages: string[];
   allTeams: { id: string; name: string }[];

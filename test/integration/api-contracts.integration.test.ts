@@ -146,14 +146,15 @@ describe('the node read path (GET /policy_groups/:group/policies/:name with a be
     expect(res.json.error[0]).toMatch(/Authentication required/);
   });
 
-  it('a valid token without view rights on the stage is a 403 with a request id, for an existing and an unknown stage alike', async () => {
+  it('a valid token without view rights on the stage is a 404 with a request id, for an existing and an unknown stage alike (issue 44: hidden answers as missing, as on the Chef door)', async () => {
     const known = await raw(stagePolicyRoute.GET, 'GET', { token: nogrants, params: { group: 'production', name: 'base' } });
     const unknown = await raw(stagePolicyRoute.GET, 'GET', { token: nogrants, params: { group: 'no-such-stage', name: 'base' } });
     for (const res of [known, unknown]) {
-      expect(res.status).toBe(403);
+      expect(res.status).toBe(404);
       expect(res.requestId).toBeTruthy();
     }
-    expect(known.json.error[0]).toContain('production');
+    expect(known.json.error[0]).toBe('Cannot load policy base in policy group production');
+    expect(unknown.json.error[0]).toBe('Cannot load policy base in policy group no-such-stage');
   });
 
   it('a stage the reader may view that runs no such policy is a 404', async () => {

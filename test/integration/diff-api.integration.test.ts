@@ -36,11 +36,13 @@ describe('GET /api/v1/diff', () => {
   });
 
   it('404 with a clear message when a side has no revision; 400 when a parameter is missing', async () => {
-    // Only a caller who could view a stage of that name (an admin) learns that it is missing; others get the same 403 as for a stage they may not view (issue 17, item 21).
+    // A stage the caller may not view answers as a missing one: 404 with the same message (issue 17 item 21, issue 44).
     const a = await call(diff.GET, 'GET', { token: await tokenFor('admin@example.com'), query: 'policy=webapp&from=staging&to=nowhere' });
     expect(a.status).toBe(404);
     expect(a.json.error[0]).toBe("There is no stage 'nowhere'");
-    expect((await call(diff.GET, 'GET', { token: viewer, query: 'policy=webapp&from=staging&to=nowhere' })).status).toBe(403);
+    const hidden = await call(diff.GET, 'GET', { token: viewer, query: 'policy=webapp&from=staging&to=nowhere' });
+    expect(hidden.status).toBe(404);
+    expect(hidden.json.error[0]).toBe("There is no stage 'nowhere'");
     const b = await call(diff.GET, 'GET', { token: viewer, query: 'policy=webapp&from=rev:nope&to=production' });
     expect(b.status).toBe(404);
     expect(b.json.error[0]).toBe("Policy 'webapp' has no revision 'nope'");

@@ -10,7 +10,7 @@ import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { databaseProvider } from '@/lib/db/url';
-import { accessFor, seed } from '@/test/helpers';
+import { accessFor, pollUntil, seed } from '@/test/helpers';
 import { promotePolicy } from '@/lib/services/promote-policy';
 import { setStageProtection } from '@/lib/services/stage-guards';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
@@ -80,12 +80,15 @@ const tally = (outcomes: Outcome[]) => outcomes.reduce<Record<number, number>>((
  * latest when it ends, so first wait until the workers' sessions (application_name race-worker) are gone.
  */
 async function deadlocks(): Promise<number> {
-  for (;;) {
-    await db().$executeRaw`SELECT pg_stat_clear_snapshot()`;
-    const [{ n }] = await db().$queryRaw<{ n: bigint | number }[]>`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE "datname" = current_database() AND "application_name" = 'race-worker'`;
-    if (Number(n) === 0) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await pollUntil(
+    "the race workers' sessions to end",
+    async () => {
+      await db().$executeRaw`SELECT pg_stat_clear_snapshot()`;
+      const [{ n }] = await db().$queryRaw<{ n: bigint | number }[]>`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE "datname" = current_database() AND "application_name" = 'race-worker'`;
+      return Number(n) === 0;
+    },
+    { everyMs: 50 },
+  );
   await db().$executeRaw`SELECT pg_stat_clear_snapshot()`;
   const [row] = await db().$queryRaw<{ deadlocks: bigint | number }[]>`SELECT "deadlocks" FROM pg_stat_database WHERE "datname" = current_database()`;
   return Number(row.deadlocks);

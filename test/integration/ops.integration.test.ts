@@ -21,7 +21,7 @@ import { promotePolicy } from '@/lib/services/promote-policy';
 import { promotePolicies } from '@/lib/services/promote-policies';
 import { readiness } from '@/lib/db/queries/readiness';
 import * as readyRoute from '@/app/api/ready/route';
-import { accessFor, seed } from '@/test/helpers';
+import { accessFor, pollUntil, seed } from '@/test/helpers';
 
 let base: string;
 let server: http.Server;
@@ -74,7 +74,7 @@ function signed(method: string, path: string, protocol: '1.0' | '1.1' | '1.3' = 
 const lastLog = () => JSON.parse(logged[logged.length - 1]);
 /** The request line is written when the server finishes the response, which may come after the client has it: wait for it. */
 async function loggedAtLeast(n: number) {
-  while (logged.length < n) await new Promise((res) => setTimeout(res, 5));
+  await pollUntil(`${n} request log lines`, () => logged.length >= n, { everyMs: 5 });
 }
 
 describe('request ids and the request log', () => {

@@ -172,10 +172,10 @@ describe('authorization matrix', () => {
     expect(snapshot()).toBe(before);
   });
 
-  it('a user with no grants cannot read a stage history either', async () => {
+  it('a user with no grants cannot read a stage history either (the stage answers as a missing one: 404)', async () => {
     const t = await tokenFor('nogrants@example.com');
     const res = await call(historyRoute.GET, 'GET', { token: t, params: { group: 'production', name: 'webapp' } });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(404);
   });
 });
 

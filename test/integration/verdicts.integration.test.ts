@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { inRing, ringSeed } from '@/lib/domain/rings';
 import { ingestRunMessage } from '@/lib/services/data-collector';
@@ -390,7 +391,7 @@ describe("a change's events go out in the order they were written (issue 43)", (
         for (let i = 0; i < 20; i++) await emitEvent(tx, 'test', `event ${i}`, { i }, { at, onlySubscriptionId: webhook.id });
       });
       received.length = 0;
-      while (received.filter((r) => r.path === '/order').length < 20) await deliverDue({ timeoutMs: 20_000, batch: 50 });
+      await pollUntil('20 ordered deliveries', async () => (await deliverDue({ timeoutMs: 20_000, batch: 50 }), received.filter((r) => r.path === '/order').length >= 20), { everyMs: 0 });
       expect(received.filter((r) => r.path === '/order').map((r) => JSON.parse(r.body).data.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     } finally {
       await db().webhookSubscription.update({ where: { id: webhook.id }, data: { active: false } });

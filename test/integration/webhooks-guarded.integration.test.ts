@@ -8,7 +8,7 @@ import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { accessFor, call, pollUntil, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { promotePolicy } from '@/lib/services/promote-policy';
@@ -63,13 +63,9 @@ beforeEach(() => {
 
 // Short backoff; a generous per-attempt timeout, so a loaded machine's slow local receiver is not a failed attempt.
 const fast = { backoffBaseMs: 20, timeoutMs: 20_000, maxAttempts: 5 };
-/** Runs delivery passes until `until` holds (no deadline of its own: the test's timeout is the limit). */
+/** Runs delivery passes until `until` holds, with a deadline (pollUntil). */
 async function drain(opts = fast, until: () => Promise<boolean>) {
-  for (;;) {
-    await deliverDue(opts);
-    if (await until()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await pollUntil('the deliveries', async () => (await deliverDue(opts), until()), { everyMs: 25 });
 }
 
 describe('subscriptions (admin only) and validation', () => {
@@ -177,7 +173,7 @@ describe('delivery', () => {
     await db().webhookDelivery.update({ where: { id: row.id }, data: { lockedUntil: new Date(Date.now() - 1) } });
     const worker = startWebhookWorker({ ...fast, intervalMs: 20 });
     try {
-      while ((await db().webhookDelivery.findUniqueOrThrow({ where: { id: row.id } })).status === 'pending') await new Promise((r) => setTimeout(r, 20));
+      await pollUntil('the restarted worker to deliver it', async () => (await db().webhookDelivery.findUniqueOrThrow({ where: { id: row.id } })).status !== 'pending');
     } finally {
       await worker.stop();
     }
@@ -193,7 +189,7 @@ describe('delivery', () => {
     const w2 = startWebhookWorker({ ...fast, id: 'w2', intervalMs: 5, batch: 7 });
     try {
       await Promise.all([deliverDue({ ...fast, id: 'w3', batch: 10 }), deliverDue({ ...fast, id: 'w4', batch: 10 })]);
-      while ((await db().webhookDelivery.count({ where: { id: { in: ids }, status: 'pending' } })) > 0) await new Promise((r) => setTimeout(r, 20));
+      await pollUntil('the two workers to deliver all 30', async () => (await db().webhookDelivery.count({ where: { id: { in: ids }, status: 'pending' } })) === 0);
     } finally {
       await Promise.all([w1.stop(), w2.stop()]);
     }

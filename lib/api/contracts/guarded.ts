@@ -84,7 +84,10 @@ export const listRequestsRoute = defineRoute({
   summary: 'Promotion requests in the stages the caller may view, newest first',
   query: z.object({
     stage: stageName.optional(),
-    status: z.enum(['pending', 'applied', 'rejected', 'withdrawn', 'outdated', 'expired'], { error: 'must be pending, applied, rejected, withdrawn, outdated or expired' }).optional(),
+    status: z
+      .enum(['pending', 'applied', 'rejected', 'withdrawn', 'outdated', 'expired', 'all'], { error: 'must be pending, applied, rejected, withdrawn, outdated, expired or all' })
+      .optional()
+      .describe('all (or absent): every status'),
     policy: policyName.optional(),
     scope: z.enum(['all', 'mine', 'to_approve'], { error: 'must be all, mine or to_approve' }).optional().describe('mine: asked by me; to_approve: pending, I may approve and have not decided'),
     limit: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),

@@ -50,7 +50,7 @@ export const stageNodesRoute = defineRoute({
   summary: 'Nodes in a stage',
   params: { group: 'Stage name' },
   query: z.object({ stale }),
-  responses: { 200: nodeList, 404: 'No such stage' },
+  responses: { 200: nodeList, 404: 'No such stage (or it is hidden from the caller)' },
 });
 
 export const stagePolicyNodesRoute = defineRoute({
@@ -59,5 +59,5 @@ export const stagePolicyNodesRoute = defineRoute({
   summary: 'Nodes running a policy in a stage',
   params: { group: 'Stage name', name: 'Policy name' },
   query: z.object({ stale }),
-  responses: { 200: nodeList, 404: 'No association' },
+  responses: { 200: nodeList, 404: 'No association (or the stage is hidden from the caller)' },
 });

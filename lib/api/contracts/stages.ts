@@ -21,7 +21,7 @@ export const getStageRoute = defineRoute({
   path: '/policy_groups/{group}',
   summary: 'One stage',
   params: groupParam,
-  responses: { 200: { description: 'The stage', schema: ref('Stage') }, 404: 'No such stage' },
+  responses: { 200: { description: 'The stage', schema: ref('Stage') }, 404: 'No such stage (or it is hidden from the caller)' },
 });
 
 export const putStageRoute = defineRoute({
@@ -56,7 +56,7 @@ export const getStagePolicyRoute = defineRoute({
   summary: 'The lock a stage runs (the node read path: the stored bytes)',
   description: 'Bearer-token calls (nodes) take a one-query path; signed and session calls the general one. Both answer the same.',
   params: stageAndPolicy,
-  responses: { 200: lockResponse('The document'), 404: 'Cannot load policy N in policy group G' },
+  responses: { 200: lockResponse('The document'), 404: 'Cannot load policy N in policy group G (also when the stage is hidden from the caller)' },
 });
 
 export const putStagePolicyRoute = defineRoute({
@@ -94,7 +94,7 @@ export const historyRoute = defineRoute({
   path: '/policy_groups/{group}/policies/{name}/history',
   summary: 'Every pointer change of a policy in a stage, newest first',
   params: stageAndPolicy,
-  responses: { 200: '{ history: [{ at, kind, from_revision_id, to_revision_id, actor, reason }] }' },
+  responses: { 200: '{ history: [{ id, at, kind, from_revision_id, to_revision_id, actor, reason, convergence: { nodes, converged, last_converged_at } | null }] }', 404: 'No such stage (or it is hidden from the caller)' },
 });
 
 export const setStageGrantRoute = defineRoute({

@@ -1,5 +1,5 @@
 /** Chef's policy groups resource (the console's stages): /policy_groups[/:group[/policies/:name]]. */
-import { can } from '@/lib/auth/permissions';
+import { assertViewable, can } from '@/lib/auth/permissions';
 import { AppError, notFound } from '@/lib/errors';
 import { chefGroupRows, groupPolicyBytes } from '@/lib/db/queries/policies';
 import { deleteStage } from '@/lib/services/manage-stage';
@@ -56,7 +56,7 @@ export const policyGroupRoutes: ChefRoute[] = [
   route('GET', 'policy_groups/:group/policies/:name', async (ctx) => {
     // The validator is told it may not read, others see nothing.
     const reader = policyReader(ctx, 'read policies');
-    if (!can(reader, 'stage.view', { stage: ctx.params.group })) throw notFound(`Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
+    assertViewable(reader, ctx.params.group, `Cannot load policy ${ctx.params.name} in policy group ${ctx.params.group}`);
     // Issue 41: a node's client reads its node's stage only (or, before its node has one, a stage it may enroll into).
     await assertStageClaim(reader, ctx.params.group, 'policy read');
     // Issue 30: a node (the signing client) is answered its ring's revision when a ringed rollout holds it.

@@ -1,5 +1,5 @@
 import { db } from '../client';
-import { assertCan, can, type Access } from '@/lib/auth/permissions';
+import { assertViewable, can, type Access } from '@/lib/auth/permissions';
 import type { PolicyLock } from '@/lib/domain';
 import { resolveSide } from './compare';
 import { lockPins, missingArtifacts } from './missing-artifacts';
@@ -72,7 +72,7 @@ export async function artifactCheck(access: Access, policy: string, from: string
   const source = await resolveSide(access, policy, from);
   let pins = lockPins(source.lock);
   if (cookbook) {
-    assertCan(access, 'stage.view', { stage: to });
+    assertViewable(access, to, `There is no stage '${to}'`);
     const row = await db().groupPolicy.findFirst({ where: { group: { name: to }, policy: { name: policy } }, select: { revision: { select: { document: true } } } });
     const target = row ? (JSON.parse(row.revision.document) as PolicyLock) : null;
     const incoming = Object.prototype.hasOwnProperty.call(source.lock.cookbook_locks ?? {}, cookbook) ? source.lock.cookbook_locks[cookbook] : null;

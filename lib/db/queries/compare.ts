@@ -1,5 +1,5 @@
 import type { Access } from '@/lib/auth/permissions';
-import { assertCan } from '@/lib/auth/permissions';
+import { assertViewable } from '@/lib/auth/permissions';
 import { canonicalLockText, diffLocks, resourceTakeovers, type LockDiff, type PolicyLock, type ResourceTakeover } from '@/lib/domain';
 import { CORE_CATALOG } from '@/lib/resource-catalog';
 import { badRequest, notFound } from '@/lib/errors';
@@ -28,8 +28,8 @@ export async function resolveSide(access: Access, policy: string, spec: string):
     if (!rev) throw notFound(`Policy '${policy}' has no revision '${revisionId}'`);
     return { spec, label: `revision ${revisionId.slice(0, 10)}`, stage: null, revisionId, verified: rev.computedRevisionId === revisionId, createdAt: rev.createdAt.toISOString(), lock: JSON.parse(rev.document) };
   }
-  // Permission first: a missing stage and an unviewable one answer alike.
-  assertCan(access, 'stage.view', { stage: spec });
+  // Permission first: a missing stage and an unviewable one answer alike (404, issue 44).
+  assertViewable(access, spec, `There is no stage '${spec}'`);
   const group = await client.policyGroup.findUnique({ where: { name: spec }, select: { id: true } });
   if (!group) throw notFound(`There is no stage '${spec}'`);
   const row = await client.groupPolicy.findFirst({

@@ -1,5 +1,5 @@
 import type { Tx } from '@/lib/db/client';
-import type { Access } from '@/lib/auth/permissions';
+import { can, type Access } from '@/lib/auth/permissions';
 import { AppError } from '@/lib/errors';
 import { sortedBy } from '@/lib/db/order';
 
@@ -22,7 +22,8 @@ export async function chooseOwnerTeam(tx: Tx, access: Access, ownerTeam?: string
   const choices = mine.map((t) => t.name);
   if (ownerTeam) {
     const team = await tx.team.findUnique({ where: { name: ownerTeam }, select: { id: true } });
-    if (!team || (!access.isAdmin && !access.teamIds.has(team.id))) {
+    // The team named must be one whose policies the caller may upload to (`policy.upload`: its members; administrators any).
+    if (!team || !can(access, 'policy.upload', { ownerTeamId: team.id })) {
       const why = !team ? `there is no team '${ownerTeam}'` : `you are not a member of team '${ownerTeam}'`;
       throw new AppError('unprocessable', `Owner team invalid: ${why}${choices.length ? `; choose one of: ${choices.join(', ')}` : ''}`, [
         { path: OWNER_TEAM_FIELD, message: `must be one of your teams${choices.length ? ` (${choices.join(', ')})` : ''}` },

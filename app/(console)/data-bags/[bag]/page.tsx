@@ -62,7 +62,7 @@ export default async function DataBagPage({ params }: { params: Promise<{ bag: s
           ))}
         </ul>
       )}
-      {access.isAdmin && (
+      {bag.canManage && (
         <div className="mt-6">
           <DataBagSettings bag={bag} />
         </div>

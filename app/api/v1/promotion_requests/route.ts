@@ -5,5 +5,7 @@ import { listPromotionRequests } from '@/lib/services/promotion-requests';
 
 export const dynamic = 'force-dynamic';
 
-/** GET ?stage=&status=&policy=&scope=all|mine|to_approve&limit= */
-export const GET = apiRoute(listRequestsRoute, async (_req, { access, query }) => NextResponse.json({ requests: await listPromotionRequests(access, query) }));
+/** GET ?stage=&status=(a status)|all&policy=&scope=all|mine|to_approve&limit= */
+export const GET = apiRoute(listRequestsRoute, async (_req, { access, query: { status, ...query } }) =>
+  NextResponse.json({ requests: await listPromotionRequests(access, { ...query, ...(status && status !== 'all' ? { status } : {}) }) }),
+);

@@ -13,11 +13,12 @@ export const dynamic = 'force-dynamic';
 
 export default async function WebhookDeliveriesPage({ params }: { params: Promise<{ id: string }> }) {
   const access = await requireAccess();
-  if (!access.isAdmin) return <EmptyState title="Admins only">Only admins see webhook deliveries.</EmptyState>;
   const { id } = await params;
   const webhookId = decodeURIComponent(id);
-  const w = await getWebhook(access, webhookId).catch((e) => (isAppError(e) && e.status === 404 ? null : Promise.reject(e)));
-  if (!w) notFound();
+  // The service asks the permission table (`webhooks.manage`) before it looks the webhook up.
+  const w = await getWebhook(access, webhookId).catch((e) => (isAppError(e) && (e.status === 404 || e.status === 403) ? (e.status as 403 | 404) : Promise.reject(e)));
+  if (w === 403) return <EmptyState title="Admins only">Only admins see webhook deliveries.</EmptyState>;
+  if (w === 404) return notFound();
   const deliveries = await listWebhookDeliveries(access, webhookId);
   return (
     <>

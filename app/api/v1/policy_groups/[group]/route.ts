@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { deleteStageRoute, getStageRoute, putStageRoute } from '@/lib/api/contracts/stages';
-import { assertCan } from '@/lib/auth/permissions';
+import { assertViewable } from '@/lib/auth/permissions';
 import { chefGroup } from '@/lib/db/queries/policies';
 import { deleteStage, putStage } from '@/lib/services/manage-stage';
 
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = apiRoute(getStageRoute, async (_req, { access, params }) => {
   // Issue 41: the right first, so a hidden stage and a missing one answer alike.
-  assertCan(access, 'stage.view', { stage: params.group });
+  assertViewable(access, params.group, `Cannot load policy group ${params.group}`);
   return NextResponse.json(await chefGroup(params.group));
 });
 

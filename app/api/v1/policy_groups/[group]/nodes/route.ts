@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { stageNodesRoute } from '@/lib/api/contracts/nodes';
-import { assertCan } from '@/lib/auth/permissions';
+import { assertViewable } from '@/lib/auth/permissions';
 import { chefGroup } from '@/lib/db/queries/policies';
 import { listNodes } from '@/lib/db/queries/nodes';
 
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = apiRoute(stageNodesRoute, async (_req, { access, params, query }) => {
   // Issue 41: the right first, so a hidden stage and a missing one answer alike.
-  assertCan(access, 'stage.view', { stage: params.group });
+  assertViewable(access, params.group, `Cannot load policy group ${params.group}`);
   await chefGroup(params.group);
   return NextResponse.json({ nodes: await listNodes(access, { group: params.group, stale: query.stale }) });
 });

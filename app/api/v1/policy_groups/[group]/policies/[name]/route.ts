@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { deleteStagePolicyRoute, getStagePolicyRoute, putStagePolicyRoute } from '@/lib/api/contracts/stages';
-import { assertCan } from '@/lib/auth/permissions';
+import { assertViewable } from '@/lib/auth/permissions';
 import { groupPolicyBytes } from '@/lib/db/queries/policies';
 import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
 
@@ -11,8 +11,8 @@ const json = (text: string, status = 200) => new NextResponse(text, { status, he
 
 /** The node read path: serves the stored bytes, no parsing or re-serialising. */
 export const GET = apiRoute(getStagePolicyRoute, async (_req, { access, params }) => {
-  // Unknown stage and refused stage look alike to a reader without view rights (403 before any 404).
-  assertCan(access, 'stage.view', { stage: params.group });
+  // A stage hidden from the reader answers as a missing one (404, as on the Chef door).
+  assertViewable(access, params.group, `Cannot load policy ${params.name} in policy group ${params.group}`);
   const bytes = await groupPolicyBytes(params.group, params.name);
   return new NextResponse(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length), { headers: { 'content-type': 'application/json' } });
 });

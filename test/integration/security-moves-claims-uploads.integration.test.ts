@@ -1,5 +1,6 @@
 /**
- * Issue 28: the third security review's findings, one test (or more) each,
+ * Guards judge a whole move (not its steps), approvals are checked again when a request applies, a node's name is
+ * claimed once, webhook targets and uploads are bounded. Issue 28: the third security review's findings, one test (or more) each,
  * over the surfaces the red team used (signed Chef requests, /api/v1 with
  * tokens, the services behind the console's actions). Every test here
  * failed on the build before the fix (see the issue's closing note).
@@ -10,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { accessFor, call, pollUntil, seed, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
@@ -290,11 +291,10 @@ describe('low findings: webhooks', () => {
 
   /** Runs the worker until the subscription's deliveries are no longer pending (or were attempted once with maxAttempts 1). */
   async function deliverAll(subscriptionId: string, timeoutMs = 10_000) {
-    for (;;) {
+    await pollUntil('the deliveries to be attempted', async () => {
       await deliverDue({ timeoutMs, maxAttempts: 1, backoffBaseMs: 10 });
-      if (!(await db().webhookDelivery.count({ where: { subscriptionId, status: 'pending' } }))) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      return !(await db().webhookDelivery.count({ where: { subscriptionId, status: 'pending' } }));
+    });
   }
   const log = (subscriptionId: string) => db().webhookAttempt.findMany({ where: { subscriptionId }, select: { statusCode: true, error: true } });
 
@@ -363,9 +363,9 @@ describe('low findings: webhooks', () => {
   });
 });
 
-/** Waits for a condition driven by I/O (no deadline of its own: the test's timeout is the limit). */
+/** Waits for a condition driven by I/O, with a deadline (pollUntil). */
 async function until(cond: () => boolean) {
-  while (!cond()) await new Promise((r) => setTimeout(r, 10));
+  await pollUntil('the webhook receiver', cond, { everyMs: 10 });
 }
 
 describe('low findings: uploads, artifacts, JSON depth, credentials', () => {
