@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
-import { assertViewable, can, type ClientActor, type StageLevel, type UserActor } from './permissions';
+import { assertViewable, can, canForEveryUser, type ClientActor, type StageLevel, type UserActor } from './permissions';
 
 function user(over: Partial<UserActor> & { levels?: Record<string, StageLevel>; teams?: string[] } = {}): UserActor {
   const { levels = {}, teams = [], ...rest } = over;
@@ -134,6 +134,78 @@ describe('token.manage: your own API tokens; administrators anyone’s', () => {
     expect(can(user({ member: false }), 'token.manage', { userId: 'u1' })).toBe(true);
     expect(can(user({ levels: { production: 'manage' } }), 'token.manage', { userId: 'u2' })).toBe(false);
     expect(can(admin, 'token.manage', { userId: 'u2' })).toBe(true);
+  });
+});
+
+describe('canForEveryUser: lists of everyone’s records or the viewer’s own (API tokens)', () => {
+  it('administrators, member of the organization or not; no one else, whatever their stage levels or teams', () => {
+    expect(canForEveryUser(admin, 'token.manage')).toBe(true);
+    expect(canForEveryUser(user({ userId: 'a2', isAdmin: true, member: false }), 'token.manage')).toBe(true);
+    expect(canForEveryUser(user({ teams: ['core'], levels: { production: 'manage' } }), 'token.manage')).toBe(false);
+    expect(canForEveryUser(client(), 'token.manage')).toBe(false);
+    expect(canForEveryUser(null, 'token.manage')).toBe(false);
+  });
+  it('asks the row: an ordering scenario’s owner writes only their own, administrators anyone’s', () => {
+    expect(canForEveryUser(user(), 'scenario.write')).toBe(false);
+    expect(canForEveryUser(admin, 'scenario.write')).toBe(true);
+  });
+});
+
+describe('audit.read-all: the whole audit log, events bound to no stage too', () => {
+  it('administrators only: managing every stage, or a member of a team, is not enough; clients never', () => {
+    expect(can(admin, 'audit.read-all')).toBe(true);
+    expect(can(user({ teams: ['core'], levels: { dev: 'manage', qa: 'manage', production: 'manage' } }), 'audit.read-all')).toBe(false);
+    expect(can(client(), 'audit.read-all')).toBe(false);
+    // The stage-bound part of the log stays every signed-in member's (audit.read).
+    expect(can(user(), 'audit.read')).toBe(true);
+  });
+});
+
+describe('the console’s doors: who sees the organization, the demo admin’s warning, the Stages and Permissions tabs', () => {
+  it('org.access: members and administrators (as Chef’s superuser); a non-member sees why instead', () => {
+    expect(can(user(), 'org.access')).toBe(true);
+    expect(can(user({ member: false, teams: ['core'], levels: { dev: 'manage' } }), 'org.access')).toBe(false);
+    expect(can(user({ isAdmin: true, member: false }), 'org.access')).toBe(true);
+  });
+  it('admin.users (the demo admin’s warning asks for a fix in Admin → Users): administrators only', () => {
+    expect(can(admin, 'admin.users')).toBe(true);
+    expect(can(user({ teams: ['core'], levels: { production: 'manage' } }), 'admin.users')).toBe(false);
+  });
+  it('stage.create: administrators, so they get the Stages and Permissions tabs before any stage exists; managers get them by stage.manage', () => {
+    expect(can(admin, 'stage.create')).toBe(true);
+    const manager = user({ levels: { qa: 'manage' } });
+    expect(can(manager, 'stage.create')).toBe(false);
+    expect(can(manager, 'stage.manage', { stage: 'qa' })).toBe(true);
+    expect(can(user({ levels: { qa: 'promote' } }), 'stage.manage', { stage: 'qa' })).toBe(false);
+  });
+});
+
+describe('org.invite asked about an inviter (an invitation stays valid while its inviter may still invite)', () => {
+  it('an administrator without groups; a member in the organization’s admins; not a member, whatever their groups', () => {
+    expect(can(admin, 'org.invite')).toBe(true);
+    expect(can(user({ isAdmin: true, member: false }), 'org.invite')).toBe(true);
+    expect(can(user(), 'org.invite')).toBe(false);
+    expect(can(user(), 'org.invite', { actorGroups: new Set(['users', 'admins']) })).toBe(true);
+    expect(can(user(), 'org.invite', { actorGroups: new Set(['users']) })).toBe(false);
+    expect(can(user({ member: false }), 'org.invite', { actorGroups: new Set(['admins']) })).toBe(false);
+  });
+});
+
+describe('data.write without grants: who writes every bag (a new bag’s creator’s teams get write unless so)', () => {
+  it('administrators write a bag with no grant; a member of teams does not', () => {
+    expect(can(admin, 'data.write', {})).toBe(true);
+    expect(can(user({ teams: ['web'] }), 'data.write', {})).toBe(false);
+    expect(can(user({ teams: ['web'] }), 'data.write', { teamGrants: [{ teamId: 'web', level: 'write' }] })).toBe(true);
+  });
+});
+
+describe('node.read for search: administrators read every stage’s nodes and nodes in no stage (the scope is then all)', () => {
+  it('every stage and none for administrators; a viewer of dev only dev and the unstaged', () => {
+    for (const stage of ['dev', 'production', 'a-stage-made-later', null]) expect(can(admin, 'node.read', { stage })).toBe(true);
+    const viewer = user({ levels: { dev: 'view' } });
+    expect(can(viewer, 'node.read', { stage: 'dev' })).toBe(true);
+    expect(can(viewer, 'node.read', { stage: 'production' })).toBe(false);
+    expect(can(viewer, 'node.read', { stage: null })).toBe(true);
   });
 });
 

@@ -276,6 +276,9 @@ export const PERMISSIONS = {
   'admin.import': { label: 'import, export or verify an organization (npm run import, export) and read the import reports', user: ADMIN },
   'org.settings': { label: "change the organization's settings", user: ADMIN },
   'audit.read': { label: 'read the audit log', user: SIGNED_IN },
+  // Issue 44: the whole log, events bound to no stage too (users, teams, tokens, settings, scenarios, git repositories,
+  // sign-in lockouts; policies' and revisions' events are every reader's): lib/db/queries/audit.ts.
+  'audit.read-all': { label: 'read every audit event', user: ADMIN },
   'git.manage': { label: 'register git repositories for compose', user: ADMIN },
   'webhooks.manage': { label: 'manage webhook subscriptions', user: ADMIN },
   // Issue 47: the server fetches a gate's outside check: only an administrator registers (or changes) its URL.
@@ -411,6 +414,18 @@ export function refusal(action: Action, resource: Resource = {}, actor?: Actor |
 /** Who is refused, in a refusal message: "Client 'web-1'" or "You". */
 export function actorLabel(actor: Actor): string {
   return actor.kind === 'client' ? `Client '${actor.name}'` : 'You';
+}
+
+/** A user id no user has: asking a `self` row about it asks whether the actor may act for users other than themselves. */
+const ANOTHER_USER = '\u0000another user';
+
+/**
+ * Whether `actor` may do a per-user action (a `self` row, `userId`: whose) for every user rather than only for
+ * themselves: the lists that show everyone's records or the viewer's own (API tokens: administrators see and manage
+ * everyone's). Asks the row about a user who is not the actor.
+ */
+export function canForEveryUser(actor: Actor | null | undefined, action: 'token.manage' | 'scenario.write'): boolean {
+  return can(actor, action, { userId: ANOTHER_USER });
 }
 
 /** `can()`, or a 403 with the refusal message. */
