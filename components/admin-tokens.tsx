@@ -12,7 +12,8 @@ import { ConfirmDialog, Modal } from './modal';
 
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
 
-export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boolean }) {
+/** `forEveryUser`: the viewer creates and revokes anyone's tokens (`token.manage` for every user: administrators), so the form offers another user. */
+export function AdminTokens({ tokens, forEveryUser }: { tokens: Token[]; forEveryUser: boolean }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const create = useActionMutation((v: { name: string; userEmail?: string; expiresInDays?: number | null }) => runAction(createTokenAction, v), {
@@ -39,7 +40,7 @@ export function AdminTokens({ tokens, isAdmin }: { tokens: Token[]; isAdmin: boo
         <Field label="Token name" name="name" errors={create.formErrors}>
           {(c) => <input {...c} required maxLength={100} className="input mt-1 w-56" placeholder="ci-pipeline" />}
         </Field>
-        {isAdmin && (
+        {forEveryUser && (
           <Field label="For user (blank: yourself)" name="userEmail" errors={create.formErrors}>
             {(c) => <input {...c} name="user" type="email" className="input mt-1 w-56" />}
           </Field>

@@ -4,7 +4,8 @@ import { accessFor, seed } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { composeOptions } from '@/lib/db/queries/compose';
 import { comparePickerOptions } from '@/lib/db/queries/compare';
-import { permissionsMatrix } from '@/lib/db/queries/admin';
+import { permissionsMatrix, tokensFor } from '@/lib/db/queries/admin';
+import { createApiToken } from '@/lib/services/create-api-token';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 beforeAll(async () => {
@@ -44,5 +45,17 @@ describe('item 5: stages the reader cannot view stay out of pages', () => {
     expect(Object.keys(mgr.levels).every((k) => k.endsWith('|qa'))).toBe(true);
     const admin = await permissionsMatrix(await accessFor('admin@example.com'));
     expect(admin.stages.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('API tokens: an administrator lists everyone’s and may make one for another user; anyone else, their own only', async () => {
+    await createApiToken(null, { userEmail: 'viewer@example.com', name: 'pages-viewer' });
+    await createApiToken(null, { userEmail: 'qamanager@example.com', name: 'pages-qa' });
+    const admin = await tokensFor(await accessFor('admin@example.com'));
+    expect(admin.forEveryUser).toBe(true);
+    expect(admin.tokens.map((t) => t.owner)).toEqual(expect.arrayContaining(['viewer@example.com', 'qamanager@example.com']));
+    // Managing a stage gives no right over other people's tokens.
+    const mgr = await tokensFor(await accessFor('qamanager@example.com'));
+    expect(mgr.forEveryUser).toBe(false);
+    expect(mgr.tokens.map((t) => [t.owner, t.name])).toEqual([['qamanager@example.com', 'pages-qa']]);
   });
 });

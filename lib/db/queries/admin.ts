@@ -1,18 +1,17 @@
 import type { Access } from '@/lib/auth/permissions';
-import { can } from '@/lib/auth/permissions';
+import { can, canForEveryUser } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { db } from '../client';
 import { sortedBy } from '../order';
 
 /**
  * The permissions matrix: stages × teams and users, with each grant's level.
- * For admins, every stage; for anyone else, only the stages they manage (and
- * those stages' grants), and nothing at all for those who manage none
+ * Only the stages the viewer may manage (`stage.manage`: administrators every
+ * one) and those stages' grants, and nothing at all for those who manage none
  * (issue 17, item 5).
  */
 export async function permissionsMatrix(access: Access) {
   const all = await permissionsMatrixAll(access);
-  if (access.isAdmin) return all;
   const shown = new Set(all.stages.filter((s) => s.canManage).map((s) => s.name));
   if (!shown.size) return { stages: [], subjects: [], levels: {} };
   return {
@@ -73,14 +72,19 @@ export async function teamsForAdmin() {
   };
 }
 
-/** Tokens the viewer may see: their own, or everyone's for admins. Secrets are never returned. */
+/**
+ * Tokens the viewer may see: those `token.manage` lets them create and revoke (their own; everyone's for
+ * administrators), and whether that is everyone's (`forEveryUser`: the page then names owners and offers a token for
+ * another user). Secrets are never returned.
+ */
 export async function tokensFor(access: Access) {
+  const forEveryUser = canForEveryUser(access, 'token.manage');
   const rows = await db().apiToken.findMany({
-    where: access.isAdmin ? {} : { userId: access.userId },
+    where: forEveryUser ? {} : { userId: access.userId },
     orderBy: { createdAt: 'desc' },
     select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true, user: { select: { email: true } } },
   });
-  return rows.map((t) => ({
+  const tokens = rows.map((t) => ({
     id: t.id,
     name: t.name,
     prefix: t.prefix,
@@ -90,6 +94,7 @@ export async function tokensFor(access: Access) {
     expiresAt: t.expiresAt?.toISOString() ?? null,
     revokedAt: t.revokedAt?.toISOString() ?? null,
   }));
+  return { forEveryUser, tokens };
 }
 
 /** Stages with their counts, for the admin Stages tab. */

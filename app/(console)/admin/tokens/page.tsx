@@ -8,11 +8,11 @@ export const metadata: Metadata = { title: 'API tokens' };
 export const dynamic = 'force-dynamic';
 
 export default async function TokensPage() {
-  const access = await requireAccess();
+  const { tokens, forEveryUser } = await tokensFor(await requireAccess());
   return (
     <>
-      <PageHeader title="API tokens" description={access.isAdmin ? 'Every token in the console. Secrets are stored hashed and shown once.' : 'Your tokens for the API. Secrets are stored hashed and shown once.'} />
-      <AdminTokens tokens={await tokensFor(access)} isAdmin={access.isAdmin} />
+      <PageHeader title="API tokens" description={forEveryUser ? 'Every token in the console. Secrets are stored hashed and shown once.' : 'Your tokens for the API. Secrets are stored hashed and shown once.'} />
+      <AdminTokens tokens={tokens} forEveryUser={forEveryUser} />
     </>
   );
 }
