@@ -17,6 +17,7 @@ import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { AppError, chefStringError, forbidden } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
+import { accessOf } from '@/lib/db/queries/access';
 import { actorGroups, userGroups } from './chef-groups';
 import { addMember, findUser, type UserRef } from './org-members';
 import { isOrgMember, organizationName, type OrgOptions } from './organizations';
@@ -51,9 +52,9 @@ const INVALID_INVITE = 'This invitation is no longer valid. Please notify an adm
 const notFoundInvite = (id: string) => chefStringError('not_found', `Cannot find association request: ${id}`);
 const userName = (u: { chefName: string | null; email: string }) => u.chefName ?? u.email;
 
-/** Org-scoped rows need the actor's groups in the organization (org admins), read in the transaction. */
+/** `org.invite` reads the actor's groups in the organization (org admins), read in the transaction when the row cannot answer without them. */
 async function inviteResource(actor: Actor, orgId: string, tx: Db | Tx) {
-  return actor.kind === 'user' && !actor.isAdmin ? { actorGroups: await actorGroups(actor, orgId, tx) } : {};
+  return actor.kind === 'user' && !can(actor, 'org.invite') ? { actorGroups: await actorGroups(actor, orgId, tx) } : {};
 }
 
 /** The organization's pending invitations, oldest first (org admins and administrators). */
@@ -168,14 +169,17 @@ export async function listMyInvitations(actor: Actor): Promise<MyInvitationDto[]
   return out;
 }
 
-/** True when the inviter may still invite into the organization (an administrator, or a member in `admins`). */
+/**
+ * True when the inviter may still invite into the organization: the inviter, loaded as an actor of it (`accessOf`:
+ * none when deleted or deactivated), is asked `org.invite` (administrators; members in `admins`). Their groups are
+ * read only when the row cannot answer without them. `org.invite` reads no team or stage grant, so none is loaded.
+ */
 async function inviterStillAllowed(tx: Db | Tx, inviterId: string | null, orgId: string): Promise<boolean> {
   if (!inviterId) return false;
-  const inviter = await tx.user.findUnique({ where: { id: inviterId }, select: { isAdmin: true, active: true, orgMemberships: { where: { orgId }, select: { userId: true } } } });
-  if (!inviter?.active) return false;
-  if (inviter.isAdmin) return true;
-  const member = inviter.orgMemberships.length > 0;
-  return member && (await userGroups(inviterId, member, orgId, tx)).has('admins');
+  const row = await tx.user.findUnique({ where: { id: inviterId }, select: { id: true, email: true, name: true, chefName: true, isAdmin: true, active: true, sessionVersion: true, orgMemberships: { where: { orgId }, select: { userId: true } } } });
+  const inviter = row && accessOf({ ...row, member: row.orgMemberships.length > 0, teamIds: [], grants: [] });
+  if (!inviter) return false;
+  return can(inviter, 'org.invite') || can(inviter, 'org.invite', { actorGroups: await userGroups(inviter.userId, inviter.member, orgId, tx) });
 }
 
 /**

@@ -11,7 +11,7 @@
  * finds the row and answers 409 — one 201, one 409, as Chef answers one after the other.
  */
 import { db, type Db, type Tx } from '@/lib/db/client';
-import { assertCan, type Actor } from '@/lib/auth/permissions';
+import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { chefStringError } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
@@ -109,7 +109,8 @@ export async function dissociateUser(actor: Actor, ref: UserRef, opts: OrgOption
   return transaction(async (tx) => {
     const u = await findUser(tx, ref);
     // Issue 23 (step 3): org admins of the organization dissociate too (their groups read in this transaction).
-    const groups = actor.kind === 'user' && !actor.isAdmin && actor.userId !== u.id ? { actorGroups: await actorGroups(actor, orgId, tx) } : {};
+    // Read only when the row cannot answer without them (administrators and the user themselves it can).
+    const groups = actor.kind === 'user' && !can(actor, 'org.dissociate', { userId: u.id }) ? { actorGroups: await actorGroups(actor, orgId, tx) } : {};
     assertCan(actor, 'org.dissociate', { userId: u.id, ...groups });
     const org = await organizationName(tx, opts);
     // Issue 23 (step 3): an org admin is first removed from `admins` (erchef's 403 text, knife's check).
