@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { requireAccess } from '@/lib/authn/session';
+import { can } from '@/lib/auth/permissions';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/requests-badge';
@@ -12,9 +13,9 @@ import { MyInvitations } from '@/components/my-invitations';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const access = await requireAccess();
-  // Issue 23: a signed-in user who is not a member of the organization (and not an administrator, Chef's
-  // superuser) sees why instead of a console every page of which would refuse them.
-  const outside = !access.isAdmin && !access.member;
+  // Issue 23: a signed-in user who may not use the organization (`org.access`: its members, and administrators as
+  // Chef's superuser) sees why instead of a console every page of which would refuse them.
+  const outside = !can(access, 'org.access');
   // Issue 29: the pending-count badge on Requests (server-computed; refreshed with every navigation and router.refresh()).
   const [pendingApprovals, areas, invitations] = await Promise.all([
     outside ? 0 : pendingApprovalCount(access),

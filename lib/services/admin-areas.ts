@@ -19,9 +19,11 @@ export type AdminArea = (typeof ADMIN_AREAS)[number];
 export async function adminAreas(access: Access): Promise<AdminArea[]> {
   const managesStage = [...access.stageLevels.keys()].some((stage) => can(access, 'stage.manage', { stage }));
   const orgAdmin = can(access, 'org.list') || (access.member && (await adminOrganizations(access.userId)).length > 0);
+  // Stages and their grants: who manages one of them, or creates them (`stage.create`: administrators, every stage theirs).
+  const stagesAdmin = managesStage || can(access, 'stage.create');
   const may: Record<AdminArea, boolean> = {
-    permissions: access.isAdmin || managesStage,
-    stages: access.isAdmin || managesStage,
+    permissions: stagesAdmin,
+    stages: stagesAdmin,
     users: can(access, 'admin.users'),
     organizations: orgAdmin,
     teams: can(access, 'admin.users'),
