@@ -230,7 +230,8 @@ export async function createDataBag(r: Actor, body: unknown, requestId?: string)
   return transaction(async (tx) => {
     if (await tx.dataBag.findUnique({ where: { name }, select: { id: true } })) throw conflict('Data bag already exists');
     const bag = await tx.dataBag.create({ data: { name }, select: { id: true } });
-    const teams = r.kind === 'user' && !r.isAdmin ? [...r.teamIds] : [];
+    // The creator's teams may write the new bag, unless the creator writes every bag without a grant (administrators).
+    const teams = r.kind === 'user' && !can(r, 'data.write', {}) ? [...r.teamIds] : [];
     for (const teamId of teams) await tx.dataBagGrant.create({ data: { bagId: bag.id, teamId, level: 'write' } });
     await audit(tx, r, { action: 'data-bag.create', targetType: 'data-bag', target: name, after: { name, write_teams: teams }, requestId });
     return name;
