@@ -22,6 +22,7 @@ import { putStage } from '@/lib/services/manage-stage';
 import { setStageProtection } from '@/lib/services/stage-guards';
 import { setGroupPolicy } from '@/lib/services/set-group-policy';
 import { moveNode } from '@/lib/services/chef-nodes';
+import { createClient, deleteClient } from '@/lib/services/chef-clients';
 import { setDataBagStages } from '@/lib/services/data-bags';
 import { dataBagItemDetail } from '@/lib/services/data-bag-pages';
 import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
@@ -43,12 +44,26 @@ const nodesRoute = await import('@/app/api/v1/nodes/route');
 const diffRoute = await import('@/app/api/v1/diff/route');
 const requestsRoute = await import('@/app/api/v1/promotion_requests/route');
 const approveRoute = await import('@/app/api/v1/promotion_requests/[id]/approve/route');
+const { moveNodeAction } = await import('@/lib/actions/nodes/move-node-action');
+const { deleteClientAction } = await import('@/lib/actions/chef/chef-key-actions');
+const nodeStageRoute = await import('@/app/api/v1/nodes/[name]/stage/route');
+const organizationRoute = await import('@/app/api/v1/organizations/[org]/route');
+const groupRoute = await import('@/app/api/v1/organizations/[org]/groups/[group]/route');
 
 type Door = 'chef' | 'api' | 'console';
 type Outcome = 'allowed' | 'accepted' | 'refused' | 'hidden' | 'invalid' | 'conflict';
 /** The demo's people (lib/seed/demo-data.ts) by Chef name. */
-type Actor = 'admin' | 'release' | 'dev' | 'viewer' | 'lead';
-const EMAIL: Record<Actor, string> = { admin: 'admin@example.com', release: 'release@example.com', dev: 'dev@example.com', viewer: 'viewer@example.com', lead: 'lead@example.com' };
+type Person = 'admin' | 'release' | 'dev' | 'viewer' | 'lead' | 'ops';
+/** The people, and the organization's validator (the Chef door only). */
+type Actor = Person | 'validator';
+const EMAIL: Record<Person, string> = { admin: 'admin@example.com', release: 'release@example.com', dev: 'dev@example.com', viewer: 'viewer@example.com', lead: 'lead@example.com', ops: 'ops@example.com' };
+/** A person's e-mail (the validator has no console user: it has no /api/v1 token or console session). */
+function emailOf(a: Actor): string {
+  if (a === 'validator') throw new Error('the validator has no /api/v1 token or console session');
+  return EMAIL[a];
+}
+/** ops@ is taken out of the organization here: the non-member of the cases. */
+const OUTSIDER: Person = 'ops';
 
 /** What a door answered, in the table's terms, with the body for comparing answers. */
 interface Answer {
@@ -66,7 +81,7 @@ const CODE: Record<string, Outcome> = { forbidden: 'refused', not_found: 'hidden
 
 /** A console door: the action (or the page's service) run as the actor's session; its failure code as an outcome. */
 async function consoleAnswer(actor: Actor, run: () => Promise<unknown>): Promise<Answer> {
-  const u = await db().user.findUniqueOrThrow({ where: { email: EMAIL[actor] }, select: { id: true, sessionVersion: true } });
+  const u = await db().user.findUniqueOrThrow({ where: { email: emailOf(actor) }, select: { id: true, sessionVersion: true } });
   session.current = { user: { id: u.id }, sid: randomUUID(), sv: u.sessionVersion };
   try {
     const data = await run();
@@ -86,7 +101,7 @@ async function chefAnswer(actor: Actor, method: string, path: string, body?: unk
   return fromStatus(r.status, r.text, r.json);
 }
 async function apiAnswer(actor: Actor, handler: Parameters<typeof call>[0], method: string, opts: { params?: Record<string, string>; query?: string; body?: string | object } = {}): Promise<Answer> {
-  const r = await call(handler, method, { token: await tokenFor(EMAIL[actor]), ...opts });
+  const r = await call(handler, method, { token: await tokenFor(emailOf(actor)), ...opts });
   return fromStatus(r.status, r.text, r.json);
 }
 
@@ -109,6 +124,8 @@ const MISSING = 'parity-missing';
 const GUARDED = 'parity-guarded';
 const POLICY = 'webapp';
 const NODE = 'webapp-dev-01.example.com';
+/** A node that does not exist: a node in a hidden stage must answer exactly as this one. */
+const MISSING_NODE = 'parity-no-such-node';
 const BAG = 'demo_settings';
 const ITEM = 'monitoring';
 const RESTRICTED_BAG = 'demo_secrets';
@@ -135,8 +152,11 @@ beforeAll(async () => {
   }
   // The secrets bag is for production's clients and the users who may view production; here: the hidden stage's.
   await setDataBagStages(admin, RESTRICTED_BAG, [HIDDEN]);
+  const outsider = await db().user.findUniqueOrThrow({ where: { email: EMAIL[OUTSIDER] }, select: { id: true } });
+  await db().orgMember.deleteMany({ where: { userId: outsider.id } });
   // Each actor's Chef key and API token exist before any case (made on first use, they would change the snapshot).
-  for (const a of Object.keys(EMAIL) as Actor[]) {
+  await chef.privateKey('validator');
+  for (const a of Object.keys(EMAIL) as Person[]) {
     await chef.privateKey(chefAs(a) as Exclude<ChefActor, 'anonymous' | `bearer:${string}`>);
     await tokenFor(EMAIL[a]);
   }
@@ -166,7 +186,7 @@ const DOORS: Record<string, Adapter> = {
   },
   'stage diff read': {
     api: (a, i) => apiAnswer(a, diffRoute.GET, 'GET', { query: `policy=${i.policy}&from=${i.from}&to=${i.stage}` }),
-    console: (a, i) => consoleAnswer(a, async () => compare(await accessFor(EMAIL[a]), i.policy, i.from, i.stage)),
+    console: (a, i) => consoleAnswer(a, async () => compare(await accessFor(emailOf(a)), i.policy, i.from, i.stage)),
   },
   'stage-history read': {
     api: (a, i) => apiAnswer(a, historyRoute.GET, 'GET', { params: { group: i.stage, name: i.policy } }),
@@ -178,11 +198,31 @@ const DOORS: Record<string, Adapter> = {
   },
   'data-bag-item read': {
     chef: (a, i) => chefAnswer(a, 'GET', `data/${i.bag}/${i.item}`),
-    console: (a, i) => consoleAnswer(a, async () => dataBagItemDetail(await accessFor(EMAIL[a]), i.bag, i.item)),
+    console: (a, i) => consoleAnswer(a, async () => dataBagItemDetail(await accessFor(emailOf(a)), i.bag, i.item)),
   },
   'data-bag-item write': {
     chef: (a, i) => chefAnswer(a, 'PUT', `data/${i.bag}/${i.item}`, JSON.parse(i.json)),
     console: (a, i) => consoleAnswer(a, () => runAction(saveDataBagItemAction, { bag: i.bag, id: i.item, json: i.json })),
+  },
+  'node move': {
+    api: (a, i) => apiAnswer(a, nodeStageRoute.PUT, 'PUT', { params: { name: i.node }, body: { stage: i.stage } }),
+    console: (a, i) => consoleAnswer(a, () => runAction(moveNodeAction, { name: i.node, stage: i.stage })),
+  },
+  'organization read': {
+    chef: (a) => chefAnswer(a, 'GET', `/organizations/${chef.org}`),
+    api: (a) => apiAnswer(a, organizationRoute.GET, 'GET', { params: { org: chef.org } }),
+  },
+  'group read': {
+    chef: (a, i) => chefAnswer(a, 'GET', `groups/${i.group}`),
+    api: (a, i) => apiAnswer(a, groupRoute.GET, 'GET', { params: { org: chef.org, group: i.group } }),
+  },
+  // Chef API clients: created on the Chef door only (the validator's one right; /api/v1 has no client routes).
+  'client create': {
+    chef: (a, i) => chefAnswer(a, 'POST', 'clients', { name: i.client }),
+  },
+  'client delete': {
+    chef: (a, i) => chefAnswer(a, 'DELETE', `clients/${i.client}`),
+    console: (a, i) => consoleAnswer(a, () => runAction(deleteClientAction, { name: i.client })),
   },
   'request approve': {
     api: (a, i) => apiAnswer(a, approveRoute.POST, 'POST', { params: { id: i.id }, body: {} }),
@@ -230,6 +270,27 @@ async function openRequest(): Promise<Input> {
   if (!res.request) throw new Error('no promotion request was opened');
   return { id: res.request.id, revision: to };
 }
+
+/** The stage a node is in (null: none). */
+async function stageOfNode(name: string): Promise<string | null> {
+  return (await db().node.findUniqueOrThrow({ where: { name }, select: { group: { select: { name: true } } } })).group?.name ?? null;
+}
+/** A demo node in dev (not the one moved to the hidden stage), to move to `stage`. */
+async function devNode(stage: string): Promise<Input> {
+  const n = await db().node.findFirstOrThrow({ where: { group: { name: 'dev' }, name: { not: NODE } }, orderBy: { name: 'asc' }, select: { name: true } });
+  return { node: n.name, stage };
+}
+
+const clientExists = async (name: string) => !!(await db().chefClient.findFirst({ where: { name }, select: { id: true } }));
+/** A fresh client for each door (deleting it must find one). */
+async function freshClient(): Promise<Input> {
+  const name = `parity-${randomUUID().slice(0, 8)}`;
+  await createClient(admin, { name }, { apiVersion: 1 });
+  return { client: name };
+}
+const dropClient = async (i: Input) => {
+  if (await clientExists(i.client)) await deleteClient(admin, i.client);
+};
 
 const CASES: Case[] = [
   // Policy reads: a visible stage, a hidden one, a missing one (hidden answers as missing, 404, on every door).
@@ -284,6 +345,40 @@ const CASES: Case[] = [
     undo: async (i) => void (await db().dataBagItem.updateMany({ where: { bag: { name: BAG }, itemId: ITEM }, data: { document: i.was } })),
   },
   { name: 'a developer without a grant changes a data bag item', resource: 'data-bag-item write', actor: 'dev', input: { bag: BAG, item: ITEM, json: JSON.stringify({ id: ITEM, retention_days: 1 }) }, expect: 'refused' },
+  // Node moves between stages (Chef's door never moves a node: the node's policy_group is not its stage, issue 41).
+  {
+    name: 'a developer moves a node between two stages they may promote into',
+    resource: 'node move',
+    actor: 'dev',
+    input: () => devNode('qa'),
+    expect: 'allowed',
+    stored: async (i) => expect(await stageOfNode(i.node)).toBe('qa'),
+    undo: async (i) => void (await moveNode(admin, i.node, 'dev')),
+  },
+  { name: 'a developer moves a node into a stage they only view', resource: 'node move', actor: 'dev', input: () => devNode('staging'), expect: 'refused' },
+  { name: 'a viewer moves a node', resource: 'node move', actor: 'viewer', input: () => devNode('qa'), expect: 'refused' },
+  { name: 'a developer moves a node into a stage hidden from them', resource: 'node move', actor: 'dev', input: () => devNode(HIDDEN), expect: 'refused' },
+  { name: 'a developer moves a node that does not exist', resource: 'node move', actor: 'dev', input: { node: MISSING_NODE, stage: 'qa' }, expect: 'hidden' },
+  { name: 'a developer moves a node in a stage hidden from them', resource: 'node move', actor: 'dev', input: { node: NODE, stage: 'qa' }, expect: 'hidden', sameAs: 'a developer moves a node that does not exist' },
+  // The organization and its groups: its members read them; a user outside it does not, on either door.
+  { name: 'a member reads the organization', resource: 'organization read', actor: 'viewer', input: {}, expect: 'allowed' },
+  { name: 'a user outside the organization reads it', resource: 'organization read', actor: OUTSIDER, input: {}, expect: 'refused' },
+  { name: 'a member reads the organization’s admins group', resource: 'group read', actor: 'viewer', input: { group: 'admins' }, expect: 'allowed' },
+  { name: 'a user outside the organization reads its admins group', resource: 'group read', actor: OUTSIDER, input: { group: 'admins' }, expect: 'refused' },
+  // Clients: the validator and administrators create them; a member who is no org admin does not; deleting is the org admins'.
+  {
+    name: 'the validator registers a client',
+    resource: 'client create',
+    actor: 'validator',
+    input: async () => ({ client: `parity-${randomUUID().slice(0, 8)}` }),
+    expect: 'allowed',
+    stored: async (i) => expect(await clientExists(i.client)).toBe(true),
+    undo: dropClient,
+  },
+  { name: 'an administrator creates a client', resource: 'client create', actor: 'admin', input: async () => ({ client: `parity-${randomUUID().slice(0, 8)}` }), expect: 'allowed', stored: async (i) => expect(await clientExists(i.client)).toBe(true), undo: dropClient },
+  { name: 'a viewer creates a client', resource: 'client create', actor: 'viewer', input: async () => ({ client: `parity-${randomUUID().slice(0, 8)}` }), expect: 'refused' },
+  { name: 'a viewer deletes a client', resource: 'client delete', actor: 'viewer', input: freshClient, expect: 'refused', undo: dropClient },
+  { name: 'an administrator deletes a client', resource: 'client delete', actor: 'admin', input: freshClient, expect: 'allowed', stored: async (i) => expect(await clientExists(i.client)).toBe(false), undo: dropClient },
   // Promotion requests: only the stage's approvers decide; administrators are not approvers by right.
   { name: 'a viewer of the stage who is no approver approves a request', resource: 'request approve', actor: 'dev', input: openRequest, expect: 'refused', undo: (i) => withdrawPromotionRequest(admin, { id: i.id }).then(() => undefined) },
   { name: 'an administrator who is no approver approves a request', resource: 'request approve', actor: 'admin', input: openRequest, expect: 'refused', undo: (i) => withdrawPromotionRequest(admin, { id: i.id }).then(() => undefined) },
@@ -301,7 +396,7 @@ const CASES: Case[] = [
 ];
 
 const answers = new Map<string, Map<Door, Answer>>();
-const norm = (t: string) => t.replaceAll(HIDDEN, 'STAGE').replaceAll(MISSING, 'STAGE').replace(/"request_id":"[^"]*"/g, '');
+const norm = (t: string) => t.replaceAll(HIDDEN, 'STAGE').replaceAll(MISSING, 'STAGE').replaceAll(MISSING_NODE, 'NODE').replaceAll(NODE, 'NODE').replace(/"request_id":"[^"]*"/g, '');
 
 describe('door parity: one table through the Chef door, /api/v1 and the console', () => {
   for (const c of CASES) {
