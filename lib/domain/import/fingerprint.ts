@@ -4,9 +4,9 @@
  * as written (`1.0` and `1` differ, as they do to chef-client); `differingPaths` names where two values part.
  */
 import { sha256Hex } from '../lock/sha256';
-import { sortCodePoints } from '../shared/compare';
-import { JsonNumber } from '../shared/json-number';
-import { escapePointerToken } from '../shared/json-pointer';
+import { sortCodePoints } from '@/lib/domain/shared/compare';
+import { JsonNumber } from '@/lib/domain/shared/json-number';
+import { escapePointerToken } from '@/lib/domain/shared/json-pointer';
 
 function write(v: unknown): string {
   if (v === null || v === undefined) return 'null';

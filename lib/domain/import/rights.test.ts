@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonNumber } from '../shared/json-number';
+import { JsonNumber } from '@/lib/domain/shared/json-number';
 import { differingPaths, fingerprint } from './fingerprint';
 import { planRights, rightsByPerson, type Acl, type RightsInput } from './rights';
 import { syncState } from './sync';

@@ -11,7 +11,7 @@
  * 3. Else the source's own order: the cookbook versions the two locks pin. All at least as new and one newer:
  *    that lock came after. Otherwise undecided (null: the board says only that they differ).
  */
-import { compareVersions } from '../shared/version';
+import { compareVersions } from '@/lib/domain/shared/version';
 
 export interface RelationRevision {
   revisionId: string;
