@@ -2,19 +2,11 @@
 
 import { useState } from 'react';
 import type { AutomationStateDto } from '@/lib/domain/rollout';
+import type { TimelineEntryDto } from '@/lib/services/auto-promote';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { resumeAutomationAction } from '@/lib/actions/admin/rollout-rule-actions';
 import { dateTime } from '@/lib/format';
-
-export interface TimelineEntry {
-  at: string;
-  kind: string;
-  policy: string | null;
-  revision_id: string | null;
-  summary: string;
-  actor: string | null;
-}
 
 /** Issue 47: the automation's state in words (the board's badge says the same in short). */
 export function automationWords(stage: string, a: AutomationStateDto): string {
@@ -29,7 +21,7 @@ export function automationWords(stage: string, a: AutomationStateDto): string {
  * while it is held) and the stage's timeline for the policy — pushed, converged, soaked, checked, auto-promoted,
  * held, resumed, rolled back — newest first.
  */
-export function AutomationPanel({ stage, automation, entries, canManage }: { stage: string; automation: AutomationStateDto; entries: TimelineEntry[]; canManage: boolean }) {
+export function AutomationPanel({ stage, automation, entries, canManage }: { stage: string; automation: AutomationStateDto; entries: TimelineEntryDto[]; canManage: boolean }) {
   const [reason, setReason] = useState('');
   const resume = useActionMutation((v: { reason: string }) => runAction(resumeAutomationAction, { stage, ...(v.reason.trim() ? { reason: v.reason.trim() } : {}) }), {
     success: () => `Automatic promotion into ${stage} resumed`,
