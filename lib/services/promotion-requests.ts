@@ -19,7 +19,7 @@ import { emitEvent } from './internal/outbox';
 import type { ApproveRequestInput, RejectRequestInput, WithdrawRequestInput } from '@/lib/validation/promotion-requests';
 import { movePointer } from './internal/pointer';
 import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
-import { applyJointRequest, JOINT_REQUEST_KIND, jointMembers, staleJointMember } from './internal/joint-move';
+import { applyJointRequest, freezeOverrideGiver, JOINT_REQUEST_KIND, jointMembers, staleJointMember } from './internal/joint-move';
 import { moveRequirement } from './internal/guard';
 import { outdateRequest, sweepOutdatedRequests } from './internal/request-outdate';
 import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestLink, requestMessage, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
@@ -313,8 +313,7 @@ async function applyRequest(tx: Tx, access: Access, row: LockedRow, approvers: s
       overrideReason: row.artifactsOverride,
       freezeOverrideReason: freezeReason,
       freezeOverrideAuthorised: authorised,
-      // Issue 29: the override is recorded as given by whoever gave it: this approver now, or the manager who asked.
-      freezeOverrideBy: overrideReason ? { userId: access.userId, email: access.email } : row.freezeOverride ? { userId: row.requesterId, email: row.requesterEmail } : null,
+      freezeOverrideBy: freezeOverrideGiver(access, overrideReason, row),
       approvedRequest: { id: row.id, approvers },
       requestId,
       at: now,

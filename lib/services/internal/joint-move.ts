@@ -338,7 +338,7 @@ export async function applyJointRequest(
       overrideReason: row.artifactsOverride,
       freezeOverrideReason: freezeReason,
       freezeOverrideAuthorised: authorised,
-      freezeOverrideBy: overrideReason ? { userId: access.userId, email: access.email } : row.freezeOverride ? { userId: row.requesterId, email: row.requesterEmail } : null,
+      freezeOverrideBy: freezeOverrideGiver(access, overrideReason, row),
       approvedRequest: { id: row.id, approvers },
       requestId,
       at: now,
@@ -352,4 +352,16 @@ export async function applyJointRequest(
     at: now,
     message: requestMessage(row, `Applied: ${members.length} policies together in ${row.groupName}`, [['Policies', names], ['Approved by', approvers.join(', ')]]),
   });
+}
+
+/**
+ * Issue 29: a freeze override on an approved request is recorded as given by whoever gave it: the approver
+ * applying it now (with a reason), or the manager who asked with one.
+ */
+export function freezeOverrideGiver(
+  access: { userId: string | null; email: string },
+  overrideReason: string | null | undefined,
+  row: { freezeOverride: string | null; requesterId: string | null; requesterEmail: string },
+): { userId: string | null; email: string } | null {
+  return overrideReason ? { userId: access.userId, email: access.email } : row.freezeOverride ? { userId: row.requesterId, email: row.requesterEmail } : null;
 }
