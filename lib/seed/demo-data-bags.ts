@@ -27,7 +27,8 @@ import { createCipheriv, createHash, createPublicKey, publicEncrypt, randomBytes
 import type { Tx } from '@/lib/db/client';
 import { generateChefKeyPair } from '@/lib/services/chef-key-material';
 import { classifyItem } from '@/lib/services/data-bags';
-import { indexClient, indexDataBagItem } from '@/lib/services/seed-writes';
+import { indexClient } from '@/lib/services/internal/search-index';
+import { indexDataBagItem } from '@/lib/services/internal/data-bag-index';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
 
 export { DEMO_BAGS, DEMO_DATA_BAG_SECRET, demoBagCookbookFiles } from './demo-data-bags-cookbook';

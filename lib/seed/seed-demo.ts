@@ -7,7 +7,13 @@ import { demoVaultKeyPairs, seedDemoDataBags } from './demo-data-bags';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { storeFileInTransaction } from '@/lib/services/cookbooks/files';
 import { seedDemoRunHistory } from './demo-run-history';
-import { audit, checkRevision, indexNode, movePointer, NODE_SELECT, nodeJson, openRequestIfProtected, requestTtlMs, storeRevision } from '@/lib/services/seed-writes';
+import { audit } from '@/lib/services/internal/audit';
+import { movePointer } from '@/lib/services/internal/pointer';
+import { checkRevision, storeRevision } from '@/lib/services/internal/store-revision';
+import { openRequestIfProtected } from '@/lib/services/internal/guard';
+import { requestTtlMs } from '@/lib/services/internal/request-dto';
+import { indexNode } from '@/lib/services/internal/search-index';
+import { NODE_SELECT, nodeJson } from '@/lib/services/chef-nodes';
 
 export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
 

@@ -11,7 +11,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { db } from '@/lib/db/client';
-import { decryptSecret } from './internal/git-source';
+import { decryptSecret } from '@/lib/auth/secret-box';
 import { guardedLookup, literalTargetRefused, RefusedTarget } from './internal/net-guard';
 import { announceStartedFreezes } from './stage-guards';
 import { setWebhookKick } from './webhooks';

@@ -13,7 +13,7 @@ import { processBox } from '@/lib/process-state';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
-import { encryptSecret } from './internal/git-source';
+import { encryptSecret } from '@/lib/auth/secret-box';
 import { emitEvent, formatOf } from './internal/outbox';
 import { checkTargetUrl } from './internal/net-guard';
 import type { ZCreateWebhook } from '@/lib/validation/webhooks';
