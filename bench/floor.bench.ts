@@ -1,5 +1,5 @@
 import { createDb } from '@/lib/db/client';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken } from '@/lib/services/users';
 import { round, type BenchResult } from './lib/harness';
 import { startBare, startConsole, throughput } from './lib/servers';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createDb } from '@/lib/db/client';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken } from '@/lib/services/users';
 import { chefClientRun, policyRead, runSequence, type ChefApp } from './lib/chef-bench';
 import { categories, summarise } from './profile-summary';
 

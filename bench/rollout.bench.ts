@@ -20,7 +20,7 @@ import { signRequest } from '@/lib/chef/signing';
 import { createDb, installDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { loadAccess } from '@/lib/db/queries/access';
-import { rolloutHealth } from '@/lib/services/rollout';
+import { rolloutHealth } from '@/lib/services/runs';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { round, type BenchResult } from './lib/harness';
 import { policyRead, startChef, type ChefApp } from './lib/chef-bench';

@@ -19,7 +19,7 @@ import { db, disconnectDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { searchIndex } from '@/lib/db/queries/search';
 import { parseSearchQuery, type SearchQuery } from '@/lib/domain/search/parse';
-import { indexNewNodes } from '@/lib/services/internal/search-index';
+import { indexNewNodes } from '@/lib/db/queries/search-index';
 import { searchBudget } from '@/lib/services/search';
 import { ohaiNode } from './search.bench';
 import { round, type BenchResult } from './lib/harness';

@@ -2,7 +2,7 @@
  * Chef search at scale (issue 25), on SQLite and on PostgreSQL in the same run:
  * - 10,000 nodes (SEARCH_BENCH_NODES to change) with about 30 KB of Ohai-like
  *   automatic attributes each, written as nodes are: the Node row and its index
- *   rows (lib/services/internal/search-index.ts, the writer every node save
+ *   rows (lib/db/queries/search-index.ts, the writer every node save
  *   uses, in its bulk form indexNewNodes) in one transaction per 50 nodes; the
  *   peak RSS of the process while indexing is reported (goal < 500 MB): each
  *   database is measured in a child process with the heap cap `npm run import`
@@ -32,7 +32,7 @@ import { applyMigrations } from '@/lib/db/migrate';
 import { searchIndex } from '@/lib/db/queries/search';
 import { parseSearchQuery } from '@/lib/domain/search/parse';
 import { flattenForIndex, nodeSearchDocument } from '@/lib/domain/search/expand';
-import { indexNewNodes, indexNode } from '@/lib/services/internal/search-index';
+import { indexNewNodes, indexNode } from '@/lib/db/queries/search-index';
 import { createDatabase, startPgServer, type PgServer } from '@/test/pg-server';
 import { rng as prng } from './lib/generate';
 import { round, type BenchResult } from './lib/harness';

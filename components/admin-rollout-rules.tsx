@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { setStageRolloutRuleAction } from '@/lib/actions/admin/rollout-rule-actions';
-import type { AdminRolloutRuleRow } from '@/lib/services/rollout-views';
+import type { AdminRolloutRuleRow } from '@/lib/services/runs';
 import { dateTime } from '@/lib/format';
 import { checkDrafts, checksInput, GateChecksEditor } from './gate-checks-editor';
 

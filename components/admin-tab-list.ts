@@ -1,4 +1,4 @@
-import type { AdminArea } from '@/lib/services/admin-areas';
+import type { AdminArea } from '@/lib/services/organizations';
 
 /** The Admin pages, in the tabs' order: each area's page and label. */
 export const ADMIN_TABS: readonly (readonly [AdminArea, string, string])[] = [

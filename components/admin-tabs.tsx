@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import type { AdminArea } from '@/lib/services/admin-areas';
+import type { AdminArea } from '@/lib/services/organizations';
 import { ADMIN_TABS } from './admin-tab-list';
 
 /** The Admin pages' tabs: those of `areas` (the pages this user may use). */

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { AutomationStateDto } from '@/lib/domain/rollout';
-import type { TimelineEntryDto } from '@/lib/services/auto-promote';
+import type { TimelineEntryDto } from '@/lib/services/runs';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { resumeAutomationAction } from '@/lib/actions/admin/rollout-rule-actions';

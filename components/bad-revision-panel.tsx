@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { markBadAction, unmarkBadAction } from '@/lib/actions/requests/bad-revision-actions';
-import type { BadMark } from '@/lib/services/bad-revision-marks';
+import type { BadMark } from '@/lib/services/guards';
 import { dateTime, shortId } from '@/lib/format';
 import { ConfirmDialog, Modal } from './modal';
 

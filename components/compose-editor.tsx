@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { ApiError, fetchJson } from '@/lib/api/client';
 import { shortId } from '@/lib/format';
-import type { ComposeResult } from '@/lib/services/compose-policy';
+import type { ComposeResult } from '@/lib/services/compose';
 import type { ComposeOptions } from '@/lib/types/compose';
 import { ComposePreview } from './compose/compose-preview';
 import type { GuardOverrides } from './guard-answer';

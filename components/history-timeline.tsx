@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { BadMark } from '@/lib/services/bad-revision-marks';
+import type { BadMark } from '@/lib/services/guards';
 import type { HistoryEntry, StageEventEntry } from '@/lib/types/history';
 import { dateTime, shortId } from '@/lib/format';
 import { BadRevisionMarker } from './board-guards';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { respondToInvitationAction } from '@/lib/actions/chef/invitation-actions';
-import type { MyInvitationDto } from '@/lib/services/association-requests';
+import type { MyInvitationDto } from '@/lib/services/organizations';
 import { ConfirmDialog } from './modal';
 import { Time } from './time';
 

@@ -22,7 +22,7 @@ const LINKS = [
 /**
  * `pendingApprovals`: issue 29's badge on Requests, counted on the server (requests this user may approve now).
  * `adminHref`: issue 43, the Admin tab only for those who may use an Admin page, leading to the first of them
- * (lib/services/admin-areas.ts); null: no Admin tab.
+ * (lib/services/organizations/admin-areas.ts); null: no Admin tab.
  */
 export function NavLinks({ pendingApprovals = 0, adminHref = null }: { pendingApprovals?: number; adminHref?: string | null }) {
   const pathname = usePathname();

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RunReportDto } from '@/lib/services/rollout';
+import type { RunReportDto } from '@/lib/services/runs';
 import { age, shortId } from '@/lib/format';
 import { Time } from './time';
 

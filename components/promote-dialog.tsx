@@ -12,7 +12,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import { ApiError, fetchJson } from '@/lib/api/client';
 import { dateTime, shortId } from '@/lib/format';
-import type { promoteCookbook } from '@/lib/services/promote-cookbook';
+import type { promoteCookbook } from '@/lib/services/promotion';
 import { ChangePreview, sideLabel, useChangePreview } from './change-preview';
 import { ArtifactWarning, useArtifactCheck } from './artifact-warning';
 import { Field, FormAlert } from './form-field';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RequestDetailView } from '@/lib/services/requests-page';
+import type { RequestDetailView } from '@/lib/services/promotion';
 import { dateTime, shortId } from '@/lib/format';
 import { RequestStatusBadge, statusExplanation } from './request-status';
 

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 
-import type { RequestsFilter, RequestsView } from '@/lib/services/requests-page';
+import type { RequestsFilter, RequestsView } from '@/lib/services/promotion';
 
 const VIEWS: [RequestsView, string][] = [
   ['to-approve', 'Awaiting my approval'],

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RequestRow } from '@/lib/services/requests-page';
+import type { RequestRow } from '@/lib/services/promotion';
 import { dateTime, shortId } from '@/lib/format';
 import { RequestStatusBadge } from './request-status';
 

@@ -1,4 +1,4 @@
-import type { ChangeAttribution, RolloutOutcomeDto } from '@/lib/services/rollout-views';
+import type { ChangeAttribution, RolloutOutcomeDto } from '@/lib/services/runs';
 import { dateTime, shortId } from '@/lib/format';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -2,7 +2,7 @@
 
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { StageHealthDto } from '@/lib/services/rollout';
+import type { StageHealthDto } from '@/lib/services/runs';
 import { cellNodesHref } from './nodes-href';
 
 /**

@@ -17,7 +17,7 @@ test.use({ storageState: stateFile('admin') });
 
 /** One pass of the automatic promotion on this worker's database, as the server's rollout worker runs it. */
 function autoPromotePass(): void {
-  execFileSync('npx', ['tsx', '-e', "import('./lib/services/auto-promote.ts').then((m) => m.autoPromotePass()).then(() => process.exit(0))"], {
+  execFileSync('npx', ['tsx', '-e', "import('./lib/services/runs/auto-promote.ts').then((m) => m.autoPromotePass()).then(() => process.exit(0))"], {
     env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -6,7 +6,7 @@
  * - lib/domain imports only lib/domain (no `@/` module outside it, no node: or other built-ins, no packages);
  * - a client component ("use client" under components/) imports neither lib/db nor lib/services
  *   (`import type` of a service's DTO types is allowed: the issue lets DTOs live beside the services, and type imports are erased);
- * - nothing outside lib/services imports lib/services/internal;
+ * - the write funnel (lib/services/funnel) is imported only by lib/services and the seed (lib/seed);
  * - each layer imports only layers below it (LOWER_ONLY): lib/auth (the permission table and pure
  *   primitives; authentication that reads the database is lib/authn), lib/types and lib/validation
  *   import no data access, services or entry points; lib/db imports no services; lib/ops (logs,
@@ -62,8 +62,8 @@ export function violation(file, to, { client, typeOnly = false }) {
     return null;
   }
   if (to.kind !== 'local') return null;
-  if (client && under(file, 'components') && (under(to.path, 'lib/db') || (under(to.path, 'lib/services') && !(typeOnly && !under(to.path, 'lib/services/internal'))))) return `a client component ("use client") may not import ${to.path}: take DTO types from lib/types or beside the services, and data from props or the API`;
-  if (under(to.path, 'lib/services/internal') && !under(file, 'lib/services')) return `only lib/services may import ${to.path}`;
+  if (client && under(file, 'components') && (under(to.path, 'lib/db') || (under(to.path, 'lib/services') && !(typeOnly && !under(to.path, 'lib/services/funnel'))))) return `a client component ("use client") may not import ${to.path}: take DTO types from lib/types or beside the services, and data from props or the API`;
+  if (under(to.path, 'lib/services/funnel') && !under(file, 'lib/services') && !under(file, 'lib/seed')) return `only lib/services and lib/seed may import ${to.path}: the write funnel is reached through a feature`;
   for (const [layer, forbidden, why] of LOWER_ONLY) {
     if (under(file, layer) && forbidden.some((f) => under(to.path, f))) return `${layer} may not import ${to.path}: ${why}`;
   }

@@ -14,7 +14,7 @@ import { applyMigrations } from '../lib/db/migrate';
 import { db } from '../lib/db/client';
 import { redactedUrl } from '../lib/db/url';
 import { isAppError } from '../lib/errors';
-import { makeAdministrator } from '../lib/services/first-admin';
+import { makeAdministrator } from '../lib/services/users';
 
 const USAGE = 'usage: npm run admin:create -- --email E [--name N] [--password-file FILE] [--force]';
 

@@ -4,7 +4,7 @@
  * 0600) to FILE, or to stdout. Prints nothing else on stdout.
  */
 import fs from 'node:fs';
-import { addUserKey } from '../lib/services/chef-user-keys';
+import { addUserKey } from '../lib/services/keys';
 
 const args = process.argv.slice(2);
 const opt = (flag: string) => {

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { chefOrg } from '../lib/chef/router';
-import { rotateValidator } from '../lib/services/chef-clients';
+import { rotateValidator } from '../lib/services/clients';
 
 const USAGE = 'usage: npm run chef:validator -- [--stage STAGE] [--out FILE]';
 const args = process.argv.slice(2);

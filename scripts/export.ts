@@ -8,7 +8,7 @@
  */
 import { db } from '../lib/db/client';
 import { loadAccess } from '../lib/db/queries/access';
-import { exportOrganization } from '../lib/services/import/export-tree';
+import { exportOrganization } from '../lib/services/import';
 
 const USAGE = 'usage: npm run export -- --dir DIR [--as EMAIL]';
 const args = process.argv.slice(2);

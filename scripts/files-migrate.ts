@@ -9,7 +9,7 @@
  * could not be moved (named) or remain; 2 on a usage error.
  */
 import { db } from '../lib/db/client';
-import { migrateFiles } from '../lib/services/cookbooks/migrate';
+import { migrateFiles } from '../lib/services/cookbooks';
 
 const args = process.argv.slice(2);
 const usage = 'usage: npm run files:migrate -- --to s3|db [--dry-run]';

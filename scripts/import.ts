@@ -24,11 +24,7 @@ import fs from 'node:fs';
 import { db } from '../lib/db/client';
 import { loadAccess } from '../lib/db/queries/access';
 import { ChefServerSource } from '../lib/chef/import-source';
-import { DirectorySource } from '../lib/services/import/directory-source';
-import { runImport, type ImportProgress } from '../lib/services/import/run-import';
-import type { ImportSource } from '../lib/services/import/source';
-import { formatReport, formatVerify } from '../lib/services/import/format-report';
-import { verifyImport } from '../lib/services/import/verify';
+import { DirectorySource, runImport, type ImportProgress, type ImportSource, formatReport, formatVerify, verifyImport } from '../lib/services/import';
 import type { RightsMode } from '../lib/domain';
 
 const USAGE =

@@ -4,7 +4,7 @@
  * make sure a session secret exists. Safe when several instances start at once
  * on one PostgreSQL database: the engine migrates under an advisory lock, and
  * seeding re-checks for users under another (lib/seed/seed-demo.ts). The home
- * organization is kept named after CHEF_ORG (issue 23, lib/services/organizations.ts);
+ * organization is kept named after CHEF_ORG (issue 23, lib/services/organizations/organizations.ts);
  * start-up stops when another organization has that name.
  */
 import { createDb } from '../lib/db/client';
@@ -14,7 +14,7 @@ import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';
 import { seedDemo } from '../lib/seed/seed-demo';
 import { ensureHomeOrganization, homeOrganizationReport, HomeOrganizationError } from '../lib/services/organizations';
-import { mintSetupCode, setupAnnouncement } from '../lib/services/first-admin';
+import { mintSetupCode, setupAnnouncement } from '../lib/services/users';
 import { DEMO_ADMIN_WARNING, demoAdminActive, demoSeedDecision } from '../lib/seed/demo-seed-policy';
 
 const applied = await applyMigrations();

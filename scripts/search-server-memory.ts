@@ -47,7 +47,7 @@ process.env.DATABASE_URL = url;
 const { db } = await import('../lib/db/client');
 const { HOME_MEMBERSHIP, ensureHomeOrganization } = await import('../lib/services/organizations');
 const { chefOrg } = await import('../lib/chef/context');
-const { addUserKey } = await import('../lib/services/chef-user-keys');
+const { addUserKey } = await import('../lib/services/keys');
 const org = chefOrg();
 await ensureHomeOrganization(org);
 await db().user.create({ data: { email: 'mem-admin@example.com', name: 'Admin', chefName: 'mem-admin', isAdmin: true, passwordHash: '', orgMemberships: HOME_MEMBERSHIP } });

@@ -1,7 +1,7 @@
 /** npm run token:create -- <user-email> [token name]: prints the new token alone on the last line. */
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
-import { createApiToken, ZCreateApiTokenInput } from '../lib/services/create-api-token';
+import { createApiToken, ZCreateApiTokenInput } from '../lib/services/users';
 import { parseInput } from '../lib/validation/parse';
 import { isAppError } from '../lib/errors';
 

@@ -1,6 +1,6 @@
 /** npm run token:revoke -- <token>: revokes an API token given its secret. */
 import { createDb } from '../lib/db/client';
-import { revokeApiToken } from '../lib/services/revoke-api-token';
+import { revokeApiToken } from '../lib/services/users';
 import { isAppError } from '../lib/errors';
 
 const token = process.argv[2];

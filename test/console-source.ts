@@ -18,8 +18,8 @@ import { applyMigrations } from '../lib/db/migrate';
 import { loadAccess } from '../lib/db/queries/access';
 import { startChefServer } from '../lib/chef/http';
 import { chefOrg } from '../lib/chef/router';
-import { createChefNode } from '../lib/services/chef-nodes';
-import { addUserKey } from '../lib/services/chef-user-keys';
+import { createChefNode } from '../lib/services/nodes';
+import { addUserKey } from '../lib/services/keys';
 import { seedDemo, DEMO_POLICIES } from '../lib/seed/seed-demo';
 
 const nodes = Number(process.argv[2] ?? 0);

@@ -19,35 +19,36 @@ describe('the layer boundaries (eslint.config.mjs, eslint/layers.mjs)', () => {
   });
 
   it('a client component imports neither lib/db (types included) nor lib/services code; a server component may', async () => {
-    const client = "'use client';\nimport type { BoardData } from '@/lib/db/queries/board';\nimport { x } from '@/lib/services/rollback';";
+    const client = "'use client';\nimport type { BoardData } from '@/lib/db/queries/board';\nimport { x } from '@/lib/services/promotion';";
     expect(await lint('components/x.tsx', client)).toHaveLength(2);
     expect(await lint('components/x.tsx', client.replace("'use client';\n", ''))).toEqual([]);
     expect(await lint('components/x.tsx', "'use client';\nimport type { BoardData } from '@/lib/types/board';")).toEqual([]);
-    // DTO types may live beside the services (type imports are erased), but not in services/internal.
-    expect(await lint('components/x.tsx', "'use client';\nimport type { RollbackResult } from '@/lib/services/rollback';")).toEqual([]);
-    expect(await lint('components/x.tsx', "'use client';\nimport type { X } from '@/lib/services/internal/audit';")).toHaveLength(1);
+    // DTO types may live beside the services (type imports are erased), but not in the funnel.
+    expect(await lint('components/x.tsx', "'use client';\nimport type { RollbackResult } from '@/lib/services/promotion';")).toEqual([]);
+    expect(await lint('components/x.tsx', "'use client';\nimport type { X } from '@/lib/services/funnel';")).toHaveLength(1);
   });
 
-  it('nothing outside lib/services imports lib/services/internal', async () => {
-    expect(await lint('app/api/v1/x/route.ts', "import { parseInput } from '@/lib/services/internal/parse';")).toEqual([expect.stringMatching(/only lib\/services/)]);
-    expect(await lint('lib/services/x.ts', "import { parseInput } from './internal/parse';")).toEqual([]);
+  it('only lib/services and the seed import the write funnel (lib/services/funnel)', async () => {
+    expect(await lint('app/api/v1/x/route.ts', "import { parseInput } from '@/lib/services/funnel';")).toEqual([expect.stringMatching(/only lib\/services and lib\/seed/)]);
+    expect(await lint('lib/services/nodes/x.ts', "import { parseInput } from '@/lib/services/funnel';")).toEqual([]);
+    expect(await lint('lib/seed/x.ts', "import { audit } from '@/lib/services/funnel';")).toEqual([]);
   });
 
   it('lib/db imports no lib/services', async () => {
-    expect(await lint('lib/db/queries/x.ts', "export { rollback } from '@/lib/services/rollback';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
+    expect(await lint('lib/db/queries/x.ts', "export { rollback } from '@/lib/services/promotion';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
   });
 
   // Issue 22: the five leaks a review found (auth → db and services, types → services, ops → api, services → chef).
   it('each layer imports only the layers below it', async () => {
     expect(await lint('lib/auth/x.ts', "import { loadAccess } from '@/lib/db/queries/access';")).toEqual([expect.stringMatching(/lib\/auth may not import lib\/db\/queries\/access/)]);
     expect(await lint('lib/auth/x.ts', "import { x } from '../services/login-throttle';")).toEqual([expect.stringMatching(/lib\/auth may not import lib\/services/)]);
-    expect(await lint('lib/types/x.ts', "import type { X } from '@/lib/services/compose-policy';")).toEqual([expect.stringMatching(/lib\/types may not import/)]);
+    expect(await lint('lib/types/x.ts', "import type { X } from '@/lib/services/compose';")).toEqual([expect.stringMatching(/lib\/types may not import/)]);
     expect(await lint('lib/ops/x.ts', "import { ALLOWED_METHODS } from '@/lib/api/early-guard';")).toEqual([expect.stringMatching(/lib\/ops may not import lib\/api/)]);
     expect(await lint('lib/services/x.ts', "import { normalisePublicKey } from '@/lib/chef/signing';")).toEqual([expect.stringMatching(/lib\/services may not import lib\/chef/)]);
     expect(await lint('lib/db/queries/x.ts', "import { handleChef } from '@/lib/chef/router';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
     // Downward imports are fine.
     expect(await lint('lib/authn/x.ts', "import { loadAccess } from '@/lib/db/queries/access';\nimport { can } from '@/lib/auth/permissions';")).toEqual([]);
     expect(await lint('lib/services/x.ts', "import { db } from '@/lib/db/client';\nimport { log } from '@/lib/ops/log';")).toEqual([]);
-    expect(await lint('lib/chef/x.ts', "import { createClient } from '@/lib/services/chef-clients';")).toEqual([]);
+    expect(await lint('lib/chef/x.ts', "import { createClient } from '@/lib/services/clients';")).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { db } from '@/lib/db/client';
 import { databaseFile, databaseUrl, isPostgresUrl } from '@/lib/db/url';
 import { findPgBin } from './pg-server';
 import { loadAccess } from '@/lib/db/queries/access';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken } from '@/lib/services/users';
 import { seedDemo } from '@/lib/seed/seed-demo';
 import type { Access } from '@/lib/auth/permissions';
 

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChefServerSource } from '@/lib/chef/import-source';
-import { DirectorySource } from '@/lib/services/import/directory-source';
+import { DirectorySource } from '@/lib/services/import';
 
 const LIMIT = 4096;
 const small = Buffer.alloc(LIMIT, 7);

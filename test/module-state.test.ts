@@ -40,9 +40,9 @@ const ALLOWED: Record<string, string> = {
   'lib/domain/shared/canonical.ts:view': 'an 8-byte scratch DataView, written and read within one synchronous call',
   'lib/domain/merge/merge.ts:originLogs':
     'metadata of the merge result it is keyed by (a WeakMap on the object merge() returns), read by the same module for that object; lib/domain is pure, and no merge result is kept in process state, so maker and reader are one copy',
-  'lib/services/internal/store-revision.ts:checked':
+  'lib/services/funnel/store-revision.ts:checked':
     'a capability check (only checkRevision makes a CheckedRevision that storeRevision accepts), within one call chain of one copy; an object from the other copy would be refused (fails closed), never let through',
-  'lib/services/internal/net-guard.ts:blocked': 'a constant table: the refused address ranges, filled once at load and only read',
+  'lib/services/funnel/net-guard.ts:blocked': 'a constant table: the refused address ranges, filled once at load and only read',
   'lib/api/request-id.ts:globalThis': 'reads the Web Crypto global (crypto.randomUUID); keeps nothing',
 };
 

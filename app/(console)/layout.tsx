@@ -4,11 +4,10 @@ import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
-import { pendingApprovalCount } from '@/lib/services/requests-badge';
+import { pendingApprovalCount } from '@/lib/services/promotion';
 import { chefOrg } from '@/lib/chef/context';
-import { requestAdminAreas } from '@/lib/services/admin-areas';
+import { requestAdminAreas, listMyInvitations } from '@/lib/services/organizations';
 import { adminHref } from '@/components/admin-tab-list';
-import { listMyInvitations } from '@/lib/services/association-requests';
 import { MyInvitations } from '@/components/my-invitations';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {

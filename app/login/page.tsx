@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { currentAccess } from '@/lib/authn/session';
 import { LoginForm } from '@/components/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
-import { demoLogins } from '@/lib/db/queries/org-settings';
+import { demoLogins } from '@/lib/services/organizations';
 import { describeDemoUser, demoUserOrder } from '@/lib/seed/demo-logins';
 import { DEMO_PASSWORD } from '@/lib/seed/demo-data';
 import { signInOptions } from '@/lib/authn/oidc-config';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { firstRunOpen } from '@/lib/services/first-admin';
+import { firstRunOpen } from '@/lib/services/users';
 import { SetupForm } from '@/components/setup-form';
 
 export const metadata: Metadata = { title: 'First run' };

@@ -2,7 +2,7 @@
 import { computeRevisionId } from '@/lib/domain';
 import type { Db } from '@/lib/db/client';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
-import { contentHash, cookbookDigest } from '@/lib/services/internal/store-revision';
+import { contentHash, cookbookDigest } from '@/lib/services/funnel';
 
 export async function populate(client: Db, policies: number, stages: number, nodesPerCell = 3) {
   const groups = [];

@@ -3,7 +3,7 @@
 import type { ApiError } from '@/lib/api/client';
 import type { MergeConflict } from '@/lib/domain';
 import { shortId } from '@/lib/format';
-import type { ComposeResult } from '@/lib/services/compose-policy';
+import type { ComposeResult } from '@/lib/services/compose';
 import type { ComposeOptions } from '@/lib/types/compose';
 import { GuardAnswerView, guardAllows, type GuardOverrides } from '../guard-answer';
 import { ComposedLock } from './composed-lock';

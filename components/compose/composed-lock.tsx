@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { shortId } from '@/lib/format';
-import type { ComposeResult } from '@/lib/services/compose-policy';
+import type { ComposeResult } from '@/lib/services/compose';
 
 const fmt = (v: unknown) => JSON.stringify(v);
 

@@ -1,10 +1,10 @@
 'use server';
 /**
  * Issue 42: the first-run page's submit (app/setup). No session: the one-time setup code from the server log is
- * the credential, checked and spent inside the transaction that makes the administrator (lib/services/first-admin.ts).
+ * the credential, checked and spent inside the transaction that makes the administrator (lib/services/users/first-admin.ts).
  */
 import { asAppError } from '@/lib/errors';
-import { claimFirstRun } from '@/lib/services/first-admin';
+import { claimFirstRun } from '@/lib/services/users';
 
 export interface SetupState {
   done: boolean;

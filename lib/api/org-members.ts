@@ -2,9 +2,8 @@ import 'server-only';
 import { chefOrg } from '@/lib/chef/context';
 import { notFound } from '@/lib/errors';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { isOrgMember, organizationForName, type OrganizationDto } from '@/lib/services/organizations';
+import { isOrgMember, organizationForName, type OrganizationDto, type OrgMemberDto } from '@/lib/services/organizations';
 import type { Access } from '@/lib/auth/permissions';
-import type { OrgMemberDto } from '@/lib/services/org-members';
 
 /**
  * The organization a path or a form names (`/api/v1/organizations/{org}/…`, Admin → Organizations), as the

@@ -117,7 +117,7 @@ export interface Resource {
   /** Teams' rights on the resource (a data bag's grants: 'read' or 'write'). */
   teamGrants?: ReadonlyArray<{ teamId: string; level: string }>;
   /**
-   * Issue 23 (step 3): the organization's groups the actor is in, transitively (lib/services/chef-groups.ts
+   * Issue 23 (step 3): the organization's groups the actor is in, transitively (lib/services/organizations/groups.ts
    * `actorGroups`), for the rows that read groups (`org-admin`: `admins`; `group`). Absent: in none.
    */
   actorGroups?: ReadonlySet<string>;

@@ -1,6 +1,6 @@
 /**
  * Credentials at rest (git and webhook credentials, identity-provider refresh tokens): AES-256-GCM under a key derived
- * from GIT_CREDENTIALS_KEY or the session secret. Moved here from lib/services/internal/git-source.ts (docs/architecture.md 6.2).
+ * from GIT_CREDENTIALS_KEY or the session secret. Moved here from lib/services/compose/git-source.ts (docs/architecture.md 6.2).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { authSecret } from './secret';

@@ -3,7 +3,7 @@ import { verifyPassword } from '@/lib/auth/password';
 import { findUserForLogin } from '@/lib/db/queries/users';
 import { isBreakGlass } from '@/lib/domain/sso';
 import { localLogin } from './oidc-config';
-import { accountKey, ipKey, lockedUntil, recordLoginFailure, recordLoginSuccess, throttlePolicies } from '@/lib/services/login-throttle';
+import { accountKey, ipKey, lockedUntil, recordLoginFailure, recordLoginSuccess, throttlePolicies } from '@/lib/services/users';
 
 const ZCredentials = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(1024) });
 

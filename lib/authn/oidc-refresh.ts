@@ -12,14 +12,14 @@
  * - the provider cannot be reached, or gave no refresh token to ask with: the request is refused (fails closed)
  *   until the provider answers or the person signs in again.
  *
- * One refresh per person at a time across instances (lib/services/sso.ts claimRefresh): the others wait for it to
+ * One refresh per person at a time across instances (lib/services/users/sso.ts claimRefresh): the others wait for it to
  * land, and meanwhile honour the last confirmation for REFRESH_GRACE_MS more.
  */
 import { custom, errors, Issuer, type BaseClient } from 'openid-client';
 import { processBox } from '@/lib/process-state';
 import { readGroupsClaim } from '@/lib/domain/sso';
 import { oidcIdentityState } from '@/lib/db/queries/users';
-import { applyRefresh, claimRefresh, markIdentityRemoved, releaseRefresh, type SsoSettings } from '@/lib/services/sso';
+import { applyRefresh, claimRefresh, markIdentityRemoved, releaseRefresh, type SsoSettings } from '@/lib/services/users';
 import { discoveryUrl, oidcConfig, readOidcConfig, type OidcConfig } from './oidc-config';
 
 /** While another request (any instance) refreshes a person, theirs stays honoured this much past the period. */

@@ -2,7 +2,7 @@
  * Issue 45: sign-in through an OpenID Connect provider with next-auth. The provider is found by discovery from
  * OIDC_ISSUER; the authorization code flow runs with PKCE, `state` and `nonce`; next-auth's openid-client verifies
  * the ID token (signature against the provider's published keys, issuer, audience, expiry, nonce) before any of the
- * console's code sees a claim. Then lib/services/sso.ts links or creates the account and syncs its groups.
+ * console's code sees a claim. Then lib/services/users/sso.ts links or creates the account and syncs its groups.
  *
  * Errors: next-auth ends every failed provider answer on `/api/auth/error?error=OAuthCallback` and says why only in
  * its log. The route (app/api/auth/[...nextauth]/route.ts) runs each request with a small store that the logger
@@ -14,7 +14,7 @@ import type { Account, Profile, User } from 'next-auth';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { processState } from '@/lib/process-state';
 import { readGroupsClaim } from '@/lib/domain/sso';
-import { oidcSignIn } from '@/lib/services/sso';
+import { oidcSignIn } from '@/lib/services/users';
 import { discoveryUrl, OIDC_PROVIDER_ID, oidcConfig, type OidcConfig } from './oidc-config';
 
 /** How the person signed in, carried in the session token (`am`): sessions through the provider are refreshed. */

@@ -4,7 +4,7 @@ import { authSecret } from '@/lib/auth/secret';
 import { authorizeCredentials } from './login';
 import { randomUUID } from 'node:crypto';
 import { revokeSession } from '@/lib/db/queries/users';
-import { recordPasswordSignIn } from '@/lib/services/sso';
+import { recordPasswordSignIn } from '@/lib/services/users';
 import { oidcConfig } from './oidc-config';
 import { authLogger, oidcProvider, oidcSignInCallback, type AuthMethod } from './oidc';
 
@@ -59,7 +59,7 @@ export const authOptions: NextAuthOptions = {
     },
   },
   events: {
-    // The audit log says how each person signed in (through the provider: lib/services/sso.ts, with the group sync).
+    // The audit log says how each person signed in (through the provider: lib/services/users/sso.ts, with the group sync).
     async signIn({ user, account }) {
       if (account?.provider === 'credentials' && user.id) await recordPasswordSignIn(user.id);
     },

@@ -17,7 +17,7 @@ import { manifestFiles } from '@/lib/domain/cookbook/manifest';
 import { parseLossless } from '@/lib/domain';
 import { maxDocumentBytes } from '@/lib/validation/limits';
 import { signRequest } from './signing';
-import { aclFromJson, groupFromJson, SourceError, type Acl, type AclKind, type ImportSource, type SourceClient, type SourceFileRef, type SourceGroupInfo, type SourceKey, type SourceUser } from '@/lib/services/import/source';
+import { aclFromJson, groupFromJson, SourceError, type Acl, type AclKind, type ImportSource, type SourceClient, type SourceFileRef, type SourceGroupInfo, type SourceKey, type SourceUser } from '@/lib/services/import';
 
 /** Issue 41 (low): the most a list answer (every node's name and URL, …) may be; a document's is MAX_BODY_BYTES. */
 export const DEFAULT_MAX_LIST_BYTES = 64 * 1024 * 1024;

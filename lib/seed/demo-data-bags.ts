@@ -25,10 +25,10 @@
  */
 import { createCipheriv, createHash, createPublicKey, publicEncrypt, randomBytes, constants } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
-import { generateChefKeyPair } from '@/lib/services/chef-key-material';
+import { generateChefKeyPair } from '@/lib/auth/key-pairs';
 import { classifyItem } from '@/lib/services/data-bags';
-import { indexClient } from '@/lib/services/internal/search-index';
-import { indexDataBagItem } from '@/lib/services/internal/data-bag-index';
+import { indexClient } from '@/lib/db/queries/search-index';
+import { indexDataBagItem } from '@/lib/db/queries/data-bag-index';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
 
 export { DEMO_BAGS, DEMO_DATA_BAG_SECRET, demoBagCookbookFiles } from './demo-data-bags-cookbook';

@@ -1,4 +1,4 @@
-/** Issue 43: the demo users as the sign-in page introduces them to a newcomer (only while the demo is seeded: lib/db/queries/org-settings.ts demoLogins). */
+/** Issue 43: the demo users as the sign-in page introduces them to a newcomer (only while the demo is seeded: lib/services/organizations/settings-queries.ts demoLogins). */
 import { DEMO_PROTECTION, DEMO_STAGES, DEMO_USERS } from './demo-data';
 
 const list = (xs: string[]) => (xs.length === DEMO_STAGES.length ? 'every stage' : xs.join(', '));

@@ -5,15 +5,11 @@ import { createHash } from 'node:crypto';
 import { buildDemoLock, demoCookbookFiles, demoDependencies, DEMO_PASSWORD, DEMO_POLICIES, DEMO_PROTECTION, DEMO_SCENARIOS, DEMO_STAGES, DEMO_TEAMS, DEMO_USERS } from './demo-data';
 import { demoVaultKeyPairs, seedDemoDataBags } from './demo-data-bags';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
-import { storeFileInTransaction } from '@/lib/services/cookbooks/files';
+import { storeFileInTransaction } from '@/lib/services/cookbooks';
 import { seedDemoRunHistory } from './demo-run-history';
-import { audit } from '@/lib/services/internal/audit';
-import { movePointer } from '@/lib/services/internal/pointer';
-import { checkRevision, storeRevision } from '@/lib/services/internal/store-revision';
-import { openRequestIfProtected } from '@/lib/services/internal/guard';
-import { requestTtlMs } from '@/lib/services/internal/request-dto';
-import { indexNode } from '@/lib/services/internal/search-index';
-import { NODE_SELECT, nodeJson } from '@/lib/services/chef-nodes';
+import { audit, movePointer, checkRevision, storeRevision, openRequestIfProtected, requestTtlMs } from '@/lib/services/funnel';
+import { indexNode } from '@/lib/db/queries/search-index';
+import { NODE_SELECT, nodeJson } from '@/lib/services/nodes';
 
 export { DEMO_PASSWORD, DEMO_USERS, DEMO_STAGES, DEMO_POLICIES } from './demo-data';
 

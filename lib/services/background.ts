@@ -6,10 +6,9 @@
  */
 import { db } from '@/lib/db/client';
 import { metrics } from '@/lib/ops/metrics';
-import { startWebhookWorker, type RunningWorker } from './webhook-worker';
+import { startWebhookWorker, type RunningWorker } from '@/lib/services/webhooks';
 import { startRolloutWorker } from './rollout-worker';
-import { collectExpiredUploads } from './cookbook-artifacts';
-import { collectFiles } from './cookbooks/files';
+import { collectExpiredUploads, collectFiles } from '@/lib/services/cookbooks';
 
 /** The /metrics gauges that read the database (issue 14): pending approval requests and the webhook backlog, counted on each scrape. */
 export function registerGauges(): void {

@@ -8,11 +8,9 @@
  * (auto-promote.ts).
  * `ROLLOUT_WORKER=false` turns it off; ROLLOUT_WORKER_INTERVAL_MS (default 60 s).
  */
-import { cleanupRunReports } from './data-collector';
-import { evaluateRollbacks } from './rollout';
-import { advanceRings } from './rings';
-import { applyDueScheduledPromotions } from './scheduled-promotions';
-import { autoPromotePass } from './auto-promote';
+import { cleanupRunReports, evaluateRollbacks, autoPromotePass } from '@/lib/services/runs';
+import { advanceRings } from '@/lib/services/rings';
+import { applyDueScheduledPromotions } from '@/lib/services/promotion';
 
 export interface RunningRolloutWorker {
   stop(): Promise<void>;

@@ -1,4 +1,4 @@
-/** What the Compose page offers the editor (lib/db/queries/compose.ts builds it): policies, their revisions, stages and what each runs. */
+/** What the Compose page offers the editor (lib/services/compose/pages.ts builds it): policies, their revisions, stages and what each runs. */
 import type { IncludeSource } from '@/lib/validation/compose';
 
 export interface ComposeOptions {

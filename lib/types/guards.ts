@@ -62,7 +62,7 @@ export interface StageGuardState {
 /** The protection part of a stage's guard state (`GET/PUT /api/v1/policy_groups/{group}/protection`). */
 export type StageProtectionDto = Pick<StageGuardState, 'stage' | 'protected' | 'approvals_required' | 'rules' | 'approvers' | 'updated_by' | 'updated_at'>;
 
-/** A webhook subscription, as /api/v1/webhooks and the admin page show it (one read model: lib/services/webhooks.ts). */
+/** A webhook subscription, as /api/v1/webhooks and the admin page show it (one read model: lib/services/webhooks/webhooks.ts). */
 export interface WebhookDto {
   id: string;
   name: string;

@@ -3,7 +3,7 @@ import type { StageVerdictDto } from './verdicts';
 
 /**
  * Issue 29: the guard's answer before the click — what `movePointer` would do
- * with this move now (the dry run of the same judgement, lib/services/internal/move-judge.ts).
+ * with this move now (the dry run of the same judgement, lib/services/funnel/move-judge.ts).
  * `POST /api/v1/policy_groups/{group}/policies/{name}/preview` returns it, and
  * every dialog that can move a pointer shows it.
  */

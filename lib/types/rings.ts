@@ -80,7 +80,7 @@ export interface RingRolloutDto {
   url: string;
 }
 
-/** What the "Start a ringed rollout" form offers (lib/db/queries/ring-start.ts). */
+/** What the "Start a ringed rollout" form offers (lib/services/rings/pages.ts). */
 export interface RingStartChoices {
   stages: { name: string }[];
   policies: {

@@ -1,7 +1,7 @@
 /**
  * The inputs of marking and unmarking a bad revision (issue 15), one definition each: the server actions
  * parse with them, the /api/v1 contract (lib/api/contracts/guarded.ts) derives its body and path fields
- * from them, and lib/services/bad-revisions.ts takes their parsed output. Pure zod.
+ * from them, and lib/services/guards/bad-revisions.ts takes their parsed output. Pure zod.
  */
 import { z } from 'zod';
 import { NAME_PATTERN } from '@/lib/domain';

@@ -1,6 +1,6 @@
 /**
  * The input of registering a git repository (issue 17, item 1), one definition: the admin action parses with it,
- * the /api/v1 contract (lib/api/contracts/admin.ts) derives its body from it, and lib/services/git-repositories.ts
+ * the /api/v1 contract (lib/api/contracts/admin.ts) derives its body from it, and lib/services/compose/git-repositories.ts
  * takes its parsed output (and checks the location and where credentials apply). Pure zod.
  */
 import { z } from 'zod';

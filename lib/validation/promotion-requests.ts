@@ -1,7 +1,7 @@
 /**
  * The inputs of deciding on a promotion request (issue 15), one definition each: the server actions
  * (lib/actions/requests/request-actions.ts) parse with them, the /api/v1 contracts (lib/api/contracts/guarded.ts)
- * derive their bodies and path fields from them, and lib/services/promotion-requests.ts takes their parsed output.
+ * derive their bodies and path fields from them, and lib/services/promotion/requests.ts takes their parsed output.
  * Pure zod.
  */
 import { z } from 'zod';

@@ -2,7 +2,7 @@
  * The inputs of the promotions (promote one policy, promote several, roll back, promote one cookbook), one
  * definition each: the server actions (lib/actions/promotion/*) parse with them, the /api/v1 contracts
  * (lib/api/contracts/promotion.ts) derive their bodies and path fields from them, and the services
- * (lib/services/promote-policy.ts, promote-policies.ts, rollback.ts, promote-cookbook.ts) take their parsed
+ * (lib/services/promotion/promote-policy.ts, promote-policies.ts, rollback.ts, promote-cookbook.ts) take their parsed
  * output; what stays in the services are the rules that need the database. Pure zod.
  */
 import { z } from 'zod';

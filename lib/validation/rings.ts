@@ -1,7 +1,7 @@
 /**
  * The inputs of the ringed rollouts (issue 30), one definition each: the server actions (lib/actions/rings/ring-actions.ts)
  * parse with them, the /api/v1 contracts (lib/api/contracts/rings.ts) derive their bodies and path fields from them,
- * and lib/services/rings.ts takes their parsed output (the steps are checked by the domain's validateRingSteps). Pure zod.
+ * and lib/services/rings/rings.ts takes their parsed output (the steps are checked by the domain's validateRingSteps). Pure zod.
  */
 import { z } from 'zod';
 import { chefName, revisionId } from './fields';

@@ -1,7 +1,7 @@
 /**
  * The input of a stage's promotion gate and automatic rollback rule (issue 26), one definition: the admin
  * action parses with it, the /api/v1 contract (lib/api/contracts/rollout.ts) derives its body and path field
- * from it, and lib/services/rollout.ts takes its parsed output (the ranges are the rules engine's,
+ * from it, and lib/services/runs/health.ts takes its parsed output (the ranges are the rules engine's,
  * validateGateRule / validateRollbackRule). Pure zod.
  */
 import { z } from 'zod';

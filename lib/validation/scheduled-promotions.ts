@@ -2,7 +2,7 @@
  * The inputs of scheduled promotion (issue 29: "apply at 02:00 UTC", "apply when the freeze ends"), one
  * definition each: the server actions (lib/actions/promotion/schedule-actions.ts) parse with them, the
  * /api/v1 contract (lib/api/contracts/schedules.ts) derives its body and path fields from them, and
- * lib/services/scheduled-promotions.ts takes their parsed output; what stays in the service are the rules
+ * lib/services/promotion/schedules.ts takes their parsed output; what stays in the service are the rules
  * that need the database or the clock (the stage's freeze, what it runs, a time in the future). Pure zod.
  */
 import { z } from 'zod';

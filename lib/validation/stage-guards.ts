@@ -1,7 +1,7 @@
 /**
  * The inputs of the guarded-stage writes (issue 15), one definition each: the server actions parse
  * with them, the /api/v1 bodies are derived from them (lib/api/contracts/guarded.ts, `wireBody`),
- * and the services (lib/services/stage-guards.ts) take their parsed output. Pure zod, so the
+ * and the services (lib/services/guards/settings.ts) take their parsed output. Pure zod, so the
  * contracts and the OpenAPI generator load them without the database.
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * The inputs of the stage writes, one definition each: the server actions (lib/actions/admin/stage-actions.ts, set-stage-grant-action.ts)
  * parse with them, the /api/v1 body is derived from them (lib/api/contracts/stages.ts, `wireBody`), the import
- * parses with them at its edge, and lib/services/manage-stage.ts takes their parsed output. Pure zod.
+ * parses with them at its edge, and lib/services/stages/manage.ts takes their parsed output. Pure zod.
  */
 import { z } from 'zod';
 import { grantLevel, grantSubject, requestId, stageDescription, stageName, stagePosition } from './fields';

@@ -1,7 +1,7 @@
 /**
  * The input of registering a webhook (issues 15, 28, 29), one definition: the admin action parses with it, the
  * /api/v1 contract (lib/api/contracts/guarded.ts) takes it as its body (its fields are the wire's), and
- * lib/services/webhooks.ts takes its parsed output (and checks the URL's target). Pure zod.
+ * lib/services/webhooks/webhooks.ts takes its parsed output (and checks the URL's target). Pure zod.
  */
 import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '@/lib/domain/approval/events';

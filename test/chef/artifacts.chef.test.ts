@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { listNodes } from '@/lib/db/queries/nodes';
+import { listNodes } from '@/lib/services/nodes';
 import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';
@@ -116,7 +116,7 @@ describe('chef push, chef-client, promotion', () => {
     ]);
     expect(nodes.every((n) => n.platform && n.last_check_in)).toBe(true);
     // The stage's history shows the promotion rolled out: its one node converged, and when.
-    const { pointerHistory } = await import('@/lib/db/queries/history');
+    const { pointerHistory } = await import('@/lib/services/stages');
     const [latest] = await pointerHistory('staging', 'hello-app');
     expect(latest.toRevisionId).toBe(revisionId);
     expect(latest.convergence).toMatchObject({ nodes: 1, converged: 1 });

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { autoPromotePass } from '@/lib/services/auto-promote';
+import { autoPromotePass } from '@/lib/services/runs';
 import { startDeployment, type Deployment, type Instance } from '../deployed/deployment';
 import { request, type Answer } from '../deployed/http';
 import { run, writeClientRb, writeConfig } from './tools';

@@ -29,8 +29,7 @@ import { startChefServer } from '@/lib/chef/http';
 import { signRequest } from '@/lib/chef/signing';
 import { ensureHomeOrganization } from '@/lib/services/organizations';
 import { accessFor } from '../helpers';
-import { DirectorySource } from '@/lib/services/import/directory-source';
-import { runImport } from '@/lib/services/import/run-import';
+import { DirectorySource, runImport } from '@/lib/services/import';
 import { run, startChefZero, type ChefZero } from './tools';
 
 const ORG = 'acme';

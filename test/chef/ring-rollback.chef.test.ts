@@ -19,7 +19,7 @@ import { GET as getRing } from '@/app/api/v1/rings/[id]/route';
 import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { createDatabase, startPgServer, type PgServer } from '../pg-server';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken } from '@/lib/services/users';
 import { call } from '../helpers';
 import { projectScript, run, writeClientRb, writeConfig } from './tools';
 

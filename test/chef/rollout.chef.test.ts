@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { setStageRolloutRule, stageHealth } from '@/lib/services/rollout';
+import { setStageRolloutRule, stageHealth } from '@/lib/services/runs';
 import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { loadAccess } from '@/lib/db/queries/access';
-import { putStage } from '@/lib/services/manage-stage';
+import { putStage } from '@/lib/services/stages';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { generatedCases, handWrittenCases, SEARCH_BAG, searchBagItems, searchClients, searchNodes, type SearchCase } from './search-fixtures';
 import { projectScript, run, startChefZero, writeClientRb, writeConfig, type ChefZero } from './tools';

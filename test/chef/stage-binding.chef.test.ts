@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { setDataBagStages } from '@/lib/services/data-bags';
-import { putStage } from '@/lib/services/manage-stage';
+import { putStage } from '@/lib/services/stages';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor } from '../helpers';
 import { projectScript, run, writeClientRb, writeConfig } from './tools';

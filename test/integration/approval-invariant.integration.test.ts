@@ -16,12 +16,11 @@ import { accessFor, seed } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { computeRevisionId, evaluateApprovalRules, type ApprovalRule, type PolicyLock } from '@/lib/domain';
-import { CORE_RESOURCE_NAMES } from '@/lib/services/internal/guard';
-import { createUser } from '@/lib/services/manage-users';
-import { putStage } from '@/lib/services/manage-stage';
-import { approvePromotionRequest } from '@/lib/services/promotion-requests';
-import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
-import { liftStageProtection, setStageProtection } from '@/lib/services/stage-guards';
+import { CORE_RESOURCE_NAMES } from '@/lib/services/funnel';
+import { createUser } from '@/lib/services/users';
+import { putStage, removeGroupPolicy, setGroupPolicy } from '@/lib/services/stages';
+import { approvePromotionRequest } from '@/lib/services/promotion';
+import { liftStageProtection, setStageProtection } from '@/lib/services/guards';
 
 const STAGE = 'invariant';
 const APPROVERS = ['inv-ap1@example.com', 'inv-ap2@example.com', 'inv-ap3@example.com'];

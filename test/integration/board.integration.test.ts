@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, db, installDb } from '@/lib/db/client';
 import { databaseUrl } from '@/lib/db/url';
 import { loadBoard } from '@/lib/db/queries/board';
-import { rolloutHealth } from '@/lib/services/rollout';
+import { rolloutHealth } from '@/lib/services/runs';
 import { accessFor, seed } from '@/test/helpers';
 import { populate } from '@/bench/lib/populate';
 

@@ -182,7 +182,7 @@ describe('cookbook artifacts', () => {
 
 describe('stages that require artifacts', () => {
   it('refuse a promotion whose cookbooks are not all on the server, unless an override reason is given (audited)', async () => {
-    const { promotePolicy } = await import('@/lib/services/promote-policy');
+    const { promotePolicy } = await import('@/lib/services/promotion');
     const { accessFor } = await import('../helpers');
     const { computeRevisionId } = await import('@/lib/domain');
     // A revision in dev pinning a cookbook nobody uploaded.

@@ -43,7 +43,7 @@ describe('signed requests', () => {
   });
 
   it('an expired key is refused, a live one of the same user still works', async () => {
-    const { addUserKey } = await import('@/lib/services/chef-user-keys');
+    const { addUserKey } = await import('@/lib/services/keys');
     const { signRequest } = await import('@/lib/chef/signing');
     const expired = await addUserKey({ kind: 'system', userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
     const path = new URL(`${chef.orgUrl}/nodes`).pathname;
@@ -116,7 +116,7 @@ describe('routing', () => {
 
 describe('nodes and clients', () => {
   it('a node registered through the validator saves itself and shows its facts', async () => {
-    const { generateChefKeyPair } = await import('@/lib/services/chef-key-material');
+    const { generateChefKeyPair } = await import('@/lib/auth/key-pairs');
     const pair = await generateChefKeyPair();
     const reg = await chef.request('POST', 'clients', { as: 'validator', apiVersion: 0, body: { name: 'web-01.example.com', admin: false, public_key: pair.publicKey } });
     expect(reg.status).toBe(201);

@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db, providerOf, sqliteDirect } from '@/lib/db/client';
 import { accessFor } from '@/test/helpers';
-import { reportNode } from '@/lib/services/chef-nodes';
+import { reportNode } from '@/lib/services/nodes';
 import { flattenForIndex, matchesRows, nodeSearchDocument, parseSearchQuery, type SearchQuery } from '@/lib/domain/search';
 import { searchIndex } from '@/lib/db/queries/search';
-import { indexNode, unindexNode } from '@/lib/services/internal/search-index';
+import { indexNode, unindexNode } from '@/lib/db/queries/search-index';
 
 let chef: ChefHarness;
 

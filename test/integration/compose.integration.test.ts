@@ -4,7 +4,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
-import { registerGitRepository } from '@/lib/services/git-repositories';
+import { registerGitRepository } from '@/lib/services/compose';
 import { db } from '@/lib/db/client';
 import { computeRevisionId, parseLossless, serializeJson, type PolicyLock } from '@/lib/domain';
 import { parentFromSpec } from '@/test/differential/compare';

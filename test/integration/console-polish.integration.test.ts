@@ -1,5 +1,5 @@
 /**
- * Issue 43's console fixes below the pages: who is offered which Admin page (lib/services/admin-areas.ts), the
+ * Issue 43's console fixes below the pages: who is offered which Admin page (lib/services/organizations/admin-areas.ts), the
  * invitee's own invitations and their answer through the console's doors (by user id and e-mail, not only the
  * Chef name), the organizations an org admin administers, and the sign-in page's demo users (named only while the
  * demo is seeded and their password is still the seeded one). On the seeded demo.
@@ -7,11 +7,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { accessFor, seed } from '@/test/helpers';
-import { adminAreas, administeredOrganizations } from '@/lib/services/admin-areas';
-import { createInvitation, listMyInvitations, respondToInvitation } from '@/lib/services/association-requests';
-import { setOrgAdmin } from '@/lib/services/chef-groups';
-import { createOrganization } from '@/lib/services/organizations';
-import { demoLogins, orgSettings } from '@/lib/db/queries/org-settings';
+import {
+  adminAreas,
+  administeredOrganizations,
+  createInvitation,
+  listMyInvitations,
+  respondToInvitation,
+  setOrgAdmin,
+  createOrganization,
+  demoLogins,
+  orgSettings,
+} from '@/lib/services/organizations';
 import { hashPassword } from '@/lib/auth/password';
 import { DEMO_USERS } from '@/lib/seed/demo-data';
 import { describeDemoUser } from '@/lib/seed/demo-logins';

@@ -276,7 +276,7 @@ describe('storage and audit', () => {
 
 describe('console pages', () => {
   it('a vault item shows who can decrypt it and the nodes its search selects without a key; plain items have diffs, encrypted ones none', async () => {
-    const { dataBagDetail, dataBagItemDetail, dataBagsPage } = await import('@/lib/services/data-bag-pages');
+    const { dataBagDetail, dataBagItemDetail, dataBagsPage } = await import('@/lib/services/search');
     expect((await chef.request('POST', 'data', { as: 'admin', body: { name: 'vaults' } })).status).toBe(201);
     expect((await chef.request('POST', 'data/vaults', { as: 'admin', body: { ...ENCRYPTED, id: 'pw' } })).status).toBe(201);
     const keys = { id: 'pw_keys', admins: ['admin'], clients: ['web-dev-1'], search_query: 'policy_group:production', mode: 'default', admin: 'AAA=\n', 'web-dev-1': 'BBB=\n' };

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { cleanupRunReports, ingestRunMessage } from '@/lib/services/data-collector';
+import { cleanupRunReports, ingestRunMessage } from '@/lib/services/runs';
 import { GET as nodeRuns } from '@/app/api/v1/nodes/[name]/runs/route';
 import { startChefHarness, type ChefActor, type ChefHarness } from '../chef-harness';
 import { call, placeNode, snapshot, tokenFor } from '../helpers';

@@ -18,14 +18,13 @@ import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-
 import { db } from '@/lib/db/client';
 import { runAction } from '@/lib/actions/client';
 import type { ActionServerError } from '@/lib/actions/safe-action';
-import { putStage } from '@/lib/services/manage-stage';
-import { setStageProtection } from '@/lib/services/stage-guards';
-import { setGroupPolicy } from '@/lib/services/set-group-policy';
-import { moveNode } from '@/lib/services/chef-nodes';
-import { createClient, deleteClient } from '@/lib/services/chef-clients';
+import { putStage, setGroupPolicy } from '@/lib/services/stages';
+import { setStageProtection } from '@/lib/services/guards';
+import { moveNode } from '@/lib/services/nodes';
+import { createClient, deleteClient } from '@/lib/services/clients';
 import { setDataBagStages } from '@/lib/services/data-bags';
-import { dataBagItemDetail } from '@/lib/services/data-bag-pages';
-import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
+import { dataBagItemDetail } from '@/lib/services/search';
+import { withdrawPromotionRequest } from '@/lib/services/promotion';
 import { compare } from '@/lib/db/queries/compare';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));

@@ -14,10 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
 import { computeRevisionId } from '@/lib/domain';
-import { DirectorySource } from '@/lib/services/import/directory-source';
-import { exportOrganization } from '@/lib/services/import/export-tree';
-import { runImport } from '@/lib/services/import/run-import';
-import { verifyImport } from '@/lib/services/import/verify';
+import { DirectorySource, exportOrganization, runImport, verifyImport } from '@/lib/services/import';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { accessFor } from '../helpers';
 

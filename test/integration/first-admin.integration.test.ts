@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { verifyPassword } from '@/lib/auth/password';
-import { claimFirstRun, firstRunOpen, makeAdministrator, mintSetupCode } from '@/lib/services/first-admin';
+import { claimFirstRun, firstRunOpen, makeAdministrator, mintSetupCode } from '@/lib/services/users';
 
 let tmp: string;
 

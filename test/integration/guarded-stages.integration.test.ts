@@ -9,18 +9,33 @@ import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
-import { promotePolicy } from '@/lib/services/promote-policy';
-import { promotePolicies } from '@/lib/services/promote-policies';
-import { rollback } from '@/lib/services/rollback';
-import { approvePromotionRequest, getPromotionRequest, listPromotionRequests, rejectPromotionRequest, withdrawPromotionRequest, pendingRequestsByCell } from '@/lib/services/promotion-requests';
-import { addFreezeWindow, deleteFreezeWindow, liftStageProtection, setStageApprover, setStageProtection } from '@/lib/services/stage-guards';
+import {
+  promotePolicy,
+  promotePolicies,
+  rollback,
+  approvePromotionRequest,
+  getPromotionRequest,
+  listPromotionRequests,
+  rejectPromotionRequest,
+  withdrawPromotionRequest,
+  pendingRequestsByCell,
+} from '@/lib/services/promotion';
+import {
+  addFreezeWindow,
+  deleteFreezeWindow,
+  liftStageProtection,
+  setStageApprover,
+  setStageProtection,
+  markRevisionBad,
+  unmarkRevisionBad,
+  badRevisions,
+} from '@/lib/services/guards';
 import { stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import { loadBoard } from '@/lib/db/queries/board';
 
 /** Every visible stage's guard state, by name. */
 const stageStatuses = async (a: Access) => Object.fromEntries((await stageGuardStates(a)).map((s) => [s.stage, s]));
-import { markRevisionBad, unmarkRevisionBad, badRevisions } from '@/lib/services/bad-revisions';
-import { pointerHistory } from '@/lib/db/queries/history';
+import { pointerHistory } from '@/lib/services/stages';
 import { DEMO_PROTECTION } from '@/lib/seed/demo-data';
 import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
 import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
@@ -190,8 +205,8 @@ describe('every path into a protected stage opens a request and moves nothing', 
   });
 
   it('deleting a policy or a stage cannot remove a policy from a protected stage without approval (409, nothing changes)', async () => {
-    const { deletePolicy } = await import('@/lib/services/delete-policy');
-    const { deleteStage } = await import('@/lib/services/manage-stage');
+    const { deletePolicy } = await import('@/lib/services/policies');
+    const { deleteStage } = await import('@/lib/services/stages');
     const e = await failure(deletePolicy(A.admin, 'ntp-server'));
     expect(e.status).toBe(409);
     expect(e.message).toMatch(/protected stage/);

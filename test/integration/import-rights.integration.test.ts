@@ -11,10 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can, type Access } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
 import { computeRevisionId } from '@/lib/domain';
-import { actorGroups } from '@/lib/services/chef-groups';
-import { DirectorySource } from '@/lib/services/import/directory-source';
-import { runImport } from '@/lib/services/import/run-import';
-import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
+import { actorGroups, HOME_MEMBERSHIP } from '@/lib/services/organizations';
+import { DirectorySource, runImport } from '@/lib/services/import';
 import { accessFor } from '../helpers';
 
 let ops: Access;

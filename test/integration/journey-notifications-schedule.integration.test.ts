@@ -22,16 +22,20 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { buildDemoLock, type DemoPolicySpec } from '@/lib/seed/demo-data';
-import { setGroupPolicy } from '@/lib/services/set-group-policy';
-import { uploadRevision } from '@/lib/services/upload-revision';
-import { promotePolicy } from '@/lib/services/promote-policy';
-import { approvePromotionRequest, rejectPromotionRequest } from '@/lib/services/promotion-requests';
-import { addFreezeWindow, deleteFreezeWindow } from '@/lib/services/stage-guards';
-import { revisionJourney } from '@/lib/services/revision-journey';
+import { setGroupPolicy } from '@/lib/services/stages';
+import { uploadRevision, revisionJourney } from '@/lib/services/policies';
+import {
+  promotePolicy,
+  approvePromotionRequest,
+  rejectPromotionRequest,
+  applyDueScheduledPromotions,
+  cancelScheduledPromotion,
+  listScheduledPromotions,
+  schedulePromotion,
+} from '@/lib/services/promotion';
+import { addFreezeWindow, deleteFreezeWindow, markRevisionBad, unmarkRevisionBad } from '@/lib/services/guards';
 import { createWebhook } from '@/lib/services/webhooks';
-import { absoluteUrl } from '@/lib/services/internal/outbox';
-import { markRevisionBad, unmarkRevisionBad } from '@/lib/services/bad-revisions';
-import { applyDueScheduledPromotions, cancelScheduledPromotion, listScheduledPromotions, schedulePromotion } from '@/lib/services/scheduled-promotions';
+import { absoluteUrl } from '@/lib/services/funnel';
 import * as journeyRoute from '@/app/api/v1/policies/[name]/revisions/[rev]/journey/route';
 import * as webhooksRoute from '@/app/api/v1/webhooks/route';
 import * as scheduleRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/schedule/route';

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { databaseProvider } from '@/lib/db/url';
 import { accessFor, pollUntil, seed } from '@/test/helpers';
-import { promotePolicy } from '@/lib/services/promote-policy';
-import { setStageProtection } from '@/lib/services/stage-guards';
+import { promotePolicy } from '@/lib/services/promotion';
+import { setStageProtection } from '@/lib/services/guards';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { accessFor, NOW, seed } from '@/test/helpers';
-import { deleteSavedSearch, listSavedSearches, nodeRunStatus, saveSearch, searchNodesPage } from '@/lib/services/nodes-page';
-import { rolloutHealth } from '@/lib/services/rollout';
+import { deleteSavedSearch, listSavedSearches, nodeRunStatus, saveSearch, searchNodesPage } from '@/lib/services/search';
+import { rolloutHealth } from '@/lib/services/runs';
 import { RUN_FILTERS } from '@/lib/types/nodes';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 

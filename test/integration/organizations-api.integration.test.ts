@@ -32,7 +32,7 @@ const { associateUserAction } = await import('@/lib/actions/admin/associate-user
 const { dissociateUserAction } = await import('@/lib/actions/admin/dissociate-user');
 const { setOrgAdminAction } = await import('@/lib/actions/admin/set-org-admin');
 const { cancelInvitationAction } = await import('@/lib/actions/admin/cancel-invitation');
-const { createInvitation } = await import('@/lib/services/association-requests');
+const { createInvitation } = await import('@/lib/services/organizations');
 const { loadAccess } = await import('@/lib/db/queries/access');
 
 let admin: string;

@@ -15,9 +15,8 @@ import { applyMigrations, migrationNames } from '@/lib/db/migrate';
 import { layout } from '@/lib/db/schema-engine';
 import { databaseProvider, databaseUrl, isPostgresUrl } from '@/lib/db/url';
 import { ensureHomeOrganization, homeGroupId, homeOrganization, HomeOrganizationError, HOME_ORG_ID, organizationByName, SYSTEM_GROUPS } from '@/lib/services/organizations';
-import { createUser } from '@/lib/services/manage-users';
-import { createClient, rotateValidator } from '@/lib/services/chef-clients';
-import { createChefUser } from '@/lib/services/chef-users';
+import { createUser, createChefUser } from '@/lib/services/users';
+import { createClient, rotateValidator } from '@/lib/services/clients';
 import { accessFor, seed, snapshot } from '@/test/helpers';
 import { createDatabase, dropDatabase } from '@/test/pg-server';
 

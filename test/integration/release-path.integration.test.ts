@@ -4,9 +4,8 @@ import { accessFor, seed, snapshot } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { loadBoard } from '@/lib/db/queries/board';
-import { moveStage, putStage } from '@/lib/services/manage-stage';
-import { promoteCookbook } from '@/lib/services/promote-cookbook';
-import { promotePolicy } from '@/lib/services/promote-policy';
+import { moveStage, putStage } from '@/lib/services/stages';
+import { promoteCookbook, promotePolicy } from '@/lib/services/promotion';
 
 let admin: Access;
 let release: Access;

@@ -9,9 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { inRing, ringSeed } from '@/lib/domain/rings';
-import { ringStartChoices } from '@/lib/db/queries/ring-start';
-import { approvePromotionRequest } from '@/lib/services/promotion-requests';
-import { advanceRings } from '@/lib/services/rings';
+import { ringStartChoices, advanceRings } from '@/lib/services/rings';
+import { approvePromotionRequest } from '@/lib/services/promotion';
 import { GET as listRings, POST as startRing } from '@/app/api/v1/rings/route';
 import { GET as getRing } from '@/app/api/v1/rings/[id]/route';
 import { POST as widen } from '@/app/api/v1/rings/[id]/widen/route';

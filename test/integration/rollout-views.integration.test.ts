@@ -13,12 +13,10 @@ import { createDb, db, installDb } from '@/lib/db/client';
 import { databaseUrl } from '@/lib/db/url';
 import { runAction } from '@/lib/actions/client';
 import type { ActionServerError } from '@/lib/actions/safe-action';
-import { ingestRunMessage } from '@/lib/services/data-collector';
-import { rolloutHealth } from '@/lib/services/rollout';
-import { changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/rollout-views';
+import { ingestRunMessage, rolloutHealth, changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/runs';
 import { accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
 import * as putStagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import { setStageGrant } from '@/lib/services/set-stage-grant';
+import { setStageGrant } from '@/lib/services/stages';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));

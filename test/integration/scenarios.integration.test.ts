@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, seed, snapshot } from '@/test/helpers';
 import type { z } from 'zod';
-import { deleteScenario, saveScenario as save, ZSaveScenarioInput } from '@/lib/services/ordering-scenarios';
+import { deleteScenario, saveScenario as save, ZSaveScenarioInput, scenariosFor } from '@/lib/services/ordering';
 import { parseInput } from '@/lib/validation/parse';
-import { scenariosFor } from '@/lib/db/queries/scenarios';
 import type { Access } from '@/lib/auth/permissions';
 
 /** The action's edge (lib/actions/previews/scenario-actions.ts): parse with the service's schema, then save. */

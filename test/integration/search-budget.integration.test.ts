@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { indexNewNodes } from '@/lib/services/internal/search-index';
+import { indexNewNodes } from '@/lib/db/queries/search-index';
 import { search } from '@/lib/services/search';
 import { AppError } from '@/lib/errors';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';

@@ -9,7 +9,7 @@ import { authorizeCredentials, DEACTIVATED, LoginLockedError } from '@/lib/authn
 import { authOptions } from '@/lib/authn/options';
 import { accessForSessionClaims } from '@/lib/authn/session-claims';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
-import { signOutEverywhere, updateUser } from '@/lib/services/manage-users';
+import { signOutEverywhere, updateUser } from '@/lib/services/users';
 import { auditCsv, listAudit } from '@/lib/db/queries/audit';
 import * as auditRoute from '@/app/api/v1/audit/route';
 

@@ -16,28 +16,28 @@ import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { computeRevisionId, type PolicyLock } from '@/lib/domain';
-import { approvePromotionRequest, getPromotionRequest } from '@/lib/services/promotion-requests';
-import { requestDetailForPage } from '@/lib/services/requests-page';
-import { setGroupPolicy } from '@/lib/services/set-group-policy';
-import { uploadRevision } from '@/lib/services/upload-revision';
-import { reportNode } from '@/lib/services/chef-nodes';
-import { createChefNode } from '@/lib/services/chef-nodes';
-import { badRevisions, markRevisionBad } from '@/lib/services/bad-revisions';
-import { deleteRevision } from '@/lib/services/delete-policy';
-import { putStage } from '@/lib/services/manage-stage';
-import { setStageApprover, setStageProtection } from '@/lib/services/stage-guards';
-import { requestsForPage } from '@/lib/services/requests-page';
+import { approvePromotionRequest, getPromotionRequest, requestDetailForPage, requestsForPage } from '@/lib/services/promotion';
+import { setGroupPolicy, putStage } from '@/lib/services/stages';
+import { uploadRevision, deleteRevision } from '@/lib/services/policies';
+import { reportNode, createChefNode } from '@/lib/services/nodes';
+import { badRevisions, markRevisionBad, setStageApprover, setStageProtection } from '@/lib/services/guards';
 import * as composeRoute from '@/app/api/v1/policies/[name]/compose/route';
 import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
 import * as webhooksRoute from '@/app/api/v1/webhooks/route';
-import { createWebhook, sendTestWebhook } from '@/lib/services/webhooks';
-import { deliverDue } from '@/lib/services/webhook-worker';
-import { commitSandbox, createSandbox, deleteArtifact, putArtifact, readPresignedCookbookFile, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
-import { collectFiles, GRACE_MS } from '@/lib/services/cookbooks/files';
-import { artifactPage } from '@/lib/db/queries/artifacts';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createWebhook, sendTestWebhook, deliverDue } from '@/lib/services/webhooks';
+import {
+  commitSandbox,
+  createSandbox,
+  deleteArtifact,
+  putArtifact,
+  readPresignedCookbookFile,
+  uploadSandboxFile,
+  collectFiles,
+  GRACE_MS,
+  artifactPage,
+} from '@/lib/services/cookbooks';
+import { createApiToken, updateUser } from '@/lib/services/users';
 import * as boardRoute from '@/app/api/v1/board/route';
-import { updateUser } from '@/lib/services/manage-users';
 
 let chef: ChefHarness;
 const A: Record<string, Access> = {};

@@ -2,10 +2,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessFor, seed } from '@/test/helpers';
 import { db } from '@/lib/db/client';
-import { composeOptions } from '@/lib/db/queries/compose';
+import { composeOptions } from '@/lib/services/compose';
 import { comparePickerOptions } from '@/lib/db/queries/compare';
 import { permissionsMatrix, tokensFor } from '@/lib/db/queries/admin';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken } from '@/lib/services/users';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { can, type Access } from '@/lib/auth/permissions';
 import { loadAccess } from '@/lib/db/queries/access';
 import { hashPassword } from '@/lib/auth/password';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { createApiToken } from '@/lib/services/create-api-token';
+import { createApiToken } from '@/lib/services/users';
 import { startTestProvider, type TestProvider } from '../oidc/provider';
 import { atProvider, callback, errorReason, sessionClaims, signInThroughProvider, startSignIn } from '../oidc/flow';
 
@@ -23,9 +23,9 @@ let options: AuthOptions;
 let admin: Access;
 let accessForSessionClaims: typeof import('@/lib/authn/session-claims').accessForSessionClaims;
 let authenticateBearer: typeof import('@/lib/chef/authn').authenticateBearer;
-let oidcSignIn: typeof import('@/lib/services/sso').oidcSignIn;
-let setTeamIdpGroups: typeof import('@/lib/services/sso').setTeamIdpGroups;
-let linkIdentity: typeof import('@/lib/services/sso').linkIdentity;
+let oidcSignIn: typeof import('@/lib/services/users').oidcSignIn;
+let setTeamIdpGroups: typeof import('@/lib/services/users').setTeamIdpGroups;
+let linkIdentity: typeof import('@/lib/services/users').linkIdentity;
 
 const person = (groups: unknown, extra: Partial<{ email: string; emailVerified: boolean; name: string }> = {}) => ({ password: 'provider-pw', email: extra.email ?? 'x@example.com', emailVerified: extra.emailVerified ?? true, name: extra.name ?? 'Someone', groups });
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   options = (await import('@/lib/authn/options')).authOptions;
   ({ accessForSessionClaims } = await import('@/lib/authn/session-claims'));
   ({ authenticateBearer } = await import('@/lib/chef/authn'));
-  ({ oidcSignIn, setTeamIdpGroups, linkIdentity } = await import('@/lib/services/sso'));
+  ({ oidcSignIn, setTeamIdpGroups, linkIdentity } = await import('@/lib/services/users'));
   const root = await db().user.create({ data: { email: 'root@example.com', name: 'Root', passwordHash: await hashPassword('root-password-1'), isAdmin: true, orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
   admin = (await loadAccess(root.id))!;
   const production = await db().policyGroup.create({ data: { name: 'production', position: 2 } });

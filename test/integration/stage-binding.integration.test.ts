@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { signRequest } from '@/lib/chef/signing';
 import { startChefServer } from '@/lib/chef/http';
-import { rotateValidator } from '@/lib/services/chef-clients';
+import { rotateValidator } from '@/lib/services/clients';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-harness';
 import { call, snapshot, tokenFor } from '@/test/helpers';

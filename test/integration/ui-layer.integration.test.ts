@@ -24,7 +24,7 @@ const { createTeamAction, createUserAction } = await import('@/lib/actions/admin
 const { putStageAction } = await import('@/lib/actions/admin/stage-actions');
 const { rollbackAction } = await import('@/lib/actions/promotion/rollback-action');
 const { saveScenarioAction } = await import('@/lib/actions/previews/scenario-actions');
-const { composePolicy } = await import('@/lib/services/compose-policy');
+const { composePolicy } = await import('@/lib/services/compose');
 const preview = await import('@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/preview/route');
 
 async function signIn(email: string | null) {

@@ -4,7 +4,7 @@ import { loadBoard } from '@/lib/db/queries/board';
 import { PageHeader } from '@/components/page-header';
 import { StageBoard } from '@/components/stage-board';
 import { RolloutHealthProvider, type RolloutHealthMap } from '@/components/rollout-health';
-import { rolloutHealth, type StageHealthDto } from '@/lib/services/rollout';
+import { rolloutHealth, type StageHealthDto } from '@/lib/services/runs';
 
 export const metadata: Metadata = { title: 'Stages' };
 export const dynamic = 'force-dynamic';

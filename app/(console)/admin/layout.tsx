@@ -3,7 +3,7 @@ import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { demoAdminWarning } from '@/lib/seed/demo-seed-policy';
 import { AdminTabs } from '@/components/admin-tabs';
-import { requestAdminAreas } from '@/lib/services/admin-areas';
+import { requestAdminAreas } from '@/lib/services/organizations';
 import { adminHref } from '@/components/admin-tab-list';
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

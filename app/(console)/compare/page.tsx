@@ -3,14 +3,14 @@ import { Suspense } from 'react';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { compare, comparePickerOptions } from '@/lib/db/queries/compare';
-import { badRevisionsOf } from '@/lib/services/bad-revision-marks';
+import { badRevisionsOf } from '@/lib/services/guards';
 import { BadRevisionNotes } from '@/components/board-guards';
 import { isAppError } from '@/lib/errors';
 import { ComparePicker } from '@/components/compare-picker';
 import { CompareView } from '@/components/compare-view';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { CompareRolloutNotes } from '@/components/rollout-attribution';
-import { changeAttributions } from '@/lib/services/rollout-views';
+import { changeAttributions } from '@/lib/services/runs';
 
 export const metadata: Metadata = { title: 'Compare' };
 export const dynamic = 'force-dynamic';

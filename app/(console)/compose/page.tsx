@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { composeOptions } from '@/lib/db/queries/compose';
+import { composeOptions } from '@/lib/services/compose';
 import { ComposeEditor } from '@/components/compose-editor';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

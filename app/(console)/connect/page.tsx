@@ -4,8 +4,8 @@ import { requireAccess } from '@/lib/authn/session';
 import { chefOrg } from '@/lib/chef/router';
 import { connectChoices, keyFingerprint } from '@/lib/db/queries/chef-pages';
 import { serverCertificateTrust } from '@/lib/chef/certificate-trust';
-import { validatorName } from '@/lib/services/chef-names';
-import { ownKeys } from '@/lib/services/chef-user-keys';
+import { validatorName } from '@/lib/services/organizations';
+import { ownKeys } from '@/lib/services/keys';
 import { ChefConnect } from '@/components/chef-connect';
 import { PageHeader } from '@/components/page-header';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/authn/session';
-import { dataBagsPage } from '@/lib/services/data-bag-pages';
+import { dataBagsPage } from '@/lib/services/search';
 import { userMayCreateBags } from '@/lib/services/data-bags';
 import { CreateDataBagForm } from '@/components/data-bags';
 import { EmptyState, PageHeader } from '@/components/page-header';

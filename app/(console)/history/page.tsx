@@ -3,15 +3,13 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { pointerHistory, stageEvents } from '@/lib/db/queries/history';
-import { badRevisionsOf } from '@/lib/services/bad-revision-marks';
+import { pointerHistory, stageEvents } from '@/lib/services/stages';
+import { badRevisionsOf } from '@/lib/services/guards';
 import { activeRevisionId, policyNames, stageNames, viewableStageNames } from '@/lib/db/queries/policies';
 import { HistoryTimeline } from '@/components/history-timeline';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { RolloutHistoryPanel } from '@/components/rollout-attribution';
-import { changeAttributions, rolloutOutcomes } from '@/lib/services/rollout-views';
-import { getStageRolloutRule } from '@/lib/services/rollout';
-import { stageTimeline } from '@/lib/services/auto-promote';
+import { changeAttributions, rolloutOutcomes, getStageRolloutRule, stageTimeline } from '@/lib/services/runs';
 import { AutomationPanel } from '@/components/automation-panel';
 
 export const metadata: Metadata = { title: 'History' };

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { requireAccess } from '@/lib/authn/session';
 import type { Access } from '@/lib/auth/permissions';
-import { listSavedSearches, NODE_QUERY_EXAMPLES, NODES_PAGE_ROWS, nodeQueryError, searchNodesPage } from '@/lib/services/nodes-page';
+import { listSavedSearches, NODE_QUERY_EXAMPLES, NODES_PAGE_ROWS, nodeQueryError, searchNodesPage } from '@/lib/services/search';
 import { shortId } from '@/lib/format';
 import { RUN_FILTERS, type RunFilter } from '@/lib/types/nodes';
 import { EmptyState, PageHeader } from '@/components/page-header';

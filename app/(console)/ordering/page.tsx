@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { scenariosFor } from '@/lib/db/queries/scenarios';
+import { scenariosFor } from '@/lib/services/ordering';
 import { OrderingEditor } from '@/components/ordering-editor';
 import { PageHeader } from '@/components/page-header';
 

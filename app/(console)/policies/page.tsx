@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { listPoliciesForPage } from '@/lib/db/queries/policy-pages';
+import { listPoliciesForPage } from '@/lib/services/policies';
 import { PageHeader } from '@/components/page-header';
 import { PoliciesTable } from '@/components/policies-table';
 import { UploadLock } from '@/components/upload-lock';

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { readiness } from '@/lib/db/queries/readiness';
-import { fileStoreReadiness } from '@/lib/services/cookbooks/files';
+import { fileStoreReadiness } from '@/lib/services/cookbooks';
 import { APP_VERSION } from '@/lib/version';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { cancelInvitation } from '@/lib/services/association-requests';
+import { cancelInvitation } from '@/lib/services/organizations';
 import { orgOptionsFor } from '@/lib/api/org-members';
 import { authedAction } from '../safe-action';
 

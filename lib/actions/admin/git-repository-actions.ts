@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { deleteGitRepository, registerGitRepository, ZRegisterGitRepositoryInput } from '@/lib/services/git-repositories';
+import { deleteGitRepository, registerGitRepository, ZRegisterGitRepositoryInput } from '@/lib/services/compose';
 import { authedAction } from '../safe-action';
 import { repositoryName } from '@/lib/validation/fields';
 

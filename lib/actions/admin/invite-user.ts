@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createInvitation } from '@/lib/services/association-requests';
+import { createInvitation } from '@/lib/services/organizations';
 import { orgScope } from '@/lib/api/org-members';
 import { authedAction } from '../safe-action';
 

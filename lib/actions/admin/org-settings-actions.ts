@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { updateOrgSettings } from '@/lib/services/org-settings';
+import { updateOrgSettings } from '@/lib/services/organizations';
 import { ZOrgSettingsInput } from '@/lib/validation/org-settings';
 import { authedAction } from '../safe-action';
 

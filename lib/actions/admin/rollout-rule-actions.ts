@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { setStageRolloutRule, ZSetStageRolloutRule } from '@/lib/services/rollout';
-import { resumeAutomation } from '@/lib/services/auto-promote';
+import { setStageRolloutRule, ZSetStageRolloutRule, resumeAutomation } from '@/lib/services/runs';
 import { ZResumeAutomation } from '@/lib/validation/rollout-rules';
 import { authedAction } from '../safe-action';
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { setOrgAdmin } from '@/lib/services/chef-groups';
+import { setOrgAdmin } from '@/lib/services/organizations';
 import { chefOrg } from '@/lib/chef/context';
 import { orgOptionsFor } from '@/lib/api/org-members';
 import { authedAction } from '../safe-action';

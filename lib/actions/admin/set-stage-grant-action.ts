@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { ZSetStageGrantInput } from '@/lib/services/set-stage-grant';
-import { setStageGrant } from '@/lib/services/set-stage-grant';
+import { ZSetStageGrantInput, setStageGrant } from '@/lib/services/stages';
 import { authedAction } from '../safe-action';
 
 export const setStageGrantAction = authedAction.inputSchema(ZSetStageGrantInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {

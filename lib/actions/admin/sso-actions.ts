@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { badRequest } from '@/lib/errors';
 import { oidcConfig } from '@/lib/authn/oidc-config';
-import { linkIdentity, setTeamIdpGroups, unlinkIdentity, ZLinkIdentityInput, ZTeamGroupsInput, ZUnlinkIdentityInput } from '@/lib/services/sso';
+import { linkIdentity, setTeamIdpGroups, unlinkIdentity, ZLinkIdentityInput, ZTeamGroupsInput, ZUnlinkIdentityInput } from '@/lib/services/users';
 import { authedAction } from '../safe-action';
 
 /** Issue 45, Admin → Teams: a team's identity-provider groups. */

@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } from '@/lib/services/manage-stage';
+import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } from '@/lib/services/stages';
 import { authedAction } from '../safe-action';
 import { stageName } from '@/lib/validation/fields';
-import { rotateValidatorFor } from '@/lib/services/chef-clients';
+import { rotateValidatorFor } from '@/lib/services/clients';
 import { chefOrg } from '@/lib/chef/context';
 
 export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {

@@ -2,9 +2,21 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createTeam, createUser, setTeamMembership, signOutEverywhere, updateUser, ZCreateUserInput, ZMembershipInput, ZSignOutEverywhereInput, ZTeamInput, ZUpdateUserInput } from '@/lib/services/manage-users';
-import { createApiToken, ZCreateApiTokenInput } from '@/lib/services/create-api-token';
-import { revokeApiToken } from '@/lib/services/revoke-api-token';
+import {
+  createTeam,
+  createUser,
+  setTeamMembership,
+  signOutEverywhere,
+  updateUser,
+  ZCreateUserInput,
+  ZMembershipInput,
+  ZSignOutEverywhereInput,
+  ZTeamInput,
+  ZUpdateUserInput,
+  createApiToken,
+  ZCreateApiTokenInput,
+  revokeApiToken,
+} from '@/lib/services/users';
 import { authedAction } from '../safe-action';
 
 export const createUserAction = authedAction.inputSchema(ZCreateUserInput).action(async ({ parsedInput, ctx }) => {

@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { chefOrg } from '@/lib/chef/router';
-import { deleteClient, rotateValidatorFor } from '@/lib/services/chef-clients';
-import { KEY_NAME } from '@/lib/services/chef-key-material';
-import { createOwnKey, deleteOwnKey, expireOwnKey, registerOwnKey } from '@/lib/services/chef-user-keys';
+import { deleteClient, rotateValidatorFor } from '@/lib/services/clients';
+import { KEY_NAME } from '@/lib/auth/key-pairs';
+import { createOwnKey, deleteOwnKey, expireOwnKey, registerOwnKey } from '@/lib/services/keys';
 import { authedAction } from '../safe-action';
 
 const keyName = z.string().regex(KEY_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)");

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { respondToInvitation } from '@/lib/services/association-requests';
+import { respondToInvitation } from '@/lib/services/organizations';
 import { authedAction } from '../safe-action';
 
 /**

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createDataBag, createDataBagItem, deleteDataBag, deleteDataBagItem, setDataBagGrant, setDataBagStages, updateDataBagItem } from '@/lib/services/data-bags';
 import { authedAction } from '../safe-action';
 
-/** The same rules as the Chef API (lib/services/data-bags.ts checks them again, with Chef's messages). */
+/** The same rules as the Chef API (lib/services/data-bags/data-bags.ts checks them again, with Chef's messages). */
 const bagName = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/, 'A-Z, a-z, 0-9, _, :, . or -, at most 255 characters');
 
 export const createDataBagAction = authedAction.inputSchema(z.object({ name: bagName })).action(async ({ parsedInput, ctx }) => {

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { deleteScenario, saveScenario, ZSaveScenarioInput } from '@/lib/services/ordering-scenarios';
+import { deleteScenario, saveScenario, ZSaveScenarioInput } from '@/lib/services/ordering';
 import { authedAction } from '../safe-action';
 
 export const saveScenarioAction = authedAction.inputSchema(ZSaveScenarioInput).action(async ({ parsedInput, ctx }) => {

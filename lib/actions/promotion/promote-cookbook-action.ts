@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { ZPromoteCookbookInput } from '@/lib/services/promote-cookbook';
-import { promoteCookbook } from '@/lib/services/promote-cookbook';
+import { ZPromoteCookbookInput, promoteCookbook } from '@/lib/services/promotion';
 import { authedAction } from '../safe-action';
 
 export const promoteCookbookAction = authedAction.inputSchema(ZPromoteCookbookInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {

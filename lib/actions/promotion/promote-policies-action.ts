@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { ZPromotePoliciesInput } from '@/lib/services/promote-policies';
-import { promotePolicies } from '@/lib/services/promote-policies';
+import { ZPromotePoliciesInput, promotePolicies } from '@/lib/services/promotion';
 import { authedAction } from '../safe-action';
 
 export const promotePoliciesAction = authedAction.inputSchema(ZPromotePoliciesInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {

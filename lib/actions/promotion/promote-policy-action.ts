@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { ZPromotePolicyInput } from '@/lib/services/promote-policy';
-import { promotePolicy } from '@/lib/services/promote-policy';
+import { ZPromotePolicyInput, promotePolicy } from '@/lib/services/promotion';
 import { authedAction } from '../safe-action';
 
 export const promotePolicyAction = authedAction.inputSchema(ZPromotePolicyInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {

@@ -1,8 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { ZRollbackInput } from '@/lib/services/rollback';
-import { rollback } from '@/lib/services/rollback';
+import { ZRollbackInput, rollback } from '@/lib/services/promotion';
 import { authedAction } from '../safe-action';
 
 export const rollbackAction = authedAction.inputSchema(ZRollbackInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {

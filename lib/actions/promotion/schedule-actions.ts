@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { scheduleWhenRule, ZCancelScheduledPromotion, ZSchedulePromotion } from '@/lib/validation/scheduled-promotions';
-import { cancelScheduledPromotion, schedulePromotion } from '@/lib/services/scheduled-promotions';
+import { cancelScheduledPromotion, schedulePromotion } from '@/lib/services/promotion';
 import { authedAction } from '../safe-action';
 
 /**

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { markRevisionBad, unmarkRevisionBad, ZMarkBad, ZUnmarkBad } from '@/lib/services/bad-revisions';
+import { markRevisionBad, unmarkRevisionBad, ZMarkBad, ZUnmarkBad } from '@/lib/services/guards';
 import { authedAction } from '../safe-action';
 
 /** Mark a revision bad: { policy, revisionId, reason }. */

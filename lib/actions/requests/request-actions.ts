@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { approvePromotionRequest, rejectPromotionRequest, withdrawPromotionRequest, ZApproveRequest, ZRejectRequest, ZWithdrawRequest } from '@/lib/services/promotion-requests';
+import { approvePromotionRequest, rejectPromotionRequest, withdrawPromotionRequest, ZApproveRequest, ZRejectRequest, ZWithdrawRequest } from '@/lib/services/promotion';
 import { authedAction } from '../safe-action';
 
 /** Approve (comment optional; `overrideReason` when the approval applies the request during a freeze and you manage the stage). */

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/services/stage-guards';
+import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/services/guards';
 import { authedAction } from '../safe-action';
 
 /** Protection of a stage: { stage, protected?, approvalsRequired, rules, approvers? ("user:<email>" / "team:<name>") }. */

@@ -3,7 +3,7 @@
  * how `knife org user add ORG USER` associates a user (Chef::Org#associate_user: an invitation, then its
  * acceptance). Under every organization: `association_requests` (list, invite) and `association_requests/:id`
  * (cancel). At the server level only: a user's `users/:user/association_requests` (list), `…/count` and
- * `…/:id` (accept or reject). lib/services/association-requests.ts holds the rules.
+ * `…/:id` (accept or reject). lib/services/organizations/invitations.ts holds the rules.
  */
 import { AppError } from '@/lib/errors';
 import {
@@ -13,7 +13,7 @@ import {
   listOrgInvitations,
   listUserInvitations,
   respondToInvitation,
-} from '@/lib/services/association-requests';
+} from '@/lib/services/organizations';
 import { jsonBody, ok, route, serverLevelOnly, type ChefRoute } from '../context';
 
 /** Served under every organization (routes.ts wraps them with `everyOrganization`). */

@@ -1,5 +1,5 @@
 /** Chef's clients resource: /clients, /clients/:name (their keys: keys.ts). */
-import { clientJson, createClient, deleteClient, getClient, listClients, updateClient, type ClientDto } from '@/lib/services/chef-clients';
+import { clientJson, createClient, deleteClient, getClient, listClients, updateClient, type ClientDto } from '@/lib/services/clients';
 import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
 import { keyBody } from './keys';
 

@@ -1,10 +1,18 @@
 /** Chef's cookbook artifacts resource and their files: /cookbook_artifacts[/:name[/:identifier]], /file_store/checksums/:checksum. */
-import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, readPresignedCookbookFile } from '@/lib/services/cookbook-artifacts';
+import {
+  assertCookbookRead,
+  deleteArtifact,
+  getArtifact,
+  listArtifacts,
+  putArtifact,
+  readCookbookFile,
+  readPresignedCookbookFile,
+  directFileUrls,
+} from '@/lib/services/cookbooks';
 import { chefOrg, jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
 import { presignExpiry, presignQuery } from '../file-url';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
 import type { StoredObject } from '@/lib/db/file-store/file-store';
-import { directFileUrls } from '@/lib/services/cookbooks/files';
 
 function artifactList(ctx: Ctx, lists: Map<string, string[]>) {
   const n = ctx.req.query.get('num_versions');

@@ -4,7 +4,7 @@
  * environment objects (policy groups are its stages); see
  * listChefNodesInEnvironment.
  */
-import { listChefNodesInEnvironment } from '@/lib/services/chef-nodes';
+import { listChefNodesInEnvironment } from '@/lib/services/nodes';
 import { ok, route, type ChefRoute } from '../context';
 
 export const environmentRoutes: ChefRoute[] = [

@@ -1,10 +1,10 @@
 /**
  * Chef's groups of an organization (issue 23, step 3; erchef's oc_chef_wm_groups and
  * oc_chef_wm_named_group): the list `{ name: uri }`, one group `{ actors, users, clients, groups, orgname,
- * groupname, name }`, and PUT replacing its members (lib/services/chef-groups.ts). Only the system groups
+ * groupname, name }`, and PUT replacing its members (lib/services/organizations/groups.ts). Only the system groups
  * are served; `users` and `clients` are derived and refuse edits.
  */
-import { getGroup, listGroups, updateGroup } from '@/lib/services/chef-groups';
+import { getGroup, listGroups, updateGroup } from '@/lib/services/organizations';
 import { jsonBody, ok, route, type ChefRoute } from '../context';
 
 export const groupRoutes: ChefRoute[] = [

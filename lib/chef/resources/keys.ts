@@ -1,5 +1,5 @@
 /** Chef's keys resource, for clients (/clients/:owner/keys) and users (/users/:owner/keys, org-scoped and server-level). */
-import { createKey, deleteKey, getKey, listKeys, updateKey, type KeyDto, type KeyOwner } from '@/lib/services/chef-keys';
+import { createKey, deleteKey, getKey, listKeys, updateKey, type KeyDto, type KeyOwner } from '@/lib/services/keys';
 import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
 
 export function keyBody(k: KeyDto) {

@@ -3,7 +3,7 @@
  * stored, so a number keeps the lexeme chef-client sent (`"run_time_limit": 1.0` stays a Float in recipes).
  */
 import { serializeJson } from '@/lib/domain';
-import { createChefNode, deleteChefNode, getChefNode, getChefNodeDocument, listChefNodes, updateChefNode } from '@/lib/services/chef-nodes';
+import { createChefNode, deleteChefNode, getChefNode, getChefNodeDocument, listChefNodes, updateChefNode } from '@/lib/services/nodes';
 import { losslessJsonBody, ok, raw, route, type ChefRoute } from '../context';
 
 export const nodeRoutes: ChefRoute[] = [

@@ -4,10 +4,17 @@
  * organization's validator and its key, shown once), `GET /organizations/:org` (`{name, full_name, guid}`),
  * `PUT /organizations/:org` (its full name: `knife org edit`), `DELETE /organizations/:org` (200 with that body), and
  * a user's organizations, `GET /users/:owner/organizations` (`[{"organization": {…}}]`: `knife user show -l`).
- * lib/services/organizations.ts and organization-edits.ts decide who may.
+ * lib/services/organizations/organizations.ts and organization-edits.ts decide who may.
  */
-import { createOrganization, deleteOrganization, getOrganization, listOrganizations, type OrganizationDto } from '@/lib/services/organizations';
-import { listUserOrganizations, updateOrganization } from '@/lib/services/organization-edits';
+import {
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  listOrganizations,
+  type OrganizationDto,
+  listUserOrganizations,
+  updateOrganization,
+} from '@/lib/services/organizations';
 import { jsonBody, ok, route, type ChefRoute, type Ctx } from '../context';
 
 const orgUri = (ctx: Ctx, name: string) => `${ctx.req.baseUrl}/organizations/${name}`;

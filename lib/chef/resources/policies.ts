@@ -1,8 +1,7 @@
 /** Chef's policies resource: /policies, /policies/:name, /policies/:name/revisions[/:rev]. */
 import { AppError, notFound } from '@/lib/errors';
 import { chefPolicyRows, revisionDocumentWithGroups } from '@/lib/db/queries/policies';
-import { deletePolicy, deleteRevision } from '@/lib/services/delete-policy';
-import { uploadRevision } from '@/lib/services/upload-revision';
+import { deletePolicy, deleteRevision, uploadRevision } from '@/lib/services/policies';
 import { chefLockProblem } from '../lock-validation';
 import { assertBodyDepth } from '@/lib/validation/limits';
 import { ok, policyReader, raw, route, userAccess, type ChefRoute, type Ctx } from '../context';

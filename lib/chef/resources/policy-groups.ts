@@ -2,10 +2,8 @@
 import { assertViewable, can } from '@/lib/auth/permissions';
 import { AppError, notFound } from '@/lib/errors';
 import { chefGroupRows, groupPolicyBytes } from '@/lib/db/queries/policies';
-import { deleteStage } from '@/lib/services/manage-stage';
-import { assertStageClaim } from '@/lib/services/stage-binding';
-import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
-import type { PromotionRequestDto } from '@/lib/services/promotion-requests';
+import { deleteStage, assertStageClaim, removeGroupPolicy, setGroupPolicy } from '@/lib/services/stages';
+import type { PromotionRequestDto } from '@/lib/services/promotion';
 import { ok, policyReader, raw, route, userAccess, type ChefRoute, type Ctx } from '../context';
 import { chefValidated } from './policies';
 

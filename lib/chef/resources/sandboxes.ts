@@ -1,5 +1,5 @@
 /** Chef's sandboxes resource and the file store uploads go to: /sandboxes[/:id], /file_store/sandboxes/:id/:checksum. */
-import { commitSandbox, createSandbox, uploadSandboxFile } from '@/lib/services/cookbook-artifacts';
+import { commitSandbox, createSandbox, uploadSandboxFile } from '@/lib/services/cookbooks';
 import { jsonBody, ok, route, type ChefRoute } from '../context';
 
 export const sandboxRoutes: ChefRoute[] = [

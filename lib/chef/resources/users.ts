@@ -1,14 +1,14 @@
 /**
  * Chef's users resource: the server-level /users and /users/:name (create,
- * list, read, update, delete; lib/services/chef-users.ts maps them onto the
+ * list, read, update, delete; lib/services/users/chef-users.ts maps them onto the
  * console's users), and through the organization its associations (issue 23,
- * lib/services/org-members.ts, erchef's oc_chef_wm_org_associations): /users
+ * lib/services/organizations/members.ts, erchef's oc_chef_wm_org_associations): /users
  * lists the members and associates a user (POST), /users/:name reads a
  * member's profile and dissociates one (DELETE). Their keys: keys.ts.
  */
 import { AppError } from '@/lib/errors';
-import { createChefUser, deleteChefUser, getChefUser, listChefUsers, updateChefUser, type ChefUserDto } from '@/lib/services/chef-users';
-import { associateUser, dissociateUser, getOrgMember, listOrgMembers, type OrgMemberDto } from '@/lib/services/org-members';
+import { createChefUser, deleteChefUser, getChefUser, listChefUsers, updateChefUser, type ChefUserDto } from '@/lib/services/users';
+import { associateUser, dissociateUser, getOrgMember, listOrgMembers, type OrgMemberDto } from '@/lib/services/organizations';
 import { jsonBody, ok, route, type ChefRoute } from '../context';
 
 /** erchef's user JSON; API v0 adds the default key's `public_key` (null without one). */

@@ -1,5 +1,5 @@
 /**
- * Issues 43 and 41: stage verdicts as every reader sees them (the guard through lib/services/internal/verdict.ts,
+ * Issues 43 and 41: stage verdicts as every reader sees them (the guard through lib/services/funnel/verdict.ts,
  * the board, the journey, the history): one row → DTO mapping.
  */
 import type { Tx } from '../client';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { automationState, checkTimeoutMs, readHttpStatus, readPrometheusAnswer, validateAutoPromote, validateGateChecks } from '.';
+import { automationState, checkTimeoutMs, readHttpStatus, readPrometheusAnswer, validateAutoPromote, validateGateChecks } from './';
 
 const vector = (...v: string[]) => ({ status: 'success', data: { resultType: 'vector', result: v.map((x) => ({ metric: {}, value: [1, x] })) } });
 

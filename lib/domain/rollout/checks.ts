@@ -1,7 +1,7 @@
 /**
  * Issue 47: a promotion gate's outside checks — an HTTP endpoint that must answer an expected status, or a
  * Prometheus query whose value must lie within bounds. Pure: the shapes, their validation, and how an answer
- * is read into pass | fail | inconclusive (the fetch is lib/services/internal/checks.ts).
+ * is read into pass | fail | inconclusive (the fetch is lib/services/funnel/checks.ts).
  *
  * Inconclusive (the gate is unmet and says so; a person may override it with a written reason): a timeout, a
  * connection that failed, a 5xx, a Prometheus answer without a sample, or one whose result type is not a vector

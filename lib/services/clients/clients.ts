@@ -5,19 +5,16 @@
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
-import { withActorGroups } from './chef-groups';
+import { withActorGroups, claimChefName, releaseClientName, stageValidatorName, validatorName } from '@/lib/services/organizations';
 import { assertCan, can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
-import { audit, type AuditActor } from './internal/audit';
-import { parseInput } from './internal/parse';
-import { transaction } from './internal/retry';
-import { indexClient, unindexClient } from './internal/search-index';
+import { audit, type AuditActor, parseInput, transaction } from '@/lib/services/funnel';
+import { indexClient, unindexClient } from '../../db/queries/search-index';
 import { sortedBy } from '@/lib/db/order';
-import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
-import { toDto, type KeyDto } from './chef-keys';
+import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from '../../auth/key-pairs';
+import { toDto, type KeyDto } from '@/lib/services/keys';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { claimChefName, releaseClientName, stageValidatorName, validatorName } from './chef-names';
-import { assertNodeClientRights, mayEnroll } from './stage-binding';
+import { assertNodeClientRights, mayEnroll } from '@/lib/services/stages';
 
 /**
  * Issue 23 (step 4): which organization's clients a call is about (default: the home organization's). Clients

@@ -2,19 +2,24 @@ import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { COOKBOOK_NAME_PATTERN, MAX_INCLUDE_DEPTH, referencedPolicy, diffLocks, jsonDepth, mergePolicy, NAME_PATTERN, parseLossless, serializeJson, validateLock, type IncludedPolicy, type IncludeLookup, type LockDiff, type MergeConflict, type MergeWarning, type ParentPolicy, type PolicyLock, type ProvenanceJson, provenanceToJson } from '@/lib/domain';
 import { AppError, badRequest } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { gitLimits, readGitFile } from './internal/git-source';
+import {
+  audit,
+  movePointer,
+  type PromotionRequestDto,
+  chooseOwnerTeam,
+  checkRevision,
+  storeRevision,
+  assertInputDepth,
+  assertStorable,
+  MAX_DEPTH,
+  transaction,
+  guardPreview,
+} from '@/lib/services/funnel';
+import { gitLimits, readGitFile } from './git-source';
 import { findRegisteredRepository } from './git-repositories';
-import { movePointer } from './internal/pointer';
-import type { PromotionRequestDto } from './internal/request-dto';
-import { chooseOwnerTeam } from './internal/owner-team';
-import { checkRevision, storeRevision } from './internal/store-revision';
-import { assertInputDepth, assertStorable, MAX_DEPTH } from './internal/limits';
-import { transaction } from './internal/retry';
 
 import { childPointer, jsonPointer } from '@/lib/domain/shared/json-pointer';
 import type { MovePreviewDto } from '@/lib/types/move-preview';
-import { guardPreview } from './internal/move-preview';
 
 import type { ComposeInput, IncludeSource } from '@/lib/validation/compose';
 

@@ -2,12 +2,11 @@ import type { RegisterGitRepositoryInput } from '@/lib/validation/git-repositori
 import { db } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './internal/git-source';
+import { audit, transaction } from '@/lib/services/funnel';
+import { encryptSecret, gitLocalRoot, isRemoteUrl, resolveLocalRepository, type RegisteredRepository } from './git-source';
 
 /** GIT_LOCAL_ROOT resolved (the admin page says whether local repositories are allowed). */
 export { gitLocalRoot };
-import { transaction } from './internal/retry';
 import { sortedBy } from '@/lib/db/order';
 
 /**

@@ -8,7 +8,7 @@ import { processState } from '@/lib/process-state';
 
 /**
  * Reading compose includes from git, fail-closed (issue 17, items 1, 2, 10, 19):
- * - only repositories an admin registered (lib/services/git-repositories.ts), by name;
+ * - only repositories an admin registered (lib/services/compose/git-repositories.ts), by name;
  * - remote: http(s) with no redirects, a time limit and a byte limit on everything received;
  * - local paths only below GIT_LOCAL_ROOT, and only when an admin configured it;
  * - errors name the repository, path and ref the caller gave, never what the remote or a file said.

@@ -2,8 +2,8 @@ import type { Access } from '@/lib/auth/permissions';
 import { can, viewableStages } from '@/lib/auth/permissions';
 import type { IncludeSource } from '@/lib/validation/compose';
 import type { ComposeOptions } from '@/lib/types/compose';
-import { db } from '../client';
-import { sortedBy } from '../order';
+import { db } from '../../db/client';
+import { sortedBy } from '../../db/order';
 
 /** What the Compose page offers: policies with their revisions (and saved compositions), stages, and what each stage runs. */
 export async function composeOptions(access: Access): Promise<ComposeOptions> {

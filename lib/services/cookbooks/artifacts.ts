@@ -11,9 +11,8 @@ import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { AppError, badRequest, chefStringError, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import { jsonEqual, stableJson } from '@/lib/domain';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
-import { claimFiles, releaseFiles, storeFile } from './cookbooks/files';
+import { audit, transaction } from '@/lib/services/funnel';
+import { claimFiles, releaseFiles, storeFile } from './files';
 import type { StoredObject } from '@/lib/db/file-store/file-store';
 import { openFile } from '@/lib/db/file-store/stored-files';
 

@@ -56,7 +56,7 @@ import { db, type Tx } from '@/lib/db/client';
 import { AppError, badRequest, isAppError } from '@/lib/errors';
 import { log } from '@/lib/ops/log';
 import { maxDocumentBytes } from '@/lib/validation/limits';
-import { isUniqueViolation } from '../internal/retry';
+import { isUniqueViolation } from '@/lib/services/funnel';
 import { configuredStoreKind, directDownloads, type FileStore, type StoreKind } from '@/lib/db/file-store/file-store';
 import { storeFor } from '@/lib/db/file-store/stored-files';
 

@@ -1,10 +1,10 @@
-import { db } from '../client';
+import { db } from '../../db/client';
 import { assertViewable, can, type Access } from '@/lib/auth/permissions';
 import type { PolicyLock } from '@/lib/domain';
-import { resolveSide } from './compare';
-import { lockPins, missingArtifacts } from './missing-artifacts';
+import { resolveSide } from '../../db/queries/compare';
+import { lockPins, missingArtifacts } from '../../db/queries/missing-artifacts';
 import { manifestFiles, type ManifestFile } from '@/lib/domain/cookbook/manifest';
-import { fileSizes, readFile } from '../file-store/stored-files';
+import { fileSizes, readFile } from '../../db/file-store/stored-files';
 
 export interface ArtifactPage {
   name: string;

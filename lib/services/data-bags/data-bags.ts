@@ -25,10 +25,8 @@ import { actorLabel, assertCan, can, type Access, type Actor, type Resource } fr
 import { AppError, badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { sortedBy } from '@/lib/db/order';
 import type { DataBagItemKind, DataBagLevel } from '@/lib/types/data-bags';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
-import { assertStorable } from './internal/limits';
-import { indexDataBagItem, unindexDataBag } from './internal/data-bag-index';
+import { audit, transaction, assertStorable } from '@/lib/services/funnel';
+import { indexDataBagItem, unindexDataBag } from '../../db/queries/data-bag-index';
 import { parseLossless, serializeJson } from '@/lib/domain';
 
 export type { DataBagItemKind, DataBagLevel } from '@/lib/types/data-bags';

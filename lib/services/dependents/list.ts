@@ -9,7 +9,7 @@ import { stageDependents } from '@/lib/domain';
 import { loadStageIncludes } from '@/lib/db/queries/include-graph';
 import { notFound } from '@/lib/errors';
 import type { DependentsDto } from '@/lib/types/dependents';
-import { requireGroup } from '../internal/lookup';
+import { requireGroup } from '@/lib/services/funnel';
 
 /** The next stage in promotion order after `group` that the reader may view (null: none). */
 export async function nextStage(client: Tx, access: Access, group: { name: string; position: number }): Promise<string | null> {

@@ -1,6 +1,6 @@
 /**
  * Issue 48: a policy and its rebuilt dependents promoted to the next stage together — one atomic multi-policy
- * promotion through the guard (lib/services/internal/joint-move.ts): approvals sized by the combined change,
+ * promotion through the guard (lib/services/funnel/joint-move.ts): approvals sized by the combined change,
  * one promotion request covering every member on a protected stage, refused whole when one member is stale.
  * Members: the included policy itself (when the target runs another revision of it) and every dependent in the
  * source stage that carries the revision the source stage runs and differs in the target. Dependents still
@@ -13,11 +13,15 @@ import { loadStageIncludes } from '@/lib/db/queries/include-graph';
 import { badRequest } from '@/lib/errors';
 import type { PromoteWithDependentsDto } from '@/lib/types/dependents';
 import type { PromoteWithDependentsInput } from '@/lib/validation/dependents';
-import { moveTogether, previewJointMove, type JointMember } from '../internal/joint-move';
-import { requireGroup } from '../internal/lookup';
-import { emitEvent } from '../internal/outbox';
-import type { PromotionRequestDto } from '../internal/request-dto';
-import { transaction } from '../internal/retry';
+import {
+  moveTogether,
+  previewJointMove,
+  type JointMember,
+  requireGroup,
+  emitEvent,
+  type PromotionRequestDto,
+  transaction,
+} from '@/lib/services/funnel';
 import { nextStage, requirePolicyNamed } from './list';
 
 export type PromoteWithDependentsResult = PromoteWithDependentsDto & { request?: PromotionRequestDto | null };

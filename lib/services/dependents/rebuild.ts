@@ -32,14 +32,18 @@ import { loadStageIncludes, revisionsByPolicyAndId, type IncludeGraph } from '@/
 import { badRequest } from '@/lib/errors';
 import type { IncludeChangeDto, ProvenanceDto, RebuildChangeDto, RebuildDependentsDto, RebuildItemDto } from '@/lib/types/dependents';
 import type { RebuildDependentsInput } from '@/lib/validation/dependents';
-import { audit } from '../internal/audit';
-import { moveTogether, previewJointMove } from '../internal/joint-move';
-import { requireGroup } from '../internal/lookup';
-import { emitEvent } from '../internal/outbox';
-import { assertExpected } from '../internal/pointer';
-import type { PromotionRequestDto } from '../internal/request-dto';
-import { transaction } from '../internal/retry';
-import { checkRevision, storeRevision } from '../internal/store-revision';
+import {
+  audit,
+  moveTogether,
+  previewJointMove,
+  requireGroup,
+  emitEvent,
+  assertExpected,
+  type PromotionRequestDto,
+  transaction,
+  checkRevision,
+  storeRevision,
+} from '@/lib/services/funnel';
 import { requirePolicyNamed } from './list';
 
 export type RebuildDependentsResult = RebuildDependentsDto & { request?: PromotionRequestDto | null };

@@ -2,7 +2,7 @@
  * Issue 47: the state of a stage's automatic promotion (on, waiting for what and until when, held by whom, off)
  * and its holds. A hold is written by a conditional update (`where heldAt is null`), so two instances holding at
  * once record one hold, one `automation.held` event and one timeline entry; it is lifted by resume
- * (lib/services/auto-promote.ts). Holds happen in the transaction of what caused them: a person's rollback, a
+ * (lib/services/runs/auto-promote.ts). Holds happen in the transaction of what caused them: a person's rollback, a
  * person's promotion of another revision than the one the stage before runs (movePointer), a ring rolled back
  * for failures (rings.ts).
  */

@@ -4,7 +4,7 @@
  * gate, the missing artifacts of a stage that requires them, and the
  * approvals the stage's rules ask for — and decides nothing. `movePointer`
  * enforces its answer (throws, overrides, opens a request or moves); the
- * read-only preview (lib/services/move-preview.ts) reports the same answer
+ * read-only preview (lib/services/promotion/move-preview.ts) reports the same answer
  * before the click. No rule is written twice: both call this function.
  */
 import type { Tx } from '@/lib/db/client';

@@ -11,7 +11,7 @@
  * - in every other stage it is information, never a refusal: the guard's answer before the click, the
  *   board, the journey and the stage history say "failed in a canary ring in qa …".
  *
- * A person's bad mark (lib/services/bad-revisions.ts) stays what it was: a global refusal, by a person,
+ * A person's bad mark (lib/services/guards/bad-revisions.ts) stays what it was: a global refusal, by a person,
  * with a reason. Automatic decisions no longer make global marks.
  */
 import type { Tx } from '@/lib/db/client';

@@ -1,5 +1,5 @@
 import type { Access } from '@/lib/auth/permissions';
-import { badRevisions, canMarkRevision } from '@/lib/services/bad-revisions';
+import { badRevisions, canMarkRevision } from './bad-revisions';
 
 export interface BadMark {
   reason: string;

@@ -8,9 +8,7 @@ import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { can, type Access } from '@/lib/auth/permissions';
 import { conflict, forbidden, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { requirePolicy } from './internal/lookup';
-import { emitEvent } from './internal/outbox';
+import { audit, requirePolicy, emitEvent } from '@/lib/services/funnel';
 import type { ZMarkBad, ZUnmarkBad } from '@/lib/validation/bad-revisions';
 
 export interface BadRevisionDto {

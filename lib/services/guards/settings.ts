@@ -8,12 +8,10 @@ import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { freezeStatus, validateApprovalRules, validateFreezeWindow, type ApprovalRule } from '@/lib/domain';
 import { badRequest, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
+import { audit, requireGroup, emitEvent } from '@/lib/services/funnel';
 import { ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/validation/stage-guards';
 
 export { ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/validation/stage-guards';
-import { requireGroup } from './internal/lookup';
-import { emitEvent } from './internal/outbox';
 import { freezeWindowDto, stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import type { FreezeWindowDto, StageGuardState, StageProtectionDto } from '@/lib/types/guards';
 

@@ -31,10 +31,9 @@ import { assertCan, type Access } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
 import { readFile } from '@/lib/db/file-store/stored-files';
 import { CHEF_PERMS, DEFAULT_CONTAINER_ACLS, parseLossless, serializeJson, type Acl, type ChefPerm } from '@/lib/domain';
-import { nodeDocument } from '../chef-nodes';
-import { HOME_ORG_ID } from '../organizations';
-import { audit } from '../internal/audit';
-import { transaction } from '../internal/retry';
+import { nodeDocument } from '@/lib/services/nodes';
+import { HOME_ORG_ID } from '@/lib/services/organizations';
+import { audit, transaction } from '@/lib/services/funnel';
 
 export interface ExportResult {
   dir: string;

@@ -1,7 +1,7 @@
 /** Issue 27: the last imports and their reports, for Admin → Import (administrators). */
 import { can, type Access } from '@/lib/auth/permissions';
 import type { ImportReport, ImportRunDto } from '@/lib/types/import';
-import { db } from '../client';
+import { db } from '../../db/client';
 
 /** The `limit` most recent import runs, newest first; an empty list for anyone who may not import. */
 export async function recentImports(access: Access, limit = 20): Promise<ImportRunDto[]> {

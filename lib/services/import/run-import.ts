@@ -7,7 +7,7 @@
  * createClient / createKey, createChefNode / updateChefNode,
  * createChefUser): one transaction per object with its audit events, and the
  * importer's actor comes `via` "import:<run>", so each change is also
- * audited as `import` in that transaction (lib/services/internal/audit.ts).
+ * audited as `import` in that transaction (lib/services/funnel/audit.ts).
  * No write rule is restated here.
  *
  * Issue 42, staged cut-overs: per object the importer remembers what it last brought (ImportedObject: the
@@ -20,7 +20,7 @@
  * and the report lists each key and right added then (issue 41, item 4).
  *
  * One path for the dry run and the run: each object's handler decides (reading the console, the record and,
- * for a pointer, the guard's own judgement, lib/services/internal/move-preview.ts); the dry run reports the
+ * for a pointer, the guard's own judgement, lib/services/funnel/move-preview.ts); the dry run reports the
  * decision, the run applies it. What a run would create earlier in the same run (a stage, a revision, a bag)
  * is tracked, so the dry run judges later objects as the run will find them.
  *
@@ -36,23 +36,17 @@ import { db } from '@/lib/db/client';
 import { computeRevisionId, differingPaths, fingerprint, jsonEqual, orderImportedStages, parseLossless, syncState, type PolicyLock, type RightsMode, type SyncState } from '@/lib/domain';
 import { isAppError } from '@/lib/errors';
 import type { ImportEntry, ImportKind, ImportReport } from '@/lib/types/import';
-import { createClient } from '../chef-clients';
-import { normalisePublicKey } from '../chef-key-material';
-import { createKey } from '../chef-keys';
-import { createChefNode, nodeJson, normaliseNode, updateChefNode, type ChefNode } from '../chef-nodes';
-import { createChefUser } from '../chef-users';
-import { associateUser } from '../org-members';
-import { HOME_ORG_ID } from '../organizations';
-import { commitSandbox, createSandbox, putArtifact, uploadSandboxFile } from '../cookbook-artifacts';
-import { createDataBag, createDataBagItem, updateDataBagItem } from '../data-bags';
-import { putStage, ZPutStageInput } from '../manage-stage';
-import { setGroupPolicy } from '../set-group-policy';
-import { uploadRevision } from '../upload-revision';
-import { audit, IMPORT_VIA_PREFIX } from '../internal/audit';
-import { guardPreview } from '../internal/move-preview';
-import { withoutServerFields } from '../internal/store-revision';
-import { transaction } from '../internal/retry';
-import { parseInput } from '../internal/parse';
+import { createClient } from '@/lib/services/clients';
+import { normalisePublicKey } from '../../auth/key-pairs';
+import { createKey } from '@/lib/services/keys';
+import { createChefNode, nodeJson, normaliseNode, updateChefNode, type ChefNode } from '@/lib/services/nodes';
+import { createChefUser } from '@/lib/services/users';
+import { associateUser, HOME_ORG_ID } from '@/lib/services/organizations';
+import { commitSandbox, createSandbox, putArtifact, uploadSandboxFile } from '@/lib/services/cookbooks';
+import { createDataBag, createDataBagItem, updateDataBagItem } from '@/lib/services/data-bags';
+import { putStage, ZPutStageInput, setGroupPolicy } from '@/lib/services/stages';
+import { uploadRevision } from '@/lib/services/policies';
+import { audit, IMPORT_VIA_PREFIX, guardPreview, withoutServerFields, transaction, parseInput } from '@/lib/services/funnel';
 import type { Outcome, Plan } from './plan';
 import { loadRecord, saveRecord, type ImportRecord } from './records';
 import { importRights } from './rights';

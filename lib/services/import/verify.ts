@@ -15,10 +15,10 @@ import { db } from '@/lib/db/client';
 import { differingPaths, fingerprint, jsonEqual, parseLossless } from '@/lib/domain';
 import { isAppError } from '@/lib/errors';
 import type { ImportKind } from '@/lib/types/import';
-import { normalisePublicKey } from '../chef-key-material';
-import { nodeDocument, normaliseNode } from '../chef-nodes';
-import { HOME_ORG_ID } from '../organizations';
-import { withoutServerFields } from '../internal/store-revision';
+import { normalisePublicKey } from '../../auth/key-pairs';
+import { nodeDocument, normaliseNode } from '@/lib/services/nodes';
+import { HOME_ORG_ID } from '@/lib/services/organizations';
+import { withoutServerFields } from '@/lib/services/funnel';
 import { SourceError, type ImportSource } from './source';
 
 export interface VerifyLine {

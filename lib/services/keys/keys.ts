@@ -9,14 +9,12 @@ import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { can, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { chefStringError, forbidden, notFound } from '@/lib/errors';
-import { withActorGroups, withOrgAdminFacts } from './chef-groups';
-import { audit } from './internal/audit';
-import { parseInput } from './internal/parse';
-import { transaction } from './internal/retry';
+import { withActorGroups, withOrgAdminFacts } from '@/lib/services/organizations';
+import { audit, parseInput, transaction } from '@/lib/services/funnel';
 import { sortedBy } from '@/lib/db/order';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from './chef-key-material';
-import { assertNodeClientRights } from './stage-binding';
+import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from '../../auth/key-pairs';
+import { assertNodeClientRights } from '@/lib/services/stages';
 
 /**
  * Whose key set. `serverLevel`: a user's keys read through Chef's server-level /users/:user/keys, where the

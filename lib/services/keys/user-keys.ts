@@ -7,11 +7,10 @@
 import type { Access } from '@/lib/auth/permissions';
 import type { Tx } from '@/lib/db/client';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
-import { audit, type AuditActor } from './internal/audit';
-import { transaction } from './internal/retry';
-import { generateChefKeyPair, KEY_NAME } from './chef-key-material';
-import { createKey, deleteKey, listKeys, updateKey, type KeyDto, type KeyOwner } from './chef-keys';
-import { chefNameTaken } from './chef-names';
+import { audit, type AuditActor, transaction } from '@/lib/services/funnel';
+import { generateChefKeyPair, KEY_NAME } from '../../auth/key-pairs';
+import { createKey, deleteKey, listKeys, updateKey, type KeyDto, type KeyOwner } from './keys';
+import { chefNameTaken } from '@/lib/services/organizations';
 
 /** A user's Chef name, derived from the e-mail address when the user has none yet (Chef's user-name rule, unique). */
 export async function ensureChefUserName(tx: Tx, userId: string): Promise<string> {

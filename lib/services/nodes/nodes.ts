@@ -10,7 +10,7 @@
  * (its current one and, for a move, the one it moves to; a node in no known
  * stage: admins write it); a client reads every node (within its own stage
  * under stage isolation) and writes only its own node (named like it).
- * Issue 41 (docs/stage-binding.md, lib/services/stage-binding.ts): a client
+ * Issue 41 (docs/stage-binding.md, lib/services/stages/binding.ts): a client
  * never moves its node; it places it in a stage once, by its enrollment.
  *
  * One write for every entry point: Chef's POST/PUT (the node object as
@@ -26,16 +26,12 @@ import { chefName } from '@/lib/validation/fields';
 import { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '@/lib/errors';
 import type { Access } from '@/lib/auth/permissions';
-import { audit } from './internal/audit';
-import { requireGroup } from './internal/lookup';
-import { parseInput } from './internal/parse';
-import { transaction } from './internal/retry';
-import { indexNode, unindexNode } from './internal/search-index';
+import { audit, requireGroup, parseInput, transaction, IMPORT_VIA_PREFIX } from '@/lib/services/funnel';
+import { indexNode, unindexNode } from '../../db/queries/search-index';
 import { sortedBy } from '@/lib/db/order';
 import { chefNodeRow, type NodeRow } from '@/lib/db/queries/chef-read-path';
 import { JsonNumber, serializeJson } from '@/lib/domain';
-import { IMPORT_VIA_PREFIX } from './internal/audit';
-import { assertClientPlacement } from './stage-binding';
+import { assertClientPlacement } from '@/lib/services/stages';
 
 const NODE_NAME = /^[A-Za-z0-9_.:-]{1,255}$/;
 const ENV_NAME = /^[A-Za-z0-9_-]+$/;

@@ -1,7 +1,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
-import { db } from '../client';
-import { sortedBy } from '../order';
+import { db } from '../../db/client';
+import { sortedBy } from '../../db/order';
 
 export interface NodeFilter {
   name?: string;

@@ -1,8 +1,8 @@
 import type { Access } from '@/lib/auth/permissions';
 import type { OrderDirectivesInput } from '@/lib/domain';
 import type { ScenarioDto } from '@/lib/types/ordering';
-import { db } from '../client';
-import { sortedBy } from '../order';
+import { db } from '../../db/client';
+import { sortedBy } from '../../db/order';
 
 export type { ScenarioDto } from '@/lib/types/ordering';
 

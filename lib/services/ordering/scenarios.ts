@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { can, type Access } from '@/lib/auth/permissions';
 import { forbidden, notFound } from '@/lib/errors';
 import { ZOrderDirectivesInput } from '@/lib/validation/previews';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, transaction } from '@/lib/services/funnel';
 
 /** The input's one definition: the action parses with it at its edge; the function takes its output (owner checks need the database). */
 export const ZSaveScenarioInput = z.object({

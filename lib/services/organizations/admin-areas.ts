@@ -9,7 +9,7 @@ import { cache } from 'react';
 import { db } from '@/lib/db/client';
 import { sortedBy } from '@/lib/db/order';
 import { can, type Access } from '@/lib/auth/permissions';
-import { adminOrganizations } from './chef-groups';
+import { adminOrganizations } from './groups';
 import { listOrganizations, ORGANIZATION_SELECT, organizationDto, type OrganizationDto } from './organizations';
 
 export const ADMIN_AREAS = ['permissions', 'stages', 'users', 'organizations', 'teams', 'tokens', 'clients', 'git', 'webhooks', 'import'] as const;

@@ -7,9 +7,8 @@ import { db } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { badRequest, chefStringError } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
-import { withActorGroups, withOrgAdminFacts } from './chef-groups';
+import { audit, transaction } from '@/lib/services/funnel';
+import { withActorGroups, withOrgAdminFacts } from './groups';
 import { ORGANIZATION_SELECT, noSuchOrganization, parseOrganizationInput, organizationDto, type OrganizationDto } from './organizations';
 
 /**

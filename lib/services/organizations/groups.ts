@@ -18,8 +18,7 @@ import { db, type Db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor, type Resource } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { AppError, chefStringError, forbidden } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, transaction } from '@/lib/services/funnel';
 import { compareText } from '@/lib/db/order';
 import { isOrgMember, organizationName, SYSTEM_GROUPS, type OrgOptions } from './organizations';
 

@@ -18,11 +18,10 @@ import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { AppError, chefStringError, forbidden } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
 import { accessOf } from '@/lib/db/queries/access';
-import { actorGroups, userGroups } from './chef-groups';
-import { addMember, findUser, type UserRef } from './org-members';
+import { actorGroups, userGroups } from './groups';
+import { addMember, findUser, type UserRef } from './members';
 import { isOrgMember, organizationName, type OrgOptions } from './organizations';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, transaction } from '@/lib/services/funnel';
 
 /** An invitation as the organization lists it (erchef: `[{id, username}]`). */
 export interface OrgInvitationDto {

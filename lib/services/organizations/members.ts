@@ -15,10 +15,9 @@ import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { chefStringError } from '@/lib/errors';
 import { compareText } from '@/lib/db/order';
-import { actorGroups, userGroups } from './chef-groups';
+import { actorGroups, userGroups } from './groups';
 import { isOrgMember, organizationName, type OrgOptions } from './organizations';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, transaction } from '@/lib/services/funnel';
 
 /** A member as Chef and the console show one. */
 export interface OrgMemberDto {

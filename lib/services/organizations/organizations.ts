@@ -6,7 +6,7 @@
  * it. At start-up `ensureHomeOrganization(chefOrg())` keeps that row named after CHEF_ORG.
  *
  * Step 2: membership of the home organization gates every organization route, the console and /api/v1 (the
- * actor's `member`, read by the read path; lib/services/org-members.ts associates and dissociates).
+ * actor's `member`, read by the read path; lib/services/organizations/members.ts associates and dissociates).
  *
  * Step 4: other organizations are made and deleted here (Chef's `POST /organizations`, Admin → Organizations,
  * /api/v1/organizations). They hold identities only: a validator and the clients it registers, members and
@@ -16,11 +16,10 @@ import { db, TRANSACTION_OPTIONS, type Db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Actor } from '@/lib/auth/permissions';
 import { badRequest, chefStringError, notFound } from '@/lib/errors';
 import { compareText, sortedBy } from '@/lib/db/order';
-import { audit } from './internal/audit';
-import { retryUniqueConflicts, transaction } from './internal/retry';
+import { audit, retryUniqueConflicts, transaction } from '@/lib/services/funnel';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { generateChefKeyPair } from './chef-key-material';
-import { claimChefName, validatorName } from './chef-names';
+import { generateChefKeyPair } from '../../auth/key-pairs';
+import { claimChefName, validatorName } from './names';
 
 export { HOME_ORG_ID } from '@/lib/domain/organizations';
 /** A new user's membership of the home organization, for `user.create`'s `orgMemberships` (every console user is a member). */

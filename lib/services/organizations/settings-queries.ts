@@ -1,5 +1,5 @@
 import type { OrgSettingsDto } from '@/lib/types/org-settings';
-import { db, type Tx } from '../client';
+import { db, type Tx } from '../../db/client';
 
 /** The organization's settings (the defaults when they were never changed). */
 export async function orgSettings(tx: Tx = db()): Promise<OrgSettingsDto> {

@@ -5,11 +5,10 @@
  * The input is validated at the edge (the route's contract, the action's schema).
  */
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { orgSettings } from '@/lib/db/queries/org-settings';
+import { orgSettings } from './settings-queries';
 import type { OrgSettingsDto } from '@/lib/types/org-settings';
 import type { OrgSettingsInput } from '@/lib/validation/org-settings';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, transaction } from '@/lib/services/funnel';
 
 export async function updateOrgSettings(access: Access, input: OrgSettingsInput, requestId?: string): Promise<OrgSettingsDto> {
   assertCan(access, 'org.settings');

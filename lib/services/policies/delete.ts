@@ -1,8 +1,7 @@
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { conflict, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { movePointer } from './internal/pointer';
+import { audit, movePointer } from '@/lib/services/funnel';
 
 /** DELETE /policies/:name — removes the policy from every stage (kept in history) and deletes its revisions. */
 export async function deletePolicy(access: Access, name: string, requestId?: string) {

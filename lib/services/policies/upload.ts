@@ -1,9 +1,6 @@
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
-import { audit } from './internal/audit';
-import { chooseOwnerTeam } from './internal/owner-team';
-import { checkRevision, storeRevision, withoutServerFields } from './internal/store-revision';
-import { transaction } from './internal/retry';
+import { audit, chooseOwnerTeam, checkRevision, storeRevision, withoutServerFields, transaction } from '@/lib/services/funnel';
 
 export interface UploadRevisionInput {
   policyName: string;

@@ -1,14 +1,19 @@
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { diffLocks, parseLossless, promoteCookbookLock, serializeJson, type PolicyLock } from '@/lib/domain';
 import { AppError, badRequest, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { requireGroup, requirePolicy } from './internal/lookup';
+import {
+  audit,
+  requireGroup,
+  requirePolicy,
+  assertExpected,
+  movePointer,
+  checkRevision,
+  storeRevision,
+  transaction,
+  guardPreview,
+} from '@/lib/services/funnel';
 import type { PromoteCookbookInput } from '@/lib/validation/promotion';
-import { assertExpected, movePointer } from './internal/pointer';
-import { checkRevision, storeRevision } from './internal/store-revision';
 import { countPromotions } from '@/lib/ops/metrics';
-import { transaction } from './internal/retry';
-import { guardPreview } from './internal/move-preview';
 
 /** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
 export { ZPromoteCookbookInput } from '@/lib/validation/promotion';

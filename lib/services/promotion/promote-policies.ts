@@ -1,11 +1,9 @@
 import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
-import { requireGroup } from './internal/lookup';
+import { requireGroup, movePointer, type PromotionRequestDto } from '@/lib/services/funnel';
 import type { PromotePoliciesInput } from '@/lib/validation/promotion';
-import { movePointer } from './internal/pointer';
 import { countPromotions } from '@/lib/ops/metrics';
-import type { PromotionRequestDto } from './internal/request-dto';
 
 /** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
 export { ZPromotePoliciesInput } from '@/lib/validation/promotion';

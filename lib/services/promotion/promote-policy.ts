@@ -1,12 +1,9 @@
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, isAppError, notFound } from '@/lib/errors';
-import { gateChecksOf, refreshChecks } from './internal/checks';
-import { requireGroup, requirePolicy } from './internal/lookup';
+import { gateChecksOf, refreshChecks, requireGroup, requirePolicy, movePointer, type PromotionRequestDto } from '@/lib/services/funnel';
 import type { PromotePolicyInput } from '@/lib/validation/promotion';
-import { movePointer } from './internal/pointer';
 import { countPromotions } from '@/lib/ops/metrics';
-import type { PromotionRequestDto } from './internal/request-dto';
 
 /** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
 export { ZPromotePolicyInput } from '@/lib/validation/promotion';

@@ -8,7 +8,7 @@
  */
 import { can, type Access } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
-import { principalsOf } from './promotion-requests';
+import { principalsOf } from './requests';
 
 export async function pendingApprovalCount(access: Access): Promise<number> {
   const client = db();

@@ -7,7 +7,7 @@
 import type { Access } from '@/lib/auth/permissions';
 import { can } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
-import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from '@/lib/services/promotion-requests';
+import { getPromotionRequest, listPromotionRequests, REQUEST_STATUSES, type PromotionRequestDto } from './requests';
 import { activeRevisionId, viewableStageNames } from '@/lib/db/queries/policies';
 import { stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import { ringOfRequest } from '@/lib/services/rings';

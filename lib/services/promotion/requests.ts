@@ -14,18 +14,33 @@
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { conflict, forbidden, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { emitEvent } from './internal/outbox';
+import {
+  audit,
+  emitEvent,
+  movePointer,
+  applyJointRequest,
+  freezeOverrideGiver,
+  JOINT_REQUEST_KIND,
+  jointMembers,
+  staleJointMember,
+  moveRequirement,
+  outdateRequest,
+  sweepOutdatedRequests,
+  effectiveStatus,
+  REQUEST_SELECT,
+  REQUEST_STATUSES,
+  requestLink,
+  requestMessage,
+  requestUrl,
+  toRequestDto,
+  type PromotionRequestDto,
+  type RequestRow,
+} from '@/lib/services/funnel';
 import type { ApproveRequestInput, RejectRequestInput, WithdrawRequestInput } from '@/lib/validation/promotion-requests';
-import { movePointer } from './internal/pointer';
-import { activateRingForRequest, RING_REQUEST_KIND } from './internal/ring';
-import { applyJointRequest, freezeOverrideGiver, JOINT_REQUEST_KIND, jointMembers, staleJointMember } from './internal/joint-move';
-import { moveRequirement } from './internal/guard';
-import { outdateRequest, sweepOutdatedRequests } from './internal/request-outdate';
-import { effectiveStatus, REQUEST_SELECT, REQUEST_STATUSES, requestLink, requestMessage, requestUrl, toRequestDto, type PromotionRequestDto, type RequestRow } from './internal/request-dto';
+import { activateRingForRequest, RING_REQUEST_KIND } from '@/lib/services/rings';
 
-export type { PromotionRequestDto, PromotionDecisionDto, PromotionRequestStatus, RequestDiffSummary } from './internal/request-dto';
-export { REQUEST_STATUSES, requestLink, requestPath, requestUrl } from './internal/request-dto';
+export type { PromotionRequestDto, PromotionDecisionDto, PromotionRequestStatus, RequestDiffSummary } from '@/lib/services/funnel';
+export { REQUEST_STATUSES, requestLink, requestPath, requestUrl } from '@/lib/services/funnel';
 
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 

@@ -1,9 +1,8 @@
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest } from '@/lib/errors';
-import { requireGroup, requirePolicy } from './internal/lookup';
+import { requireGroup, requirePolicy, movePointer } from '@/lib/services/funnel';
 import type { RollbackInput } from '@/lib/validation/promotion';
-import { movePointer } from './internal/pointer';
 
 /** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
 export { ZRollbackInput } from '@/lib/validation/promotion';

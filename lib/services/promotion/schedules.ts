@@ -19,10 +19,7 @@ import { loadAccess } from '@/lib/db/queries/access';
 import { AppError, badRequest, conflict, forbidden, isAppError, notFound } from '@/lib/errors';
 import type { ScheduledPromotionDto } from '@/lib/types/scheduled-promotions';
 import type { CancelScheduledPromotionInput, SchedulePromotionInput } from '@/lib/validation/scheduled-promotions';
-import { audit } from './internal/audit';
-import { requireGroup, requirePolicy } from './internal/lookup';
-import { movePointer } from './internal/pointer';
-import { transaction } from './internal/retry';
+import { audit, requireGroup, requirePolicy, movePointer, transaction } from '@/lib/services/funnel';
 import { previewMove } from './move-preview';
 import { promotionSource } from './promote-policy';
 

@@ -1,6 +1,6 @@
 /** Issue 30: what the "Start a ringed rollout" form offers: the stages the viewer may change, and each policy's recent revisions with where they run. */
 import { can, type Access } from '@/lib/auth/permissions';
-import { db } from '../client';
+import { db } from '../../db/client';
 import type { RingStartChoices } from '@/lib/types/rings';
 
 export type { RingStartChoices } from '@/lib/types/rings';

@@ -12,9 +12,7 @@ import type { Tx } from '@/lib/db/client';
 import { ringSeed, ringStartedWords, ringStartWords, ringSteps, type RingPlan } from '@/lib/domain/rings';
 import { conflict } from '@/lib/errors';
 import type { RingRolloutDto } from '@/lib/types/rings';
-import { audit, type AuditActor } from './audit';
-import { absoluteUrl, emitEvent } from './outbox';
-import { markOverridden, resolveVerdict, verdictsOn } from './verdict';
+import { audit, type AuditActor, absoluteUrl, emitEvent, markOverridden, resolveVerdict, verdictsOn } from '@/lib/services/funnel';
 
 /** The request kind of a ringed rollout's start. */
 export const RING_REQUEST_KIND = 'ring';

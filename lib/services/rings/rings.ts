@@ -24,17 +24,32 @@ import { classifyNode } from '@/lib/domain/rollout';
 import { inRing, ringSeed, ringStartWords, ringSteps, ringWidening, validateRingSteps, type RingPlan } from '@/lib/domain/rings';
 import { AppError, badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import type { RingHealthDto, RingNodeDto, RingRolloutDto, RingStatusDto } from '@/lib/types/rings';
-import { audit, type AuditActor } from './internal/audit';
-import { activeFreeze, badMarkOf, badRevisionError, openRequestIfProtected, resolveFreeze } from './internal/guard';
-import { judgeMove } from './internal/move-judge';
-import { requireGroup, requirePolicy } from './internal/lookup';
+import {
+  audit,
+  type AuditActor,
+  activeFreeze,
+  badMarkOf,
+  badRevisionError,
+  openRequestIfProtected,
+  resolveFreeze,
+  judgeMove,
+  requireGroup,
+  requirePolicy,
+  movePointer,
+  isUniqueViolation,
+  transaction,
+  loadNodeFacts,
+  missingAfterMs,
+  resolveGate,
+  type StageNodeFacts,
+  markOverridden,
+  recordVerdict,
+  resolveVerdict,
+  type StageVerdictDto,
+  holdAutomation,
+} from '@/lib/services/funnel';
 import type { RingActionInput, StartRingInput } from '@/lib/validation/rings';
-import { movePointer } from './internal/pointer';
-import { emitRingEvent, RING_REQUEST_KIND } from './internal/ring';
-import { isUniqueViolation, transaction } from './internal/retry';
-import { loadNodeFacts, missingAfterMs, resolveGate, type StageNodeFacts } from './internal/rollout-gate';
-import { markOverridden, recordVerdict, resolveVerdict, type StageVerdictDto } from './internal/verdict';
-import { holdAutomation } from './internal/automation';
+import { emitRingEvent, RING_REQUEST_KIND } from './request-rings';
 import { toVerdictDto, VERDICT_SELECT } from '@/lib/db/queries/verdicts';
 
 export type { RingRolloutDto } from '@/lib/types/rings';
@@ -294,7 +309,7 @@ export async function startRingRollout(access: Access, input: StartRingInput, no
       await closeStale(tx, group.id, policy.id, now);
 
       // The guard every promotion passes, judged once by the same function movePointer and the dry run use
-      // (lib/services/internal/move-judge.ts): bad mark, freeze, the stage's gate, missing artifacts, approvals.
+      // (lib/services/funnel/move-judge.ts): bad mark, freeze, the stage's gate, missing artifacts, approvals.
       const toRef = { pk: to.id, revisionId: to.revisionId };
       const currentRef = { revisionId: current.revision.revisionId, pk: current.revisionPk };
       const judged = await judgeMove(tx, { group, policy, current: currentRef, to: toRef, kind: 'promote', now });

@@ -20,16 +20,23 @@ import { db } from '@/lib/db/client';
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import { AppError, conflict, isAppError } from '@/lib/errors';
 import type { CheckResult, GateEvaluation } from '@/lib/domain/rollout';
-import { audit } from './internal/audit';
-import { AUTO_PROMOTE_ACTOR, automationState, timelineLink, type AutomationStateDto, type AutomationWaitingDto } from './internal/automation';
-import { refreshChecks } from './internal/checks';
-import { requireGroup } from './internal/lookup';
-import { emitEvent } from './internal/outbox';
-import { movePointer } from './internal/pointer';
-import { isUniqueViolation, transaction } from './internal/retry';
-import { evaluateStageGate } from './internal/rollout-gate';
+import {
+  audit,
+  AUTO_PROMOTE_ACTOR,
+  automationState,
+  timelineLink,
+  type AutomationStateDto,
+  type AutomationWaitingDto,
+  refreshChecks,
+  requireGroup,
+  emitEvent,
+  movePointer,
+  isUniqueViolation,
+  transaction,
+  evaluateStageGate,
+} from '@/lib/services/funnel';
 
-export type { AutomationStateDto } from './internal/automation';
+export type { AutomationStateDto } from '@/lib/services/funnel';
 
 const short = (r: string | null) => (r ? r.slice(0, 10) : 'nothing');
 const minutes = (ms: number) => Math.max(0, Math.floor(ms / 60_000));

@@ -17,26 +17,36 @@
 import type { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
 import { processState } from '@/lib/process-state';
-import { rolloutPrecheck } from '@/lib/db/queries/run-ingest';
+import { rolloutPrecheck } from './ingest-queries';
 import { pointerNames } from '@/lib/db/queries/pointer-names';
 import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions';
 import { evaluateRollback, summarizeHealth, validateAutoPromote, validateGateChecks, validateGateRule, validateRollbackRule, type GateCheck, type GateEvaluation, type HealthSummary, type RollbackRule } from '@/lib/domain/rollout';
-import { checkTargetUrl } from './internal/net-guard';
-import { refreshChecks } from './internal/checks';
-import { automationState, type AutomationStateDto } from './internal/automation';
+import {
+  checkTargetUrl,
+  refreshChecks,
+  automationState,
+  type AutomationStateDto,
+  audit,
+  requireGroup,
+  requirePolicy,
+  absoluteUrl,
+  emitEvent,
+  type EventMessage,
+  recordVerdict,
+  movePointer,
+  isUniqueViolation,
+  transaction,
+  evaluateStageGate,
+  loadNodeFacts,
+  missingAfterMs,
+  type StageNodeFacts,
+} from '@/lib/services/funnel';
 import { AppError, badRequest, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { requireGroup, requirePolicy } from './internal/lookup';
-import { absoluteUrl, emitEvent, type EventMessage } from './internal/outbox';
-import { recordVerdict } from './internal/verdict';
 import type { ZSetStageRolloutRule } from '@/lib/validation/rollout-rules';
-import { movePointer } from './internal/pointer';
-import { isUniqueViolation, transaction } from './internal/retry';
-import { evaluateStageGate, loadNodeFacts, missingAfterMs, type StageNodeFacts } from './internal/rollout-gate';
 import { inRing, ringSeed } from '@/lib/domain/rings';
 
 export type { GateEvaluation, HealthSummary } from '@/lib/domain/rollout';
-export { missingAfterMs } from './internal/rollout-gate';
+export { missingAfterMs } from '@/lib/services/funnel';
 
 /** The start of the second `d` falls in (chef-client's times have no fraction). */
 const secondOf = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
@@ -255,7 +265,7 @@ export interface StageRolloutRuleDto {
   gate: { enabled: boolean; min_success_pct: number; min_nodes: number; max_failure_pct: number; soak_minutes: number; checks: GateCheck[] };
   /** Issue 47: automatic promotion into this stage. */
   auto_promote: { enabled: boolean; soak_minutes: number | null };
-  /** Issue 47: the automation's state (lib/services/auto-promote.ts). */
+  /** Issue 47: the automation's state (lib/services/runs/auto-promote.ts). */
   automation: AutomationStateDto;
   rollback: { enabled: boolean; window_minutes: number; failure_pct: number; min_runs: number };
   /** The stage the gate looks at (the one before, by position), null for the first stage. */

@@ -4,7 +4,7 @@
  * Prisma: every chef-client run sends two messages, so this is the console's
  * hottest write path (bench/rollout.bench.ts). Messages that arrive together
  * are written in ONE transaction (group commit, see
- * lib/services/data-collector.ts); each message is one or two statements:
+ * lib/services/runs/ingest.ts); each message is one or two statements:
  *
  * - run_start: INSERT … ON CONFLICT (runId) DO NOTHING;
  * - run_converge: INSERT … ON CONFLICT (runId) DO UPDATE … WHERE the stored
@@ -29,10 +29,10 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
-import { busyTimeoutMs, db, onDisconnect, pgPoolOf, WRITE_CONFLICT_ATTEMPTS } from '../client';
+import { busyTimeoutMs, db, onDisconnect, pgPoolOf, WRITE_CONFLICT_ATTEMPTS } from '../../db/client';
 import { processBox, processState } from '@/lib/process-state';
-import { writeAheadLog } from '../sqlite-wal';
-import { databaseFile, databaseUrl, isPostgresUrl } from '../url';
+import { writeAheadLog } from '../../db/sqlite-wal';
+import { databaseFile, databaseUrl, isPostgresUrl } from '../../db/url';
 import { isBusyError, isWriteConflictError } from '@/lib/errors';
 
 export interface RunStartWrite {
@@ -142,7 +142,7 @@ function statements(d: Dialect) {
 }
 
 /**
- * What the evaluation after a run (lib/services/rollout.ts afterRunReported)
+ * What the evaluation after a run (lib/services/runs/health.ts afterRunReported)
  * would look at first, in one read: the latest change that moved the stage to
  * the run's revision (none: the stage runs another revision, nothing to do),
  * which of its announcements were made, whether the stage's rollback rule is

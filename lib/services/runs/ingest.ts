@@ -21,15 +21,15 @@
  */
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
-import { writeRunMessages, type RunWrite, type RunWriteOutcome } from '@/lib/db/queries/run-ingest';
+import { writeRunMessages, type RunWrite, type RunWriteOutcome } from './ingest-queries';
 import { can, type Actor } from '@/lib/auth/permissions';
 import { NAME_PATTERN } from '@/lib/domain';
 import { AppError, asAppError, badRequest, conflict, forbidden } from '@/lib/errors';
-import { groupCommit } from './internal/group-commit';
+import { groupCommit } from './group-commit';
 import { processState } from '@/lib/process-state';
-import { evaluateAfterRun } from './rollout';
-import { judgeRingsAfterRun } from './rings';
-import { assertStageClaim, nodeStage as consoleNodeStage } from './stage-binding';
+import { evaluateAfterRun } from './health';
+import { judgeRingsAfterRun } from '@/lib/services/rings';
+import { assertStageClaim, nodeStage as consoleNodeStage } from '@/lib/services/stages';
 
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
@@ -197,9 +197,9 @@ export interface IngestResult {
 }
 
 /**
- * Messages are written by group commit (lib/services/internal/group-commit.ts):
+ * Messages are written by group commit (lib/services/runs/group-commit.ts):
  * those that arrive together share one transaction of prepared statements
- * (lib/db/queries/run-ingest.ts), and each is answered after that commit.
+ * (lib/services/runs/ingest-queries.ts), and each is answered after that commit.
  * A batch the database refused for a reason of its own (busy, a write
  * conflict, no connection: a 503 or 409 to retry) fails whole; any other
  * failure is retried message by message, so a bad message fails alone.
@@ -216,7 +216,7 @@ async function store(w: RunWrite): Promise<RunWriteOutcome> {
 
 /** The stage and policy the console has a node in (its node row), null when it has none (or no such node). */
 async function nodeStanding(nodeName: string): Promise<{ stage: string | null; policy: string | null }> {
-  // The stage: the one answer to "which stage is this node in" (lib/services/stage-binding.ts); the policy: its node row's.
+  // The stage: the one answer to "which stage is this node in" (lib/services/stages/binding.ts); the policy: its node row's.
   const [stage, n] = await Promise.all([consoleNodeStage(nodeName), db().node.findUnique({ where: { name: nodeName }, select: { policy: { select: { name: true } } } })]);
   return { stage, policy: n?.policy?.name ?? null };
 }

@@ -1,14 +1,14 @@
 /**
  * Issue 26, what the console's pages read of a rollout besides the health
- * counts (lib/services/rollout.ts): every stage's gate and rollback rule for
+ * counts (lib/services/runs/health.ts): every stage's gate and rollback rule for
  * Admin → Stages, and for the compare and history views, which cookbook
  * changes of a promotion its failures fall in, and what the stage's rules
  * announced and did (rollout.failed / rolled_back / converged, with evidence).
  */
 import { db } from '@/lib/db/client';
 import { can, viewableStages, type Access } from '@/lib/auth/permissions';
-import { getStageRolloutRule, type StageRolloutRuleDto } from './rollout';
-import { requireGroup } from './internal/lookup';
+import { getStageRolloutRule, type StageRolloutRuleDto } from './health';
+import { requireGroup } from '@/lib/services/funnel';
 
 export interface AdminRolloutRuleRow extends StageRolloutRuleDto {
   canManage: boolean;

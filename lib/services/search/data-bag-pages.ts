@@ -3,14 +3,14 @@
  * items classified (plain, encrypted with format and fields, chef-vault items
  * with who can decrypt them and which nodes their search selects but holds no
  * key for), and an item with its history (diffs for plain items only).
- * Rights are those of the Chef API (lib/services/data-bags.ts).
+ * Rights are those of the Chef API (lib/services/data-bags/data-bags.ts).
  */
 import { db } from '@/lib/db/client';
 import { can, type Access } from '@/lib/auth/permissions';
 import { AppError, forbidden, notFound } from '@/lib/errors';
 import { sortedBy } from '@/lib/db/order';
 import type { DataBagDetailDto, DataBagItemDetailDto, DataBagItemSummaryDto, DataBagSummaryDto, VaultInfoDto } from '@/lib/types/data-bags';
-import { classifyItem, userBagLevel } from './data-bags';
+import { classifyItem, userBagLevel } from '@/lib/services/data-bags';
 import { MAX_ROWS, search } from './search';
 
 const BAG_SELECT = {

@@ -11,10 +11,8 @@ import { assertCan, can, canReadNode, type Access } from '@/lib/auth/permissions
 import { classifyNode } from '@/lib/domain/rollout';
 import { AppError, badRequest, notFound } from '@/lib/errors';
 import type { NodeRunStatusDto, NodeSearchDto, RunFilter, SavedSearchDto } from '@/lib/types/nodes';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
-import { loadNodeFacts, missingAfterMs } from './internal/rollout-gate';
-import { servedRevisions } from './rollout';
+import { audit, transaction, loadNodeFacts, missingAfterMs } from '@/lib/services/funnel';
+import { servedRevisions } from '@/lib/services/runs';
 import { parseQueryParam, search } from './search';
 
 /** Rows per page on the Nodes page. */

@@ -15,11 +15,11 @@ import { isSearchDeadline, searchIndex, type SearchScope } from '@/lib/db/querie
 import { AppError, badRequest, forbidden, notFound } from '@/lib/errors';
 import { parseSearchQuery, SearchBudgetError, SearchSyntaxError, type SearchBudget, type SearchBudgetLimit, type SearchQuery } from '@/lib/domain/search/parse';
 import { nodeSearchDocument, valueAt, type Json } from '@/lib/domain/search/expand';
-import { NODE_SELECT, nodeDocument, nodeJson } from './chef-nodes';
+import { NODE_SELECT, nodeDocument, nodeJson } from '@/lib/services/nodes';
 import { parseLossless } from '@/lib/domain';
-import { clientJson, DEFAULT_KEY } from './chef-clients';
-import { bagReadable, listDataBags } from './data-bags';
-import { bagIndex } from './internal/search-index';
+import { clientJson, DEFAULT_KEY } from '@/lib/services/clients';
+import { bagReadable, listDataBags } from '@/lib/services/data-bags';
+import { bagIndex } from '../../db/queries/search-index';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 
 /** The indexes every organization has; each data bag adds one named like the bag. */

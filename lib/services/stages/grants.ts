@@ -1,9 +1,7 @@
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import type { SetStageGrantInput } from '@/lib/validation/stages';
 import { notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { requireGroup } from './internal/lookup';
-import { transaction } from './internal/retry';
+import { audit, requireGroup, transaction } from '@/lib/services/funnel';
 
 /** The input's one definition (parsed at the caller's edge: the action, the API contract); the rules below need the database. */
 export { ZSetStageGrantInput } from '@/lib/validation/stages';

@@ -1,5 +1,5 @@
 import type { HistoryEntry, StageEventEntry } from '@/lib/types/history';
-import { db } from '../client';
+import { db } from '../../db/client';
 
 export type { HistoryEntry, StageEventEntry } from '@/lib/types/history';
 

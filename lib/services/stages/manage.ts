@@ -1,10 +1,7 @@
 import { assertCan, can, type Access } from '@/lib/auth/permissions';
 import type { MoveStageInput, PutStageInput } from '@/lib/validation/stages';
 import { conflict, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { nextStagePosition } from './internal/lookup';
-import { movePointer } from './internal/pointer';
-import { transaction } from './internal/retry';
+import { audit, nextStagePosition, movePointer, transaction } from '@/lib/services/funnel';
 
 /** The inputs' one definition (parsed at the caller's edge: actions, the API contract, the import); the rules below need the database. */
 export { ZMoveStageInput, ZPutStageInput } from '@/lib/validation/stages';

@@ -1,12 +1,16 @@
 import { assertCan, can, refusal, type Access } from '@/lib/auth/permissions';
 import { forbidden, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { nextStagePosition } from './internal/lookup';
-import { movePointer } from './internal/pointer';
-import type { PromotionRequestDto } from './internal/request-dto';
-import { chooseOwnerTeam } from './internal/owner-team';
-import { checkRevision, storeRevision, withoutServerFields } from './internal/store-revision';
-import { transaction } from './internal/retry';
+import {
+  audit,
+  nextStagePosition,
+  movePointer,
+  type PromotionRequestDto,
+  chooseOwnerTeam,
+  checkRevision,
+  storeRevision,
+  withoutServerFields,
+  transaction,
+} from '@/lib/services/funnel';
 
 export interface SetGroupPolicyInput {
   group: string;

@@ -9,10 +9,9 @@
 import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
-import { checkedPublicKey, generateChefKeyPair } from './chef-key-material';
-import { claimChefName } from './chef-names';
+import { audit, transaction } from '@/lib/services/funnel';
+import { checkedPublicKey, generateChefKeyPair } from '../../auth/key-pairs';
+import { claimChefName } from '@/lib/services/organizations';
 
 /** Chef's user-name rule (chef_regex user_name). */
 export const CHEF_USER_NAME_RULE = /^[a-z0-9_-]{1,255}$/;

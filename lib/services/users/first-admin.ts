@@ -21,12 +21,10 @@ import { z } from 'zod';
 import { db, type Db, type Tx } from '@/lib/db/client';
 import { hashPassword } from '@/lib/auth/password';
 import { badRequest, conflict, forbidden } from '@/lib/errors';
-import { audit, type SystemActor } from './internal/audit';
-import { transaction } from './internal/retry';
-import { chefNameTaken, claimChefName } from './chef-names';
+import { audit, type SystemActor, transaction } from '@/lib/services/funnel';
+import { chefNameTaken, claimChefName, HOME_MEMBERSHIP } from '@/lib/services/organizations';
 import { CHEF_USER_NAME_RULE } from './chef-users';
-import { HOME_MEMBERSHIP } from './organizations';
-import { ZPassword } from './manage-users';
+import { ZPassword } from './users';
 
 export type AdminOrigin = 'admin-create' | 'first-run';
 

@@ -1,6 +1,5 @@
 import { db } from '@/lib/db/client';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, transaction } from '@/lib/services/funnel';
 
 /**
  * Sign-in rate limit (issue 17, item 6), kept in the database so every

@@ -3,7 +3,7 @@ import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { hashToken } from '@/lib/auth/tokens';
 import { notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
+import { audit } from '@/lib/services/funnel';
 
 /**
  * Revokes a token, by id or by the secret itself. `access` null is the

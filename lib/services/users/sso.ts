@@ -17,10 +17,9 @@ import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, conflict, notFound } from '@/lib/errors';
 import { adminChange, decideGroups, isBreakGlass, membershipChanges, type GroupsClaim, type TeamGroups } from '@/lib/domain/sso';
-import { audit, type SystemActor } from './internal/audit';
-import { transaction } from './internal/retry';
+import { audit, type SystemActor, transaction } from '@/lib/services/funnel';
 import { decryptSecret, encryptSecret } from '@/lib/auth/secret-box';
-import { HOME_MEMBERSHIP } from './organizations';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 export { ZLinkIdentityInput, ZTeamGroupsInput, ZUnlinkIdentityInput };
 

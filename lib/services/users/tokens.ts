@@ -4,7 +4,7 @@ import { db } from '@/lib/db/client';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { generateToken } from '@/lib/auth/tokens';
 import { notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
+import { audit } from '@/lib/services/funnel';
 
 /** The input's one definition: the action and the CLI parse with it at their edge; the function takes its output. */
 export const ZCreateApiTokenInput = z.object({

@@ -2,15 +2,14 @@ import { z } from 'zod';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { hashPassword } from '@/lib/auth/password';
 import { badRequest, conflict, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
-import { transaction } from './internal/retry';
-import { HOME_MEMBERSHIP } from './organizations';
+import { audit, transaction } from '@/lib/services/funnel';
+import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 // Each input schema here is the one definition of its rules: the server actions (lib/actions/admin/users-actions.ts) parse with it
 // at their edge, and the functions take the parsed output; what stays below are the rules that need the database.
 
 const email = z.string().trim().toLowerCase().email('must be an email address');
-/** The console's password rule (also the first administrator's: lib/services/first-admin.ts). */
+/** The console's password rule (also the first administrator's: lib/services/users/first-admin.ts). */
 export const ZPassword = z.string().min(10, 'must be at least 10 characters').max(200, 'is at most 200 characters');
 const password = ZPassword;
 

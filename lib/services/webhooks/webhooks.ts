@@ -4,7 +4,7 @@
  * wants, a secret for the `X-Policy-Console-Signature: sha256=<hmac>` header
  * (HMAC-SHA256 of the raw body), optionally Slack-compatible `{ text }`
  * bodies. Events reach the outbox in the transaction of the change; the
- * worker (lib/services/webhook-worker.ts) delivers them.
+ * worker (lib/services/webhooks/worker.ts) delivers them.
  */
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
@@ -12,15 +12,13 @@ import { db } from '@/lib/db/client';
 import { processBox } from '@/lib/process-state';
 import { assertCan, type Access } from '@/lib/auth/permissions';
 import { badRequest, notFound } from '@/lib/errors';
-import { audit } from './internal/audit';
+import { audit, emitEvent, formatOf, checkTargetUrl } from '@/lib/services/funnel';
 import { encryptSecret } from '@/lib/auth/secret-box';
-import { emitEvent, formatOf } from './internal/outbox';
-import { checkTargetUrl } from './internal/net-guard';
 import type { ZCreateWebhook } from '@/lib/validation/webhooks';
 
-export { WEBHOOK_EVENTS } from './internal/outbox';
-export type { WebhookEvent, WebhookFormat } from './internal/outbox';
-export { WEBHOOK_FORMATS } from './internal/outbox';
+export { WEBHOOK_EVENTS } from '@/lib/services/funnel';
+export type { WebhookEvent, WebhookFormat } from '@/lib/services/funnel';
+export { WEBHOOK_FORMATS } from '@/lib/services/funnel';
 
 import type { WebhookDeliveryDto, WebhookDto } from '@/lib/types/guards';
 

@@ -12,8 +12,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { db } from '@/lib/db/client';
 import { decryptSecret } from '@/lib/auth/secret-box';
-import { guardedLookup, literalTargetRefused, RefusedTarget } from './internal/net-guard';
-import { announceStartedFreezes } from './stage-guards';
+import { guardedLookup, literalTargetRefused, RefusedTarget } from '@/lib/services/funnel';
+import { announceStartedFreezes } from '@/lib/services/guards';
 import { setWebhookKick } from './webhooks';
 
 export interface WebhookWorkerOptions {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { gitLocalRoot, listGitRepositories, type GitRepositoryDto } from '@/lib/services/git-repositories';
+import { gitLocalRoot, listGitRepositories, type GitRepositoryDto } from '@/lib/services/compose';
 import { AdminGitRepositories } from '@/components/admin-git-repositories';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { recentImports } from '@/lib/db/queries/imports';
+import { recentImports } from '@/lib/services/import';
 import type { ImportEntry } from '@/lib/types/import';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { Time } from '@/components/time';

@@ -5,9 +5,7 @@ import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/context';
 import { orgAdminUserIds, usersForAdmin } from '@/lib/db/queries/admin';
 import { orgScope } from '@/lib/api/org-members';
-import { administeredOrganizations } from '@/lib/services/admin-areas';
-import { listOrgMembers } from '@/lib/services/org-members';
-import { listOrgInvitations } from '@/lib/services/association-requests';
+import { administeredOrganizations, listOrgMembers, listOrgInvitations } from '@/lib/services/organizations';
 import { AdminOrganizations } from '@/components/admin-organizations';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

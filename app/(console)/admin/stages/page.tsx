@@ -5,10 +5,10 @@ import { approverChoices, stageGuardStates } from '@/lib/db/queries/stage-guard-
 import { StageGuardsAdmin } from '@/components/stage-guards-admin';
 import { AdminStages } from '@/components/admin-stages';
 import { AdminRolloutRules } from '@/components/admin-rollout-rules';
-import { rolloutRulesForAdmin } from '@/lib/services/rollout-views';
+import { rolloutRulesForAdmin } from '@/lib/services/runs';
 import { PageHeader } from '@/components/page-header';
 import { StageEnrollmentAdmin } from '@/components/stage-enrollment-admin';
-import { enrollmentForAdmin } from '@/lib/services/stage-binding';
+import { enrollmentForAdmin } from '@/lib/services/stages';
 
 export const metadata: Metadata = { title: 'Stages' };
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
 import { isAppError } from '@/lib/errors';
-import { dataBagDetail } from '@/lib/services/data-bag-pages';
+import { dataBagDetail } from '@/lib/services/search';
 import { DataBagActions, DataBagSettings, ItemKindBadge, VaultDetails } from '@/components/data-bags';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { dateTime } from '@/lib/format';

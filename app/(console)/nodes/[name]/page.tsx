@@ -9,9 +9,9 @@ import { PageHeader } from '@/components/page-header';
 import { NodeRunHistory } from '@/components/node-run-history';
 import { RunStatus } from '@/components/run-status';
 import { Time } from '@/components/time';
-import { missingAfterMs, nodeRunHistory } from '@/lib/services/rollout';
-import { nodeRunStatus } from '@/lib/services/nodes-page';
-import { moveTargets } from '@/lib/services/stage-binding';
+import { missingAfterMs, nodeRunHistory } from '@/lib/services/runs';
+import { nodeRunStatus } from '@/lib/services/search';
+import { moveTargets } from '@/lib/services/stages';
 import { NodeMove } from '@/components/node-move';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
-import { policyDetail } from '@/lib/db/queries/policy-pages';
+import { policyDetail } from '@/lib/services/policies';
 import { viewableStageNames } from '@/lib/db/queries/policies';
 import { PageHeader } from '@/components/page-header';
 import { OriginLabel } from '@/components/origin-label';

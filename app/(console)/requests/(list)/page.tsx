@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { policyNames } from '@/lib/db/queries/policies';
-import { requestsForPage, type RequestsFilter, type RequestsView } from '@/lib/services/requests-page';
-import { listScheduledPromotions } from '@/lib/services/scheduled-promotions';
+import { requestsForPage, type RequestsFilter, type RequestsView, listScheduledPromotions } from '@/lib/services/promotion';
 import { PageHeader } from '@/components/page-header';
 import { RequestsFilters } from '@/components/requests-filters';
 import { RequestsTable } from '@/components/requests-table';

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { requireAccess } from '@/lib/authn/session';
 import { compare } from '@/lib/db/queries/compare';
-import { requestDetailForPage } from '@/lib/services/requests-page';
+import { requestDetailForPage } from '@/lib/services/promotion';
 import { CompareView } from '@/components/compare-view';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { RequestActions } from '@/components/request-actions';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/authn/session';
-import { ringStartChoices } from '@/lib/db/queries/ring-start';
+import { ringStartChoices } from '@/lib/services/rings';
 import { PageHeader } from '@/components/page-header';
 import { StartRingForm } from '@/components/rings/start-ring-form';
 

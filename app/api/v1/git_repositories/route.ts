@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { listGitRepositoriesRoute, registerGitRepositoryRoute } from '@/lib/api/contracts/admin';
-import { listGitRepositories, registerGitRepository } from '@/lib/services/git-repositories';
+import { listGitRepositories, registerGitRepository } from '@/lib/services/compose';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { listNodesRoute } from '@/lib/api/contracts/nodes';
-import { listNodes } from '@/lib/db/queries/nodes';
+import { listNodes } from '@/lib/services/nodes';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { listRequestsRoute } from '@/lib/api/contracts/guarded';
-import { listPromotionRequests } from '@/lib/services/promotion-requests';
+import { listPromotionRequests } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { listScheduledPromotionsRoute } from '@/lib/api/contracts/schedules';
-import { listScheduledPromotions } from '@/lib/services/scheduled-promotions';
+import { listScheduledPromotions } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

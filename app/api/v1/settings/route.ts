@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getSettingsRoute, putSettingsRoute } from '@/lib/api/contracts/admin';
-import { orgSettings } from '@/lib/db/queries/org-settings';
-import { updateOrgSettings } from '@/lib/services/org-settings';
+import { orgSettings, updateOrgSettings } from '@/lib/services/organizations';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import hljs from 'highlight.js/lib/common';
 import 'highlight.js/styles/github.css';
 import { requireAccess } from '@/lib/authn/session';
-import { artifactPage } from '@/lib/db/queries/artifacts';
+import { artifactPage } from '@/lib/services/cookbooks';
 import { dateTime, shortId } from '@/lib/format';
 import { PageHeader } from '@/components/page-header';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireAccess } from '@/lib/authn/session';
-import { artifactDiff, type FileStatus } from '@/lib/db/queries/artifacts';
+import { artifactDiff, type FileStatus } from '@/lib/services/cookbooks';
 import { shortId } from '@/lib/format';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import TextDiff from '@/components/text-diff';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
 import { isAppError } from '@/lib/errors';
-import { dataBagItemDetail } from '@/lib/services/data-bag-pages';
+import { dataBagItemDetail } from '@/lib/services/search';
 import { DataBagItemActions, ItemKindBadge, VaultDetails } from '@/components/data-bags';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import TextDiff from '@/components/text-diff';

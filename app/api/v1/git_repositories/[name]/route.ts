@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { deleteGitRepositoryRoute } from '@/lib/api/contracts/admin';
-import { deleteGitRepository } from '@/lib/services/git-repositories';
+import { deleteGitRepository } from '@/lib/services/compose';
 
 export const dynamic = 'force-dynamic';
 

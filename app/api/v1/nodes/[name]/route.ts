@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { reportNodeRoute } from '@/lib/api/contracts/nodes';
-import { listNodes } from '@/lib/db/queries/nodes';
-import { reportNode } from '@/lib/services/chef-nodes';
+import { listNodes, reportNode } from '@/lib/services/nodes';
 
 export const dynamic = 'force-dynamic';
 

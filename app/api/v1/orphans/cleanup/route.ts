@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { cleanupOrphansRoute } from '@/lib/api/contracts/admin';
-import { cleanupOrphans } from '@/lib/services/delete-policy';
+import { cleanupOrphans } from '@/lib/services/policies';
 
 export const dynamic = 'force-dynamic';
 

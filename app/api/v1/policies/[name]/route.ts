@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { deletePolicyRoute, getPolicyRoute } from '@/lib/api/contracts/policies';
 import { assertCan } from '@/lib/auth/permissions';
 import { chefPolicy } from '@/lib/db/queries/policies';
-import { deletePolicy } from '@/lib/services/delete-policy';
+import { deletePolicy } from '@/lib/services/policies';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { deleteStageRoute, getStageRoute, putStageRoute } from '@/lib/api/contracts/stages';
 import { assertViewable } from '@/lib/auth/permissions';
 import { chefGroup } from '@/lib/db/queries/policies';
-import { deleteStage, putStage } from '@/lib/services/manage-stage';
+import { deleteStage, putStage } from '@/lib/services/stages';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getRequestRoute } from '@/lib/api/contracts/guarded';
-import { getPromotionRequest } from '@/lib/services/promotion-requests';
+import { getPromotionRequest } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { rolloutHealthRoute } from '@/lib/api/contracts/rollout';
-import { rolloutHealth } from '@/lib/services/rollout';
+import { rolloutHealth } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { cancelScheduledPromotionRoute } from '@/lib/api/contracts/schedules';
-import { cancelScheduledPromotion } from '@/lib/services/scheduled-promotions';
+import { cancelScheduledPromotion } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

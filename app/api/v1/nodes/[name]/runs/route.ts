@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { nodeRunsRoute } from '@/lib/api/contracts/rollout';
-import { nodeRunHistory } from '@/lib/services/rollout';
+import { nodeRunHistory } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { moveNodeRoute } from '@/lib/api/contracts/nodes';
-import { listNodes } from '@/lib/db/queries/nodes';
-import { moveNode } from '@/lib/services/chef-nodes';
+import { listNodes, moveNode } from '@/lib/services/nodes';
 
 export const dynamic = 'force-dynamic';
 

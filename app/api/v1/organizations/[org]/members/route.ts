@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { addMemberRoute, listMembersRoute } from '@/lib/api/contracts/organizations';
 import { memberJson, orgScope } from '@/lib/api/org-members';
-import { associateUser, listOrgMembers } from '@/lib/services/org-members';
+import { associateUser, listOrgMembers } from '@/lib/services/organizations';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { artifactCheckRoute } from '@/lib/api/contracts/policies';
-import { artifactCheck } from '@/lib/db/queries/artifacts';
+import { artifactCheck } from '@/lib/services/cookbooks';
 
 export const dynamic = 'force-dynamic';
 

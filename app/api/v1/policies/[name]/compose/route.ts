@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { composeRoute } from '@/lib/api/contracts/policies';
-import { composePolicy } from '@/lib/services/compose-policy';
+import { composePolicy } from '@/lib/services/compose';
 import { serializeJson } from '@/lib/domain';
 
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { listRevisionsRoute, uploadRevisionRoute } from '@/lib/api/contracts/policies';
 import { assertCan } from '@/lib/auth/permissions';
 import { chefPolicy, orphanRevisions } from '@/lib/db/queries/policies';
-import { uploadRevision } from '@/lib/services/upload-revision';
+import { uploadRevision } from '@/lib/services/policies';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { addFreezeRoute, listFreezesRoute } from '@/lib/api/contracts/guarded';
-import { addFreezeWindow, listFreezeWindows } from '@/lib/services/stage-guards';
+import { addFreezeWindow, listFreezeWindows } from '@/lib/services/guards';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getGuardStateRoute } from '@/lib/api/contracts/guarded';
-import { getStageGuardState } from '@/lib/services/stage-guards';
+import { getStageGuardState } from '@/lib/services/guards';
 
 export const dynamic = 'force-dynamic';
 

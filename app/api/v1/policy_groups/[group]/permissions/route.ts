@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { setStageGrantRoute } from '@/lib/api/contracts/stages';
-import { setStageGrant } from '@/lib/services/set-stage-grant';
+import { setStageGrant } from '@/lib/services/stages';
 
 export const dynamic = 'force-dynamic';
 

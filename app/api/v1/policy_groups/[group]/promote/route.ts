@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { promoteRoute } from '@/lib/api/contracts/promotion';
-import { promotePolicies } from '@/lib/services/promote-policies';
+import { promotePolicies } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

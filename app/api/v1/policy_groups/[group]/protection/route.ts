@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { deleteProtectionRoute, getProtectionRoute, putProtectionRoute } from '@/lib/api/contracts/guarded';
-import { getStageProtection, liftStageProtection, setStageProtection } from '@/lib/services/stage-guards';
+import { getStageProtection, liftStageProtection, setStageProtection } from '@/lib/services/guards';
 
 export const dynamic = 'force-dynamic';
 

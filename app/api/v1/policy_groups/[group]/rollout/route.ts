@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getRolloutRuleRoute, putRolloutRuleRoute } from '@/lib/api/contracts/rollout';
-import { getStageRolloutRule, setStageRolloutRule } from '@/lib/services/rollout';
+import { getStageRolloutRule, setStageRolloutRule } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { stageTimelineRoute } from '@/lib/api/contracts/rollout';
-import { stageTimeline } from '@/lib/services/auto-promote';
+import { stageTimeline } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

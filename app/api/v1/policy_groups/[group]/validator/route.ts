@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { stageValidatorRoute } from '@/lib/api/contracts/stages';
 import { assertCan } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/context';
-import { rotateValidatorFor } from '@/lib/services/chef-clients';
+import { rotateValidatorFor } from '@/lib/services/clients';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { approveBody, approveRequestRoute } from '@/lib/api/contracts/guarded';
-import { approvePromotionRequest } from '@/lib/services/promotion-requests';
+import { approvePromotionRequest } from '@/lib/services/promotion';
 import { parseOptionalJsonBody } from '@/lib/api/optional-body';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { rejectRequestRoute } from '@/lib/api/contracts/guarded';
-import { rejectPromotionRequest } from '@/lib/services/promotion-requests';
+import { rejectPromotionRequest } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

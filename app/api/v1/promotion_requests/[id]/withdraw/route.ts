@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { withdrawRequestRoute } from '@/lib/api/contracts/guarded';
-import { withdrawPromotionRequest } from '@/lib/services/promotion-requests';
+import { withdrawPromotionRequest } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getTeamIdpGroupsRoute, putTeamIdpGroupsRoute } from '@/lib/api/contracts/admin';
-import { setTeamIdpGroups, teamIdpGroups } from '@/lib/services/sso';
+import { setTeamIdpGroups, teamIdpGroups } from '@/lib/services/users';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { removeMemberRoute } from '@/lib/api/contracts/organizations';
 import { memberJson, orgScope } from '@/lib/api/org-members';
-import { dissociateUser } from '@/lib/services/org-members';
+import { dissociateUser } from '@/lib/services/organizations';
 
 export const dynamic = 'force-dynamic';
 

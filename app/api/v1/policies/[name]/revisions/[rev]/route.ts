@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { deleteRevisionRoute, getRevisionRoute } from '@/lib/api/contracts/policies';
 import { assertCan } from '@/lib/auth/permissions';
 import { revisionDocument, revisionDocumentWithGroups } from '@/lib/db/queries/policies';
-import { deleteRevision } from '@/lib/services/delete-policy';
+import { deleteRevision } from '@/lib/services/policies';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { deleteFreezeRoute } from '@/lib/api/contracts/guarded';
-import { deleteFreezeWindow } from '@/lib/services/stage-guards';
+import { deleteFreezeWindow } from '@/lib/services/guards';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { deleteStagePolicyRoute, getStagePolicyRoute, putStagePolicyRoute } from '@/lib/api/contracts/stages';
 import { assertViewable } from '@/lib/auth/permissions';
 import { groupPolicyBytes } from '@/lib/db/queries/policies';
-import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/set-group-policy';
+import { removeGroupPolicy, setGroupPolicy } from '@/lib/services/stages';
 
 export const dynamic = 'force-dynamic';
 

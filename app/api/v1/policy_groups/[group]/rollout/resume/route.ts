@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { parseResumeBody, resumeAutomationRoute } from '@/lib/api/contracts/rollout';
-import { resumeAutomation } from '@/lib/services/auto-promote';
+import { resumeAutomation } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

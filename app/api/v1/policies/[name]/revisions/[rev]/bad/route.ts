@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { markBadRoute, unmarkBadRoute } from '@/lib/api/contracts/guarded';
-import { markRevisionBad, unmarkRevisionBad } from '@/lib/services/bad-revisions';
+import { markRevisionBad, unmarkRevisionBad } from '@/lib/services/guards';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { revisionJourneyRoute } from '@/lib/api/contracts/policies';
-import { revisionJourney } from '@/lib/services/revision-journey';
+import { revisionJourney } from '@/lib/services/policies';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { gateStateRoute } from '@/lib/api/contracts/rollout';
-import { gateState } from '@/lib/services/rollout';
+import { gateState } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { stagePolicyHealthRoute } from '@/lib/api/contracts/rollout';
-import { stageHealth, stageRuns } from '@/lib/services/rollout';
+import { stageHealth, stageRuns } from '@/lib/services/runs';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { historyRoute } from '@/lib/api/contracts/stages';
 import { assertViewable } from '@/lib/auth/permissions';
-import { pointerHistory } from '@/lib/db/queries/history';
+import { pointerHistory } from '@/lib/services/stages';
 
 export const dynamic = 'force-dynamic';
 

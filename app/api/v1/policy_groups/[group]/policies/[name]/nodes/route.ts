@@ -3,7 +3,7 @@ import { apiRoute } from '@/lib/api/route';
 import { stagePolicyNodesRoute } from '@/lib/api/contracts/nodes';
 import { assertViewable } from '@/lib/auth/permissions';
 import { groupPolicyDocument } from '@/lib/db/queries/policies';
-import { listNodes } from '@/lib/db/queries/nodes';
+import { listNodes } from '@/lib/services/nodes';
 
 export const dynamic = 'force-dynamic';
 

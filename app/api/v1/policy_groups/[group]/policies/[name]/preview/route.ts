@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { movePreviewRoute } from '@/lib/api/contracts/move-preview';
-import { previewMove } from '@/lib/services/move-preview';
+import { previewMove } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { rollbackRoute } from '@/lib/api/contracts/promotion';
-import { rollback } from '@/lib/services/rollback';
+import { rollback } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

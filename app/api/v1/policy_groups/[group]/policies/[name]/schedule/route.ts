@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { schedulePromotionRoute } from '@/lib/api/contracts/schedules';
-import { schedulePromotion } from '@/lib/services/scheduled-promotions';
+import { schedulePromotion } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { promoteCookbookPreviewRoute } from '@/lib/api/contracts/promote-cookbook-preview';
-import { promoteCookbook } from '@/lib/services/promote-cookbook';
+import { promoteCookbook } from '@/lib/services/promotion';
 
 export const dynamic = 'force-dynamic';
 
