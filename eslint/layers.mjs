@@ -6,6 +6,8 @@
  * - lib/domain imports only lib/domain (no `@/` module outside it, no node: or other built-ins, no packages);
  * - a client component ("use client" under components/) imports neither lib/db nor lib/services
  *   (`import type` of a service's DTO types is allowed: the issue lets DTOs live beside the services, and type imports are erased);
+ * - a feature folder under lib/services (lib/services/<feature>/) shows one face: outside the folder only its index.ts
+ *   is imported (`@/lib/services/<feature>`), from doors and from other features alike (docs/architecture.md 3, 4);
  * - the write funnel (lib/services/funnel) is imported only by lib/services and the seed (lib/seed);
  * - each layer imports only layers below it (LOWER_ONLY): lib/auth (the permission table and pure
  *   primitives; authentication that reads the database is lib/authn), lib/types and lib/validation
@@ -52,6 +54,12 @@ const LOWER_ONLY = [
   ['lib/services', ENTRY_POINTS, 'the entry points call the services, not the other way round'],
 ];
 
+/** The feature folder (lib/services/<feature>/) a repository path is inside, with the rest of its path; null outside one. */
+function featureFile(p) {
+  const m = /^lib\/services\/([^/]+)\/(.+)$/.exec(p);
+  return m ? { feature: m[1], rest: m[2] } : null;
+}
+
 /** The layer rule an import from `file` to `to` breaks, or null. */
 export function violation(file, to, { client, typeOnly = false }) {
   if (isTest(file)) return null;
@@ -63,6 +71,10 @@ export function violation(file, to, { client, typeOnly = false }) {
   }
   if (to.kind !== 'local') return null;
   if (client && under(file, 'components') && (under(to.path, 'lib/db') || (under(to.path, 'lib/services') && !(typeOnly && !under(to.path, 'lib/services/funnel'))))) return `a client component ("use client") may not import ${to.path}: take DTO types from lib/types or beside the services, and data from props or the API`;
+  const inside = featureFile(to.path);
+  if (inside && !/^index(\.tsx?)?$/.test(inside.rest) && !under(file, `lib/services/${inside.feature}`)) {
+    return `import the feature's face @/lib/services/${inside.feature} (its index.ts), not ${to.path}: outside lib/services/${inside.feature}/ only its index.ts is imported`;
+  }
   if (under(to.path, 'lib/services/funnel') && !under(file, 'lib/services') && !under(file, 'lib/seed')) return `only lib/services and lib/seed may import ${to.path}: the write funnel is reached through a feature`;
   for (const [layer, forbidden, why] of LOWER_ONLY) {
     if (under(file, layer) && forbidden.some((f) => under(to.path, f))) return `${layer} may not import ${to.path}: ${why}`;

@@ -34,6 +34,17 @@ describe('the layer boundaries (eslint.config.mjs, eslint/layers.mjs)', () => {
     expect(await lint('lib/seed/x.ts', "import { audit } from '@/lib/services/funnel';")).toEqual([]);
   });
 
+  it("outside a feature folder only the feature's face (lib/services/<feature>/index.ts) is imported", async () => {
+    expect(await lint('lib/chef/resources/x.ts', "import { createChefNode } from '@/lib/services/nodes/nodes';")).toEqual([expect.stringMatching(/face @\/lib\/services\/nodes/)]);
+    expect(await lint('lib/services/search/x.ts', "import { nodeJson } from '../nodes/nodes';")).toEqual([expect.stringMatching(/face @\/lib\/services\/nodes/)]);
+    expect(await lint('lib/services/rings/x.ts', "import { audit } from '@/lib/services/funnel/audit';")).toEqual([expect.stringMatching(/face @\/lib\/services\/funnel/)]);
+    expect(await lint('lib/services/background.ts', "import { deliverDue } from './webhooks/worker';")).toEqual([expect.stringMatching(/face @\/lib\/services\/webhooks/)]);
+    // The face itself, from anywhere; a feature's own files, from inside it.
+    expect(await lint('lib/chef/resources/x.ts', "import { createChefNode } from '@/lib/services/nodes';")).toEqual([]);
+    expect(await lint('lib/services/search/x.ts', "import { nodeJson } from '@/lib/services/nodes';")).toEqual([]);
+    expect(await lint('lib/services/nodes/x.ts', "import { nodeJson } from './nodes';\nimport { listNodes } from '@/lib/services/nodes/queries';")).toEqual([]);
+  });
+
   it('lib/db imports no lib/services', async () => {
     expect(await lint('lib/db/queries/x.ts', "export { rollback } from '@/lib/services/promotion';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
   });
