@@ -4,8 +4,8 @@ import { accessFor, seed } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { composeOptions } from '@/lib/services/compose';
 import { comparePickerOptions } from '@/lib/db/queries/compare';
-import { permissionsMatrix, tokensFor } from '@/lib/db/queries/admin';
-import { createApiToken } from '@/lib/services/users';
+import { permissionsMatrix } from '@/lib/services/stages';
+import { tokensFor, createApiToken } from '@/lib/services/users';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { permissionsMatrix } from '@/lib/db/queries/admin';
+import { permissionsMatrix } from '@/lib/services/stages';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { PermissionsMatrix } from '@/components/permissions-matrix';
 

@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
 import { chefOrg } from '@/lib/chef/router';
-import { connectChoices, keyFingerprint } from '@/lib/db/queries/chef-pages';
+import { connectChoices, ownKeys } from '@/lib/services/keys';
+import { keyFingerprint } from '@/lib/services/clients';
 import { serverCertificateTrust } from '@/lib/chef/certificate-trust';
 import { validatorName } from '@/lib/services/organizations';
-import { ownKeys } from '@/lib/services/keys';
 import { ChefConnect } from '@/components/chef-connect';
 import { PageHeader } from '@/components/page-header';
 

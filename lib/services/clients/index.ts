@@ -11,3 +11,4 @@ export {
   updateClient,
   type ClientDto,
 } from './clients';
+export { clientsPage, keyFingerprint } from './pages';

@@ -16,3 +16,4 @@ export {
   type ChefNode,
 } from './nodes';
 export { listNodes } from './queries';
+export { nodePage } from './pages';

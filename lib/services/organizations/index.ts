@@ -34,3 +34,4 @@ export {
 } from './organizations';
 export { demoLogins, orgSettings } from './settings-queries';
 export { updateOrgSettings } from './settings';
+export { orgAdminUserIds } from './pages';

@@ -4,3 +4,4 @@ export { ZSetStageGrantInput, setStageGrant } from './grants';
 export { pointerHistory, stageEvents } from './history';
 export { ZMoveStageInput, ZPutStageInput, deleteStage, moveStage, putStage } from './manage';
 export { removeGroupPolicy, setGroupPolicy } from './pointer-writes';
+export { permissionsMatrix, stagesForAdmin } from './pages';

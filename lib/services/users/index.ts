@@ -32,3 +32,4 @@ export {
   signOutEverywhere,
   updateUser,
 } from './users';
+export { teamsForAdmin, tokensFor, usersForAdmin } from './pages';

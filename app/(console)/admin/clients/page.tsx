@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/router';
-import { clientsPage } from '@/lib/db/queries/chef-pages';
+import { clientsPage } from '@/lib/services/clients';
 import { orgSettings, validatorName } from '@/lib/services/organizations';
 import { ChefClients } from '@/components/chef-clients';
 import { EmptyState, PageHeader } from '@/components/page-header';

@@ -3,9 +3,9 @@ import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
 import { chefOrg } from '@/lib/chef/context';
-import { orgAdminUserIds, usersForAdmin } from '@/lib/db/queries/admin';
+import { orgAdminUserIds, administeredOrganizations, listOrgMembers, listOrgInvitations } from '@/lib/services/organizations';
+import { usersForAdmin } from '@/lib/services/users';
 import { orgScope } from '@/lib/api/org-members';
-import { administeredOrganizations, listOrgMembers, listOrgInvitations } from '@/lib/services/organizations';
 import { AdminOrganizations } from '@/components/admin-organizations';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

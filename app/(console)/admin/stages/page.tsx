@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { stagesForAdmin } from '@/lib/db/queries/admin';
+import { stagesForAdmin, enrollmentForAdmin } from '@/lib/services/stages';
 import { approverChoices, stageGuardStates } from '@/lib/db/queries/stage-guard-state';
 import { StageGuardsAdmin } from '@/components/stage-guards-admin';
 import { AdminStages } from '@/components/admin-stages';
@@ -8,7 +8,6 @@ import { AdminRolloutRules } from '@/components/admin-rollout-rules';
 import { rolloutRulesForAdmin } from '@/lib/services/runs';
 import { PageHeader } from '@/components/page-header';
 import { StageEnrollmentAdmin } from '@/components/stage-enrollment-admin';
-import { enrollmentForAdmin } from '@/lib/services/stages';
 
 export const metadata: Metadata = { title: 'Stages' };
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { teamsForAdmin } from '@/lib/db/queries/admin';
+import { teamsForAdmin } from '@/lib/services/users';
 import { AdminTeams } from '@/components/admin-teams';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
-import { tokensFor } from '@/lib/db/queries/admin';
+import { tokensFor } from '@/lib/services/users';
 import { AdminTokens } from '@/components/admin-tokens';
 import { PageHeader } from '@/components/page-header';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { usersForAdmin } from '@/lib/db/queries/admin';
+import { usersForAdmin } from '@/lib/services/users';
 import { AdminUsers } from '@/components/admin-users';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { chefOrg } from '@/lib/chef/context';

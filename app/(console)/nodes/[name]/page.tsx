@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireAccess } from '@/lib/authn/session';
-import { nodePage } from '@/lib/db/queries/chef-pages';
+import { nodePage } from '@/lib/services/nodes';
 import { shortId } from '@/lib/format';
 import { isAppError } from '@/lib/errors';
 import { PageHeader } from '@/components/page-header';
