@@ -10,8 +10,11 @@
  * - each layer imports only layers below it (LOWER_ONLY): lib/auth (the permission table and pure
  *   primitives; authentication that reads the database is lib/authn), lib/types and lib/validation
  *   import no data access, services or entry points; lib/db imports no services; lib/ops (logs,
- *   metrics, the HTTP front) and lib/services import no entry points (lib/api, lib/chef, lib/actions,
- *   lib/authn, app).
+ *   metrics, the HTTP front) and lib/services import no entry points (the doors and lib/authn);
+ *   lib/authn (identity) imports no door; lib/config imports nothing of the project;
+ * - doors do not import doors (docs/architecture.md 3): a file under one door (app, lib/api, lib/chef,
+ *   lib/actions) imports nothing under another. app/api/** holds the API door's Next route files, so it
+ *   counts as lib/api.
  */
 import path from 'node:path';
 import { builtinModules } from 'node:module';
@@ -41,7 +44,18 @@ function isClientModule(program) {
 /** Tests and benchmarks exercise a layer from outside (fixtures, vitest, internals, bulk population): the rules are for the code they exercise. */
 const isTest = (file) => /\.test\.tsx?$/.test(file) || under(file, 'test') || under(file, 'e2e') || under(file, 'bench');
 
-const ENTRY_POINTS = ['app', 'lib/api', 'lib/chef', 'lib/actions', 'lib/authn'];
+/** The doors: how the world reaches the console (pages, the console API, Chef's API, server actions). */
+const DOORS = ['app', 'lib/api', 'lib/chef', 'lib/actions'];
+/** The doors and identity (lib/authn: below the doors, above the services). */
+const ENTRY_POINTS = [...DOORS, 'lib/authn'];
+
+/** The door a file belongs to, or null. Next requires the API door's route files under app/api. */
+function doorOf(file) {
+  if (under(file, 'app/api')) return 'lib/api';
+  return DOORS.find((d) => under(file, d)) ?? null;
+}
+
+const DOOR_WHY = 'doors do not import doors; identity is lib/authn, crypto lib/auth, configuration lib/config';
 /** Layers that may import only what is below them: [layer, what it may not import, why]. */
 const LOWER_ONLY = [
   ['lib/auth', ['lib/db', 'lib/services', 'lib/ops', ...ENTRY_POINTS], 'lib/auth is the permission table and pure primitives (authentication that reads the database lives in lib/authn)'],
@@ -50,6 +64,7 @@ const LOWER_ONLY = [
   ['lib/db', ['lib/services', ...ENTRY_POINTS], 'the services build on the queries, not the other way round'],
   ['lib/ops', ['lib/services', ...ENTRY_POINTS], 'operations (logs, metrics, the HTTP front) sit below the entry points'],
   ['lib/services', ENTRY_POINTS, 'the entry points call the services, not the other way round'],
+  ['lib/authn', DOORS, 'identity (lib/authn) sits below the doors that ask it'],
 ];
 
 /** The layer rule an import from `file` to `to` breaks, or null. */
@@ -64,6 +79,10 @@ export function violation(file, to, { client, typeOnly = false }) {
   if (to.kind !== 'local') return null;
   if (client && under(file, 'components') && (under(to.path, 'lib/db') || (under(to.path, 'lib/services') && !(typeOnly && !under(to.path, 'lib/services/internal'))))) return `a client component ("use client") may not import ${to.path}: take DTO types from lib/types or beside the services, and data from props or the API`;
   if (under(to.path, 'lib/services/internal') && !under(file, 'lib/services')) return `only lib/services may import ${to.path}`;
+  if (file === 'lib/config.ts') return `lib/config imports nothing of the project, not ${to.path}`;
+  const from = doorOf(file);
+  const toDoor = doorOf(to.path);
+  if (from && toDoor && from !== toDoor) return `${from} may not import ${to.path}: ${DOOR_WHY}`;
   for (const [layer, forbidden, why] of LOWER_ONLY) {
     if (under(file, layer) && forbidden.some((f) => under(to.path, f))) return `${layer} may not import ${to.path}: ${why}`;
   }

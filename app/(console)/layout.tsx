@@ -5,7 +5,7 @@ import { can } from '@/lib/auth/permissions';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/requests-badge';
-import { chefOrg } from '@/lib/chef/context';
+import { chefOrg } from '@/lib/config';
 import { requestAdminAreas } from '@/lib/services/admin-areas';
 import { adminHref } from '@/components/admin-tab-list';
 import { listMyInvitations } from '@/lib/services/association-requests';

@@ -10,7 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { asAppError } from '@/lib/errors';
-import { dataCollectorMaxBytes, dataCollectorToken, ingestRunMessage } from '@/lib/services/data-collector';
+import { ingestRunMessage } from '@/lib/services/data-collector';
+import { dataCollectorMaxBytes, dataCollectorToken } from '@/lib/config';
 
 export const DATA_COLLECTOR_TOKEN_PATHS: ReadonlySet<string> = new Set(['/data-collector/v0', '/data-collector/v0/']);
 

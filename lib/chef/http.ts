@@ -13,6 +13,7 @@ import type https from 'node:https';
 import { servePort, type TlsFiles } from '@/lib/ops/tls';
 import { randomUUID } from 'node:crypto';
 import { maxDocumentBytes } from '@/lib/validation/limits';
+import { chefMaxRequestSize, publicUrl } from '@/lib/config';
 import { handleChef, isChefPath, sanitizeRequestId } from './router';
 import { DATA_COLLECTOR_TOKEN_PATHS, serveDataCollectorToken } from './data-collector-token';
 
@@ -20,12 +21,6 @@ import { DATA_COLLECTOR_TOKEN_PATHS, serveDataCollectorToken } from './data-coll
 function requestIdOf(req: IncomingMessage): string {
   const v = req.headers['x-request-id'];
   return sanitizeRequestId(Array.isArray(v) ? v[0] : v) ?? randomUUID();
-}
-
-/** Chef Server's largest JSON request body (opscode_erchef['max_request_size']). */
-export function chefMaxRequestSize(): number {
-  const n = Number(process.env.CHEF_MAX_REQUEST_SIZE);
-  return Number.isInteger(n) && n > 0 ? n : 2_000_000;
 }
 
 /** Cookbook file uploads go to the file store (bookshelf in Chef Server), not through erchef's JSON limit. */
@@ -64,7 +59,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 
 /** The base of absolute URIs in answers: PUBLIC_URL when set, else the Host the client used. */
 function baseUrl(req: IncomingMessage): string {
-  const configured = process.env.PUBLIC_URL?.replace(/\/+$/, '');
+  const configured = publicUrl();
   if (configured) return configured;
   const proto = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   return `${proto}://${req.headers.host ?? 'localhost'}`;

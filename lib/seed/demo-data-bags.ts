@@ -25,7 +25,7 @@
  */
 import { createCipheriv, createHash, createPublicKey, publicEncrypt, randomBytes, constants } from 'node:crypto';
 import type { Tx } from '@/lib/db/client';
-import { generateChefKeyPair } from '@/lib/services/chef-key-material';
+import { generateChefKeyPair } from '@/lib/auth/key-pairs';
 import { classifyItem } from '@/lib/services/data-bags';
 import { indexClient, indexDataBagItem } from '@/lib/services/seed-writes';
 import { HOME_ORG_ID } from '@/lib/services/organizations';

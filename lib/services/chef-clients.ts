@@ -13,7 +13,7 @@ import { parseInput } from './internal/parse';
 import { transaction } from './internal/retry';
 import { indexClient, unindexClient } from './internal/search-index';
 import { sortedBy } from '@/lib/db/order';
-import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from './chef-key-material';
+import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from '@/lib/auth/key-pairs';
 import { toDto, type KeyDto } from './chef-keys';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { claimChefName, releaseClientName, stageValidatorName, validatorName } from './chef-names';

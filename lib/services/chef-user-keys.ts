@@ -9,7 +9,7 @@ import type { Tx } from '@/lib/db/client';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
 import { audit, type AuditActor } from './internal/audit';
 import { transaction } from './internal/retry';
-import { generateChefKeyPair, KEY_NAME } from './chef-key-material';
+import { generateChefKeyPair, KEY_NAME } from '@/lib/auth/key-pairs';
 import { createKey, deleteKey, listKeys, updateKey, type KeyDto, type KeyOwner } from './chef-keys';
 import { chefNameTaken } from './chef-names';
 

@@ -11,7 +11,7 @@ import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit } from './internal/audit';
 import { transaction } from './internal/retry';
-import { checkedPublicKey, generateChefKeyPair } from './chef-key-material';
+import { checkedPublicKey, generateChefKeyPair } from '@/lib/auth/key-pairs';
 import { claimChefName } from './chef-names';
 
 /** Chef's user-name rule (chef_regex user_name). */

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
-import { chefOrg } from '@/lib/chef/router';
+import { chefOrg } from '@/lib/config';
 import { connectChoices, keyFingerprint } from '@/lib/db/queries/chef-pages';
-import { serverCertificateTrust } from '@/lib/chef/certificate-trust';
+import { serverCertificateTrust } from '@/lib/ops/certificate-trust';
 import { validatorName } from '@/lib/services/chef-names';
 import { ownKeys } from '@/lib/services/chef-user-keys';
 import { ChefConnect } from '@/components/chef-connect';

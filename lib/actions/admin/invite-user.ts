@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { createInvitation } from '@/lib/services/association-requests';
-import { orgScope } from '@/lib/api/org-members';
+import { orgScope } from '@/lib/services/organizations';
 import { authedAction } from '../safe-action';
 
 /**

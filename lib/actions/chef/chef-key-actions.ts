@@ -2,9 +2,9 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { chefOrg } from '@/lib/chef/router';
+import { chefOrg } from '@/lib/config';
 import { deleteClient, rotateValidatorFor } from '@/lib/services/chef-clients';
-import { KEY_NAME } from '@/lib/services/chef-key-material';
+import { KEY_NAME } from '@/lib/auth/key-pairs';
 import { createOwnKey, deleteOwnKey, expireOwnKey, registerOwnKey } from '@/lib/services/chef-user-keys';
 import { authedAction } from '../safe-action';
 

@@ -5,7 +5,8 @@
  * after). Automate's token form is served on /data-collector/v0 (see
  * app/data-collector/v0/route.ts).
  */
-import { dataCollectorMaxBytes, ingestRunMessage } from '@/lib/services/data-collector';
+import { ingestRunMessage } from '@/lib/services/data-collector';
+import { dataCollectorMaxBytes } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { jsonBody, ok, route, type ChefRoute } from '../context';
 

@@ -37,7 +37,7 @@ import { computeRevisionId, differingPaths, fingerprint, jsonEqual, orderImporte
 import { isAppError } from '@/lib/errors';
 import type { ImportEntry, ImportKind, ImportReport } from '@/lib/types/import';
 import { createClient } from '../chef-clients';
-import { normalisePublicKey } from '../chef-key-material';
+import { normalisePublicKey } from '@/lib/auth/key-pairs';
 import { createKey } from '../chef-keys';
 import { createChefNode, nodeJson, normaliseNode, updateChefNode, type ChefNode } from '../chef-nodes';
 import { createChefUser } from '../chef-users';

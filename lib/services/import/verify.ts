@@ -15,7 +15,7 @@ import { db } from '@/lib/db/client';
 import { differingPaths, fingerprint, jsonEqual, parseLossless } from '@/lib/domain';
 import { isAppError } from '@/lib/errors';
 import type { ImportKind } from '@/lib/types/import';
-import { normalisePublicKey } from '../chef-key-material';
+import { normalisePublicKey } from '@/lib/auth/key-pairs';
 import { nodeDocument, normaliseNode } from '../chef-nodes';
 import { HOME_ORG_ID } from '../organizations';
 import { withoutServerFields } from '../internal/store-revision';

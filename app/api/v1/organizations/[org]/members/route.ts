@@ -1,7 +1,8 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { addMemberRoute, listMembersRoute } from '@/lib/api/contracts/organizations';
-import { memberJson, orgScope } from '@/lib/api/org-members';
+import { memberJson } from '@/lib/api/org-members';
+import { orgScope } from '@/lib/services/organizations';
 import { associateUser, listOrgMembers } from '@/lib/services/org-members';
 
 export const dynamic = 'force-dynamic';

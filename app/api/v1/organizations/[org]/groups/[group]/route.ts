@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getGroupRoute, updateGroupRoute } from '@/lib/api/contracts/organizations';
-import { orgScope } from '@/lib/api/org-members';
+import { orgScope } from '@/lib/services/organizations';
 import { getGroup, updateGroup, type GroupDto } from '@/lib/services/chef-groups';
 
 export const dynamic = 'force-dynamic';
