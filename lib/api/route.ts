@@ -10,7 +10,7 @@ import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { hasChefSignature } from '@/lib/auth/chef-signing';
 import { crossSiteRefusal } from './csrf';
 import { noteActor } from '@/lib/ops/request-context';
-import { requestIdFromHeader } from './request-id';
+import { requestIdFrom as requestIdOf } from '@/lib/ops/request-id';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/validation/limits';
 import { zodErrors } from '@/lib/validation/zod-errors';
 import type { BodyOf, PathInputOf, QueryOf, RouteContract } from './contract';
@@ -68,11 +68,6 @@ export interface ContractContext<C extends RouteContract> extends ApiContext {
 /** A public route's context: no caller identity. */
 export type PublicContext<C extends RouteContract> = Omit<ContractContext<C>, 'access'>;
 
-/** The caller's X-Request-Id, kept to safe characters and 100 of them (what audit events store); a fresh id otherwise. Never a reason to refuse (issue 17, item 23). */
-export function requestIdFrom(req: Request): string {
-  return requestIdFromHeader(req.headers.get('x-request-id'));
-}
-
 const UNAUTHENTICATED = 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.';
 
 /** 401 with the API's body (shared by every authentication path, the node fast path included). */
@@ -88,7 +83,7 @@ type RouteCtx = { params: Promise<Record<string, string | string[]>> };
  */
 function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, userOf: (caller: A) => Access | null, run: (req: Request, caller: A, requestId: string, params: Record<string, string>) => Promise<Response>) {
   return async (req: Request, routeCtx: RouteCtx): Promise<Response> => {
-    const requestId = requestIdFrom(req);
+    const requestId = requestIdOf(req.headers.get('x-request-id'));
     const withId = (res: Response) => {
       res.headers.set('x-request-id', requestId);
       return res;

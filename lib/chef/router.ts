@@ -5,7 +5,6 @@
  * file per resource under resources/); every answer is JSON with Chef's
  * shapes, status codes and messages; nothing here redirects.
  */
-import { randomUUID } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
 import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
@@ -16,6 +15,7 @@ import { authenticate } from '@/lib/authn';
 import { isPresigned, verifyPresigned } from '@/lib/auth/presigned-url';
 import { contentHashCheck, hasChefSignature, STREAMED_BODY } from '@/lib/auth/chef-signing';
 import { noteRoute } from '@/lib/ops/request-context';
+import { requestIdFrom } from '@/lib/ops/request-id';
 import { API_MAX_VERSION, API_MIN_VERSION, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx, type Result } from './context';
 import { chefOrg } from '@/lib/config';
 import { chefRoutes } from './routes';
@@ -110,7 +110,7 @@ export function chefVersionRefusal(version: string | null | undefined): string |
  * JSON 404; a known path with another method is a 405 with `Allow`.
  */
 export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
-  const requestId = sanitizeRequestId(req.header('x-request-id')) ?? randomUUID();
+  const requestId = requestIdFrom(req.header('x-request-id'));
   const headers: Record<string, string> = { ...JSON_HEADERS, 'x-request-id': requestId };
   const reply = (status: number, body: string | Buffer = ''): ChefResponse => ({ status, headers, body: req.method === 'HEAD' ? '' : body });
   // Issue 46: a file streamed from the store (a HEAD gets its headers only).
@@ -238,11 +238,4 @@ function through(source: Readable, t: Transform): Transform {
   source.once('error', (e) => t.destroy(e));
   source.once('aborted', () => t.destroy(badRequest('The upload ended before its body did: the client closed the connection.')));
   return source.pipe(t);
-}
-
-/** An incoming X-Request-Id is kept when short and printable, else replaced (never a reason to refuse a request). */
-export function sanitizeRequestId(v: string | null | undefined): string | null {
-  if (!v) return null;
-  const t = v.trim();
-  return /^[\x21-\x7e]{1,100}$/.test(t) ? t : null;
 }
