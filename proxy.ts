@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { earlyRefusal } from '@/lib/api/early-guard';
-import { requestIdFromHeader } from '@/lib/api/request-id';
+import { earlyRefusal } from '@/lib/ops/early-guard';
+import { requestIdFrom } from '@/lib/ops/request-id';
 
 /**
  * A convenience redirect for visitors without a session cookie. It is not the
@@ -12,7 +12,7 @@ export function proxy(req: NextRequest) {
   if (req.nextUrl.pathname.startsWith('/api/')) {
     // One request id for the whole answer: the route handler reads it from the request, and answers
     // no route gives (a 404 of an unknown /api/v1 path) carry it from here.
-    const requestId = requestIdFromHeader(req.headers.get('x-request-id'));
+    const requestId = requestIdFrom(req.headers.get('x-request-id'));
     const refusal = earlyRefusal(req.method, req.nextUrl.pathname, requestId);
     if (refusal) return NextResponse.json(refusal.body, { status: refusal.status, headers: refusal.headers });
     const headers = new Headers(req.headers);

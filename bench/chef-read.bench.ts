@@ -3,7 +3,7 @@ import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { createDb } from '@/lib/db/client';
 import { round, type BenchResult } from './lib/harness';
 import { alternating, startBare, throughput } from './lib/servers';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { startS3Server } from '../test/s3-server';
 import { round, type BenchResult } from './lib/harness';
 

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { createDb } from '@/lib/db/client';
 import { round, type BenchResult } from './lib/harness';
 import { startBare, throughput } from './lib/servers';

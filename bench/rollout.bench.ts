@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { createDb, installDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { loadAccess } from '@/lib/db/queries/access';

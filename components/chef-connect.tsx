@@ -2,7 +2,7 @@
 
 import { useState, type ReactNode } from 'react';
 import { useRouter } from 'next/navigation';
-import type { CertificateTrust } from '@/lib/chef/certificate-trust';
+import type { CertificateTrust } from '@/lib/ops/certificate-trust';
 import { connectSnippets, serverHost } from './connect-snippets';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';

@@ -1,4 +1,4 @@
-import type { CertificateTrust } from '@/lib/chef/certificate-trust';
+import type { CertificateTrust } from '@/lib/ops/certificate-trust';
 
 export interface ConnectSnippetInput {
   serverUrl: string;

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { signRequest } from '../lib/chef/signing';
+import { signRequest } from '../lib/auth/chef-signing';
 import { stateFile } from './roles';
 
 test.describe('release manager', () => {

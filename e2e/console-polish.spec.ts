@@ -15,7 +15,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test, type Browser, type Page } from './test';
-import { signRequest } from '../lib/chef/signing';
+import { signRequest } from '../lib/auth/chef-signing';
 import { stateFile, type Role } from './roles';
 import { restoreSeedState } from './seed-state';
 

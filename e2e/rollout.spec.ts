@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test, type Page } from './test';
-import { signRequest } from '../lib/chef/signing';
+import { signRequest } from '../lib/auth/chef-signing';
 import { buildDemoLock, type DemoPolicySpec } from '../lib/seed/demo-data';
 import { stateFile } from './roles';
 

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { serverUrl } from './servers';
-import { signRequest } from '../lib/chef/signing';
+import { signRequest } from '../lib/auth/chef-signing';
 import { inRing, ringSeed } from '../lib/domain/rings';
 import { expect, test as base, type BrowserContext, type Page } from './test';
 import { stateFile, type Role } from './roles';

@@ -12,8 +12,11 @@
  * - each layer imports only layers below it (LOWER_ONLY): lib/auth (the permission table and pure
  *   primitives; authentication that reads the database is lib/authn), lib/types and lib/validation
  *   import no data access, services or entry points; lib/db imports no services; lib/ops (logs,
- *   metrics, the HTTP front) and lib/services import no entry points (lib/api, lib/chef, lib/actions,
- *   lib/authn, app).
+ *   metrics, the HTTP front) and lib/services import no entry points (the doors and lib/authn);
+ *   lib/authn (identity) imports no door; lib/config imports nothing of the project;
+ * - doors do not import doors (docs/architecture.md 3): a file under one door (app, lib/api, lib/chef,
+ *   lib/actions) imports nothing under another. app/api/** holds the API door's Next route files, so it
+ *   counts as lib/api.
  */
 import path from 'node:path';
 import { builtinModules } from 'node:module';
@@ -43,7 +46,18 @@ function isClientModule(program) {
 /** Tests and benchmarks exercise a layer from outside (fixtures, vitest, internals, bulk population): the rules are for the code they exercise. */
 const isTest = (file) => /\.test\.tsx?$/.test(file) || under(file, 'test') || under(file, 'e2e') || under(file, 'bench');
 
-const ENTRY_POINTS = ['app', 'lib/api', 'lib/chef', 'lib/actions', 'lib/authn'];
+/** The doors: how the world reaches the console (pages, the console API, Chef's API, server actions). */
+const DOORS = ['app', 'lib/api', 'lib/chef', 'lib/actions'];
+/** The doors and identity (lib/authn: below the doors, above the services). */
+const ENTRY_POINTS = [...DOORS, 'lib/authn'];
+
+/** The door a file belongs to, or null. Next requires the API door's route files under app/api. */
+function doorOf(file) {
+  if (under(file, 'app/api')) return 'lib/api';
+  return DOORS.find((d) => under(file, d)) ?? null;
+}
+
+const DOOR_WHY = 'doors do not import doors; identity is lib/authn, crypto lib/auth, configuration lib/config';
 /** Layers that may import only what is below them: [layer, what it may not import, why]. */
 const LOWER_ONLY = [
   ['lib/auth', ['lib/db', 'lib/services', 'lib/ops', ...ENTRY_POINTS], 'lib/auth is the permission table and pure primitives (authentication that reads the database lives in lib/authn)'],
@@ -52,6 +66,7 @@ const LOWER_ONLY = [
   ['lib/db', ['lib/services', ...ENTRY_POINTS], 'the services build on the queries, not the other way round'],
   ['lib/ops', ['lib/services', ...ENTRY_POINTS], 'operations (logs, metrics, the HTTP front) sit below the entry points'],
   ['lib/services', ENTRY_POINTS, 'the entry points call the services, not the other way round'],
+  ['lib/authn', DOORS, 'identity (lib/authn) sits below the doors that ask it'],
 ];
 
 /** The feature folder (lib/services/<feature>/) a repository path is inside, with the rest of its path; null outside one. */
@@ -76,6 +91,10 @@ export function violation(file, to, { client, typeOnly = false }) {
     return `import the feature's face @/lib/services/${inside.feature} (its index.ts), not ${to.path}: outside lib/services/${inside.feature}/ only its index.ts is imported`;
   }
   if (under(to.path, 'lib/services/funnel') && !under(file, 'lib/services') && !under(file, 'lib/seed')) return `only lib/services and lib/seed may import ${to.path}: the write funnel is reached through a feature`;
+  if (file === 'lib/config.ts') return `lib/config imports nothing of the project, not ${to.path}`;
+  const from = doorOf(file);
+  const toDoor = doorOf(to.path);
+  if (from && toDoor && from !== toDoor) return `${from} may not import ${to.path}: ${DOOR_WHY}`;
   for (const [layer, forbidden, why] of LOWER_ONLY) {
     if (under(file, layer) && forbidden.some((f) => under(to.path, f))) return `${layer} may not import ${to.path}: ${why}`;
   }

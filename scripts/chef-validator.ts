@@ -8,7 +8,7 @@
  * exist. Prints nothing else on stdout.
  */
 import fs from 'node:fs';
-import { chefOrg } from '../lib/chef/router';
+import { chefOrg } from '../lib/config';
 import { rotateValidator } from '../lib/services/clients';
 
 const USAGE = 'usage: npm run chef:validator -- [--stage STAGE] [--out FILE]';

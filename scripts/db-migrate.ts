@@ -1,7 +1,7 @@
 import { createDb } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { redactedUrl } from '../lib/db/url';
-import { chefOrg } from '../lib/chef/context';
+import { chefOrg } from '../lib/config';
 import { ensureHomeOrganization, homeOrganizationReport, HomeOrganizationError } from '../lib/services/organizations';
 
 const applied = await applyMigrations();

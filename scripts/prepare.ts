@@ -8,7 +8,7 @@
  * start-up stops when another organization has that name.
  */
 import { createDb } from '../lib/db/client';
-import { chefOrg } from '../lib/chef/context';
+import { chefOrg } from '../lib/config';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseProvider, redactedUrl } from '../lib/db/url';
 import { authSecret } from '../lib/auth/secret';

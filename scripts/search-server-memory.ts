@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { applyMigrations } from '../lib/db/migrate';
-import { signRequest } from '../lib/chef/signing';
+import { signRequest } from '../lib/auth/chef-signing';
 import { afterRun, ohaiNode } from '../bench/search.bench';
 import { serverNodeArgs } from './server-command';
 
@@ -46,7 +46,7 @@ await applyMigrations(url);
 process.env.DATABASE_URL = url;
 const { db } = await import('../lib/db/client');
 const { HOME_MEMBERSHIP, ensureHomeOrganization } = await import('../lib/services/organizations');
-const { chefOrg } = await import('../lib/chef/context');
+const { chefOrg } = await import('../lib/config');
 const { addUserKey } = await import('../lib/services/keys');
 const org = chefOrg();
 await ensureHomeOrganization(org);

@@ -11,7 +11,7 @@
 import next from 'next';
 import { serveChef } from '../lib/chef/http';
 import { isChefPath } from '../lib/chef/router';
-import { respondEarly } from '../lib/api/early-guard';
+import { respondEarly } from '../lib/ops/early-guard';
 import { disconnectDb } from '../lib/db/client';
 import { log } from '../lib/ops/log';
 import { consoleRouteLabeler } from '../lib/ops/routes';

@@ -61,8 +61,8 @@ export interface ChefHarness {
 import { db } from '@/lib/db/client';
 import { loadAccess } from '@/lib/db/queries/access';
 import { startChefServer } from '@/lib/chef/http';
-import { chefOrg } from '@/lib/chef/router';
-import { signRequest, type SignProtocol } from '@/lib/chef/signing';
+import { chefOrg } from '@/lib/config';
+import { signRequest, type SignProtocol } from '@/lib/auth/chef-signing';
 import { createClient, rotateValidator } from '@/lib/services/clients';
 import { addUserKey } from '@/lib/services/keys';
 import { createApiToken } from '@/lib/services/users';

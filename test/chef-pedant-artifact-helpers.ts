@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import type { ChefActor, ChefHarness } from './chef-harness';
 
 export const md5 = (s: string | Buffer) => createHash('md5').update(s).digest('hex');

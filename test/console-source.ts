@@ -17,7 +17,7 @@ import { db } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { loadAccess } from '../lib/db/queries/access';
 import { startChefServer } from '../lib/chef/http';
-import { chefOrg } from '../lib/chef/router';
+import { chefOrg } from '../lib/config';
 import { createChefNode } from '../lib/services/nodes';
 import { addUserKey } from '../lib/services/keys';
 import { seedDemo, DEMO_POLICIES } from '../lib/seed/seed-demo';

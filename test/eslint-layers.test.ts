@@ -55,11 +55,32 @@ describe('the layer boundaries (eslint.config.mjs, eslint/layers.mjs)', () => {
     expect(await lint('lib/auth/x.ts', "import { x } from '../services/login-throttle';")).toEqual([expect.stringMatching(/lib\/auth may not import lib\/services/)]);
     expect(await lint('lib/types/x.ts', "import type { X } from '@/lib/services/compose';")).toEqual([expect.stringMatching(/lib\/types may not import/)]);
     expect(await lint('lib/ops/x.ts', "import { ALLOWED_METHODS } from '@/lib/api/early-guard';")).toEqual([expect.stringMatching(/lib\/ops may not import lib\/api/)]);
-    expect(await lint('lib/services/x.ts', "import { normalisePublicKey } from '@/lib/chef/signing';")).toEqual([expect.stringMatching(/lib\/services may not import lib\/chef/)]);
+    expect(await lint('lib/services/x.ts', "import { handleChef } from '@/lib/chef/router';")).toEqual([expect.stringMatching(/lib\/services may not import lib\/chef/)]);
     expect(await lint('lib/db/queries/x.ts', "import { handleChef } from '@/lib/chef/router';")).toEqual([expect.stringMatching(/lib\/db may not import/)]);
     // Downward imports are fine.
     expect(await lint('lib/authn/x.ts', "import { loadAccess } from '@/lib/db/queries/access';\nimport { can } from '@/lib/auth/permissions';")).toEqual([]);
     expect(await lint('lib/services/x.ts', "import { db } from '@/lib/db/client';\nimport { log } from '@/lib/ops/log';")).toEqual([]);
     expect(await lint('lib/chef/x.ts', "import { createClient } from '@/lib/services/clients';")).toEqual([]);
+  });
+
+  // Issue 44 (docs/architecture.md 3): app, lib/api, lib/chef and lib/actions import none of each other.
+  it('doors do not import doors: identity is lib/authn, crypto lib/auth, configuration lib/config', async () => {
+    const doorRule = /Layer boundary: .* may not import .*: doors do not import doors; identity is lib\/authn, crypto lib\/auth, configuration lib\/config/;
+    expect(await lint('lib/api/x.ts', "import { authenticateSigned } from '@/lib/chef/authn';")).toEqual([expect.stringMatching(/^Layer boundary: lib\/api may not import lib\/chef\/authn: doors do not import doors/)]);
+    expect(await lint('lib/actions/admin/x.ts', "import { chefOrg } from '@/lib/chef/context';")).toEqual([expect.stringMatching(doorRule)]);
+    expect(await lint('lib/actions/admin/x.ts', "import { memberJson } from '../../api/org-members';")).toEqual([expect.stringMatching(/lib\/actions may not import lib\/api\/org-members/)]);
+    expect(await lint('app/(console)/x/page.tsx', "import { chefOrg } from '@/lib/chef/router';")).toEqual([expect.stringMatching(/^Layer boundary: app may not import lib\/chef\/router/)]);
+    expect(await lint('lib/chef/x.ts', "import type { ApiContext } from '@/lib/api/route';")).toEqual([expect.stringMatching(doorRule)]);
+    expect(await lint('lib/chef/x.ts', "export { x } from '@/app/(console)/layout';")).toEqual([expect.stringMatching(doorRule)]);
+    // The /api/v1 route files live under app/api (Next's rule) and are the API door's own.
+    expect(await lint('app/api/v1/x/route.ts', "import { apiRoute } from '@/lib/api/route';")).toEqual([]);
+    expect(await lint('app/api/v1/x/route.ts', "import { chefOrg } from '@/lib/chef/context';")).toEqual([expect.stringMatching(/^Layer boundary: lib\/api may not import lib\/chef\/context/)]);
+    // What the doors share lives below them.
+    const shared = "import { authenticate } from '@/lib/authn';\nimport { signRequest } from '@/lib/auth/chef-signing';\nimport { chefOrg } from '@/lib/config';";
+    for (const door of ['app/(console)/x/page.tsx', 'lib/api/x.ts', 'lib/chef/x.ts', 'lib/actions/x.ts']) expect(await lint(door, shared)).toEqual([]);
+    // Identity sits below the doors; configuration below everything.
+    expect(await lint('lib/authn/x.ts', "import { handleChef } from '@/lib/chef/router';")).toEqual([expect.stringMatching(/lib\/authn may not import lib\/chef\/router/)]);
+    expect(await lint('lib/services/x.ts', "import { authenticate } from '@/lib/authn';")).toEqual([expect.stringMatching(/lib\/services may not import lib\/authn/)]);
+    expect(await lint('lib/config.ts', "import { log } from '@/lib/ops/log';")).toEqual([expect.stringMatching(/lib\/config imports nothing of the project/)]);
   });
 });

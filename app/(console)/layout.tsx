@@ -5,7 +5,7 @@ import { can } from '@/lib/auth/permissions';
 import { NavLinks } from '@/components/nav-links';
 import { UserMenu } from '@/components/user-menu';
 import { pendingApprovalCount } from '@/lib/services/promotion';
-import { chefOrg } from '@/lib/chef/context';
+import { chefOrg } from '@/lib/config';
 import { requestAdminAreas, listMyInvitations } from '@/lib/services/organizations';
 import { adminHref } from '@/components/admin-tab-list';
 import { MyInvitations } from '@/components/my-invitations';

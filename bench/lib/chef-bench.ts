@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -2,14 +2,15 @@ import 'server-only';
 import { z } from 'zod';
 import { jsonDepth, parseLossless } from '@/lib/domain';
 import { NextResponse } from 'next/server';
-import { currentAccess } from '@/lib/authn/session';
-import { can, refusal, type Access, type Actor } from '@/lib/auth/permissions';
+import { can, refusal, type Access } from '@/lib/auth/permissions';
 import { AppError, asAppError } from '@/lib/errors';
-import { authenticateBearer, authenticateSigned } from '@/lib/chef/authn';
-import { hasChefSignature } from '@/lib/chef/signing';
+import { authenticate as authenticateCaller } from '@/lib/authn';
+import { currentAccess } from '@/lib/authn/session';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
+import { hasChefSignature } from '@/lib/auth/chef-signing';
 import { crossSiteRefusal } from './csrf';
 import { noteActor } from '@/lib/ops/request-context';
-import { requestIdFromHeader } from './request-id';
+import { requestIdFrom as requestIdOf } from '@/lib/ops/request-id';
 import { ENVELOPE_DEPTH, MAX_DEPTH, maxDocumentBytes } from '@/lib/validation/limits';
 import { zodErrors } from '@/lib/validation/zod-errors';
 import type { BodyOf, PathInputOf, QueryOf, RouteContract } from './contract';
@@ -26,25 +27,18 @@ export function errorResponse(status: number, message: string, errors: { path: s
 }
 
 /**
- * Who calls the console API, authenticated once: a Chef signature (X-Ops-*
- * headers, as knife signs), else a bearer token, else the browser session
- * (the same authentication as the Chef surface's, lib/chef/authn.ts). Null
- * when none is valid, and for Chef clients: machine identities with
- * Chef-surface rights only; the console API is for people.
+ * Who calls the console API, authenticated once (lib/authn): a Chef signature (X-Ops-* headers, as knife
+ * signs), else a bearer token, else the browser session. Null when none is valid, and for Chef clients:
+ * machine identities with Chef-surface rights only; the console API is for people. While /api/v1 is served
+ * by Next, the session is Next's (lib/authn/session.ts: it renews the cookie as pages do); on the node:http
+ * front the same order takes `['signature', 'bearer', 'session']` (docs/architecture.md 8).
  */
 export async function authenticate(req: Request): Promise<Access | null> {
   const header = (h: string) => req.headers.get(h);
-  let actor: Actor | null;
-  if (hasChefSignature(header)) {
-    const body = new Uint8Array(await req.clone().arrayBuffer());
-    const signed = await authenticateSigned({ method: req.method, path: new URL(req.url).pathname, header, body });
-    actor = signed.ok ? signed.actor : null;
-  } else if (req.headers.has('authorization')) {
-    const bearer = await authenticateBearer({ method: req.method, path: new URL(req.url).pathname, header, body: '' });
-    actor = bearer.ok ? bearer.actor : null;
-  } else {
-    actor = await currentAccess();
-  }
+  // Only a signed request's body is read here (its signature hashes it); the handler reads its own copy.
+  const body = hasChefSignature(header) ? new Uint8Array(await req.clone().arrayBuffer()) : new Uint8Array();
+  const auth = await authenticateCaller({ method: req.method, path: new URL(req.url).pathname, header, body }, { id: HOME_ORG_ID }, ['signature', 'bearer']);
+  const actor = auth.ok ? auth.actor : auth.status === 0 ? await currentAccess() : null;
   return actor?.kind === 'user' ? actor : null;
 }
 
@@ -74,11 +68,6 @@ export interface ContractContext<C extends RouteContract> extends ApiContext {
 /** A public route's context: no caller identity. */
 export type PublicContext<C extends RouteContract> = Omit<ContractContext<C>, 'access'>;
 
-/** The caller's X-Request-Id, kept to safe characters and 100 of them (what audit events store); a fresh id otherwise. Never a reason to refuse (issue 17, item 23). */
-export function requestIdFrom(req: Request): string {
-  return requestIdFromHeader(req.headers.get('x-request-id'));
-}
-
 const UNAUTHENTICATED = 'Authentication required: send a valid API token as "Authorization: Bearer <token>", or sign in.';
 
 /** 401 with the API's body (shared by every authentication path, the node fast path included). */
@@ -94,7 +83,7 @@ type RouteCtx = { params: Promise<Record<string, string | string[]>> };
  */
 function wrap<A>(authenticateCaller: (req: Request) => Promise<A | null>, userOf: (caller: A) => Access | null, run: (req: Request, caller: A, requestId: string, params: Record<string, string>) => Promise<Response>) {
   return async (req: Request, routeCtx: RouteCtx): Promise<Response> => {
-    const requestId = requestIdFrom(req);
+    const requestId = requestIdOf(req.headers.get('x-request-id'));
     const withId = (res: Response) => {
       res.headers.set('x-request-id', requestId);
       return res;

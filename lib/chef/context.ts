@@ -14,10 +14,6 @@ import { parseLossless } from '@/lib/domain';
 export const API_MIN_VERSION = 0;
 export const API_MAX_VERSION = 2;
 
-/** The organization this install serves (CHEF_ORG, default `console`). */
-export function chefOrg(): string {
-  return process.env.CHEF_ORG || 'console';
-}
 
 export interface ChefRequest {
   method: string;
@@ -73,7 +69,7 @@ export interface ChefRoute {
   handler: Handler;
   /**
    * For a request without a Chef signature whose URL carries a valid
-   * pre-signature (file-url.ts): served by this handler, which has no actor
+   * pre-signature (lib/auth/presigned-url.ts): served by this handler, which has no actor
    * (the URL was handed out to one that `can()` read it). Absent: every
    * request is authenticated.
    */

@@ -8,9 +8,12 @@
  * trusts it: keep the token secret, or use the signed form.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { declaresOver, readBody } from '@/lib/ops/body';
+import { requestIdFrom } from '@/lib/ops/request-id';
 import { asAppError } from '@/lib/errors';
-import { dataCollectorMaxBytes, dataCollectorToken, ingestRunMessage } from '@/lib/services/runs';
+import { ingestRunMessage } from '@/lib/services/runs';
+import { dataCollectorMaxBytes, dataCollectorToken } from '@/lib/config';
 
 export const DATA_COLLECTOR_TOKEN_PATHS: ReadonlySet<string> = new Set(['/data-collector/v0', '/data-collector/v0/']);
 
@@ -25,7 +28,8 @@ function answer(res: ServerResponse, status: number, body: unknown, extra: Recor
 
 /** Serves POST /data-collector/v0 (the token form). */
 export async function serveDataCollectorToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const requestId = randomUUID();
+  // The front's id (lib/ops/server.ts): the log line, the audit and the answer name the same request.
+  const requestId = requestIdFrom(req.headers['x-request-id']);
   const headers = { 'x-request-id': requestId };
   const token = dataCollectorToken();
   if (!token) return answer(res, 404, { error: ['The token form of the data collector is off (no DATA_COLLECTOR_TOKEN); report through the signed /organizations/<org>/data-collector'] }, headers);
@@ -33,22 +37,12 @@ export async function serveDataCollectorToken(req: IncomingMessage, res: ServerR
   const presented = req.headers['x-data-collector-token'];
   if (typeof presented !== 'string' || !same(presented, token)) return answer(res, 401, { error: ['x-data-collector-token is missing or wrong'] }, headers);
   const max = dataCollectorMaxBytes();
-  if (Number(req.headers['content-length'] ?? 0) > max) {
-    req.resume();
-    return answer(res, 413, { error: [`A data collector message is at most ${max} bytes (DATA_COLLECTOR_MAX_BYTES)`] }, { ...headers, connection: 'close' });
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = false;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > max) over = true;
-    if (!over) chunks.push(c);
-  }
-  if (over) return answer(res, 413, { error: [`A data collector message is at most ${max} bytes (DATA_COLLECTOR_MAX_BYTES)`] }, headers);
+  const declaredOver = declaresOver(req, max);
+  const read = await readBody(req, max);
+  if (read === 'too-large') return answer(res, 413, { error: [`A data collector message is at most ${max} bytes (DATA_COLLECTOR_MAX_BYTES)`] }, declaredOver ? { ...headers, connection: 'close' } : headers);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(read.toString('utf8'));
   } catch {
     return answer(res, 400, { error: ['invalid JSON'], errors: [{ path: '', message: 'Body must be valid JSON' }] }, headers);
   }

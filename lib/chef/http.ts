@@ -1,7 +1,7 @@
 /**
  * The Chef surface over plain node:http: what the console's server runs in
  * front of Next (see scripts/serve.ts), and what tests and benchmarks start on
- * their own. Reads the body while counting it: a JSON request past Chef's
+ * their own. Reads the body with the front's reader (lib/ops/body.ts): a JSON request past Chef's
  * limit (CHEF_MAX_REQUEST_SIZE, default 2000000 bytes as Chef Server's
  * opscode_erchef['max_request_size']) is answered 413 with Chef's text; a
  * cookbook file upload (file_store, bookshelf's part in Chef) past
@@ -11,22 +11,12 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type https from 'node:https';
 import { servePort, type TlsFiles } from '@/lib/ops/tls';
-import { randomUUID } from 'node:crypto';
 import { maxDocumentBytes } from '@/lib/validation/limits';
-import { handleChef, isChefPath, sanitizeRequestId } from './router';
+import { chefMaxRequestSize, publicUrl } from '@/lib/config';
+import { handleChef, isChefPath } from './router';
+import { declaresOver, readBody } from '@/lib/ops/body';
+import { requestIdFrom } from '@/lib/ops/request-id';
 import { DATA_COLLECTOR_TOKEN_PATHS, serveDataCollectorToken } from './data-collector-token';
-
-/** The caller's X-Request-Id (sanitized), or a fresh one: every answer carries one, errors included. */
-function requestIdOf(req: IncomingMessage): string {
-  const v = req.headers['x-request-id'];
-  return sanitizeRequestId(Array.isArray(v) ? v[0] : v) ?? randomUUID();
-}
-
-/** Chef Server's largest JSON request body (opscode_erchef['max_request_size']). */
-export function chefMaxRequestSize(): number {
-  const n = Number(process.env.CHEF_MAX_REQUEST_SIZE);
-  return Number.isInteger(n) && n > 0 ? n : 2_000_000;
-}
 
 /** Cookbook file uploads go to the file store (bookshelf in Chef Server), not through erchef's JSON limit. */
 function isFileUpload(rawPath: string): boolean {
@@ -35,36 +25,12 @@ function isFileUpload(rawPath: string): boolean {
 
 const EMPTY = Buffer.alloc(0);
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body (most Chef GETs).
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    req.resume();
-    return Promise.resolve(EMPTY);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      if (over) return;
-      size += c.length;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        resolve(null);
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => !over && resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
+/** The request's id: the front's (lib/ops/server.ts), or by the same rule when this server runs alone. */
+const requestIdOf = (req: IncomingMessage) => requestIdFrom(req.headers['x-request-id']);
 
 /** The base of absolute URIs in answers: PUBLIC_URL when set, else the Host the client used. */
 function baseUrl(req: IncomingMessage): string {
-  const configured = process.env.PUBLIC_URL?.replace(/\/+$/, '');
+  const configured = publicUrl();
   if (configured) return configured;
   const proto = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   return `${proto}://${req.headers.host ?? 'localhost'}`;
@@ -82,11 +48,10 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   if (!isChefPath(rawPath)) return false;
   const upload = isFileUpload(rawPath);
   const limit = upload ? maxDocumentBytes() : chefMaxRequestSize();
-  const declared = Number(req.headers['content-length'] ?? 0);
   // Issue 46: a cookbook file upload is not read here: its handler streams it to the file store (which counts it against the limit).
-  const streamed = upload && req.method === 'PUT' && declared <= limit;
-  const body = declared > limit ? null : streamed ? EMPTY : await readBody(req, limit);
-  if (body === null) {
+  const streamed = upload && req.method === 'PUT' && !declaresOver(req, limit);
+  const body = streamed ? EMPTY : await readBody(req, limit);
+  if (body === 'too-large') {
     res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'x-request-id': requestIdOf(req) });
     // Chef's text (a string, as erchef answers it); uploads name the console's own limit.
     res.end(JSON.stringify({ error: upload ? `Request body is larger than ${limit} bytes (MAX_BODY_BYTES)` : `JSON must be no more than ${limit} bytes.` }));

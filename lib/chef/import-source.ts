@@ -1,7 +1,7 @@
 /**
  * Issue 27: a live Chef Infra Server (or chef-zero, or another console) as
  * an import source. Every request is signed with the project's Chef signing
- * code (lib/chef/signing.ts, protocol 1.3) as the admin user given on the
+ * code (lib/auth/chef-signing.ts, protocol 1.3) as the admin user given on the
  * command line. Answers of 5xx, 429 and timeouts are retried with backoff;
  * after the last attempt the object is reported (SourceError), never
  * silently dropped.
@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
 import { parseLossless } from '@/lib/domain';
 import { maxDocumentBytes } from '@/lib/validation/limits';
-import { signRequest } from './signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { aclFromJson, groupFromJson, SourceError, type Acl, type AclKind, type ImportSource, type SourceClient, type SourceFileRef, type SourceGroupInfo, type SourceKey, type SourceUser } from '@/lib/services/import';
 
 /** Issue 41 (low): the most a list answer (every node's name and URL, …) may be; a document's is MAX_BODY_BYTES. */

@@ -5,21 +5,22 @@
  * file per resource under resources/); every answer is JSON with Chef's
  * shapes, status codes and messages; nothing here redirects.
  */
-import { randomUUID } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
 import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
 import { organizationForName } from '@/lib/services/organizations';
 import { asAppError, badRequest, CHEF_STRING_ERROR } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
-import { authenticateRequest } from './authn';
-import { isPresigned, verifyPresigned } from './file-url';
-import { contentHashCheck, hasChefSignature, STREAMED_BODY } from './signing';
+import { authenticate } from '@/lib/authn';
+import { isPresigned, verifyPresigned } from '@/lib/auth/presigned-url';
+import { contentHashCheck, hasChefSignature, STREAMED_BODY } from '@/lib/auth/chef-signing';
 import { noteRoute } from '@/lib/ops/request-context';
-import { API_MAX_VERSION, API_MIN_VERSION, chefOrg, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx, type Result } from './context';
+import { requestIdFrom } from '@/lib/ops/request-id';
+import { API_MAX_VERSION, API_MIN_VERSION, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx, type Result } from './context';
+import { chefOrg } from '@/lib/config';
 import { chefRoutes } from './routes';
 
-export { chefOrg, type ChefRequest, type ChefResponse } from './context';
+export { type ChefRequest, type ChefResponse } from './context';
 export { chefRouteTable } from './routes';
 
 export { API_MAX_VERSION, API_MIN_VERSION } from './context';
@@ -45,6 +46,9 @@ function match(pattern: string[], segs: string[]): Record<string, string> | null
 // -------------------------------------------------------------------- dispatch
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** The Chef door's credentials: a Chef signature, or a console API token (no browser session). */
+const CHEF_ACCEPTS = ['signature', 'bearer'] as const;
 
 /** Process state (lib/process-state.ts): one memo for the server's copy of this module and Next's. */
 const versionHeaders = processState('chef.router.version-headers', () => new Map<string, string>());
@@ -106,7 +110,7 @@ export function chefVersionRefusal(version: string | null | undefined): string |
  * JSON 404; a known path with another method is a 405 with `Allow`.
  */
 export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
-  const requestId = sanitizeRequestId(req.header('x-request-id')) ?? randomUUID();
+  const requestId = requestIdFrom(req.header('x-request-id'));
   const headers: Record<string, string> = { ...JSON_HEADERS, 'x-request-id': requestId };
   const reply = (status: number, body: string | Buffer = ''): ChefResponse => ({ status, headers, body: req.method === 'HEAD' ? '' : body });
   // Issue 46: a file streamed from the store (a HEAD gets its headers only).
@@ -197,14 +201,14 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
 
   // Issue 23: the actor is loaded for the URL's organization: a client only there (elsewhere it does not exist:
   // 401), a user with their membership of it. At the server level there is no organization: users only.
-  const auth = await authenticateRequest({ method: req.method, path: req.rawPath, header: req.header, body: req.stream ? STREAMED_BODY : req.body }, new Date(), scoped ? orgId : SERVER_LEVEL_ORG_ID);
+  const auth = await authenticate({ method: req.method, path: req.rawPath, header: req.header, body: req.stream ? STREAMED_BODY : req.body }, { id: scoped ? orgId : SERVER_LEVEL_ORG_ID }, CHEF_ACCEPTS);
   if (!auth.ok) {
     req.stream?.resume();
     if (auth.status === 0) return reply(401, errorBody('missing required authentication header(s) X-Ops-UserId, X-Ops-Timestamp, X-Ops-Sign, X-Ops-Content-Hash, X-Ops-Authorization-1'));
     return reply(auth.status, errorBody(auth.message));
   }
   // Issue 46: a streamed upload's body is checked against the hash the signature covers as the handler reads it.
-  if (req.stream && auth.protocol !== 'bearer') req = { ...req, stream: through(req.stream, contentHashCheck(auth.protocol, req.header('x-ops-content-hash') ?? '')) };
+  if (req.stream && auth.protocol !== 'bearer' && auth.protocol !== 'session') req = { ...req, stream: through(req.stream, contentHashCheck(auth.protocol, req.header('x-ops-content-hash') ?? '')) };
   // Every organization route: a signed-in user who is not a member is refused before any handler, with erchef's
   // exact body (its forbidden/2 check); the console's administrators (Chef's superuser) pass, as in erchef.
   if (scoped && !can(auth.actor, 'org.access')) {
@@ -234,11 +238,4 @@ function through(source: Readable, t: Transform): Transform {
   source.once('error', (e) => t.destroy(e));
   source.once('aborted', () => t.destroy(badRequest('The upload ended before its body did: the client closed the connection.')));
   return source.pipe(t);
-}
-
-/** An incoming X-Request-Id is kept when short and printable, else replaced (never a reason to refuse a request). */
-export function sanitizeRequestId(v: string | null | undefined): string | null {
-  if (!v) return null;
-  const t = v.trim();
-  return /^[\x21-\x7e]{1,100}$/.test(t) ? t : null;
 }

@@ -59,10 +59,3 @@ export function noteRoute(route: string): void {
   const r = currentRequest();
   if (r) r.route = route;
 }
-
-/** A caller's X-Request-Id is kept when it is 1–100 safe characters (the same rule the API and audit use); otherwise null. */
-export function acceptableRequestId(v: string | string[] | undefined): string | null {
-  if (typeof v !== 'string') return null;
-  const t = v.trim();
-  return /^[\w.:@/+=-]{1,100}$/.test(t) ? t : null;
-}

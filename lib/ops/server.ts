@@ -11,7 +11,8 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_METHODS } from './http-methods';
 import { logRequest, log } from './log';
 import { metrics } from './metrics';
-import { acceptableRequestId, CONTEXT_HEADER, requestsInFlight, requestStore, type RequestInfo } from './request-context';
+import { CONTEXT_HEADER, requestsInFlight, requestStore, type RequestInfo } from './request-context';
+import { requestIdFrom } from './request-id';
 import { runShutdownHooks } from './shutdown';
 import { servePort, type TlsFiles } from './tls';
 
@@ -88,7 +89,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const id = acceptableRequestId(req.headers['x-request-id']) ?? randomUUID();
+    const id = requestIdFrom(req.headers['x-request-id']);
     // Downstream (the Chef router, the API routes, audit events) reads the same id.
     req.headers['x-request-id'] = id;
     res.setHeader('x-request-id', id);

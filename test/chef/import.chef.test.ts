@@ -26,7 +26,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { startChefServer } from '@/lib/chef/http';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { ensureHomeOrganization } from '@/lib/services/organizations';
 import { accessFor } from '../helpers';
 import { DirectorySource, runImport } from '@/lib/services/import';

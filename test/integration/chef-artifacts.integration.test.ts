@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { snapshot } from '../helpers';
 
@@ -96,7 +96,7 @@ describe('cookbook artifacts', () => {
     expect((await chef.request('PUT', `sandboxes/${sb.sandbox_id}`, { as: 'dev', body: { is_completed: true } })).status).toBe(200);
   }
 
-  /** A pre-signed file URL (lib/chef/file-url.ts). */
+  /** A pre-signed file URL (lib/auth/presigned-url.ts). */
   const fileUrl = (checksum: string) => new RegExp(`^${chef.orgUrl.replace(/[.]/g, '\\.')}/file_store/checksums/${checksum}\\?expires=\\d+&signature=[0-9a-f]{64}$`);
 
   it('stores a v2 manifest once, serves it with absolute file URLs, and is immutable', async () => {

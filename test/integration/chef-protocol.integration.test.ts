@@ -34,7 +34,7 @@ describe('signed requests', () => {
 
   it('an unknown user is refused', async () => {
     const key = await chef.privateKey('viewer');
-    const { signRequest } = await import('@/lib/chef/signing');
+    const { signRequest } = await import('@/lib/auth/chef-signing');
     const path = new URL(`${chef.orgUrl}/nodes`).pathname;
     const headers = signRequest({ method: 'GET', path, userId: 'nobody', privateKey: key });
     const r = await fetch(`${chef.orgUrl}/nodes`, { headers });
@@ -44,7 +44,7 @@ describe('signed requests', () => {
 
   it('an expired key is refused, a live one of the same user still works', async () => {
     const { addUserKey } = await import('@/lib/services/keys');
-    const { signRequest } = await import('@/lib/chef/signing');
+    const { signRequest } = await import('@/lib/auth/chef-signing');
     const expired = await addUserKey({ kind: 'system', userId: null, email: 'test' }, 'dba', { name: 'old', expiresAt: new Date('2026-01-01T00:00:00Z') });
     const path = new URL(`${chef.orgUrl}/nodes`).pathname;
     const r = await fetch(`${chef.orgUrl}/nodes`, { headers: signRequest({ method: 'GET', path, userId: 'dba', privateKey: expired.privateKey }) });
@@ -66,7 +66,7 @@ describe('signed requests', () => {
 
   it('the console API accepts a Chef signature as the user it names', async () => {
     const { GET } = await import('@/app/api/v1/policies/route');
-    const { signRequest } = await import('@/lib/chef/signing');
+    const { signRequest } = await import('@/lib/auth/chef-signing');
     const key = await chef.privateKey('viewer');
     const url = 'http://localhost/api/v1/policies';
     const ok = await GET(new Request(url, { headers: signRequest({ method: 'GET', path: '/api/v1/policies', userId: 'viewer', privateKey: key }) }), { params: Promise.resolve({}) });
@@ -123,7 +123,7 @@ describe('nodes and clients', () => {
     expect(reg.json.uri).toBe(`${chef.orgUrl}/clients/web-01.example.com`);
     // The validator can do nothing else.
     expect((await chef.request('GET', 'nodes', { as: 'validator' })).status).toBe(403);
-    const { signRequest } = await import('@/lib/chef/signing');
+    const { signRequest } = await import('@/lib/auth/chef-signing');
     const send = async (method: string, rel: string, body?: unknown) => {
       const text = body === undefined ? '' : JSON.stringify(body);
       const path = new URL(`${chef.orgUrl}/${rel}`).pathname;

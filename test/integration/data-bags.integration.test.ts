@@ -9,7 +9,7 @@ import { db } from '@/lib/db/client';
 import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-harness';
 import { accessFor, snapshot } from '@/test/helpers';
 import { setDataBagGrant, setDataBagStages } from '@/lib/services/data-bags';
-import { chefMaxRequestSize } from '@/lib/chef/http';
+import { chefMaxRequestSize } from '@/lib/config';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let chef: ChefHarness;

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { db } from '@/lib/db/client';
 import { databaseProvider } from '@/lib/db/url';
-import { contentHashCheck, hashBody, signRequest } from '@/lib/chef/signing';
+import { contentHashCheck, hashBody, signRequest } from '@/lib/auth/chef-signing';
 import { metrics } from '@/lib/ops/metrics';
 import { collectFiles, GRACE_MS, storeFile, migrateFiles, collectExpiredUploads, SANDBOX_TTL_MS } from '@/lib/services/cookbooks';
 import { DirectorySource, runImport } from '@/lib/services/import';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 
 const EXTRA_NODES = 16;

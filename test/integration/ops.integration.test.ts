@@ -11,7 +11,7 @@ import { db } from '@/lib/db/client';
 import { databaseProvider } from '@/lib/db/url';
 import { serveChef } from '@/lib/chef/http';
 import { isChefPath } from '@/lib/chef/router';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { consoleRouteLabeler } from '@/lib/ops/routes';
 import { createConsoleServer } from '@/lib/ops/server';
 import { metrics } from '@/lib/ops/metrics';

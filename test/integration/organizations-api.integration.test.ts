@@ -12,7 +12,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_MEMBERSHIP, HOME_ORG_ID } from '@/lib/services/organizations';
-import { chefOrg } from '@/lib/chef/context';
+import { chefOrg } from '@/lib/config';
 import { runAction } from '@/lib/actions/client';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 

@@ -1,6 +1,6 @@
 /** Issue 17: sign-in rate limit (6), sessions that end (7), open redirect (14), audit visibility (18), CSV guard (22). */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JWT } from 'next-auth/jwt';
+import { encode, type JWT } from 'next-auth/jwt';
 import type { Session, User } from 'next-auth';
 import { accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
@@ -9,6 +9,9 @@ import { authorizeCredentials, DEACTIVATED, LoginLockedError } from '@/lib/authn
 import { authOptions } from '@/lib/authn/options';
 import { accessForSessionClaims } from '@/lib/authn/session-claims';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
+import { authSecret } from '@/lib/auth/secret';
+import { authenticate, type Accepts } from '@/lib/authn';
+import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { signOutEverywhere, updateUser } from '@/lib/services/users';
 import { auditCsv, listAudit } from '@/lib/db/queries/audit';
 import * as auditRoute from '@/app/api/v1/audit/route';
@@ -162,5 +165,43 @@ describe('item 22: CSV formula guard', () => {
     expect(csv).toContain(`"'\t=cmd"`);
     expect(csv).toContain(`"'\r=cmd"`);
     expect(csv).toContain(`"'=x"`);
+  });
+});
+
+/** Issue 44 (docs/architecture.md 6.1): one `authenticate` for every door, the session read from the Cookie header without Next. */
+describe('lib/authn: one authenticate(request, org, accepts)', () => {
+  const ask = (headers: Record<string, string>, accepts: Accepts) =>
+    authenticate({ method: 'GET', path: '/api/v1/board', header: (h) => headers[h.toLowerCase()] ?? null, body: new Uint8Array() }, { id: HOME_ORG_ID }, accepts);
+  const cookieOf = async (token: JWT) => `theme=dark; next-auth.session-token=${await encode({ token, secret: authSecret() })}`;
+
+  it('reads the next-auth session cookie (whole or in chunks) and stops at sign-out, as pages do', async () => {
+    const s = await signIn('dev@example.com');
+    const cookie = await cookieOf(s.token);
+    expect(await ask({ cookie }, ['session'])).toMatchObject({ ok: true, protocol: 'session', actor: { kind: 'user', email: 'dev@example.com', via: 'session' } });
+    // next-auth splits a large token into <name>.0, <name>.1, …
+    const jwt = cookie.split('next-auth.session-token=')[1];
+    const chunked = `next-auth.session-token.1=${jwt.slice(100)}; next-auth.session-token.0=${jwt.slice(0, 100)}`;
+    expect(await ask({ cookie: chunked }, ['session'])).toMatchObject({ ok: true, actor: { email: 'dev@example.com' } });
+    // A token that does not decode, or was not signed with the console's secret, is no session.
+    expect(await ask({ cookie: 'next-auth.session-token=abc' }, ['session'])).toEqual({ ok: false, status: 0 });
+    const forged = `next-auth.session-token=${await encode({ token: s.token, secret: 'not-the-secret' })}`;
+    expect(await ask({ cookie: forged }, ['session'])).toEqual({ ok: false, status: 0 });
+    await authOptions.events!.signOut!({ token: s.token, session: null as never });
+    expect(await ask({ cookie }, ['session'])).toEqual({ ok: false, status: 0 });
+  });
+
+  it('takes only what the door accepts, and a credential presented decides (no falling back to the next one)', async () => {
+    const s = await signIn('viewer@example.com');
+    const cookie = await cookieOf(s.token);
+    // The Chef door takes signatures and tokens, never a browser session.
+    expect(await ask({ cookie }, ['signature', 'bearer'])).toEqual({ ok: false, status: 0 });
+    // A wrong token beside a good session is refused, not retried as the session.
+    expect(await ask({ cookie, authorization: 'Bearer nope' }, ['signature', 'bearer', 'session'])).toMatchObject({ ok: false, status: 401 });
+    // A good token wins over the session; a bad signature is refused, not retried as the token.
+    const token = await tokenFor('release@example.com');
+    expect(await ask({ cookie, authorization: `Bearer ${token}` }, ['signature', 'bearer', 'session'])).toMatchObject({ ok: true, protocol: 'bearer', actor: { email: 'release@example.com', via: 'token' } });
+    const badSignature = { 'x-ops-userid': 'release', 'x-ops-sign': 'algorithm=sha1;version=1.0', 'x-ops-timestamp': new Date().toISOString(), 'x-ops-content-hash': 'x', 'x-ops-authorization-1': 'x' };
+    expect(await ask({ ...badSignature, authorization: `Bearer ${token}` }, ['signature', 'bearer', 'session'])).toMatchObject({ ok: false, status: 401 });
+    expect(await ask({ ...badSignature, authorization: `Bearer ${token}` }, ['bearer'])).toMatchObject({ ok: true, protocol: 'bearer' });
   });
 });

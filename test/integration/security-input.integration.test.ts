@@ -13,7 +13,7 @@ import { updateUser } from '@/lib/services/users';
 import { DEMO_PASSWORD } from '@/lib/seed/seed-demo';
 import { demoAdminActive, demoAdminWarning, demoSeedDecision } from '@/lib/seed/demo-seed-policy';
 import { cookbookDigest } from '@/lib/services/funnel';
-import { earlyRefusal, respondEarly } from '@/lib/api/early-guard';
+import { earlyRefusal, respondEarly } from '@/lib/ops/early-guard';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '@/lib/api/route';

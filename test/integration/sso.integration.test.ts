@@ -22,7 +22,7 @@ let provider: TestProvider;
 let options: AuthOptions;
 let admin: Access;
 let accessForSessionClaims: typeof import('@/lib/authn/session-claims').accessForSessionClaims;
-let authenticateBearer: typeof import('@/lib/chef/authn').authenticateBearer;
+let authenticate: typeof import('@/lib/authn').authenticate;
 let oidcSignIn: typeof import('@/lib/services/users').oidcSignIn;
 let setTeamIdpGroups: typeof import('@/lib/services/users').setTeamIdpGroups;
 let linkIdentity: typeof import('@/lib/services/users').linkIdentity;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   options = (await import('@/lib/authn/options')).authOptions;
   ({ accessForSessionClaims } = await import('@/lib/authn/session-claims'));
-  ({ authenticateBearer } = await import('@/lib/chef/authn'));
+  ({ authenticate } = await import('@/lib/authn'));
   ({ oidcSignIn, setTeamIdpGroups, linkIdentity } = await import('@/lib/services/users'));
   const root = await db().user.create({ data: { email: 'root@example.com', name: 'Root', passwordHash: await hashPassword('root-password-1'), isAdmin: true, orgMemberships: { create: { orgId: HOME_ORG_ID } } } });
   admin = (await loadAccess(root.id))!;
@@ -68,7 +68,7 @@ const userByEmail = (email: string) => db().user.findUnique({ where: { email }, 
 const teamsOf = async (email: string) => ((await userByEmail(email))?.memberships.map((m) => m.team.name) ?? []).sort();
 /** Makes the last confirmation older than the refresh period: the next request asks the provider again. */
 const refreshDue = (userId: string) => db().oidcIdentity.update({ where: { userId }, data: { syncedAt: new Date(Date.now() - 3_600_000) } });
-const bearer = (token: string) => authenticateBearer({ method: 'GET', path: '/api/v1/board', header: (h) => (h === 'authorization' ? `Bearer ${token}` : null), body: '' });
+const bearer = (token: string) => authenticate({ method: 'GET', path: '/api/v1/board', header: (h) => (h === 'authorization' ? `Bearer ${token}` : null), body: new Uint8Array() }, { id: HOME_ORG_ID }, ['bearer']);
 
 async function signIn(login: string) {
   const r = await signInThroughProvider(options, login, 'provider-pw');

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { signRequest } from '@/lib/chef/signing';
+import { signRequest } from '@/lib/auth/chef-signing';
 import { startChefServer } from '@/lib/chef/http';
 import { rotateValidator } from '@/lib/services/clients';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
-import { chefOrg } from '@/lib/chef/router';
+import { chefOrg } from '@/lib/config';
 import { connectChoices, ownKeys } from '@/lib/services/keys';
 import { keyFingerprint } from '@/lib/services/clients';
-import { serverCertificateTrust } from '@/lib/chef/certificate-trust';
+import { serverCertificateTrust } from '@/lib/ops/certificate-trust';
 import { validatorName } from '@/lib/services/organizations';
 import { ChefConnect } from '@/components/chef-connect';
 import { PageHeader } from '@/components/page-header';

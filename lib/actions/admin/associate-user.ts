@@ -2,9 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { associateUser } from '@/lib/services/organizations';
-import { chefOrg } from '@/lib/chef/context';
-import { orgOptionsFor } from '@/lib/api/org-members';
+import { associateUser, organizationNamed } from '@/lib/services/organizations';
+import { chefOrg } from '@/lib/config';
 import { authedAction } from '../safe-action';
 
 /**
@@ -14,7 +13,7 @@ import { authedAction } from '../safe-action';
 export const associateUserAction = authedAction
   .inputSchema(z.object({ userId: z.string().min(1, 'is required'), org: z.string().min(1, 'is required').optional() }))
   .action(async ({ parsedInput, ctx }) => {
-    const u = await associateUser(ctx.access, { userId: parsedInput.userId }, await orgOptionsFor(parsedInput.org ?? chefOrg()));
+    const u = await associateUser(ctx.access, { userId: parsedInput.userId }, await organizationNamed(parsedInput.org ?? chefOrg()));
     revalidatePath('/admin', 'layout');
     return { email: u.email };
   });

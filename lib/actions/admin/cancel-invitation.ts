@@ -2,8 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { cancelInvitation } from '@/lib/services/organizations';
-import { orgOptionsFor } from '@/lib/api/org-members';
+import { cancelInvitation, organizationNamed } from '@/lib/services/organizations';
 import { authedAction } from '../safe-action';
 
 /**
@@ -13,7 +12,7 @@ import { authedAction } from '../safe-action';
 export const cancelInvitationAction = authedAction
   .inputSchema(z.object({ id: z.string().min(1, 'is required'), org: z.string().min(1, 'is required') }))
   .action(async ({ parsedInput, ctx }) => {
-    const r = await cancelInvitation(ctx.access, parsedInput.id, await orgOptionsFor(parsedInput.org));
+    const r = await cancelInvitation(ctx.access, parsedInput.id, await organizationNamed(parsedInput.org));
     revalidatePath('/admin', 'layout');
     return { username: r.username };
   });

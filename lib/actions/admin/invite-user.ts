@@ -2,8 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createInvitation } from '@/lib/services/organizations';
-import { orgScope } from '@/lib/api/org-members';
+import { createInvitation, orgScope } from '@/lib/services/organizations';
 import { authedAction } from '../safe-action';
 
 /**

@@ -2,9 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { setOrgAdmin } from '@/lib/services/organizations';
-import { chefOrg } from '@/lib/chef/context';
-import { orgOptionsFor } from '@/lib/api/org-members';
+import { setOrgAdmin, organizationNamed } from '@/lib/services/organizations';
+import { chefOrg } from '@/lib/config';
 import { authedAction } from '../safe-action';
 
 /**
@@ -14,7 +13,7 @@ import { authedAction } from '../safe-action';
 export const setOrgAdminAction = authedAction
   .inputSchema(z.object({ userId: z.string().min(1, 'is required'), orgAdmin: z.boolean({ error: 'must be true or false' }), org: z.string().min(1, 'is required').optional() }))
   .action(async ({ parsedInput, ctx }) => {
-    const r = await setOrgAdmin(ctx.access, parsedInput.userId, parsedInput.orgAdmin, await orgOptionsFor(parsedInput.org ?? chefOrg()));
+    const r = await setOrgAdmin(ctx.access, parsedInput.userId, parsedInput.orgAdmin, await organizationNamed(parsedInput.org ?? chefOrg()));
     revalidatePath('/admin', 'layout');
     return r;
   });

@@ -6,7 +6,7 @@ import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } fro
 import { authedAction } from '../safe-action';
 import { stageName } from '@/lib/validation/fields';
 import { rotateValidatorFor } from '@/lib/services/clients';
-import { chefOrg } from '@/lib/chef/context';
+import { chefOrg } from '@/lib/config';
 
 export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {
   const r = await putStage(ctx.access, parsedInput);

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { chefOrg } from '@/lib/chef/router';
+import { chefOrg } from '@/lib/config';
 import { deleteClient, rotateValidatorFor } from '@/lib/services/clients';
 import { KEY_NAME } from '@/lib/auth/key-pairs';
 import { createOwnKey, deleteOwnKey, expireOwnKey, registerOwnKey } from '@/lib/services/keys';

@@ -1,16 +1,8 @@
 /** Chef's cookbook artifacts resource and their files: /cookbook_artifacts[/:name[/:identifier]], /file_store/checksums/:checksum. */
-import {
-  assertCookbookRead,
-  deleteArtifact,
-  getArtifact,
-  listArtifacts,
-  putArtifact,
-  readCookbookFile,
-  readPresignedCookbookFile,
-  directFileUrls,
-} from '@/lib/services/cookbooks';
-import { chefOrg, jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
-import { presignExpiry, presignQuery } from '../file-url';
+import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, readPresignedCookbookFile, directFileUrls } from '@/lib/services/cookbooks';
+import { jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
+import { chefOrg } from '@/lib/config';
+import { presignExpiry, presignQuery } from '@/lib/auth/presigned-url';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
 import type { StoredObject } from '@/lib/db/file-store/file-store';
 
@@ -26,7 +18,7 @@ function artifactList(ctx: Ctx, lists: Map<string, string[]>) {
 }
 
 /**
- * Each file's URL: pre-signed and expiring (file-url.ts), as Chef hands out bookshelf/S3 URLs. Issue 46: with
+ * Each file's URL: pre-signed and expiring (lib/auth/presigned-url.ts), as Chef hands out bookshelf/S3 URLs. Issue 46: with
  * S3_DIRECT_DOWNLOADS=true, a file kept in S3 is named by a pre-signed URL of the bucket, expiring at the same time.
  */
 async function withUrls(ctx: Ctx, manifest: Record<string, unknown>) {

@@ -5,7 +5,8 @@
  * after). Automate's token form is served on /data-collector/v0 (see
  * app/data-collector/v0/route.ts).
  */
-import { dataCollectorMaxBytes, ingestRunMessage } from '@/lib/services/runs';
+import { ingestRunMessage } from '@/lib/services/runs';
+import { dataCollectorMaxBytes } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { jsonBody, ok, route, type ChefRoute } from '../context';
 

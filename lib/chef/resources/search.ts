@@ -1,7 +1,8 @@
 /** Chef's search resource (issue 25): /search, /search/:index (GET: full rows, POST: partial search). */
 import { listSearchIndexes, partialSearch, search, type SearchParams } from '@/lib/services/search';
 import { serializeJson } from '@/lib/domain';
-import { chefOrg, jsonBody, ok, raw, route, type ChefRoute, type Ctx } from '../context';
+import { jsonBody, ok, raw, route, type ChefRoute, type Ctx } from '../context';
+import { chefOrg } from '@/lib/config';
 
 function params(ctx: Ctx): SearchParams {
   const q = ctx.req.query;

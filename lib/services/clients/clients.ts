@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, type AuditActor, parseInput, transaction } from '@/lib/services/funnel';
 import { indexClient, unindexClient } from '../../db/queries/search-index';
 import { sortedBy } from '@/lib/db/order';
-import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from '../../auth/key-pairs';
+import { CHEF_CLIENT_NAME, checkedPublicKey, generateChefKeyPair, normalisePublicKey } from '@/lib/auth/key-pairs';
 import { toDto, type KeyDto } from '@/lib/services/keys';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { assertNodeClientRights, mayEnroll } from '@/lib/services/stages';

@@ -257,7 +257,7 @@ export async function readCookbookFile(r: Actor, checksum: string): Promise<Stor
 }
 
 /**
- * A cookbook file by a pre-signed URL (lib/chef/file-url.ts): the URL is the
+ * A cookbook file by a pre-signed URL (lib/auth/presigned-url.ts): the URL is the
  * capability, handed out only with a manifest to an actor `cookbook.read`
  * allowed; 404 once no artifact keeps the file.
  */

@@ -37,7 +37,7 @@ import { computeRevisionId, differingPaths, fingerprint, jsonEqual, orderImporte
 import { isAppError } from '@/lib/errors';
 import type { ImportEntry, ImportKind, ImportReport } from '@/lib/types/import';
 import { createClient } from '@/lib/services/clients';
-import { normalisePublicKey } from '../../auth/key-pairs';
+import { normalisePublicKey } from '@/lib/auth/key-pairs';
 import { createKey } from '@/lib/services/keys';
 import { createChefNode, nodeJson, normaliseNode, updateChefNode, type ChefNode } from '@/lib/services/nodes';
 import { createChefUser } from '@/lib/services/users';

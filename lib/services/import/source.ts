@@ -1,6 +1,6 @@
 /**
  * Issue 27: where an import reads from. Two implementations: a live Chef
- * server (lib/chef/import-source.ts: it signs with lib/chef/signing.ts, which
+ * server (lib/chef/import-source.ts: it signs with lib/auth/chef-signing.ts, which
  * services may not import) and a directory written by
  * knife-ec-backup or `knife download` (directory-source.ts). The importer
  * (run-import.ts) sees only this interface, so both go through the same

@@ -15,7 +15,7 @@ import { db } from '@/lib/db/client';
 import { differingPaths, fingerprint, jsonEqual, parseLossless } from '@/lib/domain';
 import { isAppError } from '@/lib/errors';
 import type { ImportKind } from '@/lib/types/import';
-import { normalisePublicKey } from '../../auth/key-pairs';
+import { normalisePublicKey } from '@/lib/auth/key-pairs';
 import { nodeDocument, normaliseNode } from '@/lib/services/nodes';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
 import { withoutServerFields } from '@/lib/services/funnel';

@@ -3,7 +3,7 @@
  * (Chef's /users/:user/keys and /clients/:client/keys). A private key is
  * generated only on request (create_key), returned once, and never stored.
  * Clients live in chef-clients.ts, users' own keys (console and scripts) in
- * chef-user-keys.ts, key generation in chef-key-material.ts.
+ * chef-user-keys.ts, key generation in lib/auth/key-pairs.ts.
  */
 import { z } from 'zod';
 import { db, type Tx } from '@/lib/db/client';
@@ -13,7 +13,7 @@ import { withActorGroups, withOrgAdminFacts } from '@/lib/services/organizations
 import { audit, parseInput, transaction } from '@/lib/services/funnel';
 import { sortedBy } from '@/lib/db/order';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from '../../auth/key-pairs';
+import { checkedPublicKey, generateChefKeyPair, KEY_NAME } from '@/lib/auth/key-pairs';
 import { assertNodeClientRights } from '@/lib/services/stages';
 
 /**

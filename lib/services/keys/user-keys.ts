@@ -8,7 +8,7 @@ import type { Access } from '@/lib/auth/permissions';
 import type { Tx } from '@/lib/db/client';
 import { AppError, badRequest, conflict, notFound } from '@/lib/errors';
 import { audit, type AuditActor, transaction } from '@/lib/services/funnel';
-import { generateChefKeyPair, KEY_NAME } from '../../auth/key-pairs';
+import { generateChefKeyPair, KEY_NAME } from '@/lib/auth/key-pairs';
 import { createKey, deleteKey, listKeys, updateKey, type KeyDto, type KeyOwner } from './keys';
 import { chefNameTaken } from '@/lib/services/organizations';
 

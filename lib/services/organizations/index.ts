@@ -30,6 +30,8 @@ export {
   listOrganizations,
   organizationByName,
   organizationForName,
+  organizationNamed,
+  orgScope,
   type OrganizationDto,
 } from './organizations';
 export { demoLogins, orgSettings } from './settings-queries';

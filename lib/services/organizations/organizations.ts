@@ -13,12 +13,13 @@
  * groups; policies, nodes, cookbooks, data bags and search stay in the home organization.
  */
 import { db, TRANSACTION_OPTIONS, type Db, type Tx } from '@/lib/db/client';
-import { assertCan, can, type Actor } from '@/lib/auth/permissions';
+import { assertCan, can, type Access, type Actor } from '@/lib/auth/permissions';
+import { chefOrg } from '@/lib/config';
 import { badRequest, chefStringError, notFound } from '@/lib/errors';
 import { compareText, sortedBy } from '@/lib/db/order';
 import { audit, retryUniqueConflicts, transaction } from '@/lib/services/funnel';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { generateChefKeyPair } from '../../auth/key-pairs';
+import { generateChefKeyPair } from '@/lib/auth/key-pairs';
 import { claimChefName, validatorName } from './names';
 
 export { HOME_ORG_ID } from '@/lib/domain/organizations';
@@ -70,6 +71,28 @@ export async function organizationForName(name: string, homeName: string): Promi
   if (name === homeName) return { id: HOME_ORG_ID, name, home: true };
   const o = name ? await organizationByName(name) : null;
   return o ? { id: o.id, name: o.name, home: o.home } : null;
+}
+
+/**
+ * The organization a path or a form names (`/api/v1/organizations/{org}/…`, Admin → Organizations), as the
+ * services take it: the home organization (CHEF_ORG) without a lookup, any other by its name; 404 with Chef's
+ * text when there is none (issue 23). Moved from lib/api/org-members.ts: actions and pages ask it too.
+ */
+export async function organizationNamed(name: string): Promise<{ orgId: string; orgName: string }> {
+  const o = await organizationForName(name, chefOrg());
+  if (!o) throw notFound(`organization '${name}' does not exist.`);
+  return { orgId: o.id, orgName: o.name };
+}
+
+/**
+ * A request's organization and caller (`/api/v1/organizations/{org}/…`, Admin → Organizations). The caller's
+ * `member` is of the home organization; under another organization it says whether they are a member of that
+ * one, so the services' rights (members read, the rest as before) are about the organization named.
+ */
+export async function orgScope(access: Access, name: string): Promise<{ actor: Access; org: { orgId: string; orgName: string } }> {
+  const org = await organizationNamed(name);
+  if (org.orgId === HOME_ORG_ID) return { actor: access, org };
+  return { actor: { ...access, member: await isOrgMember(org.orgId, access.userId) }, org };
 }
 
 /** Which organization a service call is about (memberships, groups), and the request it serves. */

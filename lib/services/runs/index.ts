@@ -15,7 +15,7 @@ export {
   type RunReportDto,
   type StageHealthDto,
 } from './health';
-export { cleanupRunReports, dataCollectorMaxBytes, dataCollectorToken, ingestRunMessage } from './ingest';
+export { cleanupRunReports, ingestRunMessage } from './ingest';
 export {
   changeAttributions,
   rolloutOutcomes,

@@ -34,12 +34,6 @@ import { assertStageClaim, nodeStage as consoleNodeStage } from '@/lib/services/
 /** Who sent a message: a Chef requestor (signed) or the Automate-style token. */
 export type DataCollectorSender = { kind: 'actor'; actor: Actor } | { kind: 'token' };
 
-/** The largest message accepted (bytes; DATA_COLLECTOR_MAX_BYTES, default 4 MiB): a real run with full ohai data is well below. */
-export function dataCollectorMaxBytes(): number {
-  const n = Number(process.env.DATA_COLLECTOR_MAX_BYTES);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 4 * 1024 * 1024;
-}
-
 /** At most this many resources are kept per run (the counts keep the real totals). */
 export const MAX_STORED_RESOURCES = 2000;
 const MAX_DEPRECATIONS = 100;
@@ -237,7 +231,7 @@ function assertNamesNodeStage(nodeName: string, named: { stage: string | null; p
 
 /**
  * Stores one data collector message. `body` is the parsed JSON; the caller
- * bounds its size (dataCollectorMaxBytes). The answer comes after the
+ * bounds its size (dataCollectorMaxBytes, lib/config.ts). The answer comes after the
  * message's transaction committed. A finished run then feeds the stage's
  * rollout (rollout.failed / converged, automatic rollback; coalesced per
  * stage and policy, see evaluateAfterRun) without failing the ingest.
@@ -326,12 +320,6 @@ export async function ingestRunMessage(sender: DataCollectorSender, body: unknow
     }
   }
   return { run_id: m.run_id, message_type: 'run_converge', status: m.status };
-}
-
-/** Reads the token form's header: the configured DATA_COLLECTOR_TOKEN (unset: the token form is off). */
-export function dataCollectorToken(): string | null {
-  const t = process.env.DATA_COLLECTOR_TOKEN?.trim();
-  return t ? t : null;
 }
 
 /** Retention: run reports older than RUN_RETENTION_DAYS (default 30) are deleted by the cleanup job. */

@@ -10,7 +10,7 @@ import { db, type Tx } from '@/lib/db/client';
 import { assertCan, type Actor } from '@/lib/auth/permissions';
 import { badRequest, conflict, forbidden, notFound } from '@/lib/errors';
 import { audit, transaction } from '@/lib/services/funnel';
-import { checkedPublicKey, generateChefKeyPair } from '../../auth/key-pairs';
+import { checkedPublicKey, generateChefKeyPair } from '@/lib/auth/key-pairs';
 import { claimChefName } from '@/lib/services/organizations';
 
 /** Chef's user-name rule (chef_regex user_name). */

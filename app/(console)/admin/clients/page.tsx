@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { chefOrg } from '@/lib/chef/router';
+import { chefOrg } from '@/lib/config';
 import { clientsPage } from '@/lib/services/clients';
 import { orgSettings, validatorName } from '@/lib/services/organizations';
 import { ChefClients } from '@/components/chef-clients';

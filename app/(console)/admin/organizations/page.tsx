@@ -2,10 +2,9 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { requireAccess } from '@/lib/authn/session';
 import { can } from '@/lib/auth/permissions';
-import { chefOrg } from '@/lib/chef/context';
-import { orgAdminUserIds, administeredOrganizations, listOrgMembers, listOrgInvitations } from '@/lib/services/organizations';
+import { chefOrg } from '@/lib/config';
+import { orgAdminUserIds, orgScope, administeredOrganizations, listOrgMembers, listOrgInvitations } from '@/lib/services/organizations';
 import { usersForAdmin } from '@/lib/services/users';
-import { orgScope } from '@/lib/api/org-members';
 import { AdminOrganizations } from '@/components/admin-organizations';
 import { EmptyState, PageHeader } from '@/components/page-header';
 

@@ -4,7 +4,7 @@ import { can } from '@/lib/auth/permissions';
 import { usersForAdmin } from '@/lib/services/users';
 import { AdminUsers } from '@/components/admin-users';
 import { EmptyState, PageHeader } from '@/components/page-header';
-import { chefOrg } from '@/lib/chef/context';
+import { chefOrg } from '@/lib/config';
 import { oidcConfig } from '@/lib/authn/oidc-config';
 import { linkedIdentities } from '@/lib/db/queries/users';
 import { IdentityLinks } from '@/components/admin-sso';

@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { stageValidatorRoute } from '@/lib/api/contracts/stages';
 import { assertCan } from '@/lib/auth/permissions';
-import { chefOrg } from '@/lib/chef/context';
+import { chefOrg } from '@/lib/config';
 import { rotateValidatorFor } from '@/lib/services/clients';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,7 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { getGroupRoute, updateGroupRoute } from '@/lib/api/contracts/organizations';
-import { orgScope } from '@/lib/api/org-members';
-import { getGroup, updateGroup, type GroupDto } from '@/lib/services/organizations';
+import { orgScope, getGroup, updateGroup, type GroupDto } from '@/lib/services/organizations';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
 import { NextResponse } from 'next/server';
 import { apiRoute } from '@/lib/api/route';
 import { removeMemberRoute } from '@/lib/api/contracts/organizations';
-import { memberJson, orgScope } from '@/lib/api/org-members';
-import { dissociateUser } from '@/lib/services/organizations';
+import { memberJson } from '@/lib/api/org-members';
+import { orgScope, dissociateUser } from '@/lib/services/organizations';
 
 export const dynamic = 'force-dynamic';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, hashBody, parseSignedHeaders, signRequest, verifySignature, type SignProtocol } from './signing';
+import { canonicalPath, hashBody, parseSignedHeaders, signRequest, verifySignature, type SignProtocol } from './chef-signing';
 
 const dir = path.resolve(import.meta.dirname, '../../test/fixtures/chef-signing');
 const publicKey = fs.readFileSync(path.join(dir, 'key.pub'), 'utf8');

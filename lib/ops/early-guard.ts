@@ -3,11 +3,11 @@
  * a framework error page (issue 17, item 16): methods no route implements
  * (TRACE, TRACK, CONNECT, anything unknown) and paths with a malformed
  * %-escape, which the framework would fail to decode with a plain-text 500.
- * Called from proxy.ts for /api/ paths, and meant for any node:http server
- * placed in front of Next (which sees TRACE before Next can).
+ * Called once by the node:http front for every request (scripts/serve.ts), and
+ * from proxy.ts for /api/ paths. Moved from lib/api (docs/architecture.md 7.4).
  */
-import { requestIdFromHeader } from './request-id';
-import { ALLOWED_METHODS } from '@/lib/ops/http-methods';
+import { requestIdFrom } from './request-id';
+import { ALLOWED_METHODS } from './http-methods';
 
 
 export interface EarlyRefusal {
@@ -16,18 +16,18 @@ export interface EarlyRefusal {
   headers: Record<string, string>;
 }
 
-/** `requestId`: the caller's X-Request-Id header, echoed (sanitized) or replaced by a fresh one: refusals carry one too. */
+/** `requestId`: the request's X-Request-Id (the front's), or a fresh one by the same rule: refusals carry one too. */
 export function earlyRefusal(method: string, pathname: string, requestId?: string | null): EarlyRefusal | null {
   if (!(ALLOWED_METHODS as readonly string[]).includes(method.toUpperCase())) {
     const message = `Method ${method.slice(0, 20).replace(/[^A-Za-z-]/g, '')} is not allowed`;
-    return { status: 405, body: { error: [message], errors: [] }, headers: { allow: ALLOWED_METHODS.join(', '), 'x-request-id': requestIdFromHeader(requestId) } };
+    return { status: 405, body: { error: [message], errors: [] }, headers: { allow: ALLOWED_METHODS.join(', '), 'x-request-id': requestIdFrom(requestId) } };
   }
   for (const segment of pathname.split('/')) {
     try {
       decodeURIComponent(segment);
     } catch {
       const message = 'The request path has a malformed %-escape (write % as %25)';
-      return { status: 400, body: { error: [message], errors: [{ path: '', message }] }, headers: { 'x-request-id': requestIdFromHeader(requestId) } };
+      return { status: 400, body: { error: [message], errors: [{ path: '', message }] }, headers: { 'x-request-id': requestIdFrom(requestId) } };
     }
   }
   return null;

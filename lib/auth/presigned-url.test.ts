@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presignQuery, verifyPresigned } from './file-url';
+import { presignQuery, verifyPresigned } from './presigned-url';
 
 process.env.CHEF_FILE_URL_SECRET = 'unit-test-secret';
 const PATH = '/organizations/console/file_store/checksums/0123456789abcdef0123456789abcdef';

@@ -1,29 +1,26 @@
 /**
- * Authenticates a request on either HTTP surface: a Chef signature
- * (X-Ops-* headers, verified as Chef Server does) or a console API token.
- * Returns who is asking, or Chef's refusal (status and message). Issue 23:
- * the actor is loaded for an organization (`orgId`: the URL's on the Chef
- * routes, the home organization on /api/v1): a client only in its own, a
- * user with their membership of it (`member`).
+ * A Chef signature (X-Ops-* headers, verified as Chef Server does): the key lookup, the verification, the key's
+ * last use, the metrics and the request log's actor. Issue 23: the actor is loaded for an organization (`orgId`:
+ * the URL's on the Chef routes, the home organization on /api/v1): a client only in its own, a user with their
+ * membership of it (`member`). Moved from lib/chef/authn.ts (docs/architecture.md 6.1); the crypto is
+ * lib/auth/chef-signing.ts.
  */
 import type { Actor } from '@/lib/auth/permissions';
-import { hashToken } from '@/lib/auth/tokens';
-import { confirmationRefusal, confirmIdentity } from '@/lib/authn/oidc-refresh';
 import { accessOf } from '@/lib/db/queries/access';
 import { touchChefKey } from '@/lib/db/queries/chef-auth';
 import { chefKeysFor, type ChefKeyCandidate } from '@/lib/db/queries/chef-read-path';
-import { tokenUser } from '@/lib/db/queries/tokens';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
-import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol, type STREAMED_BODY } from './signing';
+import { hasChefSignature, parseSignedHeaders, verifySignature, type SignProtocol, type STREAMED_BODY } from '@/lib/auth/chef-signing';
 import { countChefSigned } from '@/lib/ops/metrics';
 import { noteActor } from '@/lib/ops/request-context';
 
-export type AuthResult =
-  | { ok: true; actor: Actor; protocol: SignProtocol | 'bearer' }
+export type SignedResult =
+  | { ok: true; actor: Actor; protocol: SignProtocol }
   | { ok: false; status: 400 | 401; message: string }
   | { ok: false; status: 0 };
 
-export interface AuthRequest {
+/** What a signature covers: the method, the path as sent (no query), the signed headers, the body. */
+export interface SignedRequest {
   method: string;
   /** The path exactly as the client sent it, without the query string. */
   path: string;
@@ -36,13 +33,13 @@ export function authFailedMessage(user: string): string {
   return `Failed to authenticate as '${user}'. Ensure that your node_name and client key are correct.`;
 }
 
-export type VerifyResult =
+type VerifyResult =
   | { ok: true; key: ChefKeyCandidate; protocol: SignProtocol; userId: string; via: string }
   | { ok: false; status: 400 | 401; message: string }
   | { ok: false; status: 0 };
 
 /** Checks a request's Chef signature against the keys of the actor it names. `status: 0`: no Chef signature at all. */
-export async function verifyChefRequest(req: AuthRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<VerifyResult> {
+export async function verifyChefRequest(req: SignedRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<VerifyResult> {
   if (!hasChefSignature(req.header)) return { ok: false, status: 0 };
   const sig = parseSignedHeaders(req.header, now);
   if (!sig.ok) return sig;
@@ -66,7 +63,7 @@ export async function verifyChefRequest(req: AuthRequest, now = new Date(), orgI
 }
 
 /** Verifies a Chef-signed request and loads who it is. `status: 0` means it carries no Chef signature at all. */
-export async function authenticateSigned(req: AuthRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<AuthResult> {
+export async function authenticateSigned(req: SignedRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<SignedResult> {
   const v = await verifyChefRequest(req, now, orgId);
   if (!v.ok) return v;
   const { key, via } = v;
@@ -81,25 +78,3 @@ export async function authenticateSigned(req: AuthRequest, now = new Date(), org
   return { ok: true, protocol: v.protocol, actor: { ...access, via } };
 }
 
-/** A console API token ("Authorization: Bearer …"); `status: 0` when there is none. */
-export async function authenticateBearer(req: AuthRequest, orgId: string = HOME_ORG_ID): Promise<AuthResult> {
-  const header = req.header('authorization');
-  if (!header) return { ok: false, status: 0 };
-  const m = /^Bearer\s+(\S+)$/i.exec(header);
-  let access = m ? accessOf(await tokenUser(hashToken(m[1]), new Date(), orgId)) : null;
-  if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
-  // Issue 45: the tokens of a person who signed in through the identity provider work while the provider confirms them.
-  const confirmed = await confirmIdentity(access.userId);
-  if (!confirmed.ok) return { ok: false, status: 401, message: confirmationRefusal(confirmed.reason) };
-  if (confirmed.refreshed) access = accessOf(await tokenUser(hashToken(m![1]), new Date(), orgId));
-  if (!access) return { ok: false, status: 401, message: 'Authentication required: the API token is unknown, revoked or expired.' };
-  noteActor(access.userId, 'token', req.header);
-  return { ok: true, protocol: 'bearer', actor: { ...access, via: 'token' } };
-}
-
-/** Chef signature first, then a bearer token. */
-export async function authenticateRequest(req: AuthRequest, now = new Date(), orgId: string = HOME_ORG_ID): Promise<AuthResult> {
-  const signed = await authenticateSigned(req, now, orgId);
-  if (signed.ok || signed.status !== 0) return signed;
-  return authenticateBearer(req, orgId);
-}
