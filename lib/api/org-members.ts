@@ -1,4 +1,3 @@
-import 'server-only';
 import { chefOrg } from '@/lib/chef/context';
 import { notFound } from '@/lib/errors';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';

@@ -16,12 +16,23 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 import { ingestRunMessage } from '@/lib/services/data-collector';
 import { rolloutHealth } from '@/lib/services/rollout';
 import { changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/rollout-views';
-import { accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
-import * as putStagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+import { apiRoutes, accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
+const putStagePolicy = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 import { setStageGrant } from '@/lib/services/set-stage-grant';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/api/session-cookie.ts): the same session here.
+vi.mock('@/lib/api/session-cookie', async () => {
+  const { accessForSessionClaims } = await import('@/lib/authn/session-claims');
+  return {
+    sessionAccess: async () => {
+      const s = session.current;
+      const access = s && (await accessForSessionClaims({ id: s.user.id, sid: s.sid, sv: s.sv }));
+      return access ? { ...access, via: 'session' } : null;
+    },
+  };
+});
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
 const { setStageRolloutRuleAction } = await import('@/lib/actions/admin/rollout-rule-actions');
 

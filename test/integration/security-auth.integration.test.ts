@@ -2,7 +2,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JWT } from 'next-auth/jwt';
 import type { Session, User } from 'next-auth';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { DEMO_PASSWORD } from '@/lib/seed/seed-demo';
 import { authorizeCredentials, DEACTIVATED, LoginLockedError } from '@/lib/authn/login';
@@ -11,7 +11,7 @@ import { accessForSessionClaims } from '@/lib/authn/session-claims';
 import { safeCallbackPath } from '@/lib/auth/callback-url';
 import { signOutEverywhere, updateUser } from '@/lib/services/manage-users';
 import { auditCsv, listAudit } from '@/lib/db/queries/audit';
-import * as auditRoute from '@/app/api/v1/audit/route';
+const auditRoute = apiRoutes('/api/v1/audit');
 
 beforeAll(async () => {
   await seed();
