@@ -73,7 +73,3 @@ export async function handleApi(req: ApiRequest): Promise<ApiAnswer> {
   return method === 'HEAD' ? { ...out, body: '' } : out;
 }
 
-/** Every `METHOD /path` the table serves (the OpenAPI coverage test compares it with the contracts). */
-export function servedOperations(): string[] {
-  return API_ROUTES.map((r) => `${r.contract.method} ${r.contract.path}`);
-}
