@@ -1,28 +1,9 @@
+import { securityHeaders } from './lib/ops/security-headers.mjs';
+
 const dev = process.env.NODE_ENV !== 'production';
 
-// Security headers for every response (issue 17, item 4). Next's own inline
-// bootstrap scripts need 'unsafe-inline' without a per-request nonce; framing
-// is refused outright, and nothing is loaded from other origins.
-const csp = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const securityHeaders = [
-  { key: 'Content-Security-Policy', value: csp },
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-];
+// Security headers for every response (issue 17, item 4; the same list the node:http front sends with /api/v1).
+const securityHeaderList = securityHeaders(dev);
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -36,7 +17,7 @@ const nextConfig = {
     serverActions: { bodySizeLimit: '8mb' },
   },
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [{ source: '/:path*', headers: securityHeaderList }];
   },
 };
 

@@ -1,7 +1,8 @@
 /**
  * The console's server: one node:http server that owns the port. Chef API
  * paths (/organizations/…, /users/…) are served by the framework-free Chef
- * router (machine traffic, the hot path); GET /metrics by the server itself;
+ * router (machine traffic, the hot path); /api/v1 by the framework-free API
+ * router (lib/api/http.ts, issue 49); GET /metrics by the server itself;
  * every other path goes to Next. Every request gets an X-Request-Id, a
  * metrics count and one log line (lib/ops/server.ts).
  *   tsx scripts/serve.ts [--dev]      PORT (3000), HOST (0.0.0.0)
@@ -9,6 +10,7 @@
  * redirects plain HTTP there (lib/ops/tls.ts).
  */
 import next from 'next';
+import { serveApi } from '../lib/api/http';
 import { serveChef } from '../lib/chef/http';
 import { isChefPath } from '../lib/chef/router';
 import { respondEarly } from '../lib/ops/early-guard';
@@ -34,7 +36,7 @@ const { listen, scheme, shutdown } = createConsoleServer({
   handle: async (req, res) => {
     // TRACE and friends, and malformed %-escapes, get a JSON 4xx here: Next cannot build a Request for them.
     if (respondEarly(req, res)) return;
-    if (!(await serveChef(req, res))) await handle(req, res);
+    if (!(await serveChef(req, res)) && !(await serveApi(req, res))) await handle(req, res);
   },
 });
 // Registered first, so it runs last: the database outlives every other hook.

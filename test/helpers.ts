@@ -10,6 +10,8 @@ import { loadAccess } from '@/lib/db/queries/access';
 import { createApiToken } from '@/lib/services/users';
 import { seedDemo } from '@/lib/seed/seed-demo';
 import type { Access } from '@/lib/auth/permissions';
+import { handleApi } from '@/lib/api/router';
+import { tooLarge } from '@/lib/api/envelope';
 
 export const NOW = new Date('2026-11-20T12:00:00Z');
 
@@ -32,6 +34,7 @@ export async function accessFor(email: string): Promise<Access> {
   return (await loadAccess(u.id))!;
 }
 
+/** An /api/v1 route as the tests hold it: called like a route handler with a Web Request and its path parameters, served by the router. */
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface CallOptions {
@@ -42,7 +45,66 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls a route handler as Next would, with a bearer token. */
+/** A Web Request's body read as the node adapter reads a request's: a declared length over the limit refused unread, else counted while streaming. */
+async function webBody(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > limit) throw tooLarge(declared, limit);
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(`more than ${limit}`, limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Serves a Web Request at `path` through the /api/v1 router (lib/api/router.ts), as the node:http front does. */
+async function serveWeb(req: Request, path: string): Promise<Response> {
+  const url = new URL(req.url);
+  let read: Promise<Uint8Array> | undefined;
+  let readLimit = 0;
+  const out = await handleApi({
+    method: req.method.toUpperCase(),
+    path,
+    query: url.searchParams,
+    header: (name) => req.headers.get(name) ?? undefined,
+    origin: url.origin,
+    body: async (limit) => {
+      if (!read) {
+        readLimit = limit;
+        read = webBody(req, limit);
+      }
+      const body = await read;
+      if (body.byteLength > limit) throw tooLarge(`more than ${Math.min(limit, readLimit)}`, limit);
+      return body;
+    },
+  });
+  const empty = out.status === 204 || out.status === 304 || req.method.toUpperCase() === 'HEAD';
+  return new Response(empty ? null : typeof out.body === 'string' ? out.body : Buffer.from(out.body), { status: out.status, headers: out.headers });
+}
+
+/**
+ * The /api/v1 routes of a path, by method, as a route module exported them (`apiRoutes('/api/v1/rings/[id]').GET`):
+ * each serves through the router at the path with the parameters filled in (%-encoded).
+ */
+export function apiRoutes(pattern: string): Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', RouteHandler> {
+  const at = (method: string): RouteHandler => async (req, ctx) => {
+    const params = (await ctx?.params) ?? {};
+    const path = pattern.replace(/\[(\w+)\]/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));
+    return serveWeb(req.method === method ? req : new Request(req, { method }), path);
+  };
+  return { GET: at('GET'), POST: at('POST'), PUT: at('PUT'), DELETE: at('DELETE'), PATCH: at('PATCH') };
+}
+
+/** Calls an /api/v1 route with a bearer token (`token`), a JSON or text body and a query, through the router. */
 export async function call(handler: RouteHandler, method: string, opts: CallOptions = {}) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -53,6 +115,10 @@ export async function call(handler: RouteHandler, method: string, opts: CallOpti
   }
   const req = new Request(`http://localhost/api/v1/test${opts.query ? '?' + opts.query : ''}`, { method, headers, body });
   const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
+  return answerOf(res);
+}
+
+async function answerOf(res: Response) {
   const text = await res.text();
   let json: any = undefined;
   try {
@@ -60,7 +126,24 @@ export async function call(handler: RouteHandler, method: string, opts: CallOpti
   } catch {
     /* not JSON */
   }
-  return { status: res.status, text, json };
+  return { status: res.status, text, json, headers: res.headers };
+}
+
+/**
+ * Calls /api/v1 as a client would (issue 44 step 4): `path` is the full path as sent (`/api/v1/policies/webapp`),
+ * `as` a user's email (their API token), or `token` one given; `body` JSON (an object) or text; `query` a string.
+ */
+export async function callApi(method: string, path: string, opts: Omit<CallOptions, 'params'> & { as?: string } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  const token = opts.as ? await tokenFor(opts.as) : opts.token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const req = new Request(`http://localhost${path}${opts.query ? '?' + opts.query : ''}`, { method, headers, body });
+  return answerOf(await serveWeb(req, path));
 }
 
 /**

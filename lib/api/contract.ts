@@ -1,7 +1,7 @@
 /**
  * One contract per /api/v1 route and method: the path, the snake_case query
  * and body schemas (zod, transformed into the service input), and the
- * documented answers. `apiRoute(contract, handler)` parses with it, so error
+ * documented answers. `handle(contract, handler)` (lib/api/envelope.ts) parses with it, so error
  * pointers name the fields the client sent; `openApiDocument()` is generated
  * from the same objects (lib/api/contracts/index.ts lists them all). A write's
  * body is derived from its service's input schema (`wireBody`, `pathInput`

@@ -11,7 +11,8 @@ describe('route patterns for metrics and logs', () => {
     expect(patterns).toContain('/api/health');
     expect(patterns).toContain('/api/ready');
     expect(patterns).toContain('/policies/[name]');
-    expect(patterns).toContain('/api/v1/policy_groups/[group]/policies/[name]');
+    // /api/v1 is not Next's (issue 44 step 4): the node:http front serves it and its router names the route.
+    expect(patterns.filter((p) => p.startsWith('/api/v1'))).toEqual([]);
     expect(patterns.some((p) => p.includes('('))).toBe(false);
   });
 
@@ -29,7 +30,7 @@ describe('route patterns for metrics and logs', () => {
 
   it('labels any console path with a bounded value', () => {
     const label = consoleRouteLabeler(ROOT);
-    expect(label('/api/v1/policy_groups/production/policies/webapp')).toBe('/api/v1/policy_groups/[group]/policies/[name]');
+    expect(label('/api/ready')).toBe('/api/ready');
     expect(label('/policies/x-' + Math.random())).toBe('/policies/[name]');
     expect(label('/_next/static/chunks/abc.js')).toBe('/_next/static');
     expect(label('/_next/image')).toBe('/_next');

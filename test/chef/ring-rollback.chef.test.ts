@@ -14,14 +14,15 @@ import { db, disconnectDb } from '@/lib/db/client';
 import { applyMigrations } from '@/lib/db/migrate';
 import { databaseProvider } from '@/lib/db/url';
 import { inRing, ringSeed } from '@/lib/domain/rings';
-import { POST as startRing } from '@/app/api/v1/rings/route';
-import { GET as getRing } from '@/app/api/v1/rings/[id]/route';
-import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
+const { POST: startRing } = apiRoutes('/api/v1/rings');
+const { GET: getRing } = apiRoutes('/api/v1/rings/[id]');
+const { POST: promote } = apiRoutes('/api/v1/policy_groups/[group]/promote');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { createDatabase, startPgServer, type PgServer } from '../pg-server';
 import { createApiToken } from '@/lib/services/users';
 import { call } from '../helpers';
 import { projectScript, run, writeClientRb, writeConfig } from './tools';
+import { apiRoutes } from '@/test/helpers';
 
 const RECIPE_V1 = "file ::File.join(node['canary']['dir'], node.name) do\n  content 'v1'\nend\n";
 const RECIPE_V2 = "file ::File.join(node['canary']['dir'], node.name) do\n  content 'v2'\nend\nruby_block 'check release' do\n  block { raise 'the canary breaks this node' if node.read('canary', 'fail') }\nend\n";

@@ -11,12 +11,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { inRing, ringSeed } from '@/lib/domain/rings';
-import { POST as startRing } from '@/app/api/v1/rings/route';
-import { GET as getRing } from '@/app/api/v1/rings/[id]/route';
-import { POST as widen } from '@/app/api/v1/rings/[id]/widen/route';
+const { POST: startRing } = apiRoutes('/api/v1/rings');
+const { GET: getRing } = apiRoutes('/api/v1/rings/[id]');
+const { POST: widen } = apiRoutes('/api/v1/rings/[id]/widen');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { call, tokenFor } from '../helpers';
 import { projectScript, run, writeConfig, writeClientRb } from './tools';
+import { apiRoutes } from '@/test/helpers';
 
 const STAGE = 'dev';
 const POLICY = 'ring-app';

@@ -11,10 +11,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { setStageRolloutRule, stageHealth } from '@/lib/services/runs';
-import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
+const { POST: promote } = apiRoutes('/api/v1/policy_groups/[group]/promote');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';
 import { projectScript, run, writeConfig, writeClientRb } from './tools';
+import { apiRoutes } from '@/test/helpers';
 
 let chef: ChefHarness;
 let dir: string;

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { loadAccess } from '@/lib/db/queries/access';
 import { hashPassword } from '@/lib/auth/password';
@@ -17,10 +17,10 @@ import * as users from '@/lib/services/users';
 import { parseInput } from '@/lib/validation/parse';
 import { uploadRevision } from '@/lib/services/policies';
 import { setGroupPolicy } from '@/lib/services/stages';
-import * as board from '@/app/api/v1/board/route';
-import * as auditRoute from '@/app/api/v1/audit/route';
-import * as orphans from '@/app/api/v1/orphans/cleanup/route';
-import * as nodes from '@/app/api/v1/nodes/[name]/route';
+const board = apiRoutes('/api/v1/board');
+const auditRoute = apiRoutes('/api/v1/audit');
+const orphans = apiRoutes('/api/v1/orphans/cleanup');
+const nodes = apiRoutes('/api/v1/nodes/[name]');
 import type { Access } from '@/lib/auth/permissions';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 

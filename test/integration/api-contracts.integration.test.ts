@@ -4,15 +4,15 @@
  * the node read path included (its malformed-escape, 401 and 403 branches).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
-import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
-import * as stagePolicyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
-import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
-import * as policiesRoute from '@/app/api/v1/policies/route';
-import * as nodesRoute from '@/app/api/v1/nodes/route';
-import * as stageRoute from '@/app/api/v1/policy_groups/[group]/route';
+const rollbackRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/rollback');
+const stagePolicyRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const cookbookRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook');
+const promoteRoute = apiRoutes('/api/v1/policy_groups/[group]/promote');
+const policiesRoute = apiRoutes('/api/v1/policies');
+const nodesRoute = apiRoutes('/api/v1/nodes');
+const stageRoute = apiRoutes('/api/v1/policy_groups/[group]');
 import { startChefServer } from '@/lib/chef/http';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 

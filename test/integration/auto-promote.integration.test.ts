@@ -18,11 +18,12 @@ import { createWebhook } from '@/lib/services/webhooks';
 import { addFreezeWindow } from '@/lib/services/guards';
 import { setStageGrant } from '@/lib/services/stages';
 import { runCheck } from '@/lib/services/funnel';
-import { GET as getRule, PUT as putRule } from '@/app/api/v1/policy_groups/[group]/rollout/route';
-import { POST as resume } from '@/app/api/v1/policy_groups/[group]/rollout/resume/route';
-import { GET as timeline } from '@/app/api/v1/policy_groups/[group]/timeline/route';
-import { GET as gate } from '@/app/api/v1/policy_groups/[group]/policies/[name]/gate/route';
+const { GET: getRule, PUT: putRule } = apiRoutes('/api/v1/policy_groups/[group]/rollout');
+const { POST: resume } = apiRoutes('/api/v1/policy_groups/[group]/rollout/resume');
+const { GET: timeline } = apiRoutes('/api/v1/policy_groups/[group]/timeline');
+const { GET: gate } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/gate');
 import { accessFor, call, placeNode, seed, snapshot, tokenFor } from '../helpers';
+import { apiRoutes } from '@/test/helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const onPostgres = databaseProvider() === 'postgresql';

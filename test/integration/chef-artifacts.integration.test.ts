@@ -5,6 +5,7 @@ import { db } from '@/lib/db/client';
 import { signRequest } from '@/lib/auth/chef-signing';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { snapshot } from '../helpers';
+import { apiRoutes } from '@/test/helpers';
 
 let chef: ChefHarness;
 beforeAll(async () => {
@@ -213,8 +214,8 @@ describe('stages that require artifacts', () => {
 
 describe('what the console shows before a promotion', () => {
   it('the diff lists the incoming revision\'s missing artifacts and whether the target stage requires them; managers switch the rule', async () => {
-    const { GET } = await import('@/app/api/v1/diff/route');
-    const { PUT } = await import('@/app/api/v1/policy_groups/[group]/route');
+    const { GET } = apiRoutes('/api/v1/diff');
+    const { PUT } = apiRoutes('/api/v1/policy_groups/[group]');
     const { call, tokenFor } = await import('../helpers');
     // dev runs the ghostly webapp revision from the test above, with one cookbook missing.
     const token = await tokenFor('release@example.com');

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
-import { accessFor, call, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, tokenFor } from '@/test/helpers';
 import { setOrgAdmin } from '@/lib/services/organizations';
-import * as groupRoute from '@/app/api/v1/organizations/[org]/groups/[group]/route';
+const groupRoute = apiRoutes('/api/v1/organizations/[org]/groups/[group]');
 
 let chef: ChefHarness;
 

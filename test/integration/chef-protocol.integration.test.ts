@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { snapshot } from '../helpers';
+import { apiRoutes } from '@/test/helpers';
 
 let chef: ChefHarness;
 beforeAll(async () => {
@@ -65,7 +66,7 @@ describe('signed requests', () => {
   });
 
   it('the console API accepts a Chef signature as the user it names', async () => {
-    const { GET } = await import('@/app/api/v1/policies/route');
+    const { GET } = apiRoutes('/api/v1/policies');
     const { signRequest } = await import('@/lib/auth/chef-signing');
     const key = await chef.privateKey('viewer');
     const url = 'http://localhost/api/v1/policies';

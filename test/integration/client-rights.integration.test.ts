@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { newNode } from '@/test/chef-pedant-helpers';
-import { call, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
-import * as settingsRoute from '@/app/api/v1/settings/route';
+const settingsRoute = apiRoutes('/api/v1/settings');
 
 let chef: ChefHarness;
 const DEV_CLIENT = 'client:iso_dev_client' as const;

@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { registerGitRepository } from '@/lib/services/compose';
 import { db } from '@/lib/db/client';
 import { computeRevisionId, parseLossless, serializeJson, type PolicyLock } from '@/lib/domain';
 import { parentFromSpec } from '@/test/differential/compare';
 import type { ChefOutcomes, DiffCase } from '@/test/differential/model';
-import * as compose from '@/app/api/v1/policies/[name]/compose/route';
+const compose = apiRoutes('/api/v1/policies/[name]/compose');
 
 let dev: string, viewer: string, ops: string;
 // The parent locks every cookbook its run list names: a composed lock must be self-consistent (issue 13).

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { cleanupRunReports, ingestRunMessage } from '@/lib/services/runs';
-import { GET as nodeRuns } from '@/app/api/v1/nodes/[name]/runs/route';
+const { GET: nodeRuns } = apiRoutes('/api/v1/nodes/[name]/runs');
 import { startChefHarness, type ChefActor, type ChefHarness } from '../chef-harness';
 import { call, placeNode, snapshot, tokenFor } from '../helpers';
+import { apiRoutes } from '@/test/helpers';
 
 const FIXTURES = path.resolve('test/fixtures/data-collector');
 const read = (f: string) => fs.readFileSync(path.join(FIXTURES, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);

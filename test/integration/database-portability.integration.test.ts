@@ -8,8 +8,8 @@ import { createDb, db, providerOf } from '@/lib/db/client';
 import { applyMigrations, appliedMigrationNames, migrationNames } from '@/lib/db/migrate';
 import { databaseProvider, databaseUrl } from '@/lib/db/url';
 import { seedDemo, DEMO_USERS } from '@/lib/seed/seed-demo';
-import { call, NOW, tokenFor } from '@/test/helpers';
-import * as auditRoute from '@/app/api/v1/audit/route';
+import { apiRoutes, call, NOW, tokenFor } from '@/test/helpers';
+const auditRoute = apiRoutes('/api/v1/audit');
 import * as healthRoute from '@/app/api/health/route';
 import { resetWriteStateCache } from '@/lib/db/queries/health';
 

@@ -11,14 +11,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { computeRevisionId, includeFor, mergePolicy, type CookbookLockEntry, type ParentPolicy, type PolicyLock } from '@/lib/domain';
 import { db } from '@/lib/db/client';
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { loadBoard } from '@/lib/db/queries/board';
-import * as stagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import * as dependentsRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/dependents/route';
-import * as rebuildRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rebuild-dependents/route';
-import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-with-dependents/route';
-import * as approveRoute from '@/app/api/v1/promotion_requests/[id]/approve/route';
-import * as compose from '@/app/api/v1/policies/[name]/compose/route';
+const stagePolicy = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const dependentsRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/dependents');
+const rebuildRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/rebuild-dependents');
+const promoteRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-with-dependents');
+const approveRoute = apiRoutes('/api/v1/promotion_requests/[id]/approve');
+const compose = apiRoutes('/api/v1/policies/[name]/compose');
 
 const SERVER = 'https://console.example/organizations/console';
 const id = (s: string) => s.repeat(40).slice(0, 40);

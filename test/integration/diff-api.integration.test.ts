@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, seed, tokenFor } from '@/test/helpers';
-import * as diff from '@/app/api/v1/diff/route';
-import * as revisions from '@/app/api/v1/policies/[name]/revisions/route';
+import { apiRoutes, call, seed, tokenFor } from '@/test/helpers';
+const diff = apiRoutes('/api/v1/diff');
+const revisions = apiRoutes('/api/v1/policies/[name]/revisions');
 
 let viewer: string;
 beforeAll(async () => {

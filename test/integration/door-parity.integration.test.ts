@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accessFor, call, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, snapshot, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import { runAction } from '@/lib/actions/client';
@@ -29,25 +29,36 @@ import { compare } from '@/lib/db/queries/compare';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async () => {
+  const { accessForSessionClaims } = await import('@/lib/authn/session-claims');
+  return {
+    sessionAccess: async () => {
+      const s = session.current;
+      const access = s && (await accessForSessionClaims({ id: s.user.id, sid: s.sid, sv: s.sv }));
+      return access ? { ...access, via: 'session' } : null;
+    },
+  };
+});
 // Outside a Next request there is no cache to revalidate.
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
 
 const { promotePolicyAction } = await import('@/lib/actions/promotion/promote-policy-action');
 const { approveRequestAction } = await import('@/lib/actions/requests/request-actions');
 const { saveDataBagItemAction } = await import('@/lib/actions/data-bags/data-bag-actions');
-const stagePolicyRoute = await import('@/app/api/v1/policy_groups/[group]/policies/[name]/route');
-const stageRoute = await import('@/app/api/v1/policy_groups/[group]/route');
-const stagesRoute = await import('@/app/api/v1/policy_groups/route');
-const historyRoute = await import('@/app/api/v1/policy_groups/[group]/policies/[name]/history/route');
-const nodesRoute = await import('@/app/api/v1/nodes/route');
-const diffRoute = await import('@/app/api/v1/diff/route');
-const requestsRoute = await import('@/app/api/v1/promotion_requests/route');
-const approveRoute = await import('@/app/api/v1/promotion_requests/[id]/approve/route');
+const stagePolicyRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const stageRoute = apiRoutes('/api/v1/policy_groups/[group]');
+const stagesRoute = apiRoutes('/api/v1/policy_groups');
+const historyRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/history');
+const nodesRoute = apiRoutes('/api/v1/nodes');
+const diffRoute = apiRoutes('/api/v1/diff');
+const requestsRoute = apiRoutes('/api/v1/promotion_requests');
+const approveRoute = apiRoutes('/api/v1/promotion_requests/[id]/approve');
 const { moveNodeAction } = await import('@/lib/actions/nodes/move-node-action');
 const { deleteClientAction } = await import('@/lib/actions/chef/chef-key-actions');
-const nodeStageRoute = await import('@/app/api/v1/nodes/[name]/stage/route');
-const organizationRoute = await import('@/app/api/v1/organizations/[org]/route');
-const groupRoute = await import('@/app/api/v1/organizations/[org]/groups/[group]/route');
+const nodeStageRoute = apiRoutes('/api/v1/nodes/[name]/stage');
+const organizationRoute = apiRoutes('/api/v1/organizations/[org]');
+const groupRoute = apiRoutes('/api/v1/organizations/[org]/groups/[group]');
 
 type Door = 'chef' | 'api' | 'console';
 type Outcome = 'allowed' | 'accepted' | 'refused' | 'hidden' | 'invalid' | 'conflict';

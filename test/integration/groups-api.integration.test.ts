@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureText } from '@/test/fixtures';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
-import * as groups from '@/app/api/v1/policy_groups/route';
-import * as group from '@/app/api/v1/policy_groups/[group]/route';
-import * as groupPolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import * as groupNodes from '@/app/api/v1/policy_groups/[group]/nodes/route';
-import * as groupPolicyNodes from '@/app/api/v1/policy_groups/[group]/policies/[name]/nodes/route';
-import * as nodes from '@/app/api/v1/nodes/route';
-import * as node from '@/app/api/v1/nodes/[name]/route';
-import * as board from '@/app/api/v1/board/route';
+import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
+const groups = apiRoutes('/api/v1/policy_groups');
+const group = apiRoutes('/api/v1/policy_groups/[group]');
+const groupPolicy = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const groupNodes = apiRoutes('/api/v1/policy_groups/[group]/nodes');
+const groupPolicyNodes = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/nodes');
+const nodes = apiRoutes('/api/v1/nodes');
+const node = apiRoutes('/api/v1/nodes/[name]');
+const board = apiRoutes('/api/v1/board');
 import { db } from '@/lib/db/client';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 

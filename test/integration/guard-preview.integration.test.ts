@@ -7,7 +7,7 @@
  * an approval of a request whose stage has moved is refused, not recorded.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
@@ -17,7 +17,7 @@ import { setStageRolloutRule } from '@/lib/services/runs';
 import { createWebhook } from '@/lib/services/webhooks';
 import { pointerHistory } from '@/lib/services/stages';
 import { composePolicy } from '@/lib/services/compose';
-import * as previewRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/preview/route';
+const previewRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/preview');
 
 const A: Record<string, Access> = {};
 let releaseToken = '';

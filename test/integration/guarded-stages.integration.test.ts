@@ -4,7 +4,7 @@
  * the Chef organization routes over signed HTTP).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
@@ -37,20 +37,20 @@ import { loadBoard } from '@/lib/db/queries/board';
 const stageStatuses = async (a: Access) => Object.fromEntries((await stageGuardStates(a)).map((s) => [s.stage, s]));
 import { pointerHistory } from '@/lib/services/stages';
 import { DEMO_PROTECTION } from '@/lib/seed/demo-data';
-import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
-import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
-import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
-import * as groupPolicyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import * as protectionRoute from '@/app/api/v1/policy_groups/[group]/protection/route';
-import * as guardRoute from '@/app/api/v1/policy_groups/[group]/guard/route';
-import * as freezesRoute from '@/app/api/v1/policy_groups/[group]/freezes/route';
-import * as freezeRoute from '@/app/api/v1/policy_groups/[group]/freezes/[id]/route';
-import * as requestsRoute from '@/app/api/v1/promotion_requests/route';
-import * as requestRoute from '@/app/api/v1/promotion_requests/[id]/route';
-import * as approveRoute from '@/app/api/v1/promotion_requests/[id]/approve/route';
-import * as rejectRoute from '@/app/api/v1/promotion_requests/[id]/reject/route';
-import * as withdrawRoute from '@/app/api/v1/promotion_requests/[id]/withdraw/route';
-import * as badRoute from '@/app/api/v1/policies/[name]/revisions/[rev]/bad/route';
+const promoteRoute = apiRoutes('/api/v1/policy_groups/[group]/promote');
+const cookbookRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook');
+const rollbackRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/rollback');
+const groupPolicyRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const protectionRoute = apiRoutes('/api/v1/policy_groups/[group]/protection');
+const guardRoute = apiRoutes('/api/v1/policy_groups/[group]/guard');
+const freezesRoute = apiRoutes('/api/v1/policy_groups/[group]/freezes');
+const freezeRoute = apiRoutes('/api/v1/policy_groups/[group]/freezes/[id]');
+const requestsRoute = apiRoutes('/api/v1/promotion_requests');
+const requestRoute = apiRoutes('/api/v1/promotion_requests/[id]');
+const approveRoute = apiRoutes('/api/v1/promotion_requests/[id]/approve');
+const rejectRoute = apiRoutes('/api/v1/promotion_requests/[id]/reject');
+const withdrawRoute = apiRoutes('/api/v1/promotion_requests/[id]/withdraw');
+const badRoute = apiRoutes('/api/v1/policies/[name]/revisions/[rev]/bad');
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let chef: ChefHarness;
@@ -515,7 +515,7 @@ describe('bad revisions', () => {
 
 describe('OpenAPI', () => {
   it('documents every guarded-stage endpoint and the 202/423 answers', async () => {
-    const openapi = await import('@/app/api/v1/openapi.json/route');
+    const openapi = apiRoutes('/api/v1/openapi.json');
     const doc = await (await openapi.GET(new Request('http://localhost/api/v1/openapi.json'), { params: Promise.resolve({}) })).json();
     for (const p of [
       '/policy_groups/{group}/protection',

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { runAction } from '@/lib/actions/client';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import { db } from '@/lib/db/client';
@@ -36,16 +36,27 @@ import {
 import { addFreezeWindow, deleteFreezeWindow, markRevisionBad, unmarkRevisionBad } from '@/lib/services/guards';
 import { createWebhook } from '@/lib/services/webhooks';
 import { absoluteUrl } from '@/lib/services/funnel';
-import * as journeyRoute from '@/app/api/v1/policies/[name]/revisions/[rev]/journey/route';
-import * as webhooksRoute from '@/app/api/v1/webhooks/route';
-import * as scheduleRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/schedule/route';
-import * as scheduledListRoute from '@/app/api/v1/scheduled_promotions/route';
-import * as scheduledRoute from '@/app/api/v1/scheduled_promotions/[id]/route';
+const journeyRoute = apiRoutes('/api/v1/policies/[name]/revisions/[rev]/journey');
+const webhooksRoute = apiRoutes('/api/v1/webhooks');
+const scheduleRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/schedule');
+const scheduledListRoute = apiRoutes('/api/v1/scheduled_promotions');
+const scheduledRoute = apiRoutes('/api/v1/scheduled_promotions/[id]');
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 // The server actions read the session through next-auth: the signed-in user is set per test.
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async () => {
+  const { accessForSessionClaims } = await import('@/lib/authn/session-claims');
+  return {
+    sessionAccess: async () => {
+      const s = session.current;
+      const access = s && (await accessForSessionClaims({ id: s.user.id, sid: s.sid, sv: s.sv }));
+      return access ? { ...access, via: 'session' } : null;
+    },
+  };
+});
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
 const { cancelScheduledPromotionAction, schedulePromotionAction } = await import('@/lib/actions/promotion/schedule-actions');
 

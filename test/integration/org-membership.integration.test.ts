@@ -16,15 +16,17 @@ vi.mock('@/lib/authn/session', () => ({
   currentAccess: async () => session.access,
   requireAccess: async () => session.access,
 }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/lib/authn/session-cookie')>()), sessionAccess: async () => session.access }));
 
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
-import { accessFor, call, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
-import * as policiesRoute from '@/app/api/v1/policies/route';
-import * as settingsRoute from '@/app/api/v1/settings/route';
-import * as membersRoute from '@/app/api/v1/organizations/[org]/members/route';
-import * as memberRoute from '@/app/api/v1/organizations/[org]/members/[user]/route';
+const policiesRoute = apiRoutes('/api/v1/policies');
+const settingsRoute = apiRoutes('/api/v1/settings');
+const membersRoute = apiRoutes('/api/v1/organizations/[org]/members');
+const memberRoute = apiRoutes('/api/v1/organizations/[org]/members/[user]');
 
 let chef: ChefHarness;
 

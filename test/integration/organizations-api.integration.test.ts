@@ -9,7 +9,7 @@
  */
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_MEMBERSHIP, HOME_ORG_ID } from '@/lib/services/organizations';
 import { chefOrg } from '@/lib/config';
@@ -19,13 +19,24 @@ import type { ActionServerError } from '@/lib/actions/safe-action';
 // The browser session, as next-auth would decode it from the cookie (checked against the database as in production).
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async () => {
+  const { accessForSessionClaims } = await import('@/lib/authn/session-claims');
+  return {
+    sessionAccess: async () => {
+      const s = session.current;
+      const access = s && (await accessForSessionClaims({ id: s.user.id, sid: s.sid, sv: s.sv }));
+      return access ? { ...access, via: 'session' } : null;
+    },
+  };
+});
 // Outside a Next request there is no cache to revalidate.
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
 
-const orgsRoute = await import('@/app/api/v1/organizations/route');
-const orgRoute = await import('@/app/api/v1/organizations/[org]/route');
-const membersRoute = await import('@/app/api/v1/organizations/[org]/members/route');
-const memberRoute = await import('@/app/api/v1/organizations/[org]/members/[user]/route');
+const orgsRoute = apiRoutes('/api/v1/organizations');
+const orgRoute = apiRoutes('/api/v1/organizations/[org]');
+const membersRoute = apiRoutes('/api/v1/organizations/[org]/members');
+const memberRoute = apiRoutes('/api/v1/organizations/[org]/members/[user]');
 const { createOrganizationAction } = await import('@/lib/actions/admin/create-organization');
 const { deleteOrganizationAction } = await import('@/lib/actions/admin/delete-organization');
 const { associateUserAction } = await import('@/lib/actions/admin/associate-user');

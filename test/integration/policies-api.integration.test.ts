@@ -1,13 +1,13 @@
 import { db } from '@/lib/db/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '@/test/fixtures';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
-import * as policies from '@/app/api/v1/policies/route';
-import * as policy from '@/app/api/v1/policies/[name]/route';
-import * as revisions from '@/app/api/v1/policies/[name]/revisions/route';
-import * as revision from '@/app/api/v1/policies/[name]/revisions/[rev]/route';
-import * as orphans from '@/app/api/v1/orphans/cleanup/route';
-import * as openapi from '@/app/api/v1/openapi.json/route';
+import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
+const policies = apiRoutes('/api/v1/policies');
+const policy = apiRoutes('/api/v1/policies/[name]');
+const revisions = apiRoutes('/api/v1/policies/[name]/revisions');
+const revision = apiRoutes('/api/v1/policies/[name]/revisions/[rev]');
+const orphans = apiRoutes('/api/v1/orphans/cleanup');
+const openapi = apiRoutes('/api/v1/openapi.json');
 
 let admin: string, dev: string, viewer: string, dba: string;
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '@/test/fixtures';
-import { call, seed, tokenFor } from '@/test/helpers';
-import * as ordering from '@/app/api/v1/ordering/preview/route';
-import * as resourceMap from '@/app/api/v1/resource-map/preview/route';
+import { apiRoutes, call, seed, tokenFor } from '@/test/helpers';
+const ordering = apiRoutes('/api/v1/ordering/preview');
+const resourceMap = apiRoutes('/api/v1/resource-map/preview');
 
 let viewer: string;
 beforeAll(async () => {

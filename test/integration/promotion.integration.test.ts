@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { db } from '@/lib/db/client';
@@ -8,12 +8,12 @@ import { setGroupPolicy, setStageGrant, pointerHistory } from '@/lib/services/st
 import type { Access } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
 import { promotePolicy, promoteCookbook, promotePolicies, rollback } from '@/lib/services/promotion';
-import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
-import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
-import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
-import * as permissionsRoute from '@/app/api/v1/policy_groups/[group]/permissions/route';
-import * as historyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/history/route';
-import * as auditRoute from '@/app/api/v1/audit/route';
+const promoteRoute = apiRoutes('/api/v1/policy_groups/[group]/promote');
+const cookbookRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook');
+const rollbackRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/rollback');
+const permissionsRoute = apiRoutes('/api/v1/policy_groups/[group]/permissions');
+const historyRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/history');
+const auditRoute = apiRoutes('/api/v1/audit');
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 const ROLES = ['admin', 'release', 'dev', 'viewer', 'nogrants'] as const;

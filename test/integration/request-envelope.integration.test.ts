@@ -5,7 +5,6 @@
  * reading it, each door answering its own 413.
  */
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
@@ -15,26 +14,13 @@ import { signRequest } from '@/lib/auth/chef-signing';
 import { respondEarly } from '@/lib/ops/early-guard';
 import { createConsoleServer } from '@/lib/ops/server';
 import { addUserKey } from '@/lib/services/keys';
-import * as freezesRoute from '@/app/api/v1/policy_groups/[group]/freezes/route';
+import { serveApi } from '@/lib/api/http';
 import { pollUntil, seed, tokenFor } from '@/test/helpers';
 
 let base: string;
 let server: http.Server;
 let adminKey: string;
 const logged: Record<string, unknown>[] = [];
-
-/** /api/v1 is served by Next behind the front, which hands the route handler the request (streamed) with the front's headers: so does this. */
-async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
-  const m = /^\/api\/v1\/policy_groups\/([^/]+)\/freezes$/.exec(req.url ?? '');
-  if (!m) return false;
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-  const handler = req.method === 'POST' ? freezesRoute.POST : freezesRoute.GET;
-  const out = await handler(new Request(`http://localhost${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? (Readable.toWeb(req) as ReadableStream) : undefined, duplex: 'half' } as RequestInit), { params: Promise.resolve({ group: m[1] }) });
-  res.writeHead(out.status, Object.fromEntries(out.headers));
-  res.end(Buffer.from(await out.arrayBuffer()));
-  return true;
-}
 
 beforeAll(async () => {
   await seed();

@@ -14,12 +14,23 @@ import { databaseUrl } from '@/lib/db/url';
 import { runAction } from '@/lib/actions/client';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 import { ingestRunMessage, rolloutHealth, changeAttributions, rolloutOutcomes, rolloutRulesForAdmin } from '@/lib/services/runs';
-import { accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
-import * as putStagePolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+import { apiRoutes, accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
+const putStagePolicy = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 import { setStageGrant } from '@/lib/services/stages';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async () => {
+  const { accessForSessionClaims } = await import('@/lib/authn/session-claims');
+  return {
+    sessionAccess: async () => {
+      const s = session.current;
+      const access = s && (await accessForSessionClaims({ id: s.user.id, sid: s.sid, sv: s.sv }));
+      return access ? { ...access, via: 'session' } : null;
+    },
+  };
+});
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
 const { setStageRolloutRuleAction } = await import('@/lib/actions/admin/rollout-rule-actions');
 

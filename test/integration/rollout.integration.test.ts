@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { ingestRunMessage, evaluateRollbacks, gateState, rolloutHealth, setStageRolloutRule } from '@/lib/services/runs';
 import { promotePolicy } from '@/lib/services/promotion';
-import { POST as promote } from '@/app/api/v1/policy_groups/[group]/promote/route';
-import { POST as promoteCookbook } from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
-import { PUT as putStagePolicy } from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import { GET as getRule, PUT as putRule } from '@/app/api/v1/policy_groups/[group]/rollout/route';
+const { POST: promote } = apiRoutes('/api/v1/policy_groups/[group]/promote');
+const { POST: promoteCookbook } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook');
+const { PUT: putStagePolicy } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const { GET: getRule, PUT: putRule } = apiRoutes('/api/v1/policy_groups/[group]/rollout');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, snapshot, tokenFor, placeNode } from '../helpers';
+import { apiRoutes } from '@/test/helpers';
 
 const FIXTURES = path.resolve('test/fixtures/data-collector');
 const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -8,14 +8,16 @@ vi.mock('@/lib/authn/session', () => ({
   currentAccess: async () => session.access,
   requireAccess: async () => session.access,
 }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/lib/authn/session-cookie')>()), sessionAccess: async () => session.access }));
 
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
-import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
-import * as rollbackRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/rollback/route';
-import * as groupPolicyRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
-import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
-import * as cookbookRoute from '@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/route';
+const nodeRoute = apiRoutes('/api/v1/nodes/[name]');
+const rollbackRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/rollback');
+const groupPolicyRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
+const promoteRoute = apiRoutes('/api/v1/policy_groups/[group]/promote');
+const cookbookRoute = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook');
 // @ts-expect-error next.config.mjs is plain JavaScript without declarations
 import nextConfig from '@/next.config.mjs';
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';

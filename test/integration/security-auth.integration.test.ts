@@ -2,7 +2,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encode, type JWT } from 'next-auth/jwt';
 import type { Session, User } from 'next-auth';
-import { accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { DEMO_PASSWORD } from '@/lib/seed/seed-demo';
 import { authorizeCredentials, DEACTIVATED, LoginLockedError } from '@/lib/authn/login';
@@ -14,7 +14,7 @@ import { authenticate, type Accepts } from '@/lib/authn';
 import { HOME_ORG_ID } from '@/lib/domain/organizations';
 import { signOutEverywhere, updateUser } from '@/lib/services/users';
 import { auditCsv, listAudit } from '@/lib/db/queries/audit';
-import * as auditRoute from '@/app/api/v1/audit/route';
+const auditRoute = apiRoutes('/api/v1/audit');
 
 beforeAll(async () => {
   await seed();

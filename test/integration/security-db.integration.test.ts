@@ -1,12 +1,12 @@
 /** Issue 17: write-lock contention (9) and a read-only database (15). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { createDb, db, installDb } from '@/lib/db/client';
 import { databaseFile, databaseUrl } from '@/lib/db/url';
 import { resetWriteStateCache } from '@/lib/db/queries/health';
-import * as promoteRoute from '@/app/api/v1/policy_groups/[group]/promote/route';
-import * as policiesRoute from '@/app/api/v1/policies/route';
+const promoteRoute = apiRoutes('/api/v1/policy_groups/[group]/promote');
+const policiesRoute = apiRoutes('/api/v1/policies');
 import * as health from '@/app/api/health/route';
 
 let dev: string;

@@ -6,10 +6,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import git from 'isomorphic-git';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
-import * as compose from '@/app/api/v1/policies/[name]/compose/route';
-import * as repos from '@/app/api/v1/git_repositories/route';
+const compose = apiRoutes('/api/v1/policies/[name]/compose');
+const repos = apiRoutes('/api/v1/git_repositories');
 
 const parent = { run_list: ['webapp::default'], cookbook_locks: { webapp: { version: '1.6.0', identifier: 'webapp160' } } };
 const SECRET_TEXT = 'REMOTE-SAID-TOP-SECRET';

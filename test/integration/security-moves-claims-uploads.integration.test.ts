@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, pollUntil, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, pollUntil, seed, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
@@ -21,9 +21,9 @@ import { setGroupPolicy, putStage } from '@/lib/services/stages';
 import { uploadRevision, deleteRevision } from '@/lib/services/policies';
 import { reportNode, createChefNode } from '@/lib/services/nodes';
 import { badRevisions, markRevisionBad, setStageApprover, setStageProtection } from '@/lib/services/guards';
-import * as composeRoute from '@/app/api/v1/policies/[name]/compose/route';
-import * as nodeRoute from '@/app/api/v1/nodes/[name]/route';
-import * as webhooksRoute from '@/app/api/v1/webhooks/route';
+const composeRoute = apiRoutes('/api/v1/policies/[name]/compose');
+const nodeRoute = apiRoutes('/api/v1/nodes/[name]');
+const webhooksRoute = apiRoutes('/api/v1/webhooks');
 import { createWebhook, sendTestWebhook, deliverDue } from '@/lib/services/webhooks';
 import {
   commitSandbox,
@@ -37,7 +37,7 @@ import {
   artifactPage,
 } from '@/lib/services/cookbooks';
 import { createApiToken, updateUser } from '@/lib/services/users';
-import * as boardRoute from '@/app/api/v1/board/route';
+const boardRoute = apiRoutes('/api/v1/board');
 
 let chef: ChefHarness;
 const A: Record<string, Access> = {};

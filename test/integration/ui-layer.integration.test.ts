@@ -10,13 +10,24 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { runAction } from '@/lib/actions/client';
 import type { ActionServerError } from '@/lib/actions/safe-action';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
+// /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
+vi.mock('@/lib/authn/session-cookie', async () => {
+  const { accessForSessionClaims } = await import('@/lib/authn/session-claims');
+  return {
+    sessionAccess: async () => {
+      const s = session.current;
+      const access = s && (await accessForSessionClaims({ id: s.user.id, sid: s.sid, sv: s.sv }));
+      return access ? { ...access, via: 'session' } : null;
+    },
+  };
+});
 // Outside a Next request there is no cache to revalidate.
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
 
@@ -25,7 +36,7 @@ const { putStageAction } = await import('@/lib/actions/admin/stage-actions');
 const { rollbackAction } = await import('@/lib/actions/promotion/rollback-action');
 const { saveScenarioAction } = await import('@/lib/actions/previews/scenario-actions');
 const { composePolicy } = await import('@/lib/services/compose');
-const preview = await import('@/app/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/preview/route');
+const preview = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/promote-cookbook/preview');
 
 async function signIn(email: string | null) {
   if (!email) return void (session.current = null);

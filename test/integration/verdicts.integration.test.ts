@@ -12,17 +12,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil } from '@/test/helpers';
+import { apiRoutes, pollUntil } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { inRing, ringSeed } from '@/lib/domain/rings';
 import { ingestRunMessage, gateState, setStageRolloutRule, stageHealth } from '@/lib/services/runs';
 import { previewMove, approvePromotionRequest, getPromotionRequest, listPromotionRequests, promotePolicy } from '@/lib/services/promotion';
 import { createWebhook, deliverDue } from '@/lib/services/webhooks';
 import { emitEvent } from '@/lib/services/funnel';
-import { POST as startRing } from '@/app/api/v1/rings/route';
-import { GET as getRing } from '@/app/api/v1/rings/[id]/route';
-import { POST as widen } from '@/app/api/v1/rings/[id]/widen/route';
-import { PUT as putStagePolicy } from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+const { POST: startRing } = apiRoutes('/api/v1/rings');
+const { GET: getRing } = apiRoutes('/api/v1/rings/[id]');
+const { POST: widen } = apiRoutes('/api/v1/rings/[id]/widen');
+const { PUT: putStagePolicy } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';
 
@@ -323,7 +323,7 @@ describe('canary rings: the verdict is kept where the next decision is made (iss
       // The ring that failed above announced its rollback too (before this subscription: none); a new one does.
       const e = await change('dev');
       const r2 = await call(startRing, 'POST', { token: admin, body: { stage: 'dev', policy: e.policy, revision_id: e.to, steps: [50, 100] } });
-      const back = await call((await import('@/app/api/v1/rings/[id]/rollback/route')).POST, 'POST', { token: admin, params: { id: r2.json.ring.id }, body: { reason: 'not today' } });
+      const back = await call(apiRoutes('/api/v1/rings/[id]/rollback').POST, 'POST', { token: admin, params: { id: r2.json.ring.id }, body: { reason: 'not today' } });
       expect(back.status, back.text).toBe(200);
       expect((await db().webhookDelivery.findMany({ where: { subscriptionId: webhook.id, event: 'ring.rolled_back' } })).length).toBe(1);
     } finally {

@@ -8,15 +8,15 @@ import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { accessFor, call, pollUntil, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, pollUntil, seed, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
 import { promotePolicy, approvePromotionRequest } from '@/lib/services/promotion';
 import { createWebhook, sendTestWebhook, deliverDue, startWebhookWorker } from '@/lib/services/webhooks';
 import { addFreezeWindow, announceStartedFreezes } from '@/lib/services/guards';
-import * as webhooksRoute from '@/app/api/v1/webhooks/route';
-import * as webhookRoute from '@/app/api/v1/webhooks/[id]/route';
-import * as deliveriesRoute from '@/app/api/v1/webhooks/[id]/deliveries/route';
+const webhooksRoute = apiRoutes('/api/v1/webhooks');
+const webhookRoute = apiRoutes('/api/v1/webhooks/[id]');
+const deliveriesRoute = apiRoutes('/api/v1/webhooks/[id]/deliveries');
 
 interface Received {
   path: string;

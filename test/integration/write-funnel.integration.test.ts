@@ -6,15 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, snapshot, tokenFor } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import { hashPassword } from '@/lib/auth/password';
 import { promoteCookbook } from '@/lib/services/promotion';
 import { checkRevision, storeRevision } from '@/lib/services/funnel';
-import * as compose from '@/app/api/v1/policies/[name]/compose/route';
-import * as revisions from '@/app/api/v1/policies/[name]/revisions/route';
-import * as groupPolicy from '@/app/api/v1/policy_groups/[group]/policies/[name]/route';
+const compose = apiRoutes('/api/v1/policies/[name]/compose');
+const revisions = apiRoutes('/api/v1/policies/[name]/revisions');
+const groupPolicy = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 import { HOME_MEMBERSHIP } from '@/lib/services/organizations';
 
 let chef: ChefHarness;

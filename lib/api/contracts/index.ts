@@ -1,7 +1,7 @@
 /**
  * Every /api/v1 route contract: the registry the OpenAPI document is generated from.
- * A route file binds its handler to one of these with `apiRoute(contract, handler)`;
- * lib/api/openapi-coverage.test.ts fails when a route file exports a method that has no entry here.
+ * A row of the route table (lib/api/routes.ts, handlers in lib/api/handlers/*) binds its handler to one of
+ * these with `handle(contract, handler)`; lib/api/openapi-coverage.test.ts fails when a row and a contract differ.
  * A new route: add its contract to the area's file (or a new file listed below).
  */
 import type { RouteContract } from '../contract';
