@@ -6,6 +6,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteGitRepositoryAction, registerGitRepositoryAction } from '@/lib/actions/admin/git-repository-actions';
 import { Field, FormAlert } from './form-field';
 import { Time } from './time';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type Repo = { name: string; url: string; username: string | null; hasSecret: boolean; createdAt: string; createdBy: string | null };
 
@@ -50,46 +51,24 @@ export function AdminGitRepositories({ repositories, localRoot }: { repositories
         </button>
         <FormAlert errors={register.formErrors} fields={['name', 'url', 'username', 'secret']} />
       </form>
-      <div className="card overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Location</th>
-              <th scope="col">Credentials</th>
-              <th scope="col">Registered</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {repositories.map((r) => (
-              <tr key={r.name}>
-                <td className="font-mono">{r.name}</td>
-                <td className="break-all font-mono text-xs">{r.url}</td>
-                <td>{r.hasSecret ? `${r.username ?? 'git'} / ••••••` : 'none'}</td>
-                <td className="text-xs text-slate-500">
-                  <Time iso={r.createdAt} />
-                  {r.createdBy ? ` by ${r.createdBy}` : ''}
-                </td>
-                <td className="text-right">
-                  <button type="button" className="btn py-0.5 text-xs" disabled={remove.isPending} onClick={() => remove.mutate({ name: r.name })}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-            {!repositories.length && (
-              <tr>
-                <td colSpan={5} className="text-slate-500">
-                  No repositories registered: compose cannot read git includes until an admin registers one.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['Name', 'Location', 'Credentials', 'Registered', ACTIONS]} rows={repositories} empty="No repositories registered: compose cannot read git includes until an admin registers one.">
+        {(r) => (
+          <tr key={r.name}>
+            <td className="font-mono">{r.name}</td>
+            <td className="break-all font-mono text-xs">{r.url}</td>
+            <td>{r.hasSecret ? `${r.username ?? 'git'} / ••••••` : 'none'}</td>
+            <td className="text-xs text-slate-500">
+              <Time iso={r.createdAt} />
+              {r.createdBy ? ` by ${r.createdBy}` : ''}
+            </td>
+            <td className="text-right">
+              <RowButton disabled={remove.isPending} onClick={() => remove.mutate({ name: r.name })}>
+                Remove
+              </RowButton>
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog } from './modal';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type Stage = { name: string; position: number; description: string; requireArtifacts: boolean; policies: number; nodes: number; canManage: boolean };
 
@@ -55,65 +56,48 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
           <FormAlert errors={create.formErrors} fields={['name', 'description']} />
         </form>
       )}
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="stages-table">
-          <thead>
-            <tr>
-              <th>Order</th>
-              <th>Stage</th>
-              <th>Description</th>
-              <th>Requires artifacts</th>
-              <th>Policies</th>
-              <th>Nodes</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {stages.map((s, i) => (
-              <tr key={s.name} data-stage={s.name}>
-                <td className="whitespace-nowrap">
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={reorder.isPending || !s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
-                    ↑
-                  </button>{' '}
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={reorder.isPending || !s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
-                    ↓
-                  </button>
-                </td>
-                <td className="font-medium">{s.name}</td>
-                <td>
-                  <input
-                    aria-label={`Description of ${s.name}`}
-                    className="input py-1"
-                    defaultValue={s.description}
-                    disabled={!s.canManage}
-                    onBlur={(e) => e.target.value !== s.description && put.mutate({ name: s.name, description: e.target.value })}
-                  />
-                </td>
-                <td>
-                  <RequireArtifactsToggle
-                    key={`${s.name}:${s.requireArtifacts}`}
-                    stage={s.name}
-                    initial={s.requireArtifacts}
-                    disabled={!s.canManage}
-                    save={(value) => put.mutateAsync({ name: s.name, require_artifacts: value })}
-                  />
-                </td>
-                <td>{s.policies}</td>
-                <td>{s.nodes}</td>
-                <td className="text-right">
-                  {s.canManage && (
-                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setDeleting(s)}>
-                      Delete…
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="stages-table" columns={['Order', 'Stage', 'Description', 'Requires artifacts', 'Policies', 'Nodes', ACTIONS]} rows={stages}>
+        {(s, i) => (
+          <tr key={s.name} data-stage={s.name}>
+            <td className="whitespace-nowrap">
+              <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={reorder.isPending || !s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
+                ↑
+              </button>{' '}
+              <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={reorder.isPending || !s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
+                ↓
+              </button>
+            </td>
+            <td className="font-medium">{s.name}</td>
+            <td>
+              <input
+                aria-label={`Description of ${s.name}`}
+                className="input py-1"
+                defaultValue={s.description}
+                disabled={!s.canManage}
+                onBlur={(e) => e.target.value !== s.description && put.mutate({ name: s.name, description: e.target.value })}
+              />
+            </td>
+            <td>
+              <RequireArtifactsToggle
+                key={`${s.name}:${s.requireArtifacts}`}
+                stage={s.name}
+                initial={s.requireArtifacts}
+                disabled={!s.canManage}
+                save={(value) => put.mutateAsync({ name: s.name, require_artifacts: value })}
+              />
+            </td>
+            <td>{s.policies}</td>
+            <td>{s.nodes}</td>
+            <td className="text-right">
+              {s.canManage && (
+                <RowButton onClick={() => setDeleting(s)}>
+                  Delete…
+                </RowButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {deleting && (
         <ConfirmDialog
           title={`Delete stage ${deleting.name}?`}

@@ -9,6 +9,7 @@ import { dateTime } from '@/lib/format';
 import { RelativeTime } from './relative-time';
 import { Field, FormAlert } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
+import { ACTIONS, DataTable, RowButton } from './data-table';
 
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
 
@@ -53,51 +54,25 @@ export function AdminTokens({ tokens, forEveryUser }: { tokens: Token[]; forEver
         </button>
         <FormAlert errors={create.formErrors} fields={['name', 'userEmail', 'expiresInDays']} />
       </form>
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="tokens-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Token</th>
-              <th>Owner</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.length === 0 && (
-              <tr>
-                <td colSpan={7} className="py-6 text-center text-slate-600">
-                  No tokens yet.
-                </td>
-              </tr>
-            )}
-            {tokens.map((t) => (
-              <tr key={t.id} className={t.revokedAt ? 'text-slate-600' : ''}>
-                <td className="font-medium">{t.name}</td>
-                <td className="mono">{t.prefix}…</td>
-                <td>{t.owner}</td>
-                <td>{dateTime(t.createdAt)}</td>
-                <td>{t.lastUsedAt ? <RelativeTime iso={t.lastUsedAt} /> : 'never'}</td>
-                <td>{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</td>
-                <td className="text-right">
-                  {t.revokedAt ? (
-                    <span className="badge bg-slate-100">revoked</span>
-                  ) : (
-                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setRevoking(t)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="tokens-table" columns={['Name', 'Token', 'Owner', 'Created', 'Last used', 'Expires', ACTIONS]} rows={tokens} empty="No tokens yet.">
+        {(t) => (
+          <tr key={t.id} className={t.revokedAt ? 'text-slate-600' : ''}>
+            <td className="font-medium">{t.name}</td>
+            <td className="mono">{t.prefix}…</td>
+            <td>{t.owner}</td>
+            <td>{dateTime(t.createdAt)}</td>
+            <td>{t.lastUsedAt ? <RelativeTime iso={t.lastUsedAt} /> : 'never'}</td>
+            <td>{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</td>
+            <td className="text-right">
+              {t.revokedAt ? (
+                <span className="badge bg-slate-100">revoked</span>
+              ) : (
+                <RowButton onClick={() => setRevoking(t)}>Revoke</RowButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {secret && (
         <Modal title="Your new API token" onClose={() => setSecret(null)} dismissible={false}>
           <p className="mb-2 text-slate-600">Copy it now: it is shown once and stored only as a hash.</p>
