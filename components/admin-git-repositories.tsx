@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteGitRepositoryAction, registerGitRepositoryAction } from '@/lib/actions/admin/git-repository-actions';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { Time } from './time';
 import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
@@ -21,14 +21,14 @@ export function AdminGitRepositories({ repositories, localRoot }: { repositories
   const remove = useActionMutation((v: { name: string }) => runAction(deleteGitRepositoryAction, v), { success: (r) => `Removed ${r.name}` });
   return (
     <div className="space-y-4">
-      <form
-        ref={form}
-        aria-label="Register a git repository"
-        className="card flex flex-wrap items-start gap-3 p-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
+      <InlineForm
+        label="Register a git repository"
+        formRef={form}
+        submit="Register"
+        pending={register.isPending}
+        errors={register.formErrors}
+        fields={['name', 'url', 'username', 'secret']}
+        onData={(f) => {
           const username = String(f.get('username') ?? '');
           const secret = String(f.get('secret') ?? '');
           register.mutate({ name: String(f.get('name')), url: String(f.get('url')), ...(username ? { username } : {}), ...(secret ? { secret } : {}) });
@@ -46,11 +46,7 @@ export function AdminGitRepositories({ repositories, localRoot }: { repositories
         <Field label="Password or token (optional, stored encrypted)" name="secret" errors={register.formErrors}>
           {(c) => <input {...c} type="password" className="input mt-1 w-48" autoComplete="new-password" />}
         </Field>
-        <button type="submit" className="btn btn-primary mt-5" disabled={register.isPending}>
-          Register
-        </button>
-        <FormAlert errors={register.formErrors} fields={['name', 'url', 'username', 'secret']} />
-      </form>
+      </InlineForm>
       <DataTable columns={['Name', 'Location', 'Credentials', 'Registered', ACTIONS]} rows={repositories} empty="No repositories registered: compose cannot read git includes until an admin registers one.">
         {(r) => (
           <tr key={r.name}>

@@ -13,7 +13,7 @@ import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
 import { cancelInvitationAction } from '@/lib/actions/admin/cancel-invitation';
 import { inviteUserAction } from '@/lib/actions/admin/invite-user';
 import { dateTime } from '@/lib/format';
-import { Field, FormAlert } from './form-field';
+import { Field, FormAlert, InlineForm } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 import { SecretDialog } from './secret-dialog';
 import { useOptimisticToggle } from './use-optimistic-toggle';
@@ -349,23 +349,20 @@ function PendingInvitations({ org, invitations }: { org: Organization; invitatio
             Invited users see the invitation on every console page and become members when they accept (<span className="mono">knife org user add</span> invites and accepts at once).
           </p>
         </div>
-        <form
+        <InlineForm
+          label={`Invite a user to ${org.name}`}
           className="flex flex-wrap items-start gap-2"
-          aria-label={`Invite a user to ${org.name}`}
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            invite.mutate({ user: user.trim() });
-          }}
+          primary={false}
+          submit={invite.isPending ? 'Inviting…' : 'Invite'}
+          pending={invite.isPending}
+          errors={invite.formErrors}
+          fields={['user']}
+          onData={() => invite.mutate({ user: user.trim() })}
         >
           <Field label="Chef user name or e-mail" name="user" errors={invite.formErrors}>
             {(c) => <input {...c} value={user} onChange={(e) => setUser(e.target.value)} required maxLength={255} className="input mt-1 w-64" autoComplete="off" spellCheck={false} />}
           </Field>
-          <button type="submit" className="btn mt-5" disabled={invite.isPending}>
-            {invite.isPending ? 'Inviting…' : 'Invite'}
-          </button>
-          <FormAlert errors={invite.formErrors} fields={['user']} />
-        </form>
+        </InlineForm>
       </div>
       {invitations.length === 0 ? (
         <p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-600" data-testid="no-invitations">

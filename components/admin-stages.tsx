@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
 import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
@@ -33,16 +33,14 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
   return (
     <div className="space-y-4">
       {canCreate && (
-        <form
-          ref={form}
-          aria-label="Add a stage"
-          className="card flex flex-wrap items-start gap-3 p-4"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = new FormData(e.currentTarget);
-            create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
-          }}
+        <InlineForm
+          label="Add a stage"
+          formRef={form}
+          submit="Add stage (last in order)"
+          pending={create.isPending}
+          errors={create.formErrors}
+          fields={['name', 'description']}
+          onData={(f) => create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') })}
         >
           <Field label="New stage" name="name" errors={create.formErrors}>
             {(c) => <input {...c} required className="input mt-1 w-44" />}
@@ -50,11 +48,7 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
           <Field label="Description" name="description" errors={create.formErrors} className="flex-1">
             {(c) => <input {...c} maxLength={500} className="input mt-1" />}
           </Field>
-          <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
-            Add stage (last in order)
-          </button>
-          <FormAlert errors={create.formErrors} fields={['name', 'description']} />
-        </form>
+        </InlineForm>
       )}
       <DataTable testId="stages-table" columns={['Order', 'Stage', 'Description', 'Requires artifacts', 'Policies', 'Nodes', ACTIONS]} rows={stages}>
         {(s, i) => (

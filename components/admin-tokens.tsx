@@ -7,7 +7,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
 import { dateTime } from '@/lib/format';
 import { RelativeTime } from './relative-time';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 import { ACTIONS, DataTable, RowButton } from './data-table';
 
@@ -27,13 +27,13 @@ export function AdminTokens({ tokens, forEveryUser }: { tokens: Token[]; forEver
   });
   return (
     <div className="space-y-4">
-      <form
-        aria-label="Create an API token"
-        className="card flex flex-wrap items-start gap-3 p-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
+      <InlineForm
+        label="Create an API token"
+        submit="Create token"
+        pending={create.isPending}
+        errors={create.formErrors}
+        fields={['name', 'userEmail', 'expiresInDays']}
+        onData={(f) => {
           const days = String(f.get('days') ?? '');
           create.mutate({ name: String(f.get('name')), userEmail: String(f.get('user') ?? '') || undefined, expiresInDays: days ? Number(days) : null });
         }}
@@ -49,11 +49,7 @@ export function AdminTokens({ tokens, forEveryUser }: { tokens: Token[]; forEver
         <Field label="Expires in days (blank: never)" name="expiresInDays" errors={create.formErrors}>
           {(c) => <input {...c} name="days" type="number" className="input mt-1 w-32" />}
         </Field>
-        <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
-          Create token
-        </button>
-        <FormAlert errors={create.formErrors} fields={['name', 'userEmail', 'expiresInDays']} />
-      </form>
+      </InlineForm>
       <DataTable testId="tokens-table" columns={['Name', 'Token', 'Owner', 'Created', 'Last used', 'Expires', ACTIONS]} rows={tokens} empty="No tokens yet.">
         {(t) => (
           <tr key={t.id} className={t.revokedAt ? 'text-slate-600' : ''}>

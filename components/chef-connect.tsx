@@ -8,7 +8,7 @@ import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createOwnKeyAction, deleteOwnKeyAction, expireOwnKeyAction, registerOwnKeyAction } from '@/lib/actions/chef/chef-key-actions';
 import { age, dateTime } from '@/lib/format';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
 import { SecretDialog } from './secret-dialog';
 import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
@@ -190,13 +190,14 @@ export function ChefConnect({
             Register a public key
           </button>
         </div>
-        <form
-          aria-label={mode === 'generate' ? 'Generate a key pair' : 'Register a public key'}
+        <InlineForm
+          label={mode === 'generate' ? 'Generate a key pair' : 'Register a public key'}
           className="flex flex-wrap items-start gap-3"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = new FormData(e.currentTarget);
+          submit={mode === 'generate' ? 'Generate key' : 'Register key'}
+          pending={create.isPending || upload.isPending}
+          errors={keyErrors}
+          fields={['name', 'expiresAt', 'publicKey']}
+          onData={(f) => {
             const name = String(f.get('name'));
             const exp = String(f.get('expires') ?? '');
             const expiresAt = exp ? new Date(exp + 'T00:00:00Z').toISOString() : null;
@@ -215,11 +216,7 @@ export function ChefConnect({
               {(c) => <textarea {...c} required rows={5} className="input mono mt-1 w-full text-xs" placeholder="-----BEGIN PUBLIC KEY-----" />}
             </Field>
           )}
-          <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending || upload.isPending}>
-            {mode === 'generate' ? 'Generate key' : 'Register key'}
-          </button>
-          <FormAlert errors={keyErrors} fields={['name', 'expiresAt', 'publicKey']} />
-        </form>
+        </InlineForm>
         <DataTable testId="chef-keys" frame="mt-4 overflow-x-auto" columns={['Name', 'Fingerprint', 'Created', 'Last used', 'Expires', ACTIONS]} rows={keys} empty="No keys yet: generate one to use knife and chef push against this console.">
           {(k) => (
             <tr key={k.name}>
