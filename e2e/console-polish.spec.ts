@@ -14,7 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './test';
 import { stateFile, type Role } from './roles';
 import { restoreSeedState } from './seed-state';
-import { signedChefRequest } from './chef-requests';
+import { chefKeyFromConnect, signedChefRequest } from './chef-requests';
 import { runConvergeMessage } from '../test/run-message';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -75,12 +75,7 @@ test('a failing node: the board’s “1 failed” opens it, the Nodes list and 
   await expect(admin.getByText('converged to the stage')).toHaveCount(0);
 
   // A real chef-client failure report (times to the second, start = end): its duration is not "0 ms".
-  await admin.goto('/connect');
-  await admin.getByLabel('Key name').fill('e2e-polish');
-  await admin.getByRole('button', { name: 'Generate key' }).click();
-  const keyDialog = admin.getByRole('dialog');
-  const key = await keyDialog.getByLabel('Private key').inputValue();
-  await keyDialog.getByRole('button', { name: 'I have saved it' }).click();
+  const key = await chefKeyFromConnect(admin, 'e2e-polish');
   const node = 'webapp-dev-01.example.com';
   const revision = (await (await admin.request.get('/api/v1/policy_groups/dev/policies/webapp')).json()).revision_id as string;
   const r = await signedChefRequest(admin.request, key, 'POST', '/organizations/console/data-collector', failedRun(node, 'webapp', 'dev', revision));

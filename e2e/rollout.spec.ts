@@ -8,7 +8,7 @@
 import { expect, test, type Page } from './test';
 import { buildDemoLock, type DemoPolicySpec } from '../lib/seed/demo-data';
 import { stateFile } from './roles';
-import { signedChefRequest } from './chef-requests';
+import { chefKeyFromConnect, signedChefRequest } from './chef-requests';
 import { runConvergeMessage } from '../test/run-message';
 
 const ORG = '/organizations/console';
@@ -78,12 +78,7 @@ const runMessage = (node: string, revision: string, status: 'success' | 'failure
 
 test('an automatic rollback shows in history as done by the stage’s rule, with its evidence and where the failures fall', async ({ page }) => {
   // A Chef key for admin (as knife would use it).
-  await page.goto('/connect');
-  await page.getByLabel('Key name').fill(`e2e-rollout-${Date.now()}`);
-  await page.getByRole('button', { name: 'Generate key' }).click();
-  const dialog = page.getByRole('dialog');
-  const key = await dialog.getByLabel('Private key').inputValue();
-  await dialog.getByRole('button', { name: 'I have saved it' }).click();
+  const key = await chefKeyFromConnect(page, `e2e-rollout-${Date.now()}`);
 
   // The rollback rule of dev, in Admin → Stages.
   await page.goto('/admin/stages');

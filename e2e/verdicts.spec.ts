@@ -15,25 +15,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { serverUrl } from './servers';
 import { inRing, ringSeed } from '../lib/domain/rings';
-import { expect, test as base, type BrowserContext, type Page } from './test';
+import { expect, test, type Page } from './test';
 import { stateFile, type Role } from './roles';
 import { restoreSeedState } from './seed-state';
-import { signedChefRequest } from './chef-requests';
+import { chefKeyFromConnect, signedChefRequest } from './chef-requests';
 import { runConvergeMessage } from '../test/run-message';
 
 type Json = Record<string, any>;
 
-const test = base.extend<{ pageAs: (role: Role) => Promise<Page> }>({
-  pageAs: async ({ browser }, use) => {
-    const contexts: BrowserContext[] = [];
-    await use(async (role) => {
-      const context = await browser.newContext({ storageState: stateFile(role) });
-      contexts.push(context);
-      return context.newPage();
-    });
-    for (const c of contexts) await c.close();
-  },
-});
 test.use({ storageState: stateFile('admin') });
 test.beforeEach(() => restoreSeedState());
 
@@ -56,15 +45,7 @@ async function api(page: Page, method: 'GET' | 'POST' | 'PUT', p: string, data?:
 }
 
 /** A Chef key for admin, made once per test from the Connect page (as a user would for knife). */
-async function chefKey(page: Page): Promise<string> {
-  await page.goto('/connect');
-  await page.getByLabel('Key name').fill(`e2e-verdicts-${Date.now()}`);
-  await page.getByRole('button', { name: 'Generate key' }).click();
-  const dialog = page.getByRole('dialog');
-  const key = await dialog.getByLabel('Private key').inputValue();
-  await dialog.getByRole('button', { name: 'I have saved it' }).click();
-  return key;
-}
+const chefKey = (page: Page) => chefKeyFromConnect(page, `e2e-verdicts-${Date.now()}`);
 
 /** Places nodes in a stage running a policy (as knife would create them: the console's fact). */
 async function placeNodes(page: Page, key: string, stage: string, policy: string, names: string[]) {
