@@ -9,7 +9,8 @@ export const ACTIONS: Column = { label: 'Actions', hidden: true };
 /**
  * The console's list table: a card that scrolls sideways, a header row from `columns`, one row per item by `children`,
  * and, when there is none and `empty` is given, one row saying so across every column.
- * `region` makes the card a labelled, keyboard-scrollable region; `frame` replaces the card's class (`null`: no wrapper).
+ * `region` makes the card a labelled, keyboard-scrollable region; `frame` replaces the card's class (`null`: no wrapper);
+ * `after` stands in the card below the table (a pager).
  */
 export function DataTable<T>({
   columns,
@@ -21,6 +22,7 @@ export function DataTable<T>({
   region,
   frame = 'card overflow-x-auto',
   className,
+  after,
 }: {
   columns: Column[];
   rows: readonly T[];
@@ -31,6 +33,7 @@ export function DataTable<T>({
   region?: string;
   frame?: string | null;
   className?: string;
+  after?: ReactNode;
 }) {
   const table = (
     <table className={className ? `table ${className}` : 'table'} data-testid={testId}>
@@ -58,9 +61,13 @@ export function DataTable<T>({
   return region ? (
     <div className={frame} tabIndex={0} role="region" aria-label={region}>
       {table}
+      {after}
     </div>
   ) : (
-    <div className={frame}>{table}</div>
+    <div className={frame}>
+      {table}
+      {after}
+    </div>
   );
 }
 
