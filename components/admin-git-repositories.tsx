@@ -4,8 +4,9 @@ import { useRef } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteGitRepositoryAction, registerGitRepositoryAction } from '@/lib/actions/admin/git-repository-actions';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { Time } from './time';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type Repo = { name: string; url: string; username: string | null; hasSecret: boolean; createdAt: string; createdBy: string | null };
 
@@ -20,14 +21,14 @@ export function AdminGitRepositories({ repositories, localRoot }: { repositories
   const remove = useActionMutation((v: { name: string }) => runAction(deleteGitRepositoryAction, v), { success: (r) => `Removed ${r.name}` });
   return (
     <div className="space-y-4">
-      <form
-        ref={form}
-        aria-label="Register a git repository"
-        className="card flex flex-wrap items-start gap-3 p-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
+      <InlineForm
+        label="Register a git repository"
+        formRef={form}
+        submit="Register"
+        pending={register.isPending}
+        errors={register.formErrors}
+        fields={['name', 'url', 'username', 'secret']}
+        onData={(f) => {
           const username = String(f.get('username') ?? '');
           const secret = String(f.get('secret') ?? '');
           register.mutate({ name: String(f.get('name')), url: String(f.get('url')), ...(username ? { username } : {}), ...(secret ? { secret } : {}) });
@@ -45,51 +46,25 @@ export function AdminGitRepositories({ repositories, localRoot }: { repositories
         <Field label="Password or token (optional, stored encrypted)" name="secret" errors={register.formErrors}>
           {(c) => <input {...c} type="password" className="input mt-1 w-48" autoComplete="new-password" />}
         </Field>
-        <button type="submit" className="btn btn-primary mt-5" disabled={register.isPending}>
-          Register
-        </button>
-        <FormAlert errors={register.formErrors} fields={['name', 'url', 'username', 'secret']} />
-      </form>
-      <div className="card overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Location</th>
-              <th scope="col">Credentials</th>
-              <th scope="col">Registered</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {repositories.map((r) => (
-              <tr key={r.name}>
-                <td className="font-mono">{r.name}</td>
-                <td className="break-all font-mono text-xs">{r.url}</td>
-                <td>{r.hasSecret ? `${r.username ?? 'git'} / ••••••` : 'none'}</td>
-                <td className="text-xs text-slate-500">
-                  <Time iso={r.createdAt} />
-                  {r.createdBy ? ` by ${r.createdBy}` : ''}
-                </td>
-                <td className="text-right">
-                  <button type="button" className="btn py-0.5 text-xs" disabled={remove.isPending} onClick={() => remove.mutate({ name: r.name })}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-            {!repositories.length && (
-              <tr>
-                <td colSpan={5} className="text-slate-500">
-                  No repositories registered: compose cannot read git includes until an admin registers one.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      </InlineForm>
+      <DataTable columns={['Name', 'Location', 'Credentials', 'Registered', ACTIONS]} rows={repositories} empty="No repositories registered: compose cannot read git includes until an admin registers one.">
+        {(r) => (
+          <tr key={r.name}>
+            <td className="font-mono">{r.name}</td>
+            <td className="break-all font-mono text-xs">{r.url}</td>
+            <td>{r.hasSecret ? `${r.username ?? 'git'} / ••••••` : 'none'}</td>
+            <td className="text-xs text-slate-500">
+              <Time iso={r.createdAt} />
+              {r.createdBy ? ` by ${r.createdBy}` : ''}
+            </td>
+            <td className="text-right">
+              <RowButton disabled={remove.isPending} onClick={() => remove.mutate({ name: r.name })}>
+                Remove
+              </RowButton>
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </div>
   );
 }

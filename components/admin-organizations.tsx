@@ -13,10 +13,11 @@ import { setOrgAdminAction } from '@/lib/actions/admin/set-org-admin';
 import { cancelInvitationAction } from '@/lib/actions/admin/cancel-invitation';
 import { inviteUserAction } from '@/lib/actions/admin/invite-user';
 import { dateTime } from '@/lib/format';
-import { Field, FormAlert } from './form-field';
+import { Field, FormAlert, InlineForm } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
 import { SecretDialog } from './secret-dialog';
 import { useOptimisticToggle } from './use-optimistic-toggle';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type Organization = { name: string; fullName: string; home: boolean; createdAt: string; members: number; clients: number };
 type Member = { userId: string; username: string | null; email: string; displayName: string; isAdmin: boolean; orgAdmin: boolean };
@@ -127,9 +128,9 @@ export function AdminOrganizations({
                   {!superuser ? null : o.home ? (
                     <span className="text-xs text-slate-600">home: cannot be deleted</span>
                   ) : (
-                    <button type="button" className="btn py-0.5 text-xs" aria-label={`Delete organization ${o.name}`} disabled={remove.isPending} onClick={() => setDeleting(o)}>
+                    <RowButton aria-label={`Delete organization ${o.name}`} disabled={remove.isPending} onClick={() => setDeleting(o)}>
                       Delete
-                    </button>
+                    </RowButton>
                   )}
                 </td>
               </tr>
@@ -269,47 +270,35 @@ function OrganizationMembers({ org, members, users }: { org: Organization; membe
       {members.length === 0 ? (
         <p className="rounded-md bg-slate-50 px-3 py-6 text-center text-sm text-slate-600">No members yet. Add a user above.</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Chef name</th>
-              <th scope="col">User</th>
-              <th scope="col">Chef organization admin</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable frame={null} columns={['Chef name', 'User', 'Chef organization admin', ACTIONS]} rows={members}>
+          {(m) => (
+            <tr key={m.userId} data-member={m.email}>
+              <td className="mono">{m.username ?? <span className="text-slate-600">none</span>}</td>
+              <td>
+                <div className="font-medium">
+                  {m.displayName}
+                  {m.isAdmin && <span className="badge ml-2 bg-slate-100">administrator</span>}
+                </div>
+                <div className="text-xs text-slate-600">{m.email}</div>
+              </td>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`${m.email} is a Chef organization admin of ${org.name}`}
+                  title="The organization's admins group: manages its clients and their keys, its groups, and removes users. Not a console administrator."
+                  checked={orgAdmin.value(m.userId, m.orgAdmin)}
+                  aria-busy={orgAdmin.saving(m.userId, m.orgAdmin) || undefined}
+                  onChange={(e) => orgAdmin.toggle({ key: m.userId, on: e.target.checked })}
+                />
+              </td>
+              <td className="text-right">
+                <RowButton aria-label={`Remove ${m.email} from organization ${org.name}`} disabled={dissociate.isPending} onClick={() => setRemoving(m)}>
+                  Remove
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => (
-              <tr key={m.userId} data-member={m.email}>
-                <td className="mono">{m.username ?? <span className="text-slate-600">none</span>}</td>
-                <td>
-                  <div className="font-medium">
-                    {m.displayName}
-                    {m.isAdmin && <span className="badge ml-2 bg-slate-100">administrator</span>}
-                  </div>
-                  <div className="text-xs text-slate-600">{m.email}</div>
-                </td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`${m.email} is a Chef organization admin of ${org.name}`}
-                    title="The organization's admins group: manages its clients and their keys, its groups, and removes users. Not a console administrator."
-                    checked={orgAdmin.value(m.userId, m.orgAdmin)}
-                    aria-busy={orgAdmin.saving(m.userId, m.orgAdmin) || undefined}
-                    onChange={(e) => orgAdmin.toggle({ key: m.userId, on: e.target.checked })}
-                  />
-                </td>
-                <td className="text-right">
-                  <button type="button" className="btn py-0.5 text-xs" aria-label={`Remove ${m.email} from organization ${org.name}`} disabled={dissociate.isPending} onClick={() => setRemoving(m)}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        </DataTable>
       )}
       {removing && (
         <ConfirmDialog
@@ -360,55 +349,40 @@ function PendingInvitations({ org, invitations }: { org: Organization; invitatio
             Invited users see the invitation on every console page and become members when they accept (<span className="mono">knife org user add</span> invites and accepts at once).
           </p>
         </div>
-        <form
+        <InlineForm
+          label={`Invite a user to ${org.name}`}
           className="flex flex-wrap items-start gap-2"
-          aria-label={`Invite a user to ${org.name}`}
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            invite.mutate({ user: user.trim() });
-          }}
+          primary={false}
+          submit={invite.isPending ? 'Inviting…' : 'Invite'}
+          pending={invite.isPending}
+          errors={invite.formErrors}
+          fields={['user']}
+          onData={() => invite.mutate({ user: user.trim() })}
         >
           <Field label="Chef user name or e-mail" name="user" errors={invite.formErrors}>
             {(c) => <input {...c} value={user} onChange={(e) => setUser(e.target.value)} required maxLength={255} className="input mt-1 w-64" autoComplete="off" spellCheck={false} />}
           </Field>
-          <button type="submit" className="btn mt-5" disabled={invite.isPending}>
-            {invite.isPending ? 'Inviting…' : 'Invite'}
-          </button>
-          <FormAlert errors={invite.formErrors} fields={['user']} />
-        </form>
+        </InlineForm>
       </div>
       {invitations.length === 0 ? (
         <p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-600" data-testid="no-invitations">
           No pending invitations.
         </p>
       ) : (
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Chef name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Invited</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
+      <DataTable frame={null} columns={['Chef name', 'E-mail', 'Invited', ACTIONS]} rows={invitations}>
+        {(i) => (
+          <tr key={i.id} data-invitation={i.username}>
+            <td className="mono">{i.username}</td>
+            <td className="text-slate-600">{i.email}</td>
+            <td>{dateTime(i.createdAt)}</td>
+            <td className="text-right">
+              <RowButton aria-label={`Cancel the invitation of ${i.username} to ${org.name}`} disabled={cancel.isPending} onClick={() => setCancelling(i)}>
+                Cancel
+              </RowButton>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {invitations.map((i) => (
-            <tr key={i.id} data-invitation={i.username}>
-              <td className="mono">{i.username}</td>
-              <td className="text-slate-600">{i.email}</td>
-              <td>{dateTime(i.createdAt)}</td>
-              <td className="text-right">
-                <button type="button" className="btn py-0.5 text-xs" aria-label={`Cancel the invitation of ${i.username} to ${org.name}`} disabled={cancel.isPending} onClick={() => setCancelling(i)}>
-                  Cancel
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
       )}
       {cancelling && (
         <ConfirmDialog

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { linkIdentityAction, setTeamIdpGroupsAction, unlinkIdentityAction } from '@/lib/actions/admin/sso-actions';
-import { Field, FormAlert } from './form-field';
+import { Field, FormAlert, InlineForm } from './form-field';
 
 /** Issue 45, Admin → Teams: the identity-provider groups whose members are this team's members (one per line). */
 export function TeamIdpGroups({ team, groups }: { team: string; groups: string[] }) {
@@ -103,15 +103,14 @@ export function IdentityLinks({ provider, linked, emails }: { provider: string; 
           )}
         </tbody>
       </table>
-      <form
-        aria-label="Link an account to a provider identity"
+      <InlineForm
+        label="Link an account to a provider identity"
         className="flex flex-wrap items-start gap-3"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          link.mutate({ email: String(f.get('email') ?? ''), subject: String(f.get('subject') ?? '') });
-        }}
+        submit="Link"
+        pending={link.isPending}
+        errors={link.formErrors}
+        fields={['email', 'subject']}
+        onData={(f) => link.mutate({ email: String(f.get('email') ?? ''), subject: String(f.get('subject') ?? '') })}
       >
         <Field label="Account" name="email" errors={link.formErrors}>
           {(c) => (
@@ -125,11 +124,7 @@ export function IdentityLinks({ provider, linked, emails }: { provider: string; 
         <Field label="Identity (subject)" name="subject" errors={link.formErrors} className="flex-1">
           {(c) => <input {...c} className="input mt-1 font-mono" />}
         </Field>
-        <button type="submit" className="btn btn-primary mt-5" disabled={link.isPending}>
-          Link
-        </button>
-        <FormAlert errors={link.formErrors} fields={['email', 'subject']} />
-      </form>
+      </InlineForm>
     </section>
   );
 }

@@ -4,8 +4,9 @@ import { useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteStageAction, moveStageAction, putStageAction } from '@/lib/actions/admin/stage-actions';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type Stage = { name: string; position: number; description: string; requireArtifacts: boolean; policies: number; nodes: number; canManage: boolean };
 
@@ -32,16 +33,14 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
   return (
     <div className="space-y-4">
       {canCreate && (
-        <form
-          ref={form}
-          aria-label="Add a stage"
-          className="card flex flex-wrap items-start gap-3 p-4"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = new FormData(e.currentTarget);
-            create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
-          }}
+        <InlineForm
+          label="Add a stage"
+          formRef={form}
+          submit="Add stage (last in order)"
+          pending={create.isPending}
+          errors={create.formErrors}
+          fields={['name', 'description']}
+          onData={(f) => create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') })}
         >
           <Field label="New stage" name="name" errors={create.formErrors}>
             {(c) => <input {...c} required className="input mt-1 w-44" />}
@@ -49,71 +48,50 @@ export function AdminStages({ stages, canCreate }: { stages: Stage[]; canCreate:
           <Field label="Description" name="description" errors={create.formErrors} className="flex-1">
             {(c) => <input {...c} maxLength={500} className="input mt-1" />}
           </Field>
-          <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
-            Add stage (last in order)
-          </button>
-          <FormAlert errors={create.formErrors} fields={['name', 'description']} />
-        </form>
+        </InlineForm>
       )}
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="stages-table">
-          <thead>
-            <tr>
-              <th>Order</th>
-              <th>Stage</th>
-              <th>Description</th>
-              <th>Requires artifacts</th>
-              <th>Policies</th>
-              <th>Nodes</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {stages.map((s, i) => (
-              <tr key={s.name} data-stage={s.name}>
-                <td className="whitespace-nowrap">
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={reorder.isPending || !s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
-                    ↑
-                  </button>{' '}
-                  <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={reorder.isPending || !s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
-                    ↓
-                  </button>
-                </td>
-                <td className="font-medium">{s.name}</td>
-                <td>
-                  <input
-                    aria-label={`Description of ${s.name}`}
-                    className="input py-1"
-                    defaultValue={s.description}
-                    disabled={!s.canManage}
-                    onBlur={(e) => e.target.value !== s.description && put.mutate({ name: s.name, description: e.target.value })}
-                  />
-                </td>
-                <td>
-                  <RequireArtifactsToggle
-                    key={`${s.name}:${s.requireArtifacts}`}
-                    stage={s.name}
-                    initial={s.requireArtifacts}
-                    disabled={!s.canManage}
-                    save={(value) => put.mutateAsync({ name: s.name, require_artifacts: value })}
-                  />
-                </td>
-                <td>{s.policies}</td>
-                <td>{s.nodes}</td>
-                <td className="text-right">
-                  {s.canManage && (
-                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setDeleting(s)}>
-                      Delete…
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="stages-table" columns={['Order', 'Stage', 'Description', 'Requires artifacts', 'Policies', 'Nodes', ACTIONS]} rows={stages}>
+        {(s, i) => (
+          <tr key={s.name} data-stage={s.name}>
+            <td className="whitespace-nowrap">
+              <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} earlier`} disabled={reorder.isPending || !s.canManage || i === 0 || !stages[i - 1].canManage} onClick={() => move(s, -1)}>
+                ↑
+              </button>{' '}
+              <button type="button" className="btn px-1.5 py-0 text-xs" aria-label={`Move ${s.name} later`} disabled={reorder.isPending || !s.canManage || i === stages.length - 1 || !stages[i + 1].canManage} onClick={() => move(s, 1)}>
+                ↓
+              </button>
+            </td>
+            <td className="font-medium">{s.name}</td>
+            <td>
+              <input
+                aria-label={`Description of ${s.name}`}
+                className="input py-1"
+                defaultValue={s.description}
+                disabled={!s.canManage}
+                onBlur={(e) => e.target.value !== s.description && put.mutate({ name: s.name, description: e.target.value })}
+              />
+            </td>
+            <td>
+              <RequireArtifactsToggle
+                key={`${s.name}:${s.requireArtifacts}`}
+                stage={s.name}
+                initial={s.requireArtifacts}
+                disabled={!s.canManage}
+                save={(value) => put.mutateAsync({ name: s.name, require_artifacts: value })}
+              />
+            </td>
+            <td>{s.policies}</td>
+            <td>{s.nodes}</td>
+            <td className="text-right">
+              {s.canManage && (
+                <RowButton onClick={() => setDeleting(s)}>
+                  Delete…
+                </RowButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {deleting && (
         <ConfirmDialog
           title={`Delete stage ${deleting.name}?`}

@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTeamAction, setTeamMembershipAction } from '@/lib/actions/admin/users-actions';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
 import { TeamIdpGroups } from './admin-sso';
 
@@ -24,16 +24,14 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
   });
   return (
     <div className="space-y-4">
-      <form
-        ref={form}
-        aria-label="Create a team"
-        className="card flex flex-wrap items-start gap-3 p-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') });
-        }}
+      <InlineForm
+        label="Create a team"
+        formRef={form}
+        submit="Create team"
+        pending={create.isPending}
+        errors={create.formErrors}
+        fields={['name', 'description']}
+        onData={(f) => create.mutate({ name: String(f.get('name')), description: String(f.get('description') ?? '') })}
       >
         <Field label="New team" name="name" errors={create.formErrors}>
           {(c) => <input {...c} required className="input mt-1 w-48" />}
@@ -41,11 +39,7 @@ export function AdminTeams({ teams, emails }: { teams: Team[]; emails: string[] 
         <Field label="Description" name="description" errors={create.formErrors} className="flex-1">
           {(c) => <input {...c} className="input mt-1" />}
         </Field>
-        <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
-          Create team
-        </button>
-        <FormAlert errors={create.formErrors} fields={['name', 'description']} />
-      </form>
+      </InlineForm>
       <div className="grid gap-4 md:grid-cols-2">
         {teams.map((t) => (
           <section key={t.name} className="card p-4" data-team={t.name}>

@@ -7,8 +7,9 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createTokenAction, revokeTokenAction } from '@/lib/actions/admin/users-actions';
 import { dateTime } from '@/lib/format';
 import { RelativeTime } from './relative-time';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog, Modal } from './modal';
+import { ACTIONS, DataTable, RowButton } from './data-table';
 
 type Token = { id: string; name: string; prefix: string; owner: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
 
@@ -26,13 +27,13 @@ export function AdminTokens({ tokens, forEveryUser }: { tokens: Token[]; forEver
   });
   return (
     <div className="space-y-4">
-      <form
-        aria-label="Create an API token"
-        className="card flex flex-wrap items-start gap-3 p-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
+      <InlineForm
+        label="Create an API token"
+        submit="Create token"
+        pending={create.isPending}
+        errors={create.formErrors}
+        fields={['name', 'userEmail', 'expiresInDays']}
+        onData={(f) => {
           const days = String(f.get('days') ?? '');
           create.mutate({ name: String(f.get('name')), userEmail: String(f.get('user') ?? '') || undefined, expiresInDays: days ? Number(days) : null });
         }}
@@ -48,56 +49,26 @@ export function AdminTokens({ tokens, forEveryUser }: { tokens: Token[]; forEver
         <Field label="Expires in days (blank: never)" name="expiresInDays" errors={create.formErrors}>
           {(c) => <input {...c} name="days" type="number" className="input mt-1 w-32" />}
         </Field>
-        <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
-          Create token
-        </button>
-        <FormAlert errors={create.formErrors} fields={['name', 'userEmail', 'expiresInDays']} />
-      </form>
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="tokens-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Token</th>
-              <th>Owner</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.length === 0 && (
-              <tr>
-                <td colSpan={7} className="py-6 text-center text-slate-600">
-                  No tokens yet.
-                </td>
-              </tr>
-            )}
-            {tokens.map((t) => (
-              <tr key={t.id} className={t.revokedAt ? 'text-slate-600' : ''}>
-                <td className="font-medium">{t.name}</td>
-                <td className="mono">{t.prefix}…</td>
-                <td>{t.owner}</td>
-                <td>{dateTime(t.createdAt)}</td>
-                <td>{t.lastUsedAt ? <RelativeTime iso={t.lastUsedAt} /> : 'never'}</td>
-                <td>{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</td>
-                <td className="text-right">
-                  {t.revokedAt ? (
-                    <span className="badge bg-slate-100">revoked</span>
-                  ) : (
-                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setRevoking(t)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      </InlineForm>
+      <DataTable testId="tokens-table" columns={['Name', 'Token', 'Owner', 'Created', 'Last used', 'Expires', ACTIONS]} rows={tokens} empty="No tokens yet.">
+        {(t) => (
+          <tr key={t.id} className={t.revokedAt ? 'text-slate-600' : ''}>
+            <td className="font-medium">{t.name}</td>
+            <td className="mono">{t.prefix}…</td>
+            <td>{t.owner}</td>
+            <td>{dateTime(t.createdAt)}</td>
+            <td>{t.lastUsedAt ? <RelativeTime iso={t.lastUsedAt} /> : 'never'}</td>
+            <td>{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</td>
+            <td className="text-right">
+              {t.revokedAt ? (
+                <span className="badge bg-slate-100">revoked</span>
+              ) : (
+                <RowButton onClick={() => setRevoking(t)}>Revoke</RowButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {secret && (
         <Modal title="Your new API token" onClose={() => setSecret(null)} dismissible={false}>
           <p className="mb-2 text-slate-600">Copy it now: it is shown once and stored only as a hash.</p>

@@ -10,6 +10,7 @@ import { dissociateUserAction } from '@/lib/actions/admin/dissociate-user';
 import { Field, FormAlert } from './form-field';
 import { useOptimisticToggle } from './use-optimistic-toggle';
 import { ConfirmDialog, Modal } from './modal';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type User = { id: string; email: string; name: string; isAdmin: boolean; active: boolean; member: boolean; orgAdmin: boolean; teams: string[] };
 
@@ -56,83 +57,67 @@ export function AdminUsers({ users, me, org }: { users: User[]; me: string; org:
           Add user
         </button>
       </div>
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="users-table">
-          <thead>
-            <tr>
-              <th>User</th>
-              <th>Teams</th>
-              <th>Organization</th>
-              <th>Status</th>
-              <th>Admin</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.email} data-user={u.email}>
-                <td>
-                  <div className="font-medium">{u.name}</div>
-                  <div className="text-xs text-slate-600">{u.email}</div>
-                </td>
-                <td>{u.teams.join(', ') || <span className="text-slate-600">none</span>}</td>
-                <td className="whitespace-nowrap">
-                  {u.member ? (
-                    <>
-                      <span className="badge bg-emerald-50 text-emerald-700">member</span>{' '}
-                      <button type="button" className="btn py-0.5 text-xs" aria-label={`Remove ${u.email} from organization ${org}`} disabled={dissociate.isPending} onClick={() => setRemoving(u)}>
-                        Remove
-                      </button>
-                      <label className="ml-2 inline-flex items-center gap-1 text-xs" title="Chef organization admin: the organization's admins group (manages clients and their keys, groups). Not a console administrator.">
-                        <input
-                          type="checkbox"
-                          aria-label={`${u.email} is a Chef organization admin`}
-                          checked={orgAdmin.value(u.id, u.orgAdmin)}
-                          aria-busy={orgAdmin.saving(u.id, u.orgAdmin) || undefined}
-                          onChange={(e) => orgAdmin.toggle({ key: u.id, on: e.target.checked })}
-                        />
-                        Chef organization admin
-                      </label>
-                    </>
-                  ) : (
-                    <>
-                      <span className="badge bg-amber-50 text-amber-800">{u.isAdmin ? 'not a member (admin: full access)' : 'not a member'}</span>{' '}
-                      <button type="button" className="btn py-0.5 text-xs" aria-label={`Add ${u.email} to organization ${org}`} disabled={associate.isPending} onClick={() => associate.mutate({ userId: u.id })}>
-                        Add
-                      </button>
-                    </>
-                  )}
-                </td>
-                <td>{u.active ? <span className="badge bg-emerald-50 text-emerald-700">active</span> : <span className="badge bg-slate-100 text-slate-600">deactivated</span>}</td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`${u.email} is admin`}
-                    checked={u.isAdmin}
-                    disabled={u.email === me || update.isPending}
-                    onChange={(e) => update.mutate({ email: u.email, isAdmin: e.target.checked })}
-                  />
-                </td>
-                <td className="whitespace-nowrap text-right">
-                  <button type="button" className="btn py-0.5 text-xs" onClick={() => setResetFor(u.email)}>
-                    Reset password
-                  </button>{' '}
-                  <button type="button" className="btn py-0.5 text-xs" disabled={signOutAll.isPending} onClick={() => signOutAll.mutate({ email: u.email })}>
-                    Sign out everywhere
-                  </button>{' '}
-                  {u.email !== me && (
-                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setConfirm({ email: u.email, active: !u.active })}>
-                      {u.active ? 'Deactivate' : 'Reactivate'}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="users-table" columns={['User', 'Teams', 'Organization', 'Status', 'Admin', ACTIONS]} rows={users}>
+        {(u) => (
+          <tr key={u.email} data-user={u.email}>
+            <td>
+              <div className="font-medium">{u.name}</div>
+              <div className="text-xs text-slate-600">{u.email}</div>
+            </td>
+            <td>{u.teams.join(', ') || <span className="text-slate-600">none</span>}</td>
+            <td className="whitespace-nowrap">
+              {u.member ? (
+                <>
+                  <span className="badge bg-emerald-50 text-emerald-700">member</span>{' '}
+                  <RowButton aria-label={`Remove ${u.email} from organization ${org}`} disabled={dissociate.isPending} onClick={() => setRemoving(u)}>
+                    Remove
+                  </RowButton>
+                  <label className="ml-2 inline-flex items-center gap-1 text-xs" title="Chef organization admin: the organization's admins group (manages clients and their keys, groups). Not a console administrator.">
+                    <input
+                      type="checkbox"
+                      aria-label={`${u.email} is a Chef organization admin`}
+                      checked={orgAdmin.value(u.id, u.orgAdmin)}
+                      aria-busy={orgAdmin.saving(u.id, u.orgAdmin) || undefined}
+                      onChange={(e) => orgAdmin.toggle({ key: u.id, on: e.target.checked })}
+                    />
+                    Chef organization admin
+                  </label>
+                </>
+              ) : (
+                <>
+                  <span className="badge bg-amber-50 text-amber-800">{u.isAdmin ? 'not a member (admin: full access)' : 'not a member'}</span>{' '}
+                  <RowButton aria-label={`Add ${u.email} to organization ${org}`} disabled={associate.isPending} onClick={() => associate.mutate({ userId: u.id })}>
+                    Add
+                  </RowButton>
+                </>
+              )}
+            </td>
+            <td>{u.active ? <span className="badge bg-emerald-50 text-emerald-700">active</span> : <span className="badge bg-slate-100 text-slate-600">deactivated</span>}</td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`${u.email} is admin`}
+                checked={u.isAdmin}
+                disabled={u.email === me || update.isPending}
+                onChange={(e) => update.mutate({ email: u.email, isAdmin: e.target.checked })}
+              />
+            </td>
+            <td className="whitespace-nowrap text-right">
+              <RowButton onClick={() => setResetFor(u.email)}>
+                Reset password
+              </RowButton>{' '}
+              <RowButton disabled={signOutAll.isPending} onClick={() => signOutAll.mutate({ email: u.email })}>
+                Sign out everywhere
+              </RowButton>{' '}
+              {u.email !== me && (
+                <RowButton onClick={() => setConfirm({ email: u.email, active: !u.active })}>
+                  {u.active ? 'Deactivate' : 'Reactivate'}
+                </RowButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {creating && (
         <Modal title="Add a user" onClose={() => setCreating(false)}>
           <form onSubmit={onCreate} className="space-y-3" noValidate>

@@ -7,6 +7,7 @@ import type { WebhookDto } from '@/lib/types/guards';
 import { dateTime } from '@/lib/format';
 import { ConfirmDialog, Modal } from './modal';
 import { useWebhookMutations } from './webhook-mutations';
+import { ACTIONS, DataTable, RowButton } from './data-table';
 
 const EVENT_LABEL: Record<string, string> = {
   'request.opened': 'Request opened',
@@ -83,61 +84,40 @@ export function AdminWebhooks({ webhooks, events }: { webhooks: WebhookDto[]; ev
           Create webhook
         </button>
       </form>
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="webhooks-table">
-          <thead>
-            <tr>
-              <th scope="col">Webhook</th>
-              <th scope="col">Events</th>
-              <th scope="col">Last delivery</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {webhooks.length === 0 && (
-              <tr>
-                <td colSpan={4} className="py-6 text-center text-slate-600">
-                  No webhooks yet.
-                </td>
-              </tr>
-            )}
-            {webhooks.map((w) => (
-              <tr key={w.id} data-webhook={w.name}>
-                <td className="max-w-sm">
-                  <Link href={`/admin/webhooks/${encodeURIComponent(w.id)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
-                    {w.name || w.url}
-                  </Link>
-                  <div className="mono break-all text-xs text-slate-600">{w.url}</div>
-                  {w.format !== 'json' && <span className="badge bg-slate-100 text-slate-700">{w.format === 'slack' ? 'Slack' : 'Teams'} format</span>}
-                </td>
-                <td className="text-xs text-slate-700">{w.events.map(eventLabel).join(', ')}</td>
-                <td className="text-xs text-slate-700">
-                  {w.last_delivery ? (
-                    <>
-                      {w.last_delivery.status}
-                      {w.last_delivery.status_code !== null && ` (HTTP ${w.last_delivery.status_code})`} · {eventLabel(w.last_delivery.event)} · {dateTime(w.last_delivery.at)}
-                    </>
-                  ) : (
-                    'none yet'
-                  )}
-                  {w.counts.pending > 0 && <div>{w.counts.pending} waiting to be sent</div>}
-                  {w.counts.failed > 0 && <div className="text-red-700">{w.counts.failed} gave up after retries</div>}
-                </td>
-                <td className="whitespace-nowrap text-right">
-                  <button type="button" className="btn py-0.5 text-xs" disabled={test.isPending} onClick={() => test.mutate(w.id)}>
-                    Send test event<span className="sr-only"> to {w.name || w.url}</span>
-                  </button>{' '}
-                  <button type="button" className="btn py-0.5 text-xs" onClick={() => setDeleting(w)}>
-                    Delete…<span className="sr-only"> {w.name || w.url}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="webhooks-table" columns={['Webhook', 'Events', 'Last delivery', ACTIONS]} rows={webhooks} empty="No webhooks yet.">
+        {(w) => (
+          <tr key={w.id} data-webhook={w.name}>
+            <td className="max-w-sm">
+              <Link href={`/admin/webhooks/${encodeURIComponent(w.id)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+                {w.name || w.url}
+              </Link>
+              <div className="mono break-all text-xs text-slate-600">{w.url}</div>
+              {w.format !== 'json' && <span className="badge bg-slate-100 text-slate-700">{w.format === 'slack' ? 'Slack' : 'Teams'} format</span>}
+            </td>
+            <td className="text-xs text-slate-700">{w.events.map(eventLabel).join(', ')}</td>
+            <td className="text-xs text-slate-700">
+              {w.last_delivery ? (
+                <>
+                  {w.last_delivery.status}
+                  {w.last_delivery.status_code !== null && ` (HTTP ${w.last_delivery.status_code})`} · {eventLabel(w.last_delivery.event)} · {dateTime(w.last_delivery.at)}
+                </>
+              ) : (
+                'none yet'
+              )}
+              {w.counts.pending > 0 && <div>{w.counts.pending} waiting to be sent</div>}
+              {w.counts.failed > 0 && <div className="text-red-700">{w.counts.failed} gave up after retries</div>}
+            </td>
+            <td className="whitespace-nowrap text-right">
+              <RowButton disabled={test.isPending} onClick={() => test.mutate(w.id)}>
+                Send test event<span className="sr-only"> to {w.name || w.url}</span>
+              </RowButton>{' '}
+              <RowButton onClick={() => setDeleting(w)}>
+                Delete…<span className="sr-only"> {w.name || w.url}</span>
+              </RowButton>
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {deleting && (
         <ConfirmDialog title={`Delete the webhook ${deleting.name || deleting.url}?`} confirmLabel="Delete webhook" danger pending={remove.isPending} onConfirm={() => remove.mutate(deleting.id)} onClose={() => setDeleting(null)}>
           No more events are sent to {deleting.url}; its delivery log is deleted with it.

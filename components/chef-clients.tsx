@@ -8,6 +8,7 @@ import { deleteClientAction, rotateValidatorAction } from '@/lib/actions/chef/ch
 import { age, dateTime } from '@/lib/format';
 import { ConfirmDialog } from './modal';
 import { SecretDialog } from './secret-dialog';
+import { ACTIONS, DataTable, RowButton } from './data-table';
 
 type Client = { name: string; validator: boolean; createdAt: string; lastSeenAt: string | null; hasNode: boolean; keys: { name: string; fingerprint: string; expiresAt: string | null; lastUsedAt: string | null }[] };
 
@@ -31,46 +32,22 @@ export function ChefClients({ clients, validatorName }: { clients: Client[]; val
           {validator ? 'Rotate validator key' : 'Create validator'}
         </button>
       </section>
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="chef-clients">
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Keys</th>
-              <th scope="col">Registered</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {clients.length === 0 && (
-              <tr>
-                <td colSpan={5} className="py-6 text-center text-slate-600">
-                  No clients yet. Nodes register on their first chef-client run.
-                </td>
-              </tr>
-            )}
-            {clients.map((c) => (
-              <tr key={c.name}>
-                <td className="font-medium">
-                  {c.hasNode ? <Link href={`/nodes/${encodeURIComponent(c.name)}`} className="text-indigo-800 underline">{c.name}</Link> : c.name}
-                  {c.validator && <span className="badge ml-2 bg-slate-100">validator</span>}
-                </td>
-                <td className="mono text-xs">{c.keys.length ? c.keys.map((k) => `${k.name} ${k.fingerprint}`).join(', ') : 'none'}</td>
-                <td>{dateTime(c.createdAt)}</td>
-                <td>{c.lastSeenAt ? age(c.lastSeenAt) : 'never'}</td>
-                <td className="text-right">
-                  <button type="button" className="btn py-0.5 text-xs" onClick={() => setDeleting(c.name)}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="chef-clients" columns={['Client', 'Keys', 'Registered', 'Last seen', ACTIONS]} rows={clients} empty="No clients yet. Nodes register on their first chef-client run.">
+        {(c) => (
+          <tr key={c.name}>
+            <td className="font-medium">
+              {c.hasNode ? <Link href={`/nodes/${encodeURIComponent(c.name)}`} className="text-indigo-800 underline">{c.name}</Link> : c.name}
+              {c.validator && <span className="badge ml-2 bg-slate-100">validator</span>}
+            </td>
+            <td className="mono text-xs">{c.keys.length ? c.keys.map((k) => `${k.name} ${k.fingerprint}`).join(', ') : 'none'}</td>
+            <td>{dateTime(c.createdAt)}</td>
+            <td>{c.lastSeenAt ? age(c.lastSeenAt) : 'never'}</td>
+            <td className="text-right">
+              <RowButton onClick={() => setDeleting(c.name)}>Delete</RowButton>
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {confirmRotate && (
         <ConfirmDialog title="Rotate the validator key?" confirmLabel="Rotate key" danger onConfirm={() => rotate.mutate(undefined)} onClose={() => setConfirmRotate(false)} pending={rotate.isPending}>
           The current validator key stops working at once: nodes not yet registered need the new key in /etc/chef/validator.pem. Registered nodes keep their own keys.

@@ -8,9 +8,10 @@ import { runAction } from '@/lib/actions/client';
 import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { createOwnKeyAction, deleteOwnKeyAction, expireOwnKeyAction, registerOwnKeyAction } from '@/lib/actions/chef/chef-key-actions';
 import { age, dateTime } from '@/lib/format';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
 import { SecretDialog } from './secret-dialog';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 export interface ChefKeyRow {
   name: string;
@@ -26,9 +27,9 @@ function Snippet({ title, text, children, testId }: { title: string; text: strin
     <div className="card p-4" data-testid={testId}>
       <div className="mb-2 flex items-center justify-between">
         <h2 className="font-medium">{title}</h2>
-        <button type="button" className="btn py-0.5 text-xs" onClick={() => navigator.clipboard?.writeText(text)}>
+        <RowButton onClick={() => navigator.clipboard?.writeText(text)}>
           Copy<span className="sr-only"> {title}</span>
-        </button>
+        </RowButton>
       </div>
       {children}
       <pre className="mono overflow-x-auto rounded bg-slate-50 p-3 text-xs text-slate-800">{text}</pre>
@@ -83,9 +84,9 @@ function CertificateTrustNote({ trust, serverUrl }: { trust: CertificateTrust | 
       <details>
         <summary className="cursor-pointer text-indigo-800">The certificate to trust ({host}.crt)</summary>
         <div className="mt-2 flex justify-end">
-          <button type="button" className="btn py-0.5 text-xs" onClick={() => navigator.clipboard?.writeText(trust.trustPem!)}>
+          <RowButton onClick={() => navigator.clipboard?.writeText(trust.trustPem!)}>
             Copy the certificate
-          </button>
+          </RowButton>
         </div>
         <pre className="mono mt-1 overflow-x-auto rounded bg-slate-50 p-3 text-xs text-slate-800">{trust.trustPem}</pre>
       </details>
@@ -189,13 +190,14 @@ export function ChefConnect({
             Register a public key
           </button>
         </div>
-        <form
-          aria-label={mode === 'generate' ? 'Generate a key pair' : 'Register a public key'}
+        <InlineForm
+          label={mode === 'generate' ? 'Generate a key pair' : 'Register a public key'}
           className="flex flex-wrap items-start gap-3"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = new FormData(e.currentTarget);
+          submit={mode === 'generate' ? 'Generate key' : 'Register key'}
+          pending={create.isPending || upload.isPending}
+          errors={keyErrors}
+          fields={['name', 'expiresAt', 'publicKey']}
+          onData={(f) => {
             const name = String(f.get('name'));
             const exp = String(f.get('expires') ?? '');
             const expiresAt = exp ? new Date(exp + 'T00:00:00Z').toISOString() : null;
@@ -214,55 +216,28 @@ export function ChefConnect({
               {(c) => <textarea {...c} required rows={5} className="input mono mt-1 w-full text-xs" placeholder="-----BEGIN PUBLIC KEY-----" />}
             </Field>
           )}
-          <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending || upload.isPending}>
-            {mode === 'generate' ? 'Generate key' : 'Register key'}
-          </button>
-          <FormAlert errors={keyErrors} fields={['name', 'expiresAt', 'publicKey']} />
-        </form>
-        <div className="mt-4 overflow-x-auto">
-          <table className="table" data-testid="chef-keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Fingerprint</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="py-6 text-center text-slate-600">
-                    No keys yet: generate one to use knife and chef push against this console.
-                  </td>
-                </tr>
-              )}
-              {keys.map((k) => (
-                <tr key={k.name}>
-                  <td className="font-medium">{k.name}</td>
-                  <td className="mono text-xs">{k.fingerprint}</td>
-                  <td>{dateTime(k.createdAt)}</td>
-                  <td>{k.lastUsedAt ? age(k.lastUsedAt) : 'never'}</td>
-                  <td>{k.expired ? <span className="badge bg-amber-100 text-amber-900">expired</span> : k.expiresAt ? dateTime(k.expiresAt) : 'never'}</td>
-                  <td className="space-x-2 text-right">
-                    {!k.expired && (
-                      <button type="button" className="btn py-0.5 text-xs" onClick={() => expire.mutate(k.name)} disabled={expire.isPending}>
-                        Expire now
-                      </button>
-                    )}
-                    <button type="button" className="btn py-0.5 text-xs" onClick={() => setDeleting(k.name)}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        </InlineForm>
+        <DataTable testId="chef-keys" frame="mt-4 overflow-x-auto" columns={['Name', 'Fingerprint', 'Created', 'Last used', 'Expires', ACTIONS]} rows={keys} empty="No keys yet: generate one to use knife and chef push against this console.">
+          {(k) => (
+            <tr key={k.name}>
+              <td className="font-medium">{k.name}</td>
+              <td className="mono text-xs">{k.fingerprint}</td>
+              <td>{dateTime(k.createdAt)}</td>
+              <td>{k.lastUsedAt ? age(k.lastUsedAt) : 'never'}</td>
+              <td>{k.expired ? <span className="badge bg-amber-100 text-amber-900">expired</span> : k.expiresAt ? dateTime(k.expiresAt) : 'never'}</td>
+              <td className="space-x-2 text-right">
+                {!k.expired && (
+                  <RowButton onClick={() => expire.mutate(k.name)} disabled={expire.isPending}>
+                    Expire now
+                  </RowButton>
+                )}
+                <RowButton onClick={() => setDeleting(k.name)}>
+                  Delete
+                </RowButton>
+              </td>
+            </tr>
+          )}
+        </DataTable>
       </section>
       {secret && (
         <SecretDialog title={`Private key '${secret.name}'`} secret={secret.key} filename={`${userName}.pem`} onDone={() => setSecret(null)}>

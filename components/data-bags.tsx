@@ -13,7 +13,7 @@ import {
   setDataBagStagesAction,
 } from '@/lib/actions/data-bags/data-bag-actions';
 import type { DataBagDetailDto, DataBagItemSummaryDto } from '@/lib/types/data-bags';
-import { Field, FormAlert } from './form-field';
+import { Field, FormAlert, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
 
 const bagHref = (bag: string) => `/data-bags/${encodeURIComponent(bag)}`;
@@ -32,24 +32,19 @@ export function CreateDataBagForm() {
     errors: 'inline',
   });
   return (
-    <form
-      ref={form}
-      aria-label="Create a data bag"
-      className="card flex flex-wrap items-start gap-3 p-4"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate({ name: String(new FormData(e.currentTarget).get('name') ?? '') });
-      }}
+    <InlineForm
+      label="Create a data bag"
+      formRef={form}
+      submit="Create"
+      pending={create.isPending}
+      errors={create.formErrors}
+      fields={['name']}
+      onData={(f) => create.mutate({ name: String(f.get('name') ?? '') })}
     >
       <Field label="New data bag" name="name" errors={create.formErrors} hint="A-Z, a-z, 0-9, _, :, . or -">
         {(c) => <input {...c} required maxLength={255} className="input mt-1 w-64 font-mono" />}
       </Field>
-      <button type="submit" className="btn btn-primary mt-5" disabled={create.isPending}>
-        Create
-      </button>
-      <FormAlert errors={create.formErrors} fields={['name']} />
-    </form>
+    </InlineForm>
   );
 }
 

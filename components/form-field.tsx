@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import type { FormErrors } from '@/lib/actions/form-errors';
 
 /** What a control inside a `Field` spreads onto itself: its id and name, and the ARIA links to the server's messages. */
@@ -81,5 +81,52 @@ export function FormAlert({ errors, fields = [], children }: { errors: FormError
       )}
       {children}
     </div>
+  );
+}
+
+/**
+ * A one-row form whose rules live on the server (`noValidate`): it hands its fields to `onData`, and ends with its
+ * submit button and the `FormAlert` for what the server said beyond the `fields` it shows.
+ */
+export function InlineForm({
+  label,
+  onData,
+  submit,
+  pending,
+  errors,
+  fields,
+  formRef,
+  className = 'card flex flex-wrap items-start gap-3 p-4',
+  primary = true,
+  children,
+}: {
+  label: string;
+  onData: (fields: FormData) => void;
+  submit: ReactNode;
+  pending: boolean;
+  errors: FormErrors | null | undefined;
+  fields: string[];
+  formRef?: Ref<HTMLFormElement>;
+  className?: string;
+  primary?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      ref={formRef}
+      aria-label={label}
+      className={className}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onData(new FormData(e.currentTarget));
+      }}
+    >
+      {children}
+      <button type="submit" className={primary ? 'btn btn-primary mt-5' : 'btn mt-5'} disabled={pending}>
+        {submit}
+      </button>
+      <FormAlert errors={errors} fields={fields} />
+    </form>
   );
 }

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { RunReportDto } from '@/lib/services/runs';
 import { age, shortId } from '@/lib/format';
 import { Time } from './time';
+import { DataTable } from '@/components/data-table';
 
 function duration(ms: number | null): string {
   if (ms === null) return '—';
@@ -63,82 +64,68 @@ export function NodeRunHistory({ runs, missing, missingAfterMinutes, lastSeen, n
           No run reported yet. chef-client reports every run (success or failure) to <span className="mono">&lt;chef_server_url&gt;/data-collector</span>; runs are kept for the retention period (RUN_RETENTION_DAYS).
         </p>
       ) : (
-        <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="chef-client runs">
-          <table className="table text-sm">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Status</th>
-                <th scope="col">Stage · policy · revision</th>
-                <th scope="col">Failure</th>
-                <th scope="col">Resources changed</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.run_id} data-testid="run-row" data-status={r.status}>
-                  <td className="whitespace-nowrap text-xs" title={r.run_id}>
-                    <Time iso={r.start_time} />
-                  </td>
-                  <td>
-                    <span className={`badge ${STATUS[r.status].cls}`}>{STATUS[r.status].label}</span>
-                  </td>
-                  <td className="text-xs">
-                    {r.stage ?? '—'} · {r.policy ?? '—'} ·{' '}
-                    {r.revision_id && r.policy ? (
-                      <Link className="mono text-indigo-800 underline" href={`/policies/${encodeURIComponent(r.policy)}/revisions/${encodeURIComponent(r.revision_id)}`}>
-                        {shortId(r.revision_id)}
-                      </Link>
-                    ) : (
-                      <span className="mono">{shortId(r.revision_id)}</span>
-                    )}
-                  </td>
-                  <td className="max-w-md text-xs">
-                    {r.error ? (
-                      <div data-testid="run-failure">
-                        <div className="font-medium text-red-800">
-                          <span className="mono">{r.error.resource ?? 'unknown resource'}</span> in cookbook <span className="mono">{r.error.cookbook ?? '?'}</span>
-                          {r.error.recipe ? <> (recipe {r.error.recipe})</> : null}
-                        </div>
-                        <div className="break-words text-slate-700">
-                          {r.error.class ? <span className="mono">{r.error.class}: </span> : null}
-                          {(r.error.message ?? '').slice(0, 300)}
-                        </div>
-                      </div>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td className="text-xs">
-                    {r.updated_resources} of {r.total_resources}
-                    {r.changed.length > 0 && (
-                      <details className="mt-1">
-                        <summary className="cursor-pointer text-indigo-800">which</summary>
-                        <ul className="mt-1 space-y-0.5">
-                          {r.changed.slice(0, 50).map((c, i) => (
-                            <li key={i} className={c.status === 'failed' ? 'text-red-800' : ''}>
-                              <span className="mono">
-                                {c.type}[{c.name}]
-                              </span>{' '}
-                              {c.action ? `(${c.action})` : ''} {c.status}
-                              {c.cookbook ? ` · ${c.cookbook}${c.recipe ? `::${c.recipe}` : ''}` : ''}
-                              {c.duration_ms !== null ? ` · ${duration(c.duration_ms)}` : ''}
-                            </li>
-                          ))}
-                          {r.changed.length > 50 && <li>… and {r.changed.length - 50} more</li>}
-                        </ul>
-                      </details>
-                    )}
-                  </td>
-                  <td className="whitespace-nowrap text-xs" title={runDuration(r).title} data-testid="run-duration">
-                    {runDuration(r).text}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable region="chef-client runs" className="text-sm" columns={['Started', 'Status', 'Stage · policy · revision', 'Failure', 'Resources changed', 'Duration']} rows={runs}>
+          {(r) => (
+            <tr key={r.run_id} data-testid="run-row" data-status={r.status}>
+              <td className="whitespace-nowrap text-xs" title={r.run_id}>
+                <Time iso={r.start_time} />
+              </td>
+              <td>
+                <span className={`badge ${STATUS[r.status].cls}`}>{STATUS[r.status].label}</span>
+              </td>
+              <td className="text-xs">
+                {r.stage ?? '—'} · {r.policy ?? '—'} ·{' '}
+                {r.revision_id && r.policy ? (
+                  <Link className="mono text-indigo-800 underline" href={`/policies/${encodeURIComponent(r.policy)}/revisions/${encodeURIComponent(r.revision_id)}`}>
+                    {shortId(r.revision_id)}
+                  </Link>
+                ) : (
+                  <span className="mono">{shortId(r.revision_id)}</span>
+                )}
+              </td>
+              <td className="max-w-md text-xs">
+                {r.error ? (
+                  <div data-testid="run-failure">
+                    <div className="font-medium text-red-800">
+                      <span className="mono">{r.error.resource ?? 'unknown resource'}</span> in cookbook <span className="mono">{r.error.cookbook ?? '?'}</span>
+                      {r.error.recipe ? <> (recipe {r.error.recipe})</> : null}
+                    </div>
+                    <div className="break-words text-slate-700">
+                      {r.error.class ? <span className="mono">{r.error.class}: </span> : null}
+                      {(r.error.message ?? '').slice(0, 300)}
+                    </div>
+                  </div>
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td className="text-xs">
+                {r.updated_resources} of {r.total_resources}
+                {r.changed.length > 0 && (
+                  <details className="mt-1">
+                    <summary className="cursor-pointer text-indigo-800">which</summary>
+                    <ul className="mt-1 space-y-0.5">
+                      {r.changed.slice(0, 50).map((c, i) => (
+                        <li key={i} className={c.status === 'failed' ? 'text-red-800' : ''}>
+                          <span className="mono">
+                            {c.type}[{c.name}]
+                          </span>{' '}
+                          {c.action ? `(${c.action})` : ''} {c.status}
+                          {c.cookbook ? ` · ${c.cookbook}${c.recipe ? `::${c.recipe}` : ''}` : ''}
+                          {c.duration_ms !== null ? ` · ${duration(c.duration_ms)}` : ''}
+                        </li>
+                      ))}
+                      {r.changed.length > 50 && <li>… and {r.changed.length - 50} more</li>}
+                    </ul>
+                  </details>
+                )}
+              </td>
+              <td className="whitespace-nowrap text-xs" title={runDuration(r).title} data-testid="run-duration">
+                {runDuration(r).text}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </section>
   );

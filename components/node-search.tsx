@@ -8,7 +8,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { deleteSavedSearchAction, saveSearchAction } from '@/lib/actions/nodes/saved-search-actions';
 import { RUN_FILTERS, type RunFilter, type SavedSearchDto } from '@/lib/types/nodes';
 import { RUN_FILTER_LABELS, nodesHref } from './nodes-href';
-import { Field, FormAlert } from './form-field';
+import { Field, InlineForm } from './form-field';
 import { ConfirmDialog } from './modal';
 
 /** The search box: a GET form, so every search is a deep link (and works before the page's script loads). */
@@ -142,24 +142,21 @@ export function SavedSearches({ saved, query, queryValid }: { saved: SavedSearch
         </ul>
       )}
       {query && queryValid && (
-        <form
-          ref={form}
-          aria-label="Save this search"
+        <InlineForm
+          label="Save this search"
+          formRef={form}
           className="mt-3 flex flex-wrap items-start gap-2 border-t border-slate-100 pt-3"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate({ name: String(new FormData(e.currentTarget).get('name') ?? ''), query });
-          }}
+          primary={false}
+          submit="Save"
+          pending={save.isPending}
+          errors={save.formErrors}
+          fields={['name', 'query']}
+          onData={(f) => save.mutate({ name: String(f.get('name') ?? ''), query })}
         >
           <Field label="Save this search as" name="name" errors={save.formErrors}>
             {(c) => <input {...c} required maxLength={80} className="input mt-1 w-56" />}
           </Field>
-          <button type="submit" className="btn mt-5" disabled={save.isPending}>
-            Save
-          </button>
-          <FormAlert errors={save.formErrors} fields={['name', 'query']} />
-        </form>
+        </InlineForm>
       )}
       {deleting && (
         <ConfirmDialog title={`Delete saved search ${deleting.name}?`} confirmLabel="Delete" danger pending={remove.isPending} onConfirm={() => remove.mutate({ id: deleting.id })} onClose={() => setDeleting(null)}>

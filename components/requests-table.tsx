@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { RequestRow } from '@/lib/services/promotion';
 import { dateTime, shortId } from '@/lib/format';
 import { RequestStatusBadge } from './request-status';
+import { DataTable } from '@/components/data-table';
 
 /** Issue 43: what a request moves, in words: the whole policy, one cookbook, a ring, a rollback, a removal. */
 function kindLabel(r: RequestRow): string {
@@ -22,48 +23,33 @@ function kindLabel(r: RequestRow): string {
 export function RequestsTable({ rows, empty }: { rows: RequestRow[]; empty: React.ReactNode }) {
   if (rows.length === 0) return <div className="card px-6 py-12 text-center text-slate-600" data-testid="requests-empty">{empty}</div>;
   return (
-    <div className="card overflow-x-auto">
-      <table className="table" data-testid="requests-table">
-        <thead>
-          <tr>
-            <th scope="col">Request</th>
-            <th scope="col">What moves</th>
-            <th scope="col">Change</th>
-            <th scope="col">Status</th>
-            <th scope="col">Approvals</th>
-            <th scope="col">Why</th>
-            <th scope="col">Asked by</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} data-request={r.id} data-policy={r.policy} data-stage={r.stage}>
-              <td>
-                <Link href={`/requests/${encodeURIComponent(r.id)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
-                  {r.policy} → {r.stage}
-                </Link>
-              </td>
-              <td className="text-slate-700" data-testid="request-kind" data-kind={r.kind}>
-                {kindLabel(r)}
-              </td>
-              <td className="mono whitespace-nowrap text-slate-700">
-                {shortId(r.fromRevisionId)} → {shortId(r.toRevisionId)}
-              </td>
-              <td>
-                <RequestStatusBadge status={r.status} />
-              </td>
-              <td className="whitespace-nowrap" data-testid="request-approvals">
-                {r.approvalCount} of {r.approvalsRequired}
-              </td>
-              <td className="max-w-md text-slate-700">{r.reasons.length > 0 ? r.reasons.join('; ') : 'No rule applied'}</td>
-              <td className="whitespace-nowrap text-slate-600">
-                {r.requestedBy}
-                <div className="text-xs">{dateTime(r.createdAt)}</div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable testId="requests-table" columns={['Request', 'What moves', 'Change', 'Status', 'Approvals', 'Why', 'Asked by']} rows={rows}>
+      {(r) => (
+        <tr key={r.id} data-request={r.id} data-policy={r.policy} data-stage={r.stage}>
+          <td>
+            <Link href={`/requests/${encodeURIComponent(r.id)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+              {r.policy} → {r.stage}
+            </Link>
+          </td>
+          <td className="text-slate-700" data-testid="request-kind" data-kind={r.kind}>
+            {kindLabel(r)}
+          </td>
+          <td className="mono whitespace-nowrap text-slate-700">
+            {shortId(r.fromRevisionId)} → {shortId(r.toRevisionId)}
+          </td>
+          <td>
+            <RequestStatusBadge status={r.status} />
+          </td>
+          <td className="whitespace-nowrap" data-testid="request-approvals">
+            {r.approvalCount} of {r.approvalsRequired}
+          </td>
+          <td className="max-w-md text-slate-700">{r.reasons.length > 0 ? r.reasons.join('; ') : 'No rule applied'}</td>
+          <td className="whitespace-nowrap text-slate-600">
+            {r.requestedBy}
+            <div className="text-xs">{dateTime(r.createdAt)}</div>
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

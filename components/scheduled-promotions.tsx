@@ -8,6 +8,7 @@ import { useActionMutation } from '@/lib/actions/use-action-mutation';
 import { dateTime, shortId } from '@/lib/format';
 import type { ScheduledPromotionDto } from '@/lib/types/scheduled-promotions';
 import { ConfirmDialog } from './modal';
+import { ACTIONS, DataTable } from '@/components/data-table';
 
 /** "at 2026-11-27 02:00 UTC" or "when the freeze ends (2026-11-27 06:00 UTC)". */
 export function scheduleWhen(s: Pick<ScheduledPromotionDto, 'when' | 'run_at'>): string {
@@ -71,49 +72,33 @@ export function ScheduledPromotions({ pending, recent }: { pending: ScheduledPro
           No promotion is scheduled. To schedule one, open a promotion on the board and choose when it should happen.
         </div>
       ) : (
-        <div className="card overflow-x-auto">
-          <table className="table" data-testid="scheduled-table">
-            <caption className="sr-only">Pending scheduled promotions, soonest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Promotion</th>
-                <th scope="col">When</th>
-                <th scope="col">What moves</th>
-                <th scope="col">Scheduled by</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {pending.map((s) => (
-                <tr key={s.id} data-schedule={s.id} data-policy={s.policy} data-stage={s.stage} data-testid="scheduled-row">
-                  <td className="font-medium">
-                    {s.policy} → {s.stage}
-                  </td>
-                  <td className="whitespace-nowrap">{scheduleWhen(s)}</td>
-                  <td className="text-slate-700">
-                    <span className="mono">{source(s)}</span>
-                    {s.reason && <div className="text-xs text-slate-600">Reason: {s.reason}</div>}
-                  </td>
-                  <td className="whitespace-nowrap text-slate-600">
-                    {s.scheduled_by}
-                    <div className="text-xs">{dateTime(s.created_at)}</div>
-                  </td>
-                  <td className="whitespace-nowrap text-right">
-                    {s.may_cancel ? (
-                      <button type="button" className="btn" onClick={() => setCancelling(s)} data-testid="scheduled-cancel">
-                        Cancel…<span className="sr-only"> the promotion of {s.policy} into {s.stage} {scheduleWhen(s)}</span>
-                      </button>
-                    ) : (
-                      <span className="text-xs text-slate-600">only its author or a manager of {s.stage} may cancel</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="scheduled-table" caption="Pending scheduled promotions, soonest first" columns={['Promotion', 'When', 'What moves', 'Scheduled by', ACTIONS]} rows={pending}>
+          {(s) => (
+            <tr key={s.id} data-schedule={s.id} data-policy={s.policy} data-stage={s.stage} data-testid="scheduled-row">
+              <td className="font-medium">
+                {s.policy} → {s.stage}
+              </td>
+              <td className="whitespace-nowrap">{scheduleWhen(s)}</td>
+              <td className="text-slate-700">
+                <span className="mono">{source(s)}</span>
+                {s.reason && <div className="text-xs text-slate-600">Reason: {s.reason}</div>}
+              </td>
+              <td className="whitespace-nowrap text-slate-600">
+                {s.scheduled_by}
+                <div className="text-xs">{dateTime(s.created_at)}</div>
+              </td>
+              <td className="whitespace-nowrap text-right">
+                {s.may_cancel ? (
+                  <button type="button" className="btn" onClick={() => setCancelling(s)} data-testid="scheduled-cancel">
+                    Cancel…<span className="sr-only"> the promotion of {s.policy} into {s.stage} {scheduleWhen(s)}</span>
+                  </button>
+                ) : (
+                  <span className="text-xs text-slate-600">only its author or a manager of {s.stage} may cancel</span>
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
       {recent.length > 0 && (
         <details className="text-sm" data-testid="scheduled-recent">

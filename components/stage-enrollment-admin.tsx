@@ -7,6 +7,7 @@ import { putStageAction, stageValidatorAction } from '@/lib/actions/admin/stage-
 import { age, dateTime } from '@/lib/format';
 import { ConfirmDialog } from './modal';
 import { SecretDialog } from './secret-dialog';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 type Row = { name: string; openEnrollment: boolean; canManage: boolean; validator: { name: string; createdAt: string; lastSeenAt: string | null } | null };
 
@@ -36,60 +37,46 @@ export function StageEnrollmentAdmin({ stages, canValidators }: { stages: Row[];
         A node places itself in a stage once, on its first chef-client run; afterwards only a user who may change what runs in both stages moves it. Nodes registered through the organization&apos;s validator may enter only stages with
         open enrollment (off for a new stage); a stage validator&apos;s nodes enter only its stage (<code className="mono">npm run chef:validator -- --stage STAGE</code>).
       </p>
-      <div className="mt-3 overflow-x-auto">
-        <table className="table" data-testid="stage-enrollment">
-          <thead>
-            <tr>
-              <th scope="col">Stage</th>
-              <th scope="col">Open enrollment</th>
-              <th scope="col">Stage validator</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {stages.map((s) => (
-              <tr key={s.name} data-enrollment-stage={s.name}>
-                <td className="font-medium">{s.name}</td>
-                <td>
-                  <label className="flex items-center gap-1.5 text-xs text-slate-700">
-                    <input
-                      type="checkbox"
-                      defaultChecked={s.openEnrollment}
-                      key={`${s.name}:${s.openEnrollment}`}
-                      disabled={!s.canManage || put.isPending}
-                      aria-label={`Nodes registered through the organization's validator may enter ${s.name}`}
-                      onChange={(e) => put.mutate({ name: s.name, open_enrollment: e.target.checked })}
-                    />
-                    {s.openEnrollment ? 'open' : 'closed'}
-                  </label>
-                </td>
-                <td className="text-sm">
-                  {s.validator ? (
-                    <>
-                      <span className="mono">{s.validator.name}</span>
-                      <span className="text-slate-600">
-                        {' '}
-                        — created {dateTime(s.validator.createdAt)}, last used {s.validator.lastSeenAt ? age(s.validator.lastSeenAt) : 'never'}
-                      </span>
-                    </>
-                  ) : (
-                    <span className="text-slate-600">none</span>
-                  )}
-                </td>
-                <td className="text-right">
-                  {canValidators && (
-                    <button type="button" className="btn py-0.5 text-xs" disabled={validator.isPending} onClick={() => (s.validator ? setRotating(s) : validator.mutate(s.name))}>
-                      {s.validator ? 'Rotate validator key' : 'Create stage validator'}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="stage-enrollment" frame="mt-3 overflow-x-auto" columns={['Stage', 'Open enrollment', 'Stage validator', ACTIONS]} rows={stages}>
+        {(s) => (
+          <tr key={s.name} data-enrollment-stage={s.name}>
+            <td className="font-medium">{s.name}</td>
+            <td>
+              <label className="flex items-center gap-1.5 text-xs text-slate-700">
+                <input
+                  type="checkbox"
+                  defaultChecked={s.openEnrollment}
+                  key={`${s.name}:${s.openEnrollment}`}
+                  disabled={!s.canManage || put.isPending}
+                  aria-label={`Nodes registered through the organization's validator may enter ${s.name}`}
+                  onChange={(e) => put.mutate({ name: s.name, open_enrollment: e.target.checked })}
+                />
+                {s.openEnrollment ? 'open' : 'closed'}
+              </label>
+            </td>
+            <td className="text-sm">
+              {s.validator ? (
+                <>
+                  <span className="mono">{s.validator.name}</span>
+                  <span className="text-slate-600">
+                    {' '}
+                    — created {dateTime(s.validator.createdAt)}, last used {s.validator.lastSeenAt ? age(s.validator.lastSeenAt) : 'never'}
+                  </span>
+                </>
+              ) : (
+                <span className="text-slate-600">none</span>
+              )}
+            </td>
+            <td className="text-right">
+              {canValidators && (
+                <RowButton disabled={validator.isPending} onClick={() => (s.validator ? setRotating(s) : validator.mutate(s.name))}>
+                  {s.validator ? 'Rotate validator key' : 'Create stage validator'}
+                </RowButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {rotating && (
         <ConfirmDialog title={`Rotate ${rotating.name}'s validator key?`} confirmLabel="Rotate key" danger onConfirm={() => validator.mutate(rotating.name)} onClose={() => setRotating(null)} pending={validator.isPending}>
           The current key of {rotating.validator?.name} stops working at once: nodes not yet registered into {rotating.name} need the new key. Registered nodes keep their own keys.

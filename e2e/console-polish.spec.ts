@@ -10,14 +10,12 @@
  * Own data: a Chef key and one chef-client report for webapp-dev-01, a stage e2e-polish-hidden with a node, a
  * freeze on staging, an organization e2e-polish (all in this file's copy of the seeded demo).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext } from '@playwright/test';
 import { expect, test, type Browser, type Page } from './test';
-import { signRequest } from '../lib/auth/chef-signing';
 import { stateFile, type Role } from './roles';
 import { restoreSeedState } from './seed-state';
+import { chefKeyFromConnect, signedChefRequest } from './chef-requests';
+import { runConvergeMessage } from '../test/run-message';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** Raw ISO 8601 instants in text meant for people (the console writes "2026-12-03 11:00 UTC"). */
@@ -43,32 +41,8 @@ test.beforeEach(({}, testInfo) => {
 });
 
 /** A run_converge exactly as chef-client 18 sent it (the recorded failure: start and end in the same second), for a demo node. */
-function failedRun(node: string, policy: string, stage: string, revision: string) {
-  const [, t] = fs
-    .readFileSync(path.resolve('test/fixtures/data-collector/chef-18.4.64-failure.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const runId = `e2e0polish-0000-4000-8000-${Date.now().toString(16).padStart(12, '0')}`;
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const n = t.node as { automatic: Record<string, unknown> };
-  return {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: policy,
-    policy_group: stage,
-    start_time: now,
-    end_time: now,
-    node: { ...n, name: node, policy_name: policy, policy_group: stage, automatic: { ...n.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
-  };
-}
-
-async function signedPost(request: APIRequestContext, key: string, p: string, body: unknown) {
-  const text = JSON.stringify(body);
-  return request.fetch(p, { method: 'POST', headers: { ...signRequest({ method: 'POST', path: p, body: text, userId: 'admin', privateKey: key }), 'content-type': 'application/json' }, data: text });
-}
+const failedRun = (node: string, policy: string, stage: string, revision: string) =>
+  runConvergeMessage({ runId: `e2e0polish-0000-4000-8000-${Date.now().toString(16).padStart(12, '0')}`, node, stage, policy, revision, status: 'failure' });
 
 test('a failing node: the board’s “1 failed” opens it, the Nodes list and its page say failed, its failed run has a duration; a hidden node reads as a missing one', async ({ browser }) => {
   const admin = await pageAs(browser, 'admin');
@@ -101,15 +75,10 @@ test('a failing node: the board’s “1 failed” opens it, the Nodes list and 
   await expect(admin.getByText('converged to the stage')).toHaveCount(0);
 
   // A real chef-client failure report (times to the second, start = end): its duration is not "0 ms".
-  await admin.goto('/connect');
-  await admin.getByLabel('Key name').fill('e2e-polish');
-  await admin.getByRole('button', { name: 'Generate key' }).click();
-  const keyDialog = admin.getByRole('dialog');
-  const key = await keyDialog.getByLabel('Private key').inputValue();
-  await keyDialog.getByRole('button', { name: 'I have saved it' }).click();
+  const key = await chefKeyFromConnect(admin, 'e2e-polish');
   const node = 'webapp-dev-01.example.com';
   const revision = (await (await admin.request.get('/api/v1/policy_groups/dev/policies/webapp')).json()).revision_id as string;
-  const r = await signedPost(admin.request, key, '/organizations/console/data-collector', failedRun(node, 'webapp', 'dev', revision));
+  const r = await signedChefRequest(admin.request, key, 'POST', '/organizations/console/data-collector', failedRun(node, 'webapp', 'dev', revision));
   expect(r.status(), await r.text()).toBe(201);
   await admin.goto(`/nodes/${node}`);
   const latest = admin.getByTestId('run-row').first();

@@ -12,26 +12,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serverUrl } from './servers';
-import { expect, test as base, type BrowserContext, type Page } from './test';
+import { expect, test, type Page } from './test';
 import { createdRequestId } from './approvals';
 import { stateFile, type Role } from './roles';
 import { restoreSeedState } from './seed-state';
 
 type Json = Record<string, unknown>;
 type Request = { id: string; status: string; approvals: unknown[]; approvals_required: number; from_revision_id: string | null; to_revision_id: string | null };
-
-/** `pageAs(role)`: a page signed in as that demo user (its context is closed after the test). */
-const test = base.extend<{ pageAs: (role: Role) => Promise<Page> }>({
-  pageAs: async ({ browser }, use) => {
-    const contexts: BrowserContext[] = [];
-    await use(async (role) => {
-      const context = await browser.newContext({ storageState: stateFile(role) });
-      contexts.push(context);
-      return context.newPage();
-    });
-    for (const c of contexts) await c.close();
-  },
-});
 
 // Every test starts from the seeded demo, whatever the one before did.
 test.beforeEach(() => restoreSeedState());

@@ -5,13 +5,11 @@
  * done by the rule with its evidence (its own policy, e2e-rollout-app, pushed
  * and reported through the Chef API as knife and chef-client would).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
 import { expect, test, type Page } from './test';
-import { signRequest } from '../lib/auth/chef-signing';
 import { buildDemoLock, type DemoPolicySpec } from '../lib/seed/demo-data';
 import { stateFile } from './roles';
+import { chefKeyFromConnect, signedChefRequest } from './chef-requests';
+import { runConvergeMessage } from '../test/run-message';
 
 const ORG = '/organizations/console';
 const POLICY = 'e2e-rollout-app';
@@ -73,49 +71,14 @@ test('Admin → Stages edits a stage’s promotion gate and its rollback rule (s
   }
 });
 
-const fixture = (name: string) =>
-  fs
-    .readFileSync(path.resolve('test/fixtures/data-collector', name), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-
 let seq = 0;
 /** A run_converge as chef-client 18 sends it (the recorded one), for this spec's node, policy and revision; a failure raises in nginx. */
-function runMessage(node: string, revision: string, status: 'success' | 'failure') {
-  const [, t] = fixture(status === 'success' ? 'chef-18.4.64-success.jsonl' : 'chef-18.4.64-failure.jsonl');
-  const runId = `e2e00000-0000-4000-8000-${String(++seq).padStart(12, '0')}-${Date.now().toString(16)}`.slice(0, 64);
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const n = t.node as { automatic: Record<string, unknown> };
-  const resources = (t.resources as { status: string; cookbook_name?: string }[]).map((r) => (r.status === 'failed' ? { ...r, cookbook_name: 'nginx' } : r));
-  return {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: POLICY,
-    policy_group: 'dev',
-    start_time: now,
-    end_time: now,
-    resources,
-    node: { ...n, name: node, policy_name: POLICY, policy_group: 'dev', automatic: { ...n.automatic, name: node, policy_revision: revision, policy_name: POLICY, policy_group: 'dev' } },
-  };
-}
-
-async function signed(request: APIRequestContext, key: string, method: 'POST' | 'PUT' | 'GET', p: string, body?: unknown) {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  const headers = { ...signRequest({ method, path: p, body: text, userId: 'admin', privateKey: key }), 'content-type': 'application/json' };
-  return request.fetch(p, { method, headers, data: body === undefined ? undefined : text });
-}
+const runMessage = (node: string, revision: string, status: 'success' | 'failure') =>
+  runConvergeMessage({ runId: `e2e00000-0000-4000-8000-${String(++seq).padStart(12, '0')}-${Date.now().toString(16)}`.slice(0, 64), node, stage: 'dev', policy: POLICY, revision, status, failedCookbook: 'nginx' });
 
 test('an automatic rollback shows in history as done by the stage’s rule, with its evidence and where the failures fall', async ({ page }) => {
   // A Chef key for admin (as knife would use it).
-  await page.goto('/connect');
-  await page.getByLabel('Key name').fill(`e2e-rollout-${Date.now()}`);
-  await page.getByRole('button', { name: 'Generate key' }).click();
-  const dialog = page.getByRole('dialog');
-  const key = await dialog.getByLabel('Private key').inputValue();
-  await dialog.getByRole('button', { name: 'I have saved it' }).click();
+  const key = await chefKeyFromConnect(page, `e2e-rollout-${Date.now()}`);
 
   // The rollback rule of dev, in Admin → Stages.
   await page.goto('/admin/stages');
@@ -142,15 +105,15 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
       nodes: { platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04' },
     };
     const [v1, v2] = [0, 1].map((i) => buildDemoLock(spec, i).lock);
-    const put = (lock: unknown) => signed(page.request, key, 'PUT', `${ORG}/policy_groups/dev/policies/${POLICY}`, lock);
+    const put = (lock: unknown) => signedChefRequest(page.request, key, 'PUT', `${ORG}/policy_groups/dev/policies/${POLICY}`, lock);
     const report = async (node: string, revision: string, status: 'success' | 'failure') => {
-      const r = await signed(page.request, key, 'POST', `${ORG}/data-collector`, runMessage(node, revision, status));
+      const r = await signedChefRequest(page.request, key, 'POST', `${ORG}/data-collector`, runMessage(node, revision, status));
       expect(r.status(), await r.text()).toBe(201);
     };
     expect([200, 201]).toContain((await put(v1)).status());
     // Issue 41: runs count in the stage the console has the node in: the nodes are placed in dev first (as knife would).
     for (const n of ['e2e-rb-1', 'e2e-rb-2', 'e2e-rb-3']) {
-      const created = await signed(page.request, key, 'POST', `${ORG}/nodes`, { name: n, chef_type: 'node', json_class: 'Chef::Node', policy_name: POLICY, policy_group: 'dev', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
+      const created = await signedChefRequest(page.request, key, 'POST', `${ORG}/nodes`, { name: n, chef_type: 'node', json_class: 'Chef::Node', policy_name: POLICY, policy_group: 'dev', automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
       expect([201, 409], await created.text()).toContain(created.status());
     }
     for (const n of ['e2e-rb-1', 'e2e-rb-2', 'e2e-rb-3']) await report(n, v1.revision_id, 'success');
@@ -158,7 +121,7 @@ test('an automatic rollback shows in history as done by the stage’s rule, with
     await report('e2e-rb-1', v2.revision_id, 'failure');
     await report('e2e-rb-2', v2.revision_id, 'failure');
     // 2 of 2 runs failed within the window: dev is back on v1.
-    const now = await signed(page.request, key, 'GET', `${ORG}/policy_groups/dev/policies/${POLICY}`);
+    const now = await signedChefRequest(page.request, key, 'GET', `${ORG}/policy_groups/dev/policies/${POLICY}`);
     expect((await now.json()).revision_id).toBe(v1.revision_id);
 
     await page.goto(`/history?policy=${POLICY}&stage=dev`);

@@ -7,16 +7,18 @@
  * - a fixture that closes, after each test, the contexts the test opened with `browser.newContext()` (Playwright
  *   closes only its own `context`): left open, their pages kept polling the server (the board every 15 s) for the
  *   rest of the worker's life, dozens of renderers competing with the running test for the CPU.
+ * - `pageAs(role)`: a page signed in as that demo user, in a context of its own (closed after the test, as above).
  * Spec files import `test` from here (eslint enforces it).
  */
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
+import { stateFile, type Role } from './roles';
 import { restoreSeedStateFor } from './seed-state';
 import { serverUrl } from './servers';
 
 export { expect } from '@playwright/test';
 export type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 
-export const test = base.extend<{ seedState: void; closeOwnContexts: void }>({
+export const test = base.extend<{ seedState: void; closeOwnContexts: void; pageAs: (role: Role) => Promise<Page> }>({
   baseURL: async ({}, use, testInfo) => use(serverUrl(testInfo.parallelIndex)),
   seedState: [
     async ({}, use, testInfo) => {
@@ -33,4 +35,7 @@ export const test = base.extend<{ seedState: void; closeOwnContexts: void }>({
     },
     { auto: true },
   ],
+  pageAs: async ({ browser }, use) => {
+    await use(async (role) => (await browser.newContext({ storageState: stateFile(role) })).newPage());
+  },
 });

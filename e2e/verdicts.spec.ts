@@ -12,29 +12,17 @@
  *   nodes apart; an outdated request is pending nowhere; the last approver learns of a freeze before approving;
  *   and zero axe violations on the rings pages (active, rolled back, list, new) and the changed request and history pages.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { serverUrl } from './servers';
-import { signRequest } from '../lib/auth/chef-signing';
 import { inRing, ringSeed } from '../lib/domain/rings';
-import { expect, test as base, type BrowserContext, type Page } from './test';
+import { expect, test, type Page } from './test';
 import { stateFile, type Role } from './roles';
 import { restoreSeedState } from './seed-state';
+import { chefKeyFromConnect, signedChefRequest } from './chef-requests';
+import { runConvergeMessage } from '../test/run-message';
 
 type Json = Record<string, any>;
 
-const test = base.extend<{ pageAs: (role: Role) => Promise<Page> }>({
-  pageAs: async ({ browser }, use) => {
-    const contexts: BrowserContext[] = [];
-    await use(async (role) => {
-      const context = await browser.newContext({ storageState: stateFile(role) });
-      contexts.push(context);
-      return context.newPage();
-    });
-    for (const c of contexts) await c.close();
-  },
-});
 test.use({ storageState: stateFile('admin') });
 test.beforeEach(() => restoreSeedState());
 
@@ -57,50 +45,22 @@ async function api(page: Page, method: 'GET' | 'POST' | 'PUT', p: string, data?:
 }
 
 /** A Chef key for admin, made once per test from the Connect page (as a user would for knife). */
-async function chefKey(page: Page): Promise<string> {
-  await page.goto('/connect');
-  await page.getByLabel('Key name').fill(`e2e-verdicts-${Date.now()}`);
-  await page.getByRole('button', { name: 'Generate key' }).click();
-  const dialog = page.getByRole('dialog');
-  const key = await dialog.getByLabel('Private key').inputValue();
-  await dialog.getByRole('button', { name: 'I have saved it' }).click();
-  return key;
-}
-
-async function signed(page: Page, key: string, method: 'POST' | 'PUT', p: string, body: unknown) {
-  const text = JSON.stringify(body);
-  return page.request.fetch(p, { method, headers: { ...signRequest({ method, path: p, body: text, userId: 'admin', privateKey: key }), 'content-type': 'application/json' }, data: text });
-}
+const chefKey = (page: Page) => chefKeyFromConnect(page, `e2e-verdicts-${Date.now()}`);
 
 /** Places nodes in a stage running a policy (as knife would create them: the console's fact). */
 async function placeNodes(page: Page, key: string, stage: string, policy: string, names: string[]) {
   for (const name of names) {
-    const r = await signed(page, key, 'POST', `${ORG}/nodes`, { name, chef_type: 'node', json_class: 'Chef::Node', policy_name: policy, policy_group: stage, automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
+    const r = await signedChefRequest(page.request, key, 'POST', `${ORG}/nodes`, { name, chef_type: 'node', json_class: 'Chef::Node', policy_name: policy, policy_group: stage, automatic: {}, normal: {}, default: {}, override: {}, run_list: [] });
     expect(r.status(), await r.text()).toBe(201);
   }
 }
 
-const [, okTemplate] = fs.readFileSync(path.resolve('test/fixtures/data-collector/chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const [, failTemplate] = fs.readFileSync(path.resolve('test/fixtures/data-collector/chef-18.4.64-failure.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 let seq = 0;
 
 /** Reports a finished chef-client run of `node` (signed, as chef-client's data collector sends it). */
 async function reportRun(page: Page, key: string, node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure') {
-  const t = status === 'success' ? okTemplate : failTemplate;
-  const runId = `e2e43000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const msg = {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: policy,
-    policy_group: stage,
-    start_time: now,
-    end_time: now,
-    node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
-  };
-  const r = await signed(page, key, 'POST', `${ORG}/data-collector`, msg);
+  const msg = runConvergeMessage({ runId: `e2e43000-0000-4000-8000-${String(++seq).padStart(12, '0')}`, node, stage, policy, revision, status });
+  const r = await signedChefRequest(page.request, key, 'POST', `${ORG}/data-collector`, msg);
   expect(r.status(), await r.text()).toBe(201);
 }
 

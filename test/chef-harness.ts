@@ -58,6 +58,7 @@ export interface ChefHarness {
   close(): Promise<void>;
 }
 
+import { afterAll, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
 import { loadAccess } from '@/lib/db/queries/access';
 import { startChefServer } from '@/lib/chef/http';
@@ -74,6 +75,27 @@ import type { TlsFiles } from '@/lib/ops/tls';
 
 const SYSTEM = { kind: 'system' as const, userId: null, email: 'test-harness' };
 const HARNESS_NOW = new Date('2026-11-20T12:00:00Z');
+
+/**
+ * A file's harness: started before its tests (`beforeAll`) and closed after them (`afterAll`). The answer stands for
+ * the harness that is running (read it inside tests and hooks, not at module load).
+ */
+export function useChefHarness(opts: Parameters<typeof startChefHarness>[0] = {}): ChefHarness {
+  let running: ChefHarness | undefined;
+  beforeAll(async () => {
+    running = await startChefHarness(opts);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  return new Proxy({} as ChefHarness, {
+    get(_, key) {
+      if (!running) throw new Error('the Chef harness starts in beforeAll: use it inside tests and hooks');
+      const v = Reflect.get(running, key);
+      return typeof v === 'function' ? v.bind(running) : v;
+    },
+  });
+}
 
 /** Users only (no stages, teams or policies): the empty organization pedant assumes, with the demo's people in it. */
 async function seedUsersOnly() {

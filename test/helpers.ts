@@ -12,6 +12,8 @@ import { seedDemo } from '@/lib/seed/seed-demo';
 import type { Access } from '@/lib/auth/permissions';
 import { handleApi } from '@/lib/api/router';
 import { tooLarge } from '@/lib/api/envelope';
+import type { ActionServerError } from '@/lib/actions/safe-action';
+import { isAppError } from '@/lib/errors';
 
 export const NOW = new Date('2026-11-20T12:00:00Z');
 
@@ -215,4 +217,25 @@ export async function pollUntil(what: string, cond: () => boolean | Promise<bool
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limit / 1000} s`);
     await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
   }
+}
+
+/** The AppError a service call refuses with (anything else is rethrown; success fails the test). */
+export async function refusal(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    if (isAppError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** What a form receives from a failed action (`runAction` throws the action's failure); success fails the test. */
+export async function actionFailure(run: Promise<unknown>): Promise<ActionServerError> {
+  try {
+    await run;
+  } catch (e) {
+    return e as ActionServerError;
+  }
+  throw new Error('the action succeeded');
 }

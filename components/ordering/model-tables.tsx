@@ -2,6 +2,7 @@
 
 import type { Dispatch, SetStateAction } from 'react';
 import type { OrderDirectivesInput } from '@/lib/domain/ordering';
+import { ACTIONS, DataTable, RowButton } from '@/components/data-table';
 
 const PRIORITY_LABEL = (p: number) => (p === 0 ? '0 · Highest' : p === 5 ? '5 · Default' : p === 10 ? '10 · Lowest' : String(p));
 
@@ -31,50 +32,37 @@ export function TechniquesTable({ model, setModel }: { model: Model; setModel: S
         <h2 id="techniques-h" className="font-semibold">
           Techniques
         </h2>
-        <button type="button" className="btn py-0.5 text-xs" onClick={() => setModel((m) => ({ ...m, techniques: [...m.techniques, { name: `technique${m.techniques.length + 1}`, version: '1.0', multiInstance: true, generationMode: 'merged' }] }))}>
+        <RowButton onClick={() => setModel((m) => ({ ...m, techniques: [...m.techniques, { name: `technique${m.techniques.length + 1}`, version: '1.0', multiInstance: true, generationMode: 'merged' }] }))}>
           Add technique
-        </button>
+        </RowButton>
       </div>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Version</th>
-            <th>Multi-instance</th>
-            <th>Generation</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
+      <DataTable frame={null} columns={['Name', 'Version', 'Multi-instance', 'Generation', ACTIONS]} rows={model.techniques}>
+        {(t, i) => (
+          <tr key={i}>
+            <td>
+              <input aria-label="Technique name" className="input py-1" value={t.name} onChange={(e) => update('techniques', i, { name: e.target.value })} />
+            </td>
+            <td>
+              <input aria-label="Technique version" className="input w-16 py-1" value={t.version ?? ''} onChange={(e) => update('techniques', i, { version: e.target.value })} />
+            </td>
+            <td>
+              <input type="checkbox" aria-label={`${t.name} is multi-instance`} checked={t.multiInstance} onChange={(e) => update('techniques', i, { multiInstance: e.target.checked })} />
+            </td>
+            <td>
+              <select aria-label="Generation mode" className="input py-1" value={t.generationMode ?? 'merged'} onChange={(e) => update('techniques', i, { generationMode: e.target.value })} disabled={!t.multiInstance}>
+                <option value="merged">merged</option>
+                <option value="separated">separated</option>
+                <option value="separated-with-parameters">separated-with-parameters</option>
+              </select>
+            </td>
+            <td>
+              <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => remove('techniques', i)}>
+                Remove
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {model.techniques.map((t, i) => (
-            <tr key={i}>
-              <td>
-                <input aria-label="Technique name" className="input py-1" value={t.name} onChange={(e) => update('techniques', i, { name: e.target.value })} />
-              </td>
-              <td>
-                <input aria-label="Technique version" className="input w-16 py-1" value={t.version ?? ''} onChange={(e) => update('techniques', i, { version: e.target.value })} />
-              </td>
-              <td>
-                <input type="checkbox" aria-label={`${t.name} is multi-instance`} checked={t.multiInstance} onChange={(e) => update('techniques', i, { multiInstance: e.target.checked })} />
-              </td>
-              <td>
-                <select aria-label="Generation mode" className="input py-1" value={t.generationMode ?? 'merged'} onChange={(e) => update('techniques', i, { generationMode: e.target.value })} disabled={!t.multiInstance}>
-                  <option value="merged">merged</option>
-                  <option value="separated">separated</option>
-                  <option value="separated-with-parameters">separated-with-parameters</option>
-                </select>
-              </td>
-              <td>
-                <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => remove('techniques', i)}>
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
     </section>
   );
 }
@@ -97,57 +85,44 @@ export function DirectivesTable({ model, setModel }: { model: Model; setModel: S
           Add directive
         </button>
       </div>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Technique</th>
-            <th>Priority</th>
-            <th>Values (comma-separated)</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
+      <DataTable frame={null} columns={['Name', 'Technique', 'Priority', 'Values (comma-separated)', ACTIONS]} rows={model.directives}>
+        {(d, i) => (
+          <tr key={d.id} data-directive={d.name}>
+            <td>
+              <input aria-label="Directive name" className="input py-1" value={d.name} onChange={(e) => update('directives', i, { name: e.target.value })} />
+            </td>
+            <td>
+              <select aria-label={`Technique of ${d.name}`} className="input py-1" value={d.technique} onChange={(e) => update('directives', i, { technique: e.target.value })}>
+                {model.techniques.map((t) => (
+                  <option key={t.name}>{t.name}</option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <select aria-label={`Priority of ${d.name}`} className="input py-1" value={d.priority ?? 5} onChange={(e) => update('directives', i, { priority: Number(e.target.value) })}>
+                {Array.from({ length: 11 }, (_, p) => (
+                  <option key={p} value={p}>
+                    {PRIORITY_LABEL(p)}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <input
+                aria-label={`Values of ${d.name}`}
+                className="input py-1"
+                value={(d.values?.value ?? []).join(', ')}
+                onChange={(e) => update('directives', i, { values: { ...d.values, value: e.target.value.split(',').map((x) => x.trim()).filter(Boolean) } })}
+              />
+            </td>
+            <td>
+              <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => remove('directives', i)}>
+                Remove
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {model.directives.map((d, i) => (
-            <tr key={d.id} data-directive={d.name}>
-              <td>
-                <input aria-label="Directive name" className="input py-1" value={d.name} onChange={(e) => update('directives', i, { name: e.target.value })} />
-              </td>
-              <td>
-                <select aria-label={`Technique of ${d.name}`} className="input py-1" value={d.technique} onChange={(e) => update('directives', i, { technique: e.target.value })}>
-                  {model.techniques.map((t) => (
-                    <option key={t.name}>{t.name}</option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <select aria-label={`Priority of ${d.name}`} className="input py-1" value={d.priority ?? 5} onChange={(e) => update('directives', i, { priority: Number(e.target.value) })}>
-                  {Array.from({ length: 11 }, (_, p) => (
-                    <option key={p} value={p}>
-                      {PRIORITY_LABEL(p)}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <input
-                  aria-label={`Values of ${d.name}`}
-                  className="input py-1"
-                  value={(d.values?.value ?? []).join(', ')}
-                  onChange={(e) => update('directives', i, { values: { ...d.values, value: e.target.value.split(',').map((x) => x.trim()).filter(Boolean) } })}
-                />
-              </td>
-              <td>
-                <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => remove('directives', i)}>
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { dateTime, shortId } from '@/lib/format';
 import type { RingRolloutDto } from '@/lib/types/rings';
 import { verdictWords } from '../guard-answer';
 import { ConfirmDialog } from '../modal';
+import { DataTable } from '@/components/data-table';
 
 type Kind = 'widen' | 'pause' | 'resume' | 'rollback';
 
@@ -166,44 +167,34 @@ export function RingRolloutView({ ring, canAct, canManage = false }: { ring: Rin
               </span>
             </div>
             {s.nodes.length ? (
-              <table className="table text-sm">
-                <thead>
-                  <tr>
-                    <th scope="col">Node</th>
-                    <th scope="col">Served</th>
-                    <th scope="col">Last applied revision</th>
-                    <th scope="col">On the ring revision</th>
+              <DataTable frame={null} className="text-sm" columns={['Node', 'Served', 'Last applied revision', 'On the ring revision']} rows={s.nodes}>
+                {(n) => (
+                  <tr key={n.name} data-testid="ring-node" data-node={n.name}>
+                    <td>
+                      <Link href={`/nodes/${encodeURIComponent(n.name)}`} className="text-indigo-700 underline underline-offset-2">
+                        {n.name}
+                      </Link>
+                      {n.named && <span className="badge ml-1 bg-slate-100 text-slate-700">named</span>}
+                    </td>
+                    <td>{n.serves === 'ring' ? (ring.ended_facts ? 'ring revision until the end' : 'ring revision') : 'stage revision'}</td>
+                    <td className="mono" data-testid="ring-node-revision">
+                      {n.revision_id ? shortId(n.revision_id) : '—'}
+                    </td>
+                    <td data-testid="ring-node-standing">
+                      {n.standing === 'failed' ? (
+                        <span className="text-red-800">
+                          failed{n.failed_resource ? <> at <span className="mono">{n.failed_resource}</span></> : ''}
+                          {n.failed_cookbook ? ` (cookbook ${n.failed_cookbook})` : ''}
+                        </span>
+                      ) : n.standing === 'pending' ? (
+                        'not yet run'
+                      ) : (
+                        n.standing
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {s.nodes.map((n) => (
-                    <tr key={n.name} data-testid="ring-node" data-node={n.name}>
-                      <td>
-                        <Link href={`/nodes/${encodeURIComponent(n.name)}`} className="text-indigo-700 underline underline-offset-2">
-                          {n.name}
-                        </Link>
-                        {n.named && <span className="badge ml-1 bg-slate-100 text-slate-700">named</span>}
-                      </td>
-                      <td>{n.serves === 'ring' ? (ring.ended_facts ? 'ring revision until the end' : 'ring revision') : 'stage revision'}</td>
-                      <td className="mono" data-testid="ring-node-revision">
-                        {n.revision_id ? shortId(n.revision_id) : '—'}
-                      </td>
-                      <td data-testid="ring-node-standing">
-                        {n.standing === 'failed' ? (
-                          <span className="text-red-800">
-                            failed{n.failed_resource ? <> at <span className="mono">{n.failed_resource}</span></> : ''}
-                            {n.failed_cookbook ? ` (cookbook ${n.failed_cookbook})` : ''}
-                          </span>
-                        ) : n.standing === 'pending' ? (
-                          'not yet run'
-                        ) : (
-                          n.standing
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                )}
+              </DataTable>
             ) : (
               <p className="text-xs text-slate-600">No node of the stage falls in this step yet.</p>
             )}

@@ -1,5 +1,8 @@
 import 'server-only';
+import { revalidatePath } from 'next/cache';
 import { createSafeActionClient } from 'next-safe-action';
+import type { z } from 'zod';
+import type { Access } from '@/lib/auth/permissions';
 import { currentAccess } from '@/lib/authn/session';
 import { AppError, asAppError, type FieldError } from '@/lib/errors';
 import { formErrorsFrom, type FormErrors } from './form-errors';
@@ -38,3 +41,19 @@ export const authedAction = actionClient.use(async ({ next, clientInput }) => {
   assertInputDepth(clientInput);
   return next({ ctx: { access } });
 });
+
+/** Where an action's change shows: a path, or a path and 'layout' for everything under it. */
+type Revalidate = string | readonly [path: string, type: 'layout'];
+
+/**
+ * An action that is one service call: `input` is parsed (after the session and the depth limit of `authedAction`),
+ * `run` is the service with the caller's access, then the pages that show the change are revalidated.
+ */
+export function serviceAction<S extends z.ZodType, R>({ input, run, revalidate }: { input: S; run: (access: Access, input: z.output<S>) => Promise<R>; revalidate: Revalidate }) {
+  return authedAction.inputSchema(input).action(async ({ parsedInput, ctx }) => {
+    const result = await run(ctx.access, parsedInput as z.output<S>);
+    if (typeof revalidate === 'string') revalidatePath(revalidate);
+    else revalidatePath(revalidate[0], revalidate[1]);
+    return result;
+  });
+}

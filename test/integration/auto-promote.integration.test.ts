@@ -4,7 +4,6 @@
  * on PostgreSQL, where two processes (test/fixtures/race-worker.ts) race the worker's pass.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -22,32 +21,15 @@ const { GET: getRule, PUT: putRule } = apiRoutes('/api/v1/policy_groups/[group]/
 const { POST: resume } = apiRoutes('/api/v1/policy_groups/[group]/rollout/resume');
 const { GET: timeline } = apiRoutes('/api/v1/policy_groups/[group]/timeline');
 const { GET: gate } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]/gate');
-import { accessFor, call, placeNode, seed, snapshot, tokenFor } from '../helpers';
-import { apiRoutes } from '@/test/helpers';
+import { apiRoutes, accessFor, call, placeNode, seed, snapshot, tokenFor } from '../helpers';
+import { runConvergeMessage } from '../run-message';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const onPostgres = databaseProvider() === 'postgresql';
-const FIXTURES = path.resolve('test/fixtures/data-collector');
-const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 let seq = 0;
 /** A successful run_converge as chef-client sends it, for a node, stage, policy and revision, ending now. */
-function runMessage(node: string, stage: string, policy: string, revision: string) {
-  const runId = `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`;
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const t = okTemplate;
-  return {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: policy,
-    policy_group: stage,
-    start_time: now,
-    end_time: now,
-    node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
-  };
-}
+const runMessage = (node: string, stage: string, policy: string, revision: string) => runConvergeMessage({ runId: `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`, node, stage, policy, revision });
 const converge = async (node: string, stage: string, policy: string, revision: string) => {
   await placeNode(node, stage, policy);
   await ingestRunMessage({ kind: 'token' }, runMessage(node, stage, policy, revision));

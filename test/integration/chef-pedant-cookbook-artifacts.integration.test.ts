@@ -6,19 +6,11 @@
  * `seed: false`, as 'admin'. Pedant's `normal_user` is a member of the org who may write cookbooks: 'dev'
  * in the console only when that user is in a team; examples that need it say so.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChefHarness, type ChefActor, type ChefHarness } from '@/test/chef-harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useChefHarness, type ChefActor } from '@/test/chef-harness';
 import { dummyRecipe, expectMatchingArtifact, md5, newCookbookArtifact, randomContent, uploadFilesToSandbox } from '@/test/chef-pedant-artifact-helpers';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness({ seed: false });
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness({ seed: false });
 
 const as = 'admin' as const;
 const ID1 = '1'.repeat(40);

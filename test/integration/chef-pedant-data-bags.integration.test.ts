@@ -5,19 +5,11 @@
  * `seed: false`, as 'admin'. The unported spec itself runs in `npm run test:chef` (the pedant suite).
  * respects_maximum_payload_size is covered in data-bags.integration.test.ts (the limit is MAX_BODY_BYTES).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useChefHarness } from '@/test/chef-harness';
 import { uniq } from '@/test/chef-pedant-helpers';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness({ seed: false });
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness({ seed: false });
 
 const as = 'admin' as const;
 const url = (p: string) => `${chef.orgUrl}/${p}`;

@@ -10,8 +10,8 @@
  * with a key made during the example.
  * Expectations: docs/pedant-notes.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChefHarness, type ChefHarness, type ChefActor } from '@/test/chef-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChefHarness, type ChefActor } from '@/test/chef-harness';
 import {
   EXPIRED_DATE,
   PRIVATE_KEY_PEM,
@@ -25,15 +25,7 @@ import {
   uniq,
 } from '@/test/chef-pedant-helpers';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness();
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness();
 
 const USER = 'ops';
 const userKeys = `/users/${USER}/keys`;

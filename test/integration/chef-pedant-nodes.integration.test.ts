@@ -7,19 +7,11 @@
  * and most of the attribute / run-list value permutations (a representative subset is kept).
  * Expectations: docs/pedant-notes.md.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useChefHarness } from '@/test/chef-harness';
 import { newNode, testingNode, uniq, without } from '@/test/chef-pedant-helpers';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness({ seed: false });
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness({ seed: false });
 
 const as = 'admin' as const;
 const ALL_VALID_NODE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqurstuvwxyz0123456789-_:';

@@ -7,8 +7,8 @@
  * Pedant assumes an empty organization and acts as the org admin: `seed: false`, as 'admin'.
  * Expectations: docs/pedant-notes.md.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useChefHarness } from '@/test/chef-harness';
 import {
   CANONICAL_REV,
   MIN_REV,
@@ -20,15 +20,7 @@ import {
   type PolicyDoc,
 } from '@/test/chef-pedant-helpers';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness({ seed: false });
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness({ seed: false });
 
 beforeEach(async () => {
   await resetPolicies(chef);

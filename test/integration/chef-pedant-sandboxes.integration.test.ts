@@ -4,19 +4,11 @@
  * (helpers: lib/pedant/rspec/cookbook_util.rb, lib/pedant/sandbox.rb). Pedant acts as the org admin on an
  * empty organization: `seed: false`, as 'admin'. File contents are random, as `Pedant::Utility.new_random_file`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
+import { describe, expect, it } from 'vitest';
+import { useChefHarness } from '@/test/chef-harness';
 import { commitSandbox, createSandbox, md5, randomContent, uploadBytes } from '@/test/chef-pedant-artifact-helpers';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness({ seed: false });
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness({ seed: false });
 
 const as = 'admin' as const;
 const URL_RE = /^http[s]?:\/\/.*$/;

@@ -5,9 +5,9 @@
  * every write path keeping the index in step, and the database's answers
  * agreeing with the reference matcher (lib/domain/search/match.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
+import { useChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db, providerOf, sqliteDirect } from '@/lib/db/client';
 import { accessFor } from '@/test/helpers';
 import { reportNode } from '@/lib/services/nodes';
@@ -15,15 +15,7 @@ import { flattenForIndex, matchesRows, nodeSearchDocument, parseSearchQuery, typ
 import { searchIndex } from '@/lib/db/queries/search';
 import { indexNode, unindexNode } from '@/lib/db/queries/search-index';
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness();
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness();
 
 function node(name: string, extra: Record<string, unknown> = {}) {
   return {

@@ -7,10 +7,9 @@
  * an approval of a request whose stage has moved is refused, not recorded.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRoutes, accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, tokenFor, refusal } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
-import { isAppError } from '@/lib/errors';
 import { promotePolicy, previewMove, approvePromotionRequest, getPromotionRequest, pendingApprovalCount } from '@/lib/services/promotion';
 import { addFreezeWindow, deleteFreezeWindow, markRevisionBad, unmarkRevisionBad } from '@/lib/services/guards';
 import { setStageRolloutRule } from '@/lib/services/runs';
@@ -25,15 +24,6 @@ let releaseToken = '';
 async function active(stage: string, policy: string): Promise<string | null> {
   const row = await db().groupPolicy.findFirst({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { revisionId: true } } } });
   return row?.revision.revisionId ?? null;
-}
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    if (isAppError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
 }
 /** A policy whose revision in `from` differs from `to`'s. */
 async function differing(from: string, to: string, skip: string[] = []): Promise<string> {
@@ -99,7 +89,7 @@ describe('the guard dry run', () => {
     expect(admin).toMatchObject({ needs: ['freeze_override_reason'], freeze: { may_override: true } });
     expect(admin.action).toMatch(/^Override the freeze/);
     // The real guard agrees: refused without a reason (423), moves with one.
-    expect((await failure(promotePolicy(A.admin, { policy, from: 'qa', to: 'staging', expectedRevisionId: admin.from_revision_id }))).status).toBe(423);
+    expect((await refusal(promotePolicy(A.admin, { policy, from: 'qa', to: 'staging', expectedRevisionId: admin.from_revision_id }))).status).toBe(423);
     await deleteFreezeWindow(A.admin, { stage: 'staging', id: w.id });
 
     await markRevisionBad(A.admin, { policy, revisionId: admin.to_revision_id!, reason: 'leaks memory' });
@@ -116,7 +106,7 @@ describe('the guard dry run', () => {
     const managed = await previewMove(A.admin, { policy, stage: 'staging', kind: 'promote', from: 'qa' });
     expect(managed).toMatchObject({ needs: ['gate_override_reason'] });
     expect(managed.action).toMatch(/^Override the gate/);
-    expect((await failure(promotePolicy(A.admin, { policy, from: 'qa', to: 'staging', expectedRevisionId: managed.from_revision_id }))).status).toBe(409);
+    expect((await refusal(promotePolicy(A.admin, { policy, from: 'qa', to: 'staging', expectedRevisionId: managed.from_revision_id }))).status).toBe(409);
     await setStageRolloutRule(A.admin, { stage: 'staging', gate: { enabled: false } });
   });
 });
@@ -149,7 +139,7 @@ describe('requests that cannot mislead', () => {
     // Production moves under it: a rollback-free change through the unprotected path (protection off for a moment is not needed: set the pointer directly as another writer would).
     const other = await db().policyRevision.findFirstOrThrow({ where: { policy: { name: policy }, revisionId: { not: pending.fromRevisionId! } }, select: { id: true } });
     await db().groupPolicy.updateMany({ where: { group: { name: 'production' }, policy: { name: policy } }, data: { revisionPk: other.id } });
-    const e = await failure(approvePromotionRequest(A.lead, { id: pending.id }));
+    const e = await refusal(approvePromotionRequest(A.lead, { id: pending.id }));
     expect(e.status).toBe(409);
     expect(e.message).toMatch(/outdated/);
     const after = await getPromotionRequest(A.admin, pending.id);
@@ -172,7 +162,7 @@ describe('compose "save into stage" and the Requests badge', () => {
     expect(preview.guard!.outcome).toBe('request');
     // A viewer's dry run says they may not move it; an unknown stage is a 400 naming the field.
     expect((await composePolicy(A.viewer, { policy, parent: { revision: parentRev.revisionId }, includes: [], group: 'production' })).guard!.outcome).toBe('blocked');
-    const unknown = await failure(composePolicy(A.admin, { policy, parent: { revision: parentRev.revisionId }, includes: [], group: 'nowhere' }));
+    const unknown = await refusal(composePolicy(A.admin, { policy, parent: { revision: parentRev.revisionId }, includes: [], group: 'nowhere' }));
     expect(unknown.status).toBe(400);
     const saved = await composePolicy(A.admin, { policy, parent: { revision: parentRev.revisionId }, includes: [], save: true, group: 'production', expectedRevisionId: await active('production', policy) });
     expect(saved.request?.approvals_required).toBe(preview.guard!.approvals_required);

@@ -4,7 +4,7 @@
  * the Chef organization routes over signed HTTP).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRoutes, accessFor, call, seed, tokenFor } from '@/test/helpers';
+import { apiRoutes, accessFor, call, seed, tokenFor, refusal } from '@/test/helpers';
 import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
 import { db } from '@/lib/db/client';
 import type { Access } from '@/lib/auth/permissions';
@@ -64,15 +64,6 @@ async function active(stage: string, policy: string): Promise<string | null> {
 async function documentOf(stage: string, policy: string): Promise<string> {
   const row = await db().groupPolicy.findFirstOrThrow({ where: { group: { name: stage }, policy: { name: policy } }, select: { revision: { select: { document: true } } } });
   return row.revision.document;
-}
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    if (isAppError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
 }
 const pointerEvents = (requestId: string) =>
   db()
@@ -207,11 +198,11 @@ describe('every path into a protected stage opens a request and moves nothing', 
   it('deleting a policy or a stage cannot remove a policy from a protected stage without approval (409, nothing changes)', async () => {
     const { deletePolicy } = await import('@/lib/services/policies');
     const { deleteStage } = await import('@/lib/services/stages');
-    const e = await failure(deletePolicy(A.admin, 'ntp-server'));
+    const e = await refusal(deletePolicy(A.admin, 'ntp-server'));
     expect(e.status).toBe(409);
     expect(e.message).toMatch(/protected stage/);
     expect(await active('production', 'ntp-server')).not.toBeNull();
-    expect((await failure(deleteStage(A.admin, 'production'))).status).toBe(409);
+    expect((await refusal(deleteStage(A.admin, 'production'))).status).toBe(409);
     expect(await db().policyGroup.count({ where: { name: 'production' } })).toBe(1);
   });
 
@@ -276,7 +267,7 @@ describe('approvals', () => {
     for (const u of ['lead', 'admin'].slice(0, b.approvals_required)) await approvePromotionRequest(A[u], { id: b.id });
     expect(await active('production', 'base')).toBe(rev0);
     // Issue 29: the first approval finds production moved: refused (409), not recorded, the request outdated.
-    expect((await failure(approvePromotionRequest(A.lead, { id: a.id }))).status).toBe(409);
+    expect((await refusal(approvePromotionRequest(A.lead, { id: a.id }))).status).toBe(409);
     const after = await getPromotionRequest(A.release, a.id);
     expect(after.status).toBe('outdated');
     expect(after.approvals).toHaveLength(0);
@@ -358,7 +349,7 @@ describe('administrators approve only where granted', () => {
     try {
       const r = (await promotePolicy(A.dev, { policy: 'mysql-replica', from: 'staging', to: 'qa', expectedRevisionId: await active('qa', 'mysql-replica') })).request!;
       expect(r.approvals_required).toBe(1);
-      const refused = await failure(approvePromotionRequest(A.admin, { id: r.id }));
+      const refused = await refusal(approvePromotionRequest(A.admin, { id: r.id }));
       expect(refused.status).toBe(403);
       expect(refused.message).toMatch(/only its approvers may/);
       await setStageApprover(A.admin, { stage: 'qa', subject: { type: 'user', email: 'admin@example.com' }, approver: true });
@@ -430,12 +421,12 @@ describe('freezes', () => {
       approvedSoFar = 1;
     }
     const last = r.approvals_required > 1 ? A.admin : A.lead;
-    const e = await failure(approvePromotionRequest(last, { id: r.id }));
+    const e = await refusal(approvePromotionRequest(last, { id: r.id }));
     expect(e.status).toBe(423);
     expect((await getPromotionRequest(A.admin, r.id)).approvals).toHaveLength(approvedSoFar);
     if (last === A.lead) {
       // lead does not manage production: no override.
-      expect((await failure(approvePromotionRequest(A.lead, { id: r.id, overrideReason: 'please' }))).status).toBe(403);
+      expect((await refusal(approvePromotionRequest(A.lead, { id: r.id, overrideReason: 'please' }))).status).toBe(403);
       await approvePromotionRequest(A.admin, { id: r.id, overrideReason: 'customer outage fix' });
     } else {
       await approvePromotionRequest(A.admin, { id: r.id, overrideReason: 'customer outage fix' });
@@ -477,10 +468,10 @@ describe('bad revisions', () => {
     expect((await call(badRoute.PUT, 'PUT', { token: T.dev, params: { name: 'webapp', rev }, body: { reason: 'again' } })).status).toBe(409);
     expect((await badRevisions(['webapp']))[`webapp@${rev}`]).toBeDefined();
 
-    const e1 = await failure(promotePolicy(A.release, { policy: 'webapp', from: 'qa', to: 'staging', expectedRevisionId: await active('staging', 'webapp') }));
+    const e1 = await refusal(promotePolicy(A.release, { policy: 'webapp', from: 'qa', to: 'staging', expectedRevisionId: await active('staging', 'webapp') }));
     expect(e1.status).toBe(409);
     expect(e1.message).toMatch(/marked bad by dev@example.com .*memory leak/);
-    expect((await failure(promotePolicy(A.admin, { policy: 'webapp', from: `rev:${rev}`, to: 'production', expectedRevisionId: await active('production', 'webapp') }))).status).toBe(409);
+    expect((await refusal(promotePolicy(A.admin, { policy: 'webapp', from: `rev:${rev}`, to: 'production', expectedRevisionId: await active('production', 'webapp') }))).status).toBe(409);
     const api = await call(groupPolicyRoute.PUT, 'PUT', { token: T.release, params: { group: 'staging', name: 'webapp' }, body: await documentOf('qa', 'webapp') });
     expect(api.status).toBe(409);
     const c = await chef.request('PUT', 'policy_groups/staging/policies/webapp', { as: 'release', body: await documentOf('qa', 'webapp') });
@@ -488,7 +479,7 @@ describe('bad revisions', () => {
     expect(c.json.error[0]).toMatch(/marked bad/);
     // Rollback to it: dev's qa moved away from it first (unguarded stage), then back is refused.
     await promotePolicy(A.dev, { policy: 'webapp', from: 'staging', to: 'dev', expectedRevisionId: await active('dev', 'webapp') });
-    const rb = await failure(rollback(A.dev, { policy: 'webapp', group: 'dev', toRevisionId: rev, expectedRevisionId: await active('dev', 'webapp'), reason: 'back' }));
+    const rb = await refusal(rollback(A.dev, { policy: 'webapp', group: 'dev', toRevisionId: rev, expectedRevisionId: await active('dev', 'webapp'), reason: 'back' }));
     expect(rb.status).toBe(409);
 
     const un = await call(badRoute.DELETE, 'DELETE', { token: T.dev, params: { name: 'webapp', rev } });

@@ -6,7 +6,7 @@
  * /api/v1, by key and by API token; the console's administrators are Chef's superuser and pass), and two
  * instances associating one user at once (one 201, one 409).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { Access } from '@/lib/auth/permissions';
 
@@ -19,7 +19,7 @@ vi.mock('@/lib/authn/session', () => ({
 // /api/v1 on the node:http front reads the session from the cookie (lib/authn/session-cookie.ts): the same session here.
 vi.mock('@/lib/authn/session-cookie', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/lib/authn/session-cookie')>()), sessionAccess: async () => session.access }));
 
-import { startChefHarness, type ChefHarness } from '@/test/chef-harness';
+import { useChefHarness } from '@/test/chef-harness';
 import { apiRoutes, accessFor, call, tokenFor } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_ORG_ID } from '@/lib/services/organizations';
@@ -28,15 +28,7 @@ const settingsRoute = apiRoutes('/api/v1/settings');
 const membersRoute = apiRoutes('/api/v1/organizations/[org]/members');
 const memberRoute = apiRoutes('/api/v1/organizations/[org]/members/[user]');
 
-let chef: ChefHarness;
-
-beforeAll(async () => {
-  chef = await startChefHarness({ seed: false });
-});
-
-afterAll(async () => {
-  await chef?.close();
-});
+const chef = useChefHarness({ seed: false });
 
 const isMember = async (chefName: string) => !!(await db().orgMember.findFirst({ where: { orgId: HOME_ORG_ID, user: { chefName } } }));
 const notAssociated = (user: string) => ({ error: [`'${user}' not associated with organization '${chef.org}'`] });

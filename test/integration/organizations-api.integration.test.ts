@@ -9,12 +9,11 @@
  */
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRoutes, call, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, snapshot, tokenFor, actionFailure } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { HOME_MEMBERSHIP, HOME_ORG_ID } from '@/lib/services/organizations';
 import { chefOrg } from '@/lib/config';
 import { runAction } from '@/lib/actions/client';
-import type { ActionServerError } from '@/lib/actions/safe-action';
 
 // The browser session, as next-auth would decode it from the cookie (checked against the database as in production).
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
@@ -175,38 +174,30 @@ describe('Admin → Organizations: the server actions', () => {
     const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, sessionVersion: true } });
     session.current = { user: { id: u.id }, sid: randomUUID(), sv: u.sessionVersion };
   }
-  async function failure(run: Promise<unknown>): Promise<ActionServerError> {
-    try {
-      await run;
-    } catch (e) {
-      return e as ActionServerError;
-    }
-    throw new Error('the action succeeded');
-  }
   beforeEach(() => signIn(null));
 
   it('create: a refused field comes back under its name, nothing stored; then the organization and its key, once', async () => {
     await signIn('admin@example.com');
     const state = snapshot({ except: ['ApiToken'] });
-    const bad = await failure(runAction(createOrganizationAction, { name: 'Bad Name', full_name: 'Bad' }));
+    const bad = await actionFailure(runAction(createOrganizationAction, { name: 'Bad Name', full_name: 'Bad' }));
     expect(bad.code).toBe('bad_request');
     expect(Object.keys(bad.fieldErrors)).toEqual(['name']);
     // The rule next to the field, and no second, form-level message.
     expect(bad.fieldErrors.name.join(' ')).toMatch(/a-z/);
     expect(bad.formError).toBeUndefined();
-    const noFull = await failure(runAction(createOrganizationAction, { name: 'act-org', full_name: '' }));
+    const noFull = await actionFailure(runAction(createOrganizationAction, { name: 'act-org', full_name: '' }));
     expect(Object.keys(noFull.fieldErrors)).toEqual(['full_name']);
     expect(snapshot({ except: ['ApiToken'] })).toBe(state);
 
     const r = await runAction(createOrganizationAction, { name: 'act-org', full_name: 'Action Org' });
     expect(r).toMatchObject({ name: 'act-org', fullName: 'Action Org', validator: { name: 'act-org-validator' } });
     expect(r.validator.privateKey).toMatch(/PRIVATE KEY/);
-    expect((await failure(runAction(createOrganizationAction, { name: 'act-org', full_name: 'Again' }))).code).toBe('conflict');
+    expect((await actionFailure(runAction(createOrganizationAction, { name: 'act-org', full_name: 'Again' }))).code).toBe('conflict');
 
     await signIn('viewer@example.com');
-    expect((await failure(runAction(createOrganizationAction, { name: 'act-viewer', full_name: 'No' }))).code).toBe('forbidden');
-    expect((await failure(runAction(deleteOrganizationAction, { name: 'act-org' }))).code).toBe('forbidden');
-    expect((await failure(runAction(associateUserAction, { userId: 'x', org: 'act-org' }))).code).toBe('forbidden');
+    expect((await actionFailure(runAction(createOrganizationAction, { name: 'act-viewer', full_name: 'No' }))).code).toBe('forbidden');
+    expect((await actionFailure(runAction(deleteOrganizationAction, { name: 'act-org' }))).code).toBe('forbidden');
+    expect((await actionFailure(runAction(associateUserAction, { userId: 'x', org: 'act-org' }))).code).toBe('forbidden');
     expect(await db().organization.count({ where: { name: { in: ['act-viewer'] } } })).toBe(0);
   });
 
@@ -221,13 +212,13 @@ describe('Admin → Organizations: the server actions', () => {
     expect(await runAction(associateUserAction, { userId: outsider.id, org: 'act-members' })).toEqual({ email: 'outsider@example.com' });
     expect(await member()).toBe(1);
     expect(await homeMember()).toBe(1);
-    expect((await failure(runAction(associateUserAction, { userId: outsider.id, org: 'act-members' }))).code).toBe('conflict');
-    expect((await failure(runAction(associateUserAction, { userId: outsider.id, org: 'no-such-org' }))).code).toBe('not_found');
+    expect((await actionFailure(runAction(associateUserAction, { userId: outsider.id, org: 'act-members' }))).code).toBe('conflict');
+    expect((await actionFailure(runAction(associateUserAction, { userId: outsider.id, org: 'no-such-org' }))).code).toBe('not_found');
     // Chef organization admin of that organization only; Chef refuses to remove a member of `admins`.
     const admins = (orgId: string) => db().chefGroupMember.count({ where: { userId: outsider.id, group: { orgId, name: 'admins' } } });
     expect(await runAction(setOrgAdminAction, { userId: outsider.id, orgAdmin: true, org: 'act-members' })).toEqual({ email: 'outsider@example.com', orgAdmin: true });
     expect([await admins(org.id), await admins(HOME_ORG_ID)]).toEqual([1, 0]);
-    expect((await failure(runAction(dissociateUserAction, { userId: outsider.id, org: 'act-members' }))).code).toBe('forbidden');
+    expect((await actionFailure(runAction(dissociateUserAction, { userId: outsider.id, org: 'act-members' }))).code).toBe('forbidden');
     expect(await runAction(setOrgAdminAction, { userId: outsider.id, orgAdmin: false, org: 'act-members' })).toEqual({ email: 'outsider@example.com', orgAdmin: false });
     expect(await admins(org.id)).toBe(0);
     expect(await runAction(dissociateUserAction, { userId: outsider.id, org: 'act-members' })).toEqual({ email: 'outsider@example.com' });
@@ -244,13 +235,13 @@ describe('Admin → Organizations: the server actions', () => {
     const adminUser = await db().user.findUniqueOrThrow({ where: { email: 'admin@example.com' }, select: { id: true } });
     const { id } = await createInvitation((await loadAccess(adminUser.id))!, 'viewer', { orgId: org.id });
     await signIn('viewer@example.com');
-    expect((await failure(runAction(cancelInvitationAction, { id, org: 'act-members' }))).code).toBe('forbidden');
+    expect((await actionFailure(runAction(cancelInvitationAction, { id, org: 'act-members' }))).code).toBe('forbidden');
     await signIn('admin@example.com');
     expect(await runAction(cancelInvitationAction, { id, org: 'act-members' })).toEqual({ username: 'viewer' });
-    expect((await failure(runAction(cancelInvitationAction, { id, org: 'act-members' }))).code).toBe('not_found');
+    expect((await actionFailure(runAction(cancelInvitationAction, { id, org: 'act-members' }))).code).toBe('not_found');
     expect([await db().associationRequest.count(), await events('org.invite-cancel', 'act-members')]).toEqual([0, 1]);
 
-    expect((await failure(runAction(deleteOrganizationAction, { name: chefOrg() }))).code).toBe('bad_request');
+    expect((await actionFailure(runAction(deleteOrganizationAction, { name: chefOrg() }))).code).toBe('bad_request');
     expect(await runAction(deleteOrganizationAction, { name: 'act-members' })).toMatchObject({ name: 'act-members' });
     expect(await db().organization.count({ where: { name: 'act-members' } })).toBe(0);
   });

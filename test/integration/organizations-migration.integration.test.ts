@@ -5,20 +5,15 @@
  * backfilled by the migration; ensureHomeOrganization (start-up) follows CHEF_ORG, is idempotent, is safe when
  * two instances run it at once, and refuses a name another organization has.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, db } from '@/lib/db/client';
-import { applyMigrations, migrationNames } from '@/lib/db/migrate';
-import { layout } from '@/lib/db/schema-engine';
+import { applyMigrations } from '@/lib/db/migrate';
 import { databaseProvider, databaseUrl, isPostgresUrl } from '@/lib/db/url';
 import { ensureHomeOrganization, homeGroupId, homeOrganization, HomeOrganizationError, HOME_ORG_ID, organizationByName, SYSTEM_GROUPS } from '@/lib/services/organizations';
 import { createUser, createChefUser } from '@/lib/services/users';
 import { createClient, rotateValidator } from '@/lib/services/clients';
 import { accessFor, seed, snapshot } from '@/test/helpers';
-import { createDatabase, dropDatabase } from '@/test/pg-server';
+import { databaseBeforeMigration } from '@/test/migration-db';
 
 const provider = databaseProvider();
 const SYSTEM = { kind: 'system' as const, userId: null, email: 'test' };
@@ -136,39 +131,12 @@ describe(`organizations (issue 23, step 1) on ${provider}`, () => {
 });
 
 describe(`the organizations migration on a ${provider} database that already has users and clients`, () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-orgs-'));
-  const lay = layout(provider, tmp);
-  const all = migrationNames(provider);
-  const mine = all.filter((n) => n.endsWith('_organizations'));
-  let url: string;
-  let dropPg: (() => Promise<void>) | null = null;
-
-  beforeAll(async () => {
-    // The project's migrations up to (not including) this one, in a scratch project folder.
-    const from = layout(provider).migrationsDir;
-    fs.mkdirSync(lay.migrationsDir, { recursive: true });
-    fs.copyFileSync(layout(provider).schemaPath, lay.schemaPath);
-    fs.copyFileSync(path.join(from, 'migration_lock.toml'), path.join(lay.migrationsDir, 'migration_lock.toml'));
-    for (const n of all.filter((n) => n < mine[0])) fs.cpSync(path.join(from, n), path.join(lay.migrationsDir, n), { recursive: true });
-    if (isPostgresUrl()) {
-      const admin = inject('pgAdminUrl');
-      const name = `orgs_${randomUUID().replace(/-/g, '')}`;
-      url = await createDatabase(admin, name);
-      dropPg = () => dropDatabase(admin, name);
-    } else {
-      url = `file:${path.join(tmp, 'old.db')}`;
-    }
-  });
-
-  afterAll(async () => {
-    await dropPg?.();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const scratch = databaseBeforeMigration('organizations');
 
   it('makes every user a member and puts every client (keys kept) in the home organization', async () => {
-    expect(mine).toHaveLength(1);
-    await applyMigrations(url, tmp);
-    const old = createDb(url);
+    expect(scratch.mine).toHaveLength(1);
+    await applyMigrations(scratch.url, scratch.dir);
+    const old = createDb(scratch.url);
     try {
       const at = "'2026-11-20T12:00:00.000+00:00'";
       await old.$executeRawUnsafe(`INSERT INTO "User" ("id", "email", "name", "passwordHash", "chefName", "createdAt") VALUES ('u1', 'old@example.com', 'Old', 'x', 'old', ${at}), ('u2', 'old2@example.com', 'Old 2', 'x', NULL, ${at})`);
@@ -179,10 +147,10 @@ describe(`the organizations migration on a ${provider} database that already has
       await old.$disconnect();
     }
 
-    fs.cpSync(path.join(layout(provider).migrationsDir, mine[0]), path.join(lay.migrationsDir, mine[0]), { recursive: true });
-    expect(await applyMigrations(url, tmp)).toEqual(mine);
+    scratch.addMine();
+    expect(await applyMigrations(scratch.url, scratch.dir)).toEqual(scratch.mine);
 
-    const after = createDb(url);
+    const after = createDb(scratch.url);
     try {
       expect(await after.organization.findMany({ select: { id: true, name: true, homeKey: true } })).toEqual([{ id: HOME_ORG_ID, name: 'console', homeKey: 'home' }]);
       expect(await after.orgMember.findMany({ select: { orgId: true, userId: true, createdAt: true }, orderBy: { userId: 'asc' } })).toEqual([

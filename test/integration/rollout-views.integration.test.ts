@@ -5,8 +5,6 @@
  * only), and which cookbook changes of a promotion its failures fall in, with
  * the automatic rollback's evidence.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, db, installDb } from '@/lib/db/client';
@@ -17,6 +15,7 @@ import { ingestRunMessage, rolloutHealth, changeAttributions, rolloutOutcomes, r
 import { apiRoutes, accessFor, call, NOW, placeNode, seed, snapshot, tokenFor } from '@/test/helpers';
 const putStagePolicy = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 import { setStageGrant } from '@/lib/services/stages';
+import { runConvergeMessage } from '../run-message';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
@@ -135,29 +134,11 @@ describe('Admin → Stages: outside checks through the rollout rule action (issu
   });
 });
 
-const FIXTURES = path.resolve('test/fixtures/data-collector');
-const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const [, failTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-failure.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 let seq = 0;
 async function report(node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure', cookbook = 'rollout') {
   // Issue 41: runs count in the stage the console has the node in.
   await placeNode(node, stage, policy);
-  const t = status === 'success' ? okTemplate : failTemplate;
-  const runId = `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`;
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const resources = (t.resources as { status: string }[]).map((r) => (r.status === 'failed' ? { ...r, cookbook_name: cookbook } : r));
-  return ingestRunMessage({ kind: 'token' }, {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: policy,
-    policy_group: stage,
-    start_time: now,
-    end_time: now,
-    resources,
-    node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
-  });
+  return ingestRunMessage({ kind: 'token' }, runConvergeMessage({ runId: `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`, node, stage, policy, revision, status, failedCookbook: cookbook }));
 }
 
 describe('compare and history: where a promotion’s failures fall', () => {

@@ -4,8 +4,6 @@
  * manager's override, and the automatic rollback: applied through movePointer
  * once, with two workers racing (this file also runs on PostgreSQL).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { ingestRunMessage, evaluateRollbacks, gateState, rolloutHealth, setStageRolloutRule } from '@/lib/services/runs';
@@ -15,33 +13,16 @@ const { POST: promoteCookbook } = apiRoutes('/api/v1/policy_groups/[group]/polic
 const { PUT: putStagePolicy } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 const { GET: getRule, PUT: putRule } = apiRoutes('/api/v1/policy_groups/[group]/rollout');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
-import { accessFor, call, snapshot, tokenFor, placeNode } from '../helpers';
-import { apiRoutes } from '@/test/helpers';
+import { apiRoutes, accessFor, call, snapshot, tokenFor, placeNode } from '../helpers';
+import { runConvergeMessage } from '../run-message';
 
-const FIXTURES = path.resolve('test/fixtures/data-collector');
-const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const [, failTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-failure.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 let chef: ChefHarness;
 let seq = 0;
 
 /** A run_converge as chef-client sends it (the recorded one), for another node, stage, policy and revision, ending now. */
-function runMessage(node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure') {
-  const t = status === 'success' ? okTemplate : failTemplate;
-  const runId = `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: policy,
-    policy_group: stage,
-    start_time: now,
-    end_time: now,
-    node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
-  };
-}
+const runMessage = (node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure') =>
+  runConvergeMessage({ runId: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`, node, stage, policy, revision, status });
 /** Issue 41: runs count in the stage the console has the node in, so the node is placed there first. */
 const report = async (node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure') => {
   await placeNode(node, stage, policy);

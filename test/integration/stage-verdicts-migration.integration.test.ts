@@ -4,52 +4,21 @@
  * verdict about the stage that rolled back, with that rollback's numbers; a person's bad mark stays. Rings that
  * were gated keep rolling back on a failure (that was implied by the gate before).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDb } from '@/lib/db/client';
-import { applyMigrations, migrationNames } from '@/lib/db/migrate';
-import { layout } from '@/lib/db/schema-engine';
-import { databaseProvider, isPostgresUrl } from '@/lib/db/url';
-import { createDatabase, dropDatabase } from '@/test/pg-server';
+import { applyMigrations } from '@/lib/db/migrate';
+import { databaseProvider } from '@/lib/db/url';
+import { databaseBeforeMigration } from '@/test/migration-db';
 
 const provider = databaseProvider();
 
 describe(`the stage_verdicts migration on a ${provider} database with automatic bad marks`, () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-verdicts-'));
-  const lay = layout(provider, tmp);
-  const all = migrationNames(provider);
-  const mine = all.filter((n) => n.endsWith('_stage_verdicts'));
-  let url: string;
-  let dropPg: (() => Promise<void>) | null = null;
-
-  beforeAll(async () => {
-    const from = layout(provider).migrationsDir;
-    fs.mkdirSync(lay.migrationsDir, { recursive: true });
-    fs.copyFileSync(layout(provider).schemaPath, lay.schemaPath);
-    fs.copyFileSync(path.join(from, 'migration_lock.toml'), path.join(lay.migrationsDir, 'migration_lock.toml'));
-    for (const n of all.filter((n) => n < mine[0])) fs.cpSync(path.join(from, n), path.join(lay.migrationsDir, n), { recursive: true });
-    if (isPostgresUrl()) {
-      const admin = inject('pgAdminUrl');
-      const name = `verdicts_${randomUUID().replace(/-/g, '')}`;
-      url = await createDatabase(admin, name);
-      dropPg = () => dropDatabase(admin, name);
-    } else {
-      url = `file:${path.join(tmp, 'old.db')}`;
-    }
-  });
-
-  afterAll(async () => {
-    await dropPg?.();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const scratch = databaseBeforeMigration('stage_verdicts');
 
   it('turns the automatic rollback’s bad marks into verdicts of the stages that rolled back, keeps a person’s mark, and keeps gated rings rolling back', async () => {
-    expect(mine).toHaveLength(1);
-    await applyMigrations(url, tmp);
-    const old = createDb(url);
+    expect(scratch.mine).toHaveLength(1);
+    await applyMigrations(scratch.url, scratch.dir);
+    const old = createDb(scratch.url);
     const at = "'2026-11-20T12:00:00.000+00:00'";
     try {
       await old.$executeRawUnsafe(`INSERT INTO "Policy" ("id", "name", "createdAt") VALUES ('p1', 'webapp', ${at})`);
@@ -72,10 +41,10 @@ describe(`the stage_verdicts migration on a ${provider} database with automatic 
       await old.$disconnect();
     }
 
-    fs.cpSync(path.join(layout(provider).migrationsDir, mine[0]), path.join(lay.migrationsDir, mine[0]), { recursive: true });
-    expect(await applyMigrations(url, tmp)).toEqual(mine);
+    scratch.addMine();
+    expect(await applyMigrations(scratch.url, scratch.dir)).toEqual(scratch.mine);
 
-    const after = createDb(url);
+    const after = createDb(scratch.url);
     try {
       expect(await after.badRevision.findMany({ select: { id: true } })).toEqual([{ id: 'b2' }]);
       expect(await after.stageVerdict.findMany({ select: { key: true, groupName: true, policyName: true, revisionId: true, source: true, nodes: true, failedNodes: true, summary: true, overriddenAt: true } })).toEqual([

@@ -10,10 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRoutes, call, seed, snapshot, tokenFor } from '@/test/helpers';
+import { apiRoutes, call, seed, snapshot, tokenFor, actionFailure } from '@/test/helpers';
 import { db } from '@/lib/db/client';
 import { runAction } from '@/lib/actions/client';
-import type { ActionServerError } from '@/lib/actions/safe-action';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string }; sid: string; sv: number } }));
 vi.mock('next-auth', async (importOriginal) => ({ ...(await importOriginal<typeof import('next-auth')>()), getServerSession: async () => session.current }));
@@ -44,16 +43,6 @@ async function signIn(email: string | null) {
   session.current = { user: { id: u.id }, sid: randomUUID(), sv: u.sessionVersion };
 }
 
-/** What a form receives: `runAction` throws the action's failure. */
-async function failure(run: Promise<unknown>): Promise<ActionServerError> {
-  try {
-    await run;
-  } catch (e) {
-    return e as ActionServerError;
-  }
-  throw new Error('the action succeeded');
-}
-
 beforeAll(async () => {
   await seed();
 });
@@ -63,7 +52,7 @@ describe('server actions: the form error shape', () => {
   it('a bad team name comes back as a field error on `name` naming the rule, and nothing is stored', async () => {
     await signIn('admin@example.com');
     const before = snapshot();
-    const e = await failure(runAction(createTeamAction, { name: 'Not A Team Name!', description: '' }));
+    const e = await actionFailure(runAction(createTeamAction, { name: 'Not A Team Name!', description: '' }));
     expect(e.code).toBe('bad_request');
     expect(Object.keys(e.fieldErrors)).toEqual(['name']);
     expect(e.fieldErrors.name[0]).toMatch(/lowercase|letters|digits/);
@@ -73,7 +62,7 @@ describe('server actions: the form error shape', () => {
   it('several bad fields each get their own message (a new user: email and password)', async () => {
     await signIn('admin@example.com');
     const before = snapshot();
-    const e = await failure(runAction(createUserAction, { email: 'not-an-email', name: 'X', password: 'short', isAdmin: false }));
+    const e = await actionFailure(runAction(createUserAction, { email: 'not-an-email', name: 'X', password: 'short', isAdmin: false }));
     expect(e.fieldErrors.email?.[0]).toMatch(/email/);
     expect(e.fieldErrors.password?.[0]).toMatch(/\d+/);
     expect(e.fieldErrors).not.toHaveProperty('name');
@@ -83,7 +72,7 @@ describe('server actions: the form error shape', () => {
   it('a service rule (a stage name) reaches the form as a field error too', async () => {
     await signIn('admin@example.com');
     const before = snapshot();
-    const e = await failure(runAction(putStageAction, { name: 'no spaces allowed', description: 'x' }));
+    const e = await actionFailure(runAction(putStageAction, { name: 'no spaces allowed', description: 'x' }));
     expect(e.fieldErrors.name?.[0]).toMatch(/letters, digits/);
     expect(snapshot()).toBe(before);
   });
@@ -91,14 +80,14 @@ describe('server actions: the form error shape', () => {
   it('a rollback without a reason names `reason`', async () => {
     await signIn('admin@example.com');
     const before = snapshot();
-    const e = await failure(runAction(rollbackAction, { policy: 'webapp', group: 'dev', toRevisionId: 'x', expectedRevisionId: null, reason: '   ' }));
+    const e = await actionFailure(runAction(rollbackAction, { policy: 'webapp', group: 'dev', toRevisionId: 'x', expectedRevisionId: null, reason: '   ' }));
     expect(e.fieldErrors.reason?.[0]).toMatch(/required/);
     expect(snapshot()).toBe(before);
   });
 
   it('without a session: a form error, no field errors, nothing stored', async () => {
     const before = snapshot();
-    const e = await failure(runAction(createTeamAction, { name: 'ghosts', description: '' }));
+    const e = await actionFailure(runAction(createTeamAction, { name: 'ghosts', description: '' }));
     expect(e.code).toBe('unauthorized');
     expect(e.formError).toMatch(/session has ended/i);
     expect(e.fieldErrors).toEqual({});
@@ -108,7 +97,7 @@ describe('server actions: the form error shape', () => {
   it('signed in without the permission: a form error naming what is missing, nothing stored', async () => {
     await signIn('viewer@example.com');
     const before = snapshot();
-    const e = await failure(runAction(createTeamAction, { name: 'viewers-club', description: '' }));
+    const e = await actionFailure(runAction(createTeamAction, { name: 'viewers-club', description: '' }));
     expect(e.code).toBe('forbidden');
     expect(e.formError).toBeTruthy();
     expect(e.fieldErrors).toEqual({});

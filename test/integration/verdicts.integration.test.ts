@@ -7,10 +7,8 @@
  * events go out in order; a node's text is bounded. Each `it` fails on the main before this work (the first
  * assertion of each is the behaviour that was wrong). Runs on SQLite and PostgreSQL.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes, pollUntil } from '@/test/helpers';
 import { db } from '@/lib/db/client';
@@ -25,33 +23,16 @@ const { POST: widen } = apiRoutes('/api/v1/rings/[id]/widen');
 const { PUT: putStagePolicy } = apiRoutes('/api/v1/policy_groups/[group]/policies/[name]');
 import { startChefHarness, type ChefHarness } from '../chef-harness';
 import { accessFor, call, tokenFor } from '../helpers';
+import { runConvergeMessage } from '../run-message';
 
-const FIXTURES = path.resolve('test/fixtures/data-collector');
-const [, okTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-success.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const [, failTemplate] = fs.readFileSync(path.join(FIXTURES, 'chef-18.4.64-failure.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 let chef: ChefHarness;
 let admin: string;
 let seq = 0;
 
 /** A run_converge as chef-client 18 sends it, for `node`, naming `stage` and `policy`, on `revision`. */
-function runMessage(node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure', error?: string) {
-  const t = status === 'success' ? okTemplate : failTemplate;
-  const runId = `00000000-0000-4000-a000-${String(++seq).padStart(12, '0')}`;
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return {
-    ...t,
-    id: runId,
-    run_id: runId,
-    node_name: node,
-    policy_name: policy,
-    policy_group: stage,
-    start_time: now,
-    end_time: now,
-    ...(error ? { error: { ...t.error, message: error } } : {}),
-    node: { ...t.node, name: node, policy_name: policy, policy_group: stage, automatic: { ...t.node.automatic, name: node, policy_revision: revision, policy_name: policy, policy_group: stage } },
-  };
-}
+const runMessage = (node: string, stage: string, policy: string, revision: string, status: 'success' | 'failure', error?: string) =>
+  runConvergeMessage({ runId: `00000000-0000-4000-a000-${String(++seq).padStart(12, '0')}`, node, stage, policy, revision, status, error });
 
 /** Places a node in a stage running a policy: the console's fact (its node row), as a user or the importer would. */
 async function place(name: string, stage: string, policy: string) {

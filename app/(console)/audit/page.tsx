@@ -4,6 +4,7 @@ import { requireAccess } from '@/lib/authn/session';
 import { listAudit, parseAuditFilter } from '@/lib/db/queries/audit';
 import { isAppError } from '@/lib/errors';
 import { EmptyState, PageHeader } from '@/components/page-header';
+import { DataTable } from '@/components/data-table';
 import { dateTime, shortId } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Audit log' };
@@ -102,47 +103,39 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       {problem && <EmptyState title="Check the filters">{problem}</EmptyState>}
       {page && page.events.length === 0 && <EmptyState title="No events match these filters" />}
       {page && page.events.length > 0 && (
-        <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Audit events">
-          <table className="table" data-testid="audit-table">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.events.map((e) => (
-                <tr key={e.id} id={`event-${e.id}`} className={sp.focus === e.id ? 'bg-amber-50' : ''} data-action={e.action}>
-                  <td className="whitespace-nowrap text-slate-600">{dateTime(e.at)}</td>
-                  <td>{e.actor}</td>
-                  <td>
-                    <span className="badge bg-slate-100 text-slate-700">{e.action}</span>
-                  </td>
-                  <td className="mono max-w-[18rem] break-all">{e.target}</td>
-                  <td className="min-w-[12rem] text-slate-700">{e.reason}</td>
-                  <td className="mono max-w-[14rem] break-all text-slate-600" title={JSON.stringify(readable(e.before))}>
-                    {summarize(e.before)}
-                  </td>
-                  <td className="mono max-w-[14rem] break-all" title={JSON.stringify(readable(e.after))}>
-                    {summarize(e.after)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.nextCursor && (
-            <div className="p-3 text-right">
-              <Link className="btn" href={`/audit?${next}`}>
-                Older events →
-              </Link>
-            </div>
+        <DataTable
+          testId="audit-table"
+          region="Audit events"
+          columns={['Time', 'Actor', 'Action', 'Target', 'Reason', 'Before', 'After']}
+          rows={page.events}
+          after={
+            page.nextCursor && (
+              <div className="p-3 text-right">
+                <Link className="btn" href={`/audit?${next}`}>
+                  Older events →
+                </Link>
+              </div>
+            )
+          }
+        >
+          {(e) => (
+            <tr key={e.id} id={`event-${e.id}`} className={sp.focus === e.id ? 'bg-amber-50' : ''} data-action={e.action}>
+              <td className="whitespace-nowrap text-slate-600">{dateTime(e.at)}</td>
+              <td>{e.actor}</td>
+              <td>
+                <span className="badge bg-slate-100 text-slate-700">{e.action}</span>
+              </td>
+              <td className="mono max-w-[18rem] break-all">{e.target}</td>
+              <td className="min-w-[12rem] text-slate-700">{e.reason}</td>
+              <td className="mono max-w-[14rem] break-all text-slate-600" title={JSON.stringify(readable(e.before))}>
+                {summarize(e.before)}
+              </td>
+              <td className="mono max-w-[14rem] break-all" title={JSON.stringify(readable(e.after))}>
+                {summarize(e.after)}
+              </td>
+            </tr>
           )}
-        </div>
+        </DataTable>
       )}
     </>
   );

@@ -6,6 +6,7 @@ import { userMayCreateBags } from '@/lib/services/data-bags';
 import { CreateDataBagForm } from '@/components/data-bags';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { DEMO_BAGS, DEMO_DATA_BAG_SECRET } from '@/lib/seed/demo-data-bags-cookbook';
+import { DataTable } from '@/components/data-table';
 
 export const metadata: Metadata = { title: 'Data bags' };
 export const dynamic = 'force-dynamic';
@@ -31,34 +32,21 @@ export default async function DataBagsPage() {
       {bags.length === 0 ? (
         <EmptyState title="No data bags">Create one here, or with knife data bag create.</EmptyState>
       ) : (
-        <div className="card mt-4 overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Bag</th>
-                <th scope="col">Items</th>
-                <th scope="col">Read by clients of</th>
-                <th scope="col">Team rights</th>
-                <th scope="col">Your right</th>
-              </tr>
-            </thead>
-            <tbody>
-              {bags.map((b) => (
-                <tr key={b.name}>
-                  <td>
-                    <Link href={`/data-bags/${encodeURIComponent(b.name)}`} className="font-mono text-indigo-800 underline">
-                      {b.name}
-                    </Link>
-                  </td>
-                  <td>{b.itemCount}</td>
-                  <td>{b.stages.length ? <span className="font-medium text-amber-800">{b.stages.join(', ')} only</span> : 'every stage'}</td>
-                  <td className="text-sm">{b.grants.map((g) => `${g.team}: ${g.level}`).join(', ') || '—'}</td>
-                  <td>{b.myLevel}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable frame="card mt-4 overflow-x-auto" columns={['Bag', 'Items', 'Read by clients of', 'Team rights', 'Your right']} rows={bags}>
+          {(b) => (
+            <tr key={b.name}>
+              <td>
+                <Link href={`/data-bags/${encodeURIComponent(b.name)}`} className="font-mono text-indigo-800 underline">
+                  {b.name}
+                </Link>
+              </td>
+              <td>{b.itemCount}</td>
+              <td>{b.stages.length ? <span className="font-medium text-amber-800">{b.stages.join(', ')} only</span> : 'every stage'}</td>
+              <td className="text-sm">{b.grants.map((g) => `${g.team}: ${g.level}`).join(', ') || '—'}</td>
+              <td>{b.myLevel}</td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </>
   );

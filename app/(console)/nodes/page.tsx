@@ -11,6 +11,7 @@ import { NodeSearchBox, SavedSearches } from '@/components/node-search';
 import { RUN_FILTER_LABELS, nodesHref } from '@/components/nodes-href';
 import { RunStatus } from '@/components/run-status';
 import { Time } from '@/components/time';
+import { DataTable } from '@/components/data-table';
 
 export const metadata: Metadata = { title: 'Nodes' };
 export const dynamic = 'force-dynamic';
@@ -93,45 +94,32 @@ async function Results({ access, q, run, page }: { access: Access; q: string; ru
         {run ? `${q ? ' and' : ''} ${r.total === 1 ? 'is' : 'are'} ${RUN_FILTER_LABELS[run]}` : ''}
         {r.total > r.rows.length ? ` · showing ${r.start + 1}–${last}` : ''}
       </p>
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Node</th>
-            <th scope="col">Stage</th>
-            <th scope="col">Policy</th>
-            <th scope="col">Revision applied</th>
-            <th scope="col">Platform</th>
-            <th scope="col">Run status</th>
-            <th scope="col">Last run</th>
+      <DataTable frame={null} columns={['Node', 'Stage', 'Policy', 'Revision applied', 'Platform', 'Run status', 'Last run']} rows={r.rows}>
+        {(n) => (
+          <tr key={n.name}>
+            <td>
+              <Link href={`/nodes/${encodeURIComponent(n.name)}`} className="font-mono text-indigo-800 underline">
+                {n.name}
+              </Link>
+            </td>
+            <td>{n.stage ?? (n.lacks.length ? <span className="text-amber-800">none</span> : '—')}</td>
+            <td>
+              {n.policy ? <Link href={`/policies/${encodeURIComponent(n.policy)}`} className="hover:underline">{n.policy}</Link> : n.lacks.length ? <span className="text-amber-800">none</span> : '—'}
+              {n.lacks.length > 0 && (
+                <div className="text-xs text-amber-800" data-testid="lacks">
+                  lacks {n.lacks.join(' and ')}: runs no policy until it has {n.lacks.length > 1 ? 'both' : 'it'}
+                </div>
+              )}
+            </td>
+            <td className="mono">{shortId(n.revisionApplied)}</td>
+            <td>{n.platform ?? '—'}</td>
+            <td className="text-sm">
+              <RunStatus run={n.run} compact />
+            </td>
+            <td className="whitespace-nowrap text-sm">{n.run.lastRun ? <Time iso={n.run.lastRun.at} /> : n.lastCheckIn ? <Time iso={n.lastCheckIn} /> : '—'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {r.rows.map((n) => (
-            <tr key={n.name}>
-              <td>
-                <Link href={`/nodes/${encodeURIComponent(n.name)}`} className="font-mono text-indigo-800 underline">
-                  {n.name}
-                </Link>
-              </td>
-              <td>{n.stage ?? (n.lacks.length ? <span className="text-amber-800">none</span> : '—')}</td>
-              <td>
-                {n.policy ? <Link href={`/policies/${encodeURIComponent(n.policy)}`} className="hover:underline">{n.policy}</Link> : n.lacks.length ? <span className="text-amber-800">none</span> : '—'}
-                {n.lacks.length > 0 && (
-                  <div className="text-xs text-amber-800" data-testid="lacks">
-                    lacks {n.lacks.join(' and ')}: runs no policy until it has {n.lacks.length > 1 ? 'both' : 'it'}
-                  </div>
-                )}
-              </td>
-              <td className="mono">{shortId(n.revisionApplied)}</td>
-              <td>{n.platform ?? '—'}</td>
-              <td className="text-sm">
-                <RunStatus run={n.run} compact />
-              </td>
-              <td className="whitespace-nowrap text-sm">{n.run.lastRun ? <Time iso={n.run.lastRun.at} /> : n.lastCheckIn ? <Time iso={n.lastCheckIn} /> : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
       {pages > 1 && (
         <nav aria-label="Pages" className="flex items-center justify-between border-t border-slate-100 px-4 py-2 text-sm">
           {page > 1 ? <Link href={nodesHref(q, run, page - 1)} className="underline">← Previous</Link> : <span />}

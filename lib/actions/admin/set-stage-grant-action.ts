@@ -1,11 +1,6 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { ZSetStageGrantInput, setStageGrant } from '@/lib/services/stages';
-import { authedAction } from '../safe-action';
+import { serviceAction } from '../safe-action';
 
-export const setStageGrantAction = authedAction.inputSchema(ZSetStageGrantInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await setStageGrant(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const setStageGrantAction = serviceAction({ input: ZSetStageGrantInput.omit({ requestId: true }), run: setStageGrant, revalidate: ['/', 'layout'] });

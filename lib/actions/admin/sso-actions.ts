@@ -4,14 +4,10 @@ import { revalidatePath } from 'next/cache';
 import { badRequest } from '@/lib/errors';
 import { oidcConfig } from '@/lib/authn/oidc-config';
 import { linkIdentity, setTeamIdpGroups, unlinkIdentity, ZLinkIdentityInput, ZTeamGroupsInput, ZUnlinkIdentityInput } from '@/lib/services/users';
-import { authedAction } from '../safe-action';
+import { authedAction, serviceAction } from '../safe-action';
 
 /** Issue 45, Admin → Teams: a team's identity-provider groups. */
-export const setTeamIdpGroupsAction = authedAction.inputSchema(ZTeamGroupsInput).action(async ({ parsedInput, ctx }) => {
-  const r = await setTeamIdpGroups(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const setTeamIdpGroupsAction = serviceAction({ input: ZTeamGroupsInput, run: setTeamIdpGroups, revalidate: ['/admin', 'layout'] });
 
 /** Issue 45, Admin → Users: link an account to a provider identity (its subject). */
 export const linkIdentityAction = authedAction.inputSchema(ZLinkIdentityInput).action(async ({ parsedInput, ctx }) => {
@@ -22,8 +18,4 @@ export const linkIdentityAction = authedAction.inputSchema(ZLinkIdentityInput).a
   return r;
 });
 
-export const unlinkIdentityAction = authedAction.inputSchema(ZUnlinkIdentityInput).action(async ({ parsedInput, ctx }) => {
-  const r = await unlinkIdentity(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const unlinkIdentityAction = serviceAction({ input: ZUnlinkIdentityInput, run: unlinkIdentity, revalidate: ['/admin', 'layout'] });

@@ -3,16 +3,12 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { deleteStage, moveStage, putStage, ZMoveStageInput, ZPutStageInput } from '@/lib/services/stages';
-import { authedAction } from '../safe-action';
+import { authedAction, serviceAction } from '../safe-action';
 import { stageName } from '@/lib/validation/fields';
 import { rotateValidatorFor } from '@/lib/services/clients';
 import { chefOrg } from '@/lib/config';
 
-export const putStageAction = authedAction.inputSchema(ZPutStageInput).action(async ({ parsedInput, ctx }) => {
-  const r = await putStage(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return r;
-});
+export const putStageAction = serviceAction({ input: ZPutStageInput, run: putStage, revalidate: ['/', 'layout'] });
 
 export const deleteStageAction = authedAction.inputSchema(z.object({ name: stageName })).action(async ({ parsedInput, ctx }) => {
   const r = await deleteStage(ctx.access, parsedInput.name);
@@ -20,11 +16,7 @@ export const deleteStageAction = authedAction.inputSchema(z.object({ name: stage
   return { name: parsedInput.name, policies: Object.keys(r.policies ?? {}).length };
 });
 
-export const moveStageAction = authedAction.inputSchema(ZMoveStageInput).action(async ({ parsedInput, ctx }) => {
-  const r = await moveStage(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return r;
-});
+export const moveStageAction = serviceAction({ input: ZMoveStageInput, run: moveStage, revalidate: ['/', 'layout'] });
 
 /** Issue 41: a stage's validator, created or its key rotated (administrators); the private key is returned once. */
 export const stageValidatorAction = authedAction.inputSchema(z.object({ stage: stageName })).action(async ({ parsedInput, ctx }) => {

@@ -17,37 +17,17 @@ import {
   ZCreateApiTokenInput,
   revokeApiToken,
 } from '@/lib/services/users';
-import { authedAction } from '../safe-action';
+import { authedAction, serviceAction } from '../safe-action';
 
-export const createUserAction = authedAction.inputSchema(ZCreateUserInput).action(async ({ parsedInput, ctx }) => {
-  const r = await createUser(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const createUserAction = serviceAction({ input: ZCreateUserInput, run: createUser, revalidate: ['/admin', 'layout'] });
 
-export const updateUserAction = authedAction.inputSchema(ZUpdateUserInput).action(async ({ parsedInput, ctx }) => {
-  const r = await updateUser(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const updateUserAction = serviceAction({ input: ZUpdateUserInput, run: updateUser, revalidate: ['/admin', 'layout'] });
 
-export const signOutEverywhereAction = authedAction.inputSchema(ZSignOutEverywhereInput).action(async ({ parsedInput, ctx }) => {
-  const r = await signOutEverywhere(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const signOutEverywhereAction = serviceAction({ input: ZSignOutEverywhereInput, run: signOutEverywhere, revalidate: ['/admin', 'layout'] });
 
-export const createTeamAction = authedAction.inputSchema(ZTeamInput).action(async ({ parsedInput, ctx }) => {
-  const r = await createTeam(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const createTeamAction = serviceAction({ input: ZTeamInput, run: createTeam, revalidate: ['/admin', 'layout'] });
 
-export const setTeamMembershipAction = authedAction.inputSchema(ZMembershipInput).action(async ({ parsedInput, ctx }) => {
-  const r = await setTeamMembership(ctx.access, parsedInput);
-  revalidatePath('/admin', 'layout');
-  return r;
-});
+export const setTeamMembershipAction = serviceAction({ input: ZMembershipInput, run: setTeamMembership, revalidate: ['/admin', 'layout'] });
 
 /** Tokens for oneself (admins may name another user). The secret is returned once. */
 export const createTokenAction = authedAction

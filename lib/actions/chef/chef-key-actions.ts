@@ -6,24 +6,14 @@ import { chefOrg } from '@/lib/config';
 import { deleteClient, rotateValidatorFor } from '@/lib/services/clients';
 import { KEY_NAME } from '@/lib/auth/key-pairs';
 import { createOwnKey, deleteOwnKey, expireOwnKey, registerOwnKey } from '@/lib/services/keys';
-import { authedAction } from '../safe-action';
+import { authedAction, serviceAction } from '../safe-action';
 
 const keyName = z.string().regex(KEY_NAME, "may contain only letters, digits, '.', '_' and '-' (1 to 255)");
 const expiresAt = z.string().datetime({ offset: true, message: 'must be a date and time' }).nullable().optional();
 
-export const createOwnKeyAction = authedAction.inputSchema(z.object({ name: keyName, expiresAt })).action(async ({ parsedInput, ctx }) => {
-  const r = await createOwnKey(ctx.access, parsedInput);
-  revalidatePath('/connect');
-  return r;
-});
+export const createOwnKeyAction = serviceAction({ input: z.object({ name: keyName, expiresAt }), run: createOwnKey, revalidate: '/connect' });
 
-export const registerOwnKeyAction = authedAction
-  .inputSchema(z.object({ name: keyName, publicKey: z.string().min(1, 'is required').max(20_000, 'is at most 20000 characters'), expiresAt }))
-  .action(async ({ parsedInput, ctx }) => {
-    const r = await registerOwnKey(ctx.access, parsedInput);
-    revalidatePath('/connect');
-    return r;
-  });
+export const registerOwnKeyAction = serviceAction({ input: z.object({ name: keyName, publicKey: z.string().min(1, 'is required').max(20_000, 'is at most 20000 characters'), expiresAt }), run: registerOwnKey, revalidate: '/connect' });
 
 export const expireOwnKeyAction = authedAction.inputSchema(z.object({ name: keyName })).action(async ({ parsedInput, ctx }) => {
   await expireOwnKey(ctx.access, parsedInput.name);

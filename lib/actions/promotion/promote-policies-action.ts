@@ -1,11 +1,6 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { ZPromotePoliciesInput, promotePolicies } from '@/lib/services/promotion';
-import { authedAction } from '../safe-action';
+import { serviceAction } from '../safe-action';
 
-export const promotePoliciesAction = authedAction.inputSchema(ZPromotePoliciesInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await promotePolicies(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const promotePoliciesAction = serviceAction({ input: ZPromotePoliciesInput.omit({ requestId: true }), run: promotePolicies, revalidate: ['/', 'layout'] });

@@ -1,11 +1,6 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { ZPromotePolicyInput, promotePolicy } from '@/lib/services/promotion';
-import { authedAction } from '../safe-action';
+import { serviceAction } from '../safe-action';
 
-export const promotePolicyAction = authedAction.inputSchema(ZPromotePolicyInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await promotePolicy(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const promotePolicyAction = serviceAction({ input: ZPromotePolicyInput.omit({ requestId: true }), run: promotePolicy, revalidate: ['/', 'layout'] });

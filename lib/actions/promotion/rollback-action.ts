@@ -1,11 +1,6 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { ZRollbackInput, rollback } from '@/lib/services/promotion';
-import { authedAction } from '../safe-action';
+import { serviceAction } from '../safe-action';
 
-export const rollbackAction = authedAction.inputSchema(ZRollbackInput.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await rollback(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const rollbackAction = serviceAction({ input: ZRollbackInput.omit({ requestId: true }), run: rollback, revalidate: ['/', 'layout'] });

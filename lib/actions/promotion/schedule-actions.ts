@@ -1,9 +1,8 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { scheduleWhenRule, ZCancelScheduledPromotion, ZSchedulePromotion } from '@/lib/validation/scheduled-promotions';
 import { cancelScheduledPromotion, schedulePromotion } from '@/lib/services/promotion';
-import { authedAction } from '../safe-action';
+import { serviceAction } from '../safe-action';
 
 /**
  * Issue 29: the promote dialog's "later" — schedule a promotion at a time (UTC) or for when the stage's
@@ -11,14 +10,6 @@ import { authedAction } from '../safe-action';
  * from); the service authorizes (promote on the stage; cancel: the scheduler or a manager) and stores
  * the schedule with its audit event in one transaction.
  */
-export const schedulePromotionAction = authedAction.inputSchema(ZSchedulePromotion.omit({ requestId: true }).superRefine(scheduleWhenRule)).action(async ({ parsedInput, ctx }) => {
-  const result = await schedulePromotion(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const schedulePromotionAction = serviceAction({ input: ZSchedulePromotion.omit({ requestId: true }).superRefine(scheduleWhenRule), run: schedulePromotion, revalidate: ['/', 'layout'] });
 
-export const cancelScheduledPromotionAction = authedAction.inputSchema(ZCancelScheduledPromotion.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await cancelScheduledPromotion(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const cancelScheduledPromotionAction = serviceAction({ input: ZCancelScheduledPromotion.omit({ requestId: true }), run: cancelScheduledPromotion, revalidate: ['/', 'layout'] });

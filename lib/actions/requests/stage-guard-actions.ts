@@ -1,32 +1,15 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { addFreezeWindow, deleteFreezeWindow, setStageApprover, setStageProtection, ZAddFreeze, ZDeleteFreeze, ZSetApprover, ZSetStageProtection } from '@/lib/services/guards';
-import { authedAction } from '../safe-action';
+import { serviceAction } from '../safe-action';
 
 /** Protection of a stage: { stage, protected?, approvalsRequired, rules, approvers? ("user:<email>" / "team:<name>") }. */
-export const setStageProtectionAction = authedAction.inputSchema(ZSetStageProtection.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await setStageProtection(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const setStageProtectionAction = serviceAction({ input: ZSetStageProtection.omit({ requestId: true }), run: setStageProtection, revalidate: ['/', 'layout'] });
 
 /** Grant or remove one approver: { stage, subject: { type: 'user', email } | { type: 'team', name }, approver }. */
-export const setStageApproverAction = authedAction.inputSchema(ZSetApprover.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await setStageApprover(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const setStageApproverAction = serviceAction({ input: ZSetApprover.omit({ requestId: true }), run: setStageApprover, revalidate: ['/', 'layout'] });
 
 /** Add a freeze window: { stage, startsAt, endsAt (ISO, UTC), reason, weekly? }. */
-export const addFreezeAction = authedAction.inputSchema(ZAddFreeze.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await addFreezeWindow(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const addFreezeAction = serviceAction({ input: ZAddFreeze.omit({ requestId: true }), run: addFreezeWindow, revalidate: ['/', 'layout'] });
 
-export const deleteFreezeAction = authedAction.inputSchema(ZDeleteFreeze.omit({ requestId: true })).action(async ({ parsedInput, ctx }) => {
-  const result = await deleteFreezeWindow(ctx.access, parsedInput);
-  revalidatePath('/', 'layout');
-  return result;
-});
+export const deleteFreezeAction = serviceAction({ input: ZDeleteFreeze.omit({ requestId: true }), run: deleteFreezeWindow, revalidate: ['/', 'layout'] });

@@ -105,56 +105,31 @@ export const getRingRoute = defineRoute({
 const ringActionBody = wireBody(ZRingAction, { omit: ['id', 'requestId'] });
 const ringId = pathInput(ZRingAction, { id: 'id' });
 const actionDoc = { description: 'Optional (an empty body is fine)', schema: { type: 'object', properties: { expected_step: { type: 'integer' }, reason: { type: 'string' }, override_reason: { type: 'string' }, gate_override_reason: { type: 'string' } }, additionalProperties: false } };
-const actionResponses = (extra: Record<number, string> = {}) => ({
-  200: { description: '{ ring } afterwards', schema: envelope },
-  404: 'No such ring',
-  409: 'Not in a state that allows it, or it moved since you looked (expected_step)',
-  ...extra,
-});
+/** POST /rings/{id}/<action>: the ring id from the path, the optional JSON body, `{ ring }` afterwards or 404/409 (and `extra`). */
+const ringActionRoute = (action: string, summary: string, extra: Record<number, string> = {}) =>
+  defineRoute({
+    method: 'POST',
+    path: `/rings/{id}/${action}`,
+    summary,
+    params: { id: 'Ring id' },
+    pathInput: ringId,
+    bodyKind: 'text',
+    bodyDoc: actionDoc,
+    responses: {
+      200: { description: '{ ring } afterwards', schema: envelope },
+      404: 'No such ring',
+      409: 'Not in a state that allows it, or it moved since you looked (expected_step)',
+      ...extra,
+    },
+  });
 
-export const widenRingRoute = defineRoute({
-  method: 'POST',
-  path: '/rings/{id}/widen',
-  summary: "Widen the ring to its next step; the last step makes the revision the stage's (movePointer). Exactly once across instances.",
-  params: { id: 'Ring id' },
-  pathInput: ringId,
-  bodyKind: 'text',
-  bodyDoc: actionDoc,
-  responses: actionResponses({ 423: 'The stage is frozen: freezes stop widening' }),
-});
+export const widenRingRoute = ringActionRoute('widen', "Widen the ring to its next step; the last step makes the revision the stage's (movePointer). Exactly once across instances.", { 423: 'The stage is frozen: freezes stop widening' });
 
-export const pauseRingRoute = defineRoute({
-  method: 'POST',
-  path: '/rings/{id}/pause',
-  summary: 'Pause: the ring keeps its nodes and does not widen',
-  params: { id: 'Ring id' },
-  pathInput: ringId,
-  bodyKind: 'text',
-  bodyDoc: actionDoc,
-  responses: actionResponses(),
-});
+export const pauseRingRoute = ringActionRoute('pause', 'Pause: the ring keeps its nodes and does not widen');
 
-export const resumeRingRoute = defineRoute({
-  method: 'POST',
-  path: '/rings/{id}/resume',
-  summary: 'Resume a paused ring',
-  params: { id: 'Ring id' },
-  pathInput: ringId,
-  bodyKind: 'text',
-  bodyDoc: actionDoc,
-  responses: actionResponses(),
-});
+export const resumeRingRoute = ringActionRoute('resume', 'Resume a paused ring');
 
-export const rollbackRingRoute = defineRoute({
-  method: 'POST',
-  path: '/rings/{id}/rollback',
-  summary: "Roll the ring back: only its nodes return to the stage's revision (the pointer never moved); answers returned_nodes",
-  params: { id: 'Ring id' },
-  pathInput: ringId,
-  bodyKind: 'text',
-  bodyDoc: actionDoc,
-  responses: actionResponses(),
-});
+export const rollbackRingRoute = ringActionRoute('rollback', "Roll the ring back: only its nodes return to the stage's revision (the pointer never moved); answers returned_nodes");
 
 /** The optional JSON body of a ring action (empty: no fields). */
 export function parseRingActionBody(text: string): z.output<typeof ringActionBody> {

@@ -11,6 +11,7 @@ import { dateTime, shortId } from '@/lib/format';
 import { can } from '@/lib/auth/permissions';
 import { listDependents } from '@/lib/services/dependents';
 import { DependentsPanel, type StageDependents } from '@/components/dependents-panel';
+import { ACTIONS, DataTable } from '@/components/data-table';
 
 type Props = { params: Promise<{ name: string }> };
 
@@ -67,68 +68,51 @@ export default async function PolicyPage({ params }: Props) {
           ))}
         </p>
       )}
-      <div className="card overflow-x-auto">
-        <table className="table" data-testid="revisions-table">
-          <thead>
-            <tr>
-              <th>Revision</th>
-              <th>Created</th>
-              <th>By</th>
-              <th>Origin</th>
-              <th>Cookbooks</th>
-              <th>Stages using it</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
+      <DataTable testId="revisions-table" columns={['Revision', 'Created', 'By', 'Origin', 'Cookbooks', 'Stages using it', ACTIONS]} rows={policy.revisions}>
+        {(r, i) => {
+          const older = policy.revisions[i + 1];
+          return (
+            <tr key={r.revisionId} data-revision={r.revisionId}>
+              <td>
+                <Link href={`/policies/${enc}/revisions/${encodeURIComponent(r.revisionId)}`} className="mono text-indigo-700 hover:underline" title={r.revisionId}>
+                  {shortId(r.revisionId, 12)}
+                </Link>{' '}
+                {r.verified ? (
+                  <span className="badge bg-emerald-50 text-emerald-700" title="revision_id equals chef-cli's computed id">
+                    ✓ verified
+                  </span>
+                ) : (
+                  <span className="badge bg-amber-50 text-amber-700" title={`chef-cli would compute ${r.computedRevisionId}`}>
+                    unverified
+                  </span>
+                )}
+              </td>
+              <td className="whitespace-nowrap text-slate-600">{dateTime(r.createdAt)}</td>
+              <td className="text-slate-600">{r.createdBy ?? '—'}</td>
+              <td>
+                <OriginLabel origin={r.origin} detail={r.originDetail} />
+              </td>
+              <td>{r.cookbookCount}</td>
+              <td>
+                <div className="flex flex-wrap gap-1">
+                  {r.stages.map((s) => (
+                    <span key={s} className="badge bg-indigo-50 text-indigo-700">
+                      {s}
+                    </span>
+                  ))}
+                </div>
+              </td>
+              <td className="whitespace-nowrap text-right">
+                {older && (
+                  <Link href={`/compare?policy=${enc}&from=rev:${encodeURIComponent(r.revisionId)}&to=rev:${encodeURIComponent(older.revisionId)}`} className="text-xs text-indigo-700 hover:underline">
+                    diff with previous
+                  </Link>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {policy.revisions.map((r, i) => {
-              const older = policy.revisions[i + 1];
-              return (
-                <tr key={r.revisionId} data-revision={r.revisionId}>
-                  <td>
-                    <Link href={`/policies/${enc}/revisions/${encodeURIComponent(r.revisionId)}`} className="mono text-indigo-700 hover:underline" title={r.revisionId}>
-                      {shortId(r.revisionId, 12)}
-                    </Link>{' '}
-                    {r.verified ? (
-                      <span className="badge bg-emerald-50 text-emerald-700" title="revision_id equals chef-cli's computed id">
-                        ✓ verified
-                      </span>
-                    ) : (
-                      <span className="badge bg-amber-50 text-amber-700" title={`chef-cli would compute ${r.computedRevisionId}`}>
-                        unverified
-                      </span>
-                    )}
-                  </td>
-                  <td className="whitespace-nowrap text-slate-600">{dateTime(r.createdAt)}</td>
-                  <td className="text-slate-600">{r.createdBy ?? '—'}</td>
-                  <td>
-                    <OriginLabel origin={r.origin} detail={r.originDetail} />
-                  </td>
-                  <td>{r.cookbookCount}</td>
-                  <td>
-                    <div className="flex flex-wrap gap-1">
-                      {r.stages.map((s) => (
-                        <span key={s} className="badge bg-indigo-50 text-indigo-700">
-                          {s}
-                        </span>
-                      ))}
-                    </div>
-                  </td>
-                  <td className="whitespace-nowrap text-right">
-                    {older && (
-                      <Link href={`/compare?policy=${enc}&from=rev:${encodeURIComponent(r.revisionId)}&to=rev:${encodeURIComponent(older.revisionId)}`} className="text-xs text-indigo-700 hover:underline">
-                        diff with previous
-                      </Link>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        }}
+      </DataTable>
       {dependents.length > 0 && <DependentsPanel policy={policy.name} stages={dependents} />}
     </>
   );

@@ -13,6 +13,7 @@ import { PageHeader } from '@/components/page-header';
 import { RunRevision } from '@/components/run-revision';
 import { dateTime, shortId } from '@/lib/format';
 import { RevisionJourneyView } from '@/components/revision-journey';
+import { DataTable } from '@/components/data-table';
 
 type Props = { params: Promise<{ name: string; rev: string }> };
 
@@ -138,38 +139,27 @@ export default async function RevisionPage({ params }: Props) {
         <p className="px-4 text-sm text-slate-600" data-testid="artifact-summary">
           {missing === 0 ? 'Every cookbook this revision pins is on the server.' : `${missing} of ${cookbooks.length} cookbooks are not on the server: nodes running this revision would fail to fetch them.`}
         </p>
-        <table className="table mt-2">
-          <thead>
-            <tr>
-              <th scope="col">Cookbook</th>
-              <th scope="col">Version</th>
-              <th scope="col">Identifier</th>
-              <th scope="col">Source</th>
-              <th scope="col">Artifact</th>
+        <DataTable frame={null} className="mt-2" columns={['Cookbook', 'Version', 'Identifier', 'Source', 'Artifact']} rows={cookbooks}>
+          {([cb, entry]) => (
+            <tr key={cb}>
+              <td className="font-medium">{cb}</td>
+              <td className="mono">{entry.version}</td>
+              <td className="mono text-slate-600" title={entry.identifier}>
+                {shortId(entry.identifier, 12)}
+              </td>
+              <td className="break-all text-slate-600">{sourceOf(entry)}</td>
+              <td>
+                {!absent.has(`${cb} ${entry.identifier}`) ? (
+                  <Link href={`/artifacts/${encodeURIComponent(cb)}/${encodeURIComponent(entry.identifier)}`} className="text-indigo-800 underline">
+                    on the server: files
+                  </Link>
+                ) : (
+                  <span className="badge bg-amber-100 text-amber-900">missing</span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {cookbooks.map(([cb, entry]) => (
-              <tr key={cb}>
-                <td className="font-medium">{cb}</td>
-                <td className="mono">{entry.version}</td>
-                <td className="mono text-slate-600" title={entry.identifier}>
-                  {shortId(entry.identifier, 12)}
-                </td>
-                <td className="break-all text-slate-600">{sourceOf(entry)}</td>
-                <td>
-                  {!absent.has(`${cb} ${entry.identifier}`) ? (
-                    <Link href={`/artifacts/${encodeURIComponent(cb)}/${encodeURIComponent(entry.identifier)}`} className="text-indigo-800 underline">
-                      on the server: files
-                    </Link>
-                  ) : (
-                    <span className="badge bg-amber-100 text-amber-900">missing</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        </DataTable>
       </section>
       <div className="mt-4 grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <section className="card p-4" aria-labelledby="default-attrs">
