@@ -6,11 +6,11 @@ import { rowWindow } from './virtual-rows';
 /** Above this many rows (after the filters) the board renders only the rows near the viewport; at or below, every row as before. */
 export const BOARD_WINDOW_FROM = 100;
 /** Rows rendered before the browser has measured anything (the server's HTML and the first client render agree on it). */
-const FIRST_ROWS = 24;
+const FIRST_ROWS = 10;
 /** A row's height before it has been measured once the board has measured none (px). */
 const ROW_GUESS = 140;
 /** Rows rendered past each edge of the viewport. */
-const OVERSCAN = 6;
+const OVERSCAN = 3;
 
 /** A rendered segment of the board's body: a policy row (its index in `names`), or a spacer of that many pixels standing for rows not rendered. */
 export type BoardSegment = { row: number } | { gap: number; key: string };
