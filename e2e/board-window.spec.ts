@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { createDb } from '@/lib/db/client';
 import { populate } from '../bench/lib/populate';
 import { expect, test } from './test';
@@ -26,6 +27,9 @@ test('a large board renders the rows in view and keeps filter, deep links and ke
   const rendered = await page.locator('tr[data-policy]').count();
   expect(rendered).toBeGreaterThan(0);
   expect(rendered).toBeLessThan(total);
+  // The windowed table (spacer rows, aria-rowcount/rowindex) passes the same WCAG rules as every page (e2e/a11y.spec.ts).
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
   // The filter searches every policy, rendered or not.
   await page.getByTestId('board-search').fill('policy-0107');
