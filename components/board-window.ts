@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { rowWindow } from './virtual-rows';
 
 /** Above this many rows (after the filters) the board renders only the rows near the viewport; at or below, every row as before. */
-export const BOARD_WINDOW_FROM = 100;
+const BOARD_WINDOW_FROM = 100;
 /** Rows rendered before the browser has measured anything (the server's HTML and the first client render agree on it). */
 const FIRST_ROWS = 10;
 /** A row's height before it has been measured once the board has measured none (px). */
@@ -13,7 +13,7 @@ const ROW_GUESS = 140;
 const OVERSCAN = 3;
 
 /** A rendered segment of the board's body: a policy row (its index in `names`), or a spacer of that many pixels standing for rows not rendered. */
-export type BoardSegment = { row: number } | { gap: number; key: string };
+type BoardSegment = { row: number } | { gap: number; key: string };
 
 type Focus = 'first' | 'last' | 'promote' | null;
 
@@ -116,8 +116,8 @@ export function useBoardWindow(names: string[], body: RefObject<HTMLTableSection
     target?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [pending, body]);
 
-  // Deep links: /#policy-<name> on load and on later hash changes.
-  useEffect(() => {
+  // Deep links: /#policy-<name> on load (before the first paint after hydration) and on later hash changes.
+  useLayoutEffect(() => {
     const fromHash = () => {
       const hash = decodeURIComponent(window.location.hash.slice(1));
       if (hash.startsWith(policyAnchor(''))) reveal(hash.slice(policyAnchor('').length), null);
