@@ -36,6 +36,9 @@ test('a large board renders the rows in view and keeps filter, deep links and ke
   await expect(page.locator('tr[data-policy]')).toHaveCount(1);
   await expect(page.locator('tr[data-policy="policy-0107"]')).toBeVisible();
   await expect(page.getByTestId('board-windowed')).toHaveCount(0);
+  // Enter in the search moves the focus into the first match's row (its promote action, else its link).
+  await page.getByTestId('board-search').press('Enter');
+  await expect(page.locator('tr[data-policy="policy-0107"] :focus')).toHaveCount(1);
   await page.getByTestId('board-search').fill('');
 
   // A deep link renders the row and scrolls it into view.
