@@ -13,6 +13,7 @@ import { PromoteDialog, type PromoteTarget } from './promote-dialog';
 import { CellRolloutHealth, useRolloutHealth, type RolloutHealthMap } from './rollout-health';
 import { cellNodesHref } from './nodes-href';
 import { RingCell, useOpenRings } from './rings/ring-cell';
+import { policyAnchor, useBoardWindow } from './board-window';
 
 /** A value in Chef's query language: bare when it holds no special character, quoted otherwise. */
 
@@ -47,6 +48,11 @@ export function StageBoard({ initial }: { initial: BoardData }) {
     [data, q, team, stage, differs],
   );
 
+  // Above a hundred rows only those near the viewport are rendered (a 300-policy board was ≈ 46,000 elements to lay out).
+  const names = useMemo(() => rows.map((p) => p.name), [rows]);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const { windowed, segments, reveal, bodyProps } = useBoardWindow(names, body);
+
   // A fresh upload starts in the first stage the user may promote into.
   const firstPromotable = data.stages.find((s) => s.canPromote) ?? null;
 
@@ -68,8 +74,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           onKeyDown={(e) => {
             if (e.key !== 'Enter' || !rows.length) return;
             e.preventDefault();
-            const row = document.querySelector<HTMLElement>(`tr[data-policy="${CSS.escape(rows[0].name)}"]`);
-            (row?.querySelector<HTMLElement>('[data-testid="promote-button"]') ?? row?.querySelector<HTMLElement>('th a'))?.focus();
+            reveal(rows[0].name, 'promote');
           }}
           data-testid="board-search"
         />
@@ -97,10 +102,15 @@ export function StageBoard({ initial }: { initial: BoardData }) {
           {error ? <span className="text-red-700">{(error as Error).message}</span> : isFetching ? 'Refreshing…' : <>Updated <RelativeTime iso={data.generatedAt} now={data.generatedAt} /></>}
         </span>
       </div>
+      {windowed && (
+        <p className="text-xs text-slate-600" data-testid="board-windowed">
+          Showing {rows.length} policies; rows are drawn as you scroll, so the browser&apos;s find in page only sees those near the screen — use the search box to find a policy.
+        </p>
+      )}
       {data.guards && <FreezeBanners stages={data.guards.stages} />}
       {/* Focusable so the table can be scrolled sideways by keyboard on narrow screens. */}
       <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Stage board">
-        <table className="table" data-testid="stage-board" {...navigation}>
+        <table className="table" data-testid="stage-board" aria-rowcount={windowed ? rows.length + 1 : undefined} {...navigation}>
           <thead>
             <tr>
               <th scope="col" className="w-48">
@@ -128,7 +138,7 @@ export function StageBoard({ initial }: { initial: BoardData }) {
               ))}
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={body} {...bodyProps}>
             {rows.length === 0 && (
               <tr>
                 <td colSpan={data.stages.length + 1} className="py-8 text-center text-slate-600">
@@ -136,9 +146,26 @@ export function StageBoard({ initial }: { initial: BoardData }) {
                 </td>
               </tr>
             )}
-            {rows.map((p) => (
-              <BoardRow key={p.name} p={p} stages={data.stages} generatedAt={data.generatedAt} guards={data.guards} health={health} rings={rings} firstPromotable={firstPromotable} onPromote={setPromoting} />
-            ))}
+            {segments.map((s) =>
+              'gap' in s ? (
+                <tr key={s.key} aria-hidden="true" style={{ height: s.gap }}>
+                  <td colSpan={data.stages.length + 1} className="!p-0" />
+                </tr>
+              ) : (
+                <BoardRow
+                  key={rows[s.row].name}
+                  p={rows[s.row]}
+                  rowIndex={windowed ? s.row + 2 : undefined}
+                  stages={data.stages}
+                  generatedAt={data.generatedAt}
+                  guards={data.guards}
+                  health={health}
+                  rings={rings}
+                  firstPromotable={firstPromotable}
+                  onPromote={setPromoting}
+                />
+              ),
+            )}
           </tbody>
         </table>
       </div>
@@ -152,6 +179,8 @@ type BoardStage = BoardData['stages'][number];
 type BoardPolicy = BoardData['policies'][number];
 interface BoardRowProps {
   p: BoardPolicy;
+  /** aria-rowindex when the board is windowed (the header is row 1). */
+  rowIndex: number | undefined;
   stages: BoardStage[];
   generatedAt: string;
   guards: BoardData['guards'];
@@ -166,9 +195,9 @@ interface BoardRowProps {
  * props): filtering, a refresh or opening a dialog re-renders only the rows that changed, not every cell. Its links
  * are plain anchors, navigated client-side by the table's one click listener (useBoardNavigation).
  */
-const BoardRow = memo(function BoardRow({ p, stages, generatedAt, guards, health, rings, firstPromotable, onPromote }: BoardRowProps) {
+const BoardRow = memo(function BoardRow({ p, rowIndex, stages, generatedAt, guards, health, rings, firstPromotable, onPromote }: BoardRowProps) {
   return (
-    <tr data-policy={p.name}>
+    <tr data-policy={p.name} id={policyAnchor(p.name)} aria-rowindex={rowIndex}>
       <th scope="row" className="!bg-white !text-sm !normal-case !tracking-normal !text-slate-900">
         <a href={`/policies/${encodeURIComponent(p.name)}`} className="font-medium text-indigo-700 hover:underline">
           {p.name}
@@ -285,7 +314,7 @@ const BoardRow = memo(function BoardRow({ p, stages, generatedAt, guards, health
 
 /** Equal props, comparing the rollout health of this row's cells only (a refresh changes the map when any cell changes). */
 function sameRow(a: BoardRowProps, b: BoardRowProps): boolean {
-  if (a.p !== b.p || a.stages !== b.stages || a.generatedAt !== b.generatedAt || a.guards !== b.guards || a.rings !== b.rings || a.firstPromotable !== b.firstPromotable || a.onPromote !== b.onPromote) return false;
+  if (a.p !== b.p || a.rowIndex !== b.rowIndex || a.stages !== b.stages || a.generatedAt !== b.generatedAt || a.guards !== b.guards || a.rings !== b.rings || a.firstPromotable !== b.firstPromotable || a.onPromote !== b.onPromote) return false;
   if (a.health === b.health) return true;
   return a.stages.every((s) => a.health?.[`${s.name}/${a.p.name}`] === b.health?.[`${s.name}/${b.p.name}`]);
 }

@@ -3,6 +3,25 @@
 import { useState, type ReactNode } from 'react';
 
 /**
+ * The rows a window shows: `offsetOf(i)` is row i's top (increasing, `offsetOf(count)` the total height), `top`/`bottom`
+ * the visible band in the same coordinates. Returns rows [first, last): those crossing the band plus `overscan` rows on
+ * each side. Shared by VirtualRows (fixed heights) and the stage board (measured heights).
+ */
+export function rowWindow(count: number, offsetOf: (i: number) => number, top: number, bottom: number, overscan: number): { first: number; last: number } {
+  // The first row whose bottom is below `top`, by binary search over the increasing offsets.
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsetOf(mid + 1) <= top) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < count && offsetOf(end) < bottom) end++;
+  return { first: Math.max(0, lo - overscan), last: Math.min(count, Math.max(end, lo + 1) + overscan) };
+}
+
+/**
  * A windowed table of fixed-height rows: only the visible slice is in the DOM, so
  * 5,000 rows stay fast. ARIA table semantics: `header` renders one
  * `role="row"` of `role="columnheader"` cells, and `render` one `role="row"`
@@ -29,8 +48,7 @@ export function VirtualRows<T>({
   const [top, setTop] = useState(0);
   const total = items.length * rowHeight;
   const viewport = Math.min(height, total);
-  const first = Math.max(0, Math.floor(top / rowHeight) - 10);
-  const last = Math.min(items.length, Math.ceil((top + viewport) / rowHeight) + 10);
+  const { first, last } = rowWindow(items.length, (i) => i * rowHeight, top, top + viewport, 10);
   const scrolls = total > viewport;
   return (
     <div role="table" aria-label={label} aria-rowcount={items.length + 1}>
