@@ -43,7 +43,9 @@ const ALLOWED: Record<string, string> = {
   'lib/services/funnel/store-revision.ts:checked':
     'a capability check (only checkRevision makes a CheckedRevision that storeRevision accepts), within one call chain of one copy; an object from the other copy would be refused (fails closed), never let through',
   'lib/services/funnel/net-guard.ts:blocked': 'a constant table: the refused address ranges, filled once at load and only read',
-  'lib/api/request-id.ts:globalThis': 'reads the Web Crypto global (crypto.randomUUID); keeps nothing',
+  'lib/ops/request-id.ts:globalThis': 'reads the Web Crypto global (crypto.randomUUID); keeps nothing',
+  'lib/api/router.ts:compiled':
+    'the /api/v1 route table compiled once, on first use, from the contracts (code, not data): every copy of the module compiles the same table and nothing request- or deployment-specific is kept',
 };
 
 /** Functions whose result holds state (a queue, a cache): a module-level call must go through processState. */
