@@ -7,7 +7,8 @@
 import type { Readable } from 'node:stream';
 import { can, type Access, type Action, type Actor, type Resource } from '@/lib/auth/permissions';
 import { AppError, forbidden } from '@/lib/errors';
-import { assertBodyDepth } from '@/lib/validation/limits';
+import { assertBodyDepth, maxDocumentBytes } from '@/lib/validation/limits';
+import { chefMaxRequestSize, dataCollectorMaxBytes } from '@/lib/config';
 import { parseLossless } from '@/lib/domain';
 
 /** The Chef Server API versions (X-Ops-Server-API-Version) this server speaks. */
@@ -62,18 +63,27 @@ export interface Ctx {
 export type Result = { status: number; json?: unknown; raw?: string; bytes?: Buffer; stream?: Readable } | null;
 export type Handler = (ctx: Ctx) => Promise<Result>;
 
-/** One row of the Chef route table: method, path pattern (`:param` segments, below /organizations/<org>/), handler. */
-export interface ChefRoute {
+/**
+ * A route's body limit (docs/architecture.md 7.3): read per request (the settings are read when the request comes),
+ * applied by the router after the route match; `refusal` is the 413's body in that door's manner.
+ */
+export interface BodyLimit {
+  bytes(): number;
+  refusal(limit: number): { error: string | string[] };
+}
+
+/** Chef Server's JSON limit (CHEF_MAX_REQUEST_SIZE): erchef's text, a string. The default of every row. */
+export const CHEF_JSON_LIMIT: BodyLimit = { bytes: chefMaxRequestSize, refusal: (n) => ({ error: `JSON must be no more than ${n} bytes.` }) };
+
+/** Cookbook files (file_store, bookshelf's part in Chef Server): the console's document limit, named. */
+export const DOCUMENT_LIMIT: BodyLimit = { bytes: maxDocumentBytes, refusal: (n) => ({ error: `Request body is larger than ${n} bytes (MAX_BODY_BYTES)` }) };
+
+/** Run reports, both forms of the data collector (DATA_COLLECTOR_MAX_BYTES; open question 7: the signed form too). */
+export const DATA_COLLECTOR_LIMIT: BodyLimit = { bytes: dataCollectorMaxBytes, refusal: (n) => ({ error: [`A data collector message is at most ${n} bytes (DATA_COLLECTOR_MAX_BYTES)`] }) };
+
+interface RouteRow {
   method: string;
   path: string;
-  handler: Handler;
-  /**
-   * For a request without a Chef signature whose URL carries a valid
-   * pre-signature (lib/auth/presigned-url.ts): served by this handler, which has no actor
-   * (the URL was handed out to one that `can()` read it). Absent: every
-   * request is authenticated.
-   */
-  presigned?: (ctx: PresignedCtx) => Promise<Result>;
   /**
    * Issue 23 (step 4): served under every organization (clients, users, their keys, groups). Absent: the
    * home organization's only (another organization holds identities, not Chef objects: 404 there).
@@ -84,7 +94,39 @@ export interface ChefRoute {
    * organization the path matches other methods only (405 before authentication, as erchef), or nothing (404).
    */
   serverOnly?: true;
+  /** The body's limit, applied after the route match (absent: CHEF_JSON_LIMIT). */
+  bodyLimit?: BodyLimit;
+  /**
+   * Issue 46: the body is handed to the handler unread (`req.stream`, `req.body` empty) unless it declares more
+   * than the limit (then 413 before reading): a cookbook file upload, streamed to the file store.
+   */
+  streamed?: true;
 }
+
+/** One row of the Chef route table: method, path pattern (`:param` segments, below /organizations/<org>/), handler. */
+interface SignedRow extends RouteRow {
+  /** Absent: a Chef signature or a console API token (lib/authn), the actor handed to the handler. */
+  auth?: undefined;
+  handler: Handler;
+  /**
+   * For a request without a Chef signature whose URL carries a valid
+   * pre-signature (lib/auth/presigned-url.ts): served by this handler, which has no actor
+   * (the URL was handed out to one that `can()` read it). Absent: every
+   * request is authenticated.
+   */
+  presigned?: (ctx: PresignedCtx) => Promise<Result>;
+}
+
+/**
+ * Issue 26: Chef Automate's token form of the data collector: `x-data-collector-token` compared by the router with
+ * DATA_COLLECTOR_TOKEN in constant time (404 when none is configured, 401 when wrong); the handler has no actor.
+ */
+interface CollectorTokenRow extends RouteRow {
+  auth: 'collector-token';
+  handler: (ctx: PresignedCtx) => Promise<Result>;
+}
+
+export type ChefRoute = SignedRow | CollectorTokenRow;
 
 /** The routes of a resource served under every organization (routes.ts). */
 export function everyOrganization(routes: readonly ChefRoute[]): ChefRoute[] {
@@ -96,10 +138,10 @@ export function serverLevelOnly(routes: readonly ChefRoute[]): ChefRoute[] {
   return routes.map((r) => ({ ...r, serverOnly: true as const }));
 }
 
-/** What a pre-signed request's handler works with: no actor. */
+/** What a pre-signed request's (or a token-form data collector message's) handler works with: no actor. */
 export type PresignedCtx = Omit<Ctx, 'actor'>;
 
-export function route(method: string, path: string, handler: Handler, presigned?: ChefRoute['presigned']): ChefRoute {
+export function route(method: string, path: string, handler: Handler, presigned?: SignedRow['presigned']): ChefRoute {
   return presigned ? { method, path, handler, presigned } : { method, path, handler };
 }
 
@@ -107,7 +149,7 @@ export const ok = (json: unknown, status = 200): Result => ({ status, json });
 export const raw = (text: string, status = 200): Result => ({ status, raw: text });
 
 /** A JSON body (Chef answers 400 "invalid JSON" otherwise). */
-export function jsonBody(ctx: Ctx): unknown {
+export function jsonBody(ctx: { req: ChefRequest }): unknown {
   const text = ctx.req.body.toString('utf8');
   // Issue 28: one depth limit on every body (a 5,000-deep node or manifest is a 400, not a 500 or a stored node).
   assertBodyDepth(text);

@@ -1,29 +1,17 @@
 /**
  * The Chef surface over plain node:http: what the console's server runs in
  * front of Next (see scripts/serve.ts), and what tests and benchmarks start on
- * their own. Reads the body with the front's reader (lib/ops/body.ts): a JSON request past Chef's
- * limit (CHEF_MAX_REQUEST_SIZE, default 2000000 bytes as Chef Server's
- * opscode_erchef['max_request_size']) is answered 413 with Chef's text; a
- * cookbook file upload (file_store, bookshelf's part in Chef) past
- * MAX_BODY_BYTES.
+ * their own. The body is handed to the router unread: it reads it after the route match with the row's limit
+ * (lib/ops/body.ts; ChefRoute.bodyLimit: Chef's JSON limit CHEF_MAX_REQUEST_SIZE by default, MAX_BODY_BYTES for
+ * cookbook files, DATA_COLLECTOR_MAX_BYTES for run reports).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type https from 'node:https';
 import { servePort, type TlsFiles } from '@/lib/ops/tls';
-import { maxDocumentBytes } from '@/lib/validation/limits';
-import { chefMaxRequestSize, publicUrl } from '@/lib/config';
+import { publicUrl } from '@/lib/config';
 import { handleChef, isChefPath } from './router';
-import { declaresOver, readBody } from '@/lib/ops/body';
 import { requestIdFrom } from '@/lib/ops/request-id';
-import { DATA_COLLECTOR_TOKEN_PATHS, serveDataCollectorToken } from './data-collector-token';
-
-/** Cookbook file uploads go to the file store (bookshelf in Chef Server), not through erchef's JSON limit. */
-function isFileUpload(rawPath: string): boolean {
-  return /^\/organizations\/[^/]+\/file_store\//.test(rawPath);
-}
-
-const EMPTY = Buffer.alloc(0);
 
 /** The request's id: the front's (lib/ops/server.ts), or by the same rule when this server runs alone. */
 const requestIdOf = (req: IncomingMessage) => requestIdFrom(req.headers['x-request-id']);
@@ -41,22 +29,7 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
-  if (DATA_COLLECTOR_TOKEN_PATHS.has(rawPath)) {
-    await serveDataCollectorToken(req, res);
-    return true;
-  }
   if (!isChefPath(rawPath)) return false;
-  const upload = isFileUpload(rawPath);
-  const limit = upload ? maxDocumentBytes() : chefMaxRequestSize();
-  // Issue 46: a cookbook file upload is not read here: its handler streams it to the file store (which counts it against the limit).
-  const streamed = upload && req.method === 'PUT' && !declaresOver(req, limit);
-  const body = streamed ? EMPTY : await readBody(req, limit);
-  if (body === 'too-large') {
-    res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'x-request-id': requestIdOf(req) });
-    // Chef's text (a string, as erchef answers it); uploads name the console's own limit.
-    res.end(JSON.stringify({ error: upload ? `Request body is larger than ${limit} bytes (MAX_BODY_BYTES)` : `JSON must be no more than ${limit} bytes.` }));
-    return true;
-  }
   const out = await handleChef({
     method: (req.method ?? 'GET').toUpperCase(),
     rawPath,
@@ -65,12 +38,12 @@ export async function serveChef(req: IncomingMessage, res: ServerResponse): Prom
       const v = req.headers[name.toLowerCase()];
       return Array.isArray(v) ? v.join(', ') : v;
     },
-    body,
-    ...(streamed ? { stream: req } : {}),
+    source: req,
     baseUrl: baseUrl(req),
   });
-  // What a handler did not read of a streamed body (a refusal before it) is drained, so the connection can be reused.
-  if (streamed && !req.readableEnded) req.resume();
+  // What was not read of the body (an answer before the read: 404, 405, 401, or a handler's refusal of a streamed
+  // upload) is drained, so the connection can be reused.
+  if (!req.readableEnded) req.resume();
   if (out.stream) {
     res.writeHead(out.status, out.headers);
     await pipeline(out.stream, res).catch(() => res.destroy());

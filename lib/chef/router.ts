@@ -5,7 +5,9 @@
  * file per resource under resources/); every answer is JSON with Chef's
  * shapes, status codes and messages; nothing here redirects.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { can } from '@/lib/auth/permissions';
 import { HOME_ORG_ID, notAssociatedMessage, notHeldMessage, SERVER_LEVEL_ORG_ID } from '@/lib/domain/organizations';
 import { organizationForName } from '@/lib/services/organizations';
@@ -16,8 +18,9 @@ import { isPresigned, verifyPresigned } from '@/lib/auth/presigned-url';
 import { contentHashCheck, hasChefSignature, STREAMED_BODY } from '@/lib/auth/chef-signing';
 import { noteRoute } from '@/lib/ops/request-context';
 import { requestIdFrom } from '@/lib/ops/request-id';
-import { API_MAX_VERSION, API_MIN_VERSION, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx, type Result } from './context';
-import { chefOrg } from '@/lib/config';
+import { declaresOver, readBody } from '@/lib/ops/body';
+import { API_MAX_VERSION, API_MIN_VERSION, CHEF_JSON_LIMIT, type ChefRequest, type ChefResponse, type ChefRoute, type Ctx, type PresignedCtx, type Result } from './context';
+import { chefOrg, dataCollectorToken } from '@/lib/config';
 import { chefRoutes } from './routes';
 
 export { type ChefRequest, type ChefResponse } from './context';
@@ -87,10 +90,28 @@ function decodeSegment(s: string): string | null {
 /** Chef Server's server-level endpoints (outside any organization) that the console serves. */
 const SERVER_LEVEL = new Set(['/users', '/server_api_version', '/license']);
 
-/** True for the paths this router owns: everything under /organizations, and Chef's server-level /users, /server_api_version and /license. */
+/** Chef Automate's token form of the data collector (issue 26), a row of the route table (resources/data-collector.ts). */
+const DATA_COLLECTOR_TOKEN_PATHS = new Set(['/data-collector/v0', '/data-collector/v0/']);
+
+/** True for the paths this router owns: everything under /organizations, Chef's server-level /users, /server_api_version and /license, and Automate's /data-collector/v0. */
 export function isChefPath(path: string): boolean {
-  return path === '/organizations' || path.startsWith('/organizations/') || path.startsWith('/users/') || SERVER_LEVEL.has(path);
+  return path === '/organizations' || path.startsWith('/organizations/') || path.startsWith('/users/') || SERVER_LEVEL.has(path) || DATA_COLLECTOR_TOKEN_PATHS.has(path);
 }
+
+/** `x-data-collector-token` against DATA_COLLECTOR_TOKEN, in constant time (both hashed first: equal lengths). */
+function sameToken(presented: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(expected).digest());
+}
+
+/**
+ * What the adapter (http.ts) hands the router: the request without its body, and the body unread (`source`),
+ * read after the route match with the row's limit (docs/architecture.md 7.3).
+ */
+interface ChefInput extends Omit<ChefRequest, 'body' | 'stream'> {
+  source: IncomingMessage;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Chef Server's front door refuses clients older than Chef 10 (nginx's
@@ -109,7 +130,9 @@ export function chefVersionRefusal(version: string | null | undefined): string |
  * sent; a path under another org is a 404 naming it; an unknown path is a
  * JSON 404; a known path with another method is a 405 with `Allow`.
  */
-export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
+export async function handleChef(input: ChefInput): Promise<ChefResponse> {
+  const { source, ...rest } = input;
+  let req: ChefRequest = { ...rest, body: EMPTY };
   const requestId = requestIdFrom(req.header('x-request-id'));
   const headers: Record<string, string> = { ...JSON_HEADERS, 'x-request-id': requestId };
   const reply = (status: number, body: string | Buffer = ''): ChefResponse => ({ status, headers, body: req.method === 'HEAD' ? '' : body });
@@ -181,14 +204,65 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     headers.allow = [...new Set(candidates.map((c) => c.r.route.method))].join(', ');
     return reply(405, errorBody(`Method ${req.method} is not allowed on ${req.rawPath}`));
   }
+  const row = hit.r.route;
+  const orgUrl = `${req.baseUrl}/organizations/${org}`;
+
+  /** Runs a handler: its result, or its error in Chef's manner (`detail`: the every-violation detail always). */
+  const run = async (handler: () => Promise<Result>, detail = req.header('x-console-error-detail') === '1'): Promise<ChefResponse> => {
+    try {
+      const result = await handler();
+      if (!result) return reply(204);
+      return replyWith(result);
+    } catch (e) {
+      const known = asAppError(e);
+      if (known && (known.code as string) === 'method_not_allowed') return reply(405, errorBody(known.message));
+      if (known) return reply(known.status, errorBody(known.message, known.errors, known.details, detail));
+      console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
+      return reply(500, errorBody('internal service error'));
+    }
+  };
+
+  let tooLarge = '';
+  /** The body, read now with the row's limit (a streamed row's handed over unread); false when it is too large. */
+  const readRowBody = async (): Promise<boolean> => {
+    const limit = row.bodyLimit ?? CHEF_JSON_LIMIT;
+    const max = limit.bytes();
+    if (row.streamed && !declaresOver(source, max)) {
+      req = { ...req, stream: source };
+      return true;
+    }
+    const body = await readBody(source, max);
+    if (body === 'too-large') {
+      tooLarge = JSON.stringify(limit.refusal(max));
+      return false;
+    }
+    req = { ...req, body };
+    return true;
+  };
+  const refuseTooLarge = () => {
+    headers.connection = 'close';
+    return reply(413, tooLarge);
+  };
+
+  // Issue 26: Automate's token form (404 while no DATA_COLLECTOR_TOKEN is set, 401 for a wrong or missing token, as
+  // Automate answers; checked before the body is read). Its errors always carry their detail, as they always have.
+  if (row.auth === 'collector-token') {
+    const token = dataCollectorToken();
+    if (!token) return reply(404, errorBody('The token form of the data collector is off (no DATA_COLLECTOR_TOKEN); report through the signed /organizations/<org>/data-collector'));
+    const presented = req.header('x-data-collector-token');
+    if (typeof presented !== 'string' || !sameToken(presented, token)) return reply(401, errorBody('x-data-collector-token is missing or wrong'));
+    if (!(await readRowBody())) return refuseTooLarge();
+    const ctx: PresignedCtx = { req, params: hit.params, apiVersion: version, requestId, org, orgId, home, orgUrl, headers, scoped };
+    return run(() => row.handler(ctx), true);
+  }
 
   // A pre-signed URL (a cookbook file, as Chef hands out bookshelf/S3 URLs): served unsigned until it expires.
-  const presigned = hit.r.route.presigned;
+  const presigned = row.presigned;
   if (presigned && isPresigned(req.query) && !hasChefSignature(req.header)) {
     const check = verifyPresigned(req.rawPath, req.query);
     if (check !== 'ok') return reply(403, errorBody(check === 'expired' ? 'This file URL has expired: read the cookbook artifact again for a fresh one.' : 'This file URL is not valid: its signature does not match.'));
     try {
-      const result = await presigned({ req, params: hit.params!, apiVersion: version, requestId, org, orgId, home, orgUrl: `${req.baseUrl}/organizations/${org}`, headers, scoped });
+      const result = await presigned({ req, params: hit.params, apiVersion: version, requestId, org, orgId, home, orgUrl, headers, scoped });
       if (!result) return reply(204);
       return replyWith(result);
     } catch (e) {
@@ -198,6 +272,9 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
       return reply(500, errorBody('internal service error'));
     }
   }
+
+  // The body, after the match, with the row's limit; before authentication (a signature covers its hash).
+  if (!(await readRowBody())) return refuseTooLarge();
 
   // Issue 23: the actor is loaded for the URL's organization: a client only there (elsewhere it does not exist:
   // 401), a user with their membership of it. At the server level there is no organization: users only.
@@ -215,19 +292,8 @@ export async function handleChef(req: ChefRequest): Promise<ChefResponse> {
     const who = auth.actor.kind === 'user' ? (auth.actor.chefName ?? auth.actor.email) : auth.actor.name;
     return reply(403, errorBody(notAssociatedMessage(who, org)));
   }
-  const orgUrl = `${req.baseUrl}/organizations/${org}`;
-  const ctx: Ctx = { req, actor: auth.actor, params: hit.params!, apiVersion: version, requestId, org, orgId, home, orgUrl, headers, scoped };
-  try {
-    const result = await hit.r.route.handler(ctx);
-    if (!result) return reply(204);
-    return replyWith(result);
-  } catch (e) {
-    const known = asAppError(e);
-    if (known && (known.code as string) === 'method_not_allowed') return reply(405, errorBody(known.message));
-    if (known) return reply(known.status, errorBody(known.message, known.errors, known.details, req.header('x-console-error-detail') === '1'));
-    console.error(`[chef] ${req.method} ${req.rawPath} request ${requestId} failed`, e);
-    return reply(500, errorBody('internal service error'));
-  }
+  const ctx: Ctx = { req, actor: auth.actor, params: hit.params, apiVersion: version, requestId, org, orgId, home, orgUrl, headers, scoped };
+  return run(() => row.handler(ctx));
 }
 
 /** `source` piped into `t`, a failure of the source (the client went away) failing `t` too. */

@@ -148,6 +148,23 @@ describe('POST /organizations/<org>/data-collector (signed by the node)', () => 
     expect(snapshot({ except })).toBe(before);
   });
 
+  it("is bounded by DATA_COLLECTOR_MAX_BYTES, not Chef's JSON limit (open question 7); the other routes keep Chef's", async () => {
+    const message = { ...okStart, run_id: '31111111-2222-3333-4444-666666666666' };
+    const size = Buffer.byteLength(JSON.stringify(message));
+    process.env.CHEF_MAX_REQUEST_SIZE = String(Math.floor(size / 2));
+    try {
+      const r = await post(message, 'client:rec-ok');
+      expect(r.status, r.text).toBe(201);
+      expect(await db().runReport.findUnique({ where: { runId: message.run_id }, select: { nodeName: true } })).toEqual({ nodeName: 'rec-ok' });
+      // The same size to a node: Chef's limit, Chef's text.
+      const node = await chef.request('PUT', 'nodes/rec-ok', { as: 'client:rec-ok', body: JSON.stringify({ name: 'rec-ok', pad: 'x'.repeat(size) }) });
+      expect(node.status).toBe(413);
+      expect(node.json).toEqual({ error: `JSON must be no more than ${Math.floor(size / 2)} bytes.` });
+    } finally {
+      delete process.env.CHEF_MAX_REQUEST_SIZE;
+    }
+  });
+
   it('an unsigned message is refused', async () => {
     const r = await post(okStart, 'anonymous');
     expect(r.status).toBe(401);
@@ -195,6 +212,32 @@ describe("Automate's token form: POST /data-collector/v0", () => {
       const r = await send(msg, { 'x-data-collector-token': 'sekret-token-of-the-fleet', 'x-data-collector-auth': 'version=1.0' });
       expect(r.status).toBe(201);
       expect(await db().runReport.findUnique({ where: { runId: msg.run_id }, select: { nodeName: true, clientName: true, status: true } })).toEqual({ nodeName: 'automate-node', clientName: null, status: 'success' });
+    } finally {
+      delete process.env.DATA_COLLECTOR_TOKEN;
+    }
+  });
+
+  it('another method is a 405 from the route table, with Allow: POST, token or not', async () => {
+    for (const token of ['sekret-token-of-the-fleet', undefined]) {
+      if (token) process.env.DATA_COLLECTOR_TOKEN = token;
+      try {
+        for (const method of ['GET', 'PUT', 'DELETE']) {
+          const r = await fetch(`${chef.url}/data-collector/v0`, { method, headers: token ? { 'x-data-collector-token': token } : {} });
+          expect(r.status, `${method} ${token ? 'with' : 'without'} a token`).toBe(405);
+          expect(r.headers.get('allow')).toBe('POST');
+          expect(await r.json()).toEqual({ error: [`Method ${method} is not allowed on /data-collector/v0`] });
+        }
+      } finally {
+        delete process.env.DATA_COLLECTOR_TOKEN;
+      }
+    }
+  });
+
+  it('is served at the server level only', async () => {
+    process.env.DATA_COLLECTOR_TOKEN = 'sekret-token-of-the-fleet';
+    try {
+      const r = await fetch(`${chef.orgUrl}/data-collector/v0`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-data-collector-token': 'sekret-token-of-the-fleet' }, body: JSON.stringify(msg) });
+      expect(r.status).toBe(404);
     } finally {
       delete process.env.DATA_COLLECTOR_TOKEN;
     }

@@ -108,9 +108,9 @@ describe('one request id: the log line, the audit event and the answer', () => {
  * A request that declares a body over the route's limit and sends none of it: answered at once, which only
  * happens when nothing waits for the body (a reader that read first would wait forever for bytes never sent).
  */
-function declareOnly(path: string, length: number, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function declareOnly(path: string, length: number, headers: Record<string, string> = {}, method = 'POST'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(length), ...headers } }, (res) => {
+    const req = http.request(`${base}${path}`, { method, headers: { 'content-type': 'application/json', 'content-length': String(length), ...headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (body += c));
@@ -131,7 +131,8 @@ describe('one body reader: a declared body over the limit is refused before read
   });
 
   it('a cookbook file upload (file_store, MAX_BODY_BYTES): the console’s limit named', async () => {
-    const r = await declareOnly('/organizations/console/file_store/checksums/0123456789abcdef0123456789abcdef', 100 * 1024 * 1024);
+    // The limit is the matched row's (PUT file_store/sandboxes/:id/:checksum), read after the match.
+    const r = await declareOnly('/organizations/console/file_store/sandboxes/0123456789abcdef/0123456789abcdef0123456789abcdef', 100 * 1024 * 1024, {}, 'PUT');
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body).error).toMatch(/^Request body is larger than \d+ bytes \(MAX_BODY_BYTES\)$/);
   });

@@ -1,6 +1,6 @@
 /** Chef's cookbook artifacts resource and their files: /cookbook_artifacts[/:name[/:identifier]], /file_store/checksums/:checksum. */
 import { assertCookbookRead, deleteArtifact, getArtifact, listArtifacts, putArtifact, readCookbookFile, readPresignedCookbookFile, directFileUrls } from '@/lib/services/cookbooks';
-import { jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
+import { DOCUMENT_LIMIT, jsonBody, ok, route, type ChefRoute, type Ctx, type PresignedCtx } from '../context';
 import { chefOrg } from '@/lib/config';
 import { presignExpiry, presignQuery } from '@/lib/auth/presigned-url';
 import { manifestFiles } from '@/lib/domain/cookbook/manifest';
@@ -51,13 +51,17 @@ async function fileAnswer(ctx: PresignedCtx, assertRead: () => void, read: () =>
 }
 
 export const cookbookArtifactRoutes: ChefRoute[] = [
-  route(
-    'GET',
-    'file_store/checksums/:checksum',
-    async (ctx) => fileAnswer(ctx, () => assertCookbookRead(ctx.actor), () => readCookbookFile(ctx.actor, ctx.params.checksum)),
-    // The same file by its pre-signed URL (no Chef signature needed until it expires).
-    async (ctx) => fileAnswer(ctx, () => undefined, () => readPresignedCookbookFile(ctx.params.checksum)),
-  ),
+  {
+    ...route(
+      'GET',
+      'file_store/checksums/:checksum',
+      async (ctx) => fileAnswer(ctx, () => assertCookbookRead(ctx.actor), () => readCookbookFile(ctx.actor, ctx.params.checksum)),
+      // The same file by its pre-signed URL (no Chef signature needed until it expires).
+      async (ctx) => fileAnswer(ctx, () => undefined, () => readPresignedCookbookFile(ctx.params.checksum)),
+    ),
+    // The file store's limit (as every file_store path), not erchef's JSON limit.
+    bodyLimit: DOCUMENT_LIMIT,
+  },
 
   route('GET', 'cookbook_artifacts', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.actor)))),
   route('GET', 'cookbook_artifacts/:name', async (ctx) => ok(artifactList(ctx, await listArtifacts(ctx.actor, ctx.params.name)))),
