@@ -1,4 +1,3 @@
-import 'server-only';
 import type { OrganizationDto, OrgMemberDto } from '@/lib/services/organizations';
 
 /** A member as /api/v1 answers it. */
